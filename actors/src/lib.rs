@@ -1,0 +1,1 @@
+//! Parley actors: see hub, conversation and session modules.

@@ -1,0 +1,24 @@
+//! The main API under `/api`, one module per area.
+//!
+//! - `health`: liveness (`HEAD`) and database reachability (`GET`)
+
+pub mod health;
+
+use actix_web::web;
+
+use crate::auth::{handlers, profile};
+
+/// Routes mounted under `/api`.
+pub fn api_routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/health", web::head().to(health::alive))
+        .route("/health", web::get().to(health::report))
+        .route(
+            "/auth/protected-route",
+            web::get().to(handlers::protected_route),
+        )
+        .route("/users/profile", web::get().to(profile::get_user))
+        .route(
+            "/users/toggle-language",
+            web::patch().to(profile::toggle_language),
+        );
+}

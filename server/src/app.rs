@@ -1,0 +1,142 @@
+//! Builds the running application: store, shared state, routes and the HTTP server. `main` and
+//! the integration tests both start Parley through `Application::build`.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+
+use actix_web::dev::Server;
+use actix_web::middleware::{Compress, from_fn};
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use anyhow::Context;
+
+use crate::auth::google::GoogleVerifier;
+use crate::auth::password::hash_password;
+use crate::auth::throttle::LoginThrottle;
+use crate::auth::tokens::TokenIssuer;
+use crate::config::Settings;
+use crate::error::ApiError;
+use crate::store::Store;
+use crate::{api, auth, secrets, telemetry};
+
+/// What every handler can reach.
+pub struct AppState {
+    pub settings: Settings,
+    pub store: Store,
+    pub tokens: TokenIssuer,
+    pub throttle: LoginThrottle,
+    /// Outbound HTTP (provider, Google); one pool for the process.
+    pub http: reqwest::Client,
+    pub google: GoogleVerifier,
+    /// Checked against when a login names no account, so timing tells nothing.
+    pub dummy_hash: String,
+}
+
+/// A bound, not yet running server.
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl Application {
+    /// Connects and migrates the store, prepares secrets and binds the listener.
+    pub async fn build(settings: Settings) -> anyhow::Result<Application> {
+        let store = Store::connect(&settings).await?;
+        store.migrate().await?;
+        let jwt_secret = if settings.auth.jwt_secret.is_empty() {
+            secrets::load_or_create(&settings.server.data_dir, "jwt.key", 64)?
+        } else {
+            settings.auth.jwt_secret.clone()
+        };
+        let http = reqwest::Client::builder()
+            .timeout(std::time::Duration::from_secs(30))
+            .build()
+            .context("Failed to build the HTTP client")?;
+        let state = web::Data::new(AppState {
+            tokens: TokenIssuer::new(
+                jwt_secret.as_bytes(),
+                settings.auth.access_token_ttl_secs,
+                settings.auth.refresh_token_ttl_secs,
+            ),
+            throttle: LoginThrottle::new(&settings.auth),
+            google: GoogleVerifier::new(settings.google.clone(), http.clone()),
+            http,
+            dummy_hash: hash_password("parley-dummy-password".into()).await?,
+            store,
+            settings,
+        });
+        let listener = TcpListener::bind(&state.settings.server.bind)
+            .with_context(|| format!("Failed to bind {}", state.settings.server.bind))?;
+        let port = listener.local_addr()?.port();
+        tracing::info!(
+            port,
+            backend = ?state.store.backend(),
+            provider = %state.settings.provider.kind,
+            "Parley listening"
+        );
+        let web_dir = state.settings.server.web_dir.clone();
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(state.clone())
+                .app_data(web::JsonConfig::default().error_handler(|err, _| {
+                    ApiError::BadRequest(format!("Invalid JSON body: {err}")).into()
+                }))
+                .app_data(web::QueryConfig::default().error_handler(|err, _| {
+                    ApiError::BadRequest(format!("Invalid query: {err}")).into()
+                }))
+                .wrap(Compress::default())
+                .wrap(from_fn(telemetry::request_span))
+                .service(
+                    web::scope("/api")
+                        .configure(api::api_routes)
+                        .default_service(web::to(not_found)),
+                )
+                .service(
+                    web::scope("/identity")
+                        .configure(auth::identity_routes)
+                        .default_service(web::to(not_found)),
+                )
+                .configure(|cfg| serve_web_app(cfg, &web_dir))
+        })
+        .listen(listener)?
+        .run();
+        Ok(Application { port, server })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Runs until a shutdown signal (SIGINT/SIGTERM) or the server handle stops it.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound(format!(
+        "No route for {} {}",
+        req.method(),
+        req.path()
+    )))
+}
+
+/// The built web app at `/`; unknown paths get `index.html` so client routes load.
+fn serve_web_app(cfg: &mut web::ServiceConfig, web_dir: &PathBuf) {
+    if !web_dir.join("index.html").exists() {
+        return;
+    }
+    let index = web_dir.join("index.html");
+    cfg.service(
+        actix_files::Files::new("/", web_dir)
+            .index_file("index.html")
+            .default_handler(web::to(move |req: HttpRequest| {
+                let index = index.clone();
+                async move {
+                    match actix_files::NamedFile::open_async(&index).await {
+                        Ok(file) => file.into_response(&req),
+                        Err(_) => HttpResponse::NotFound().finish(),
+                    }
+                }
+            })),
+    );
+}

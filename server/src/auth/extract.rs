@@ -1,0 +1,84 @@
+//! Who is calling: the bearer token of a request, checked into `Auth`.
+
+use std::future::{Ready, ready};
+
+use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
+
+use super::tokens::Claims;
+use crate::app::AppState;
+use crate::error::{ApiError, ApiResult};
+use crate::store::ROLE_OWNER;
+
+/// An authenticated caller; handlers scope every store call with `business_id`.
+#[derive(Clone, Debug)]
+pub struct Auth {
+    pub user_id: String,
+    pub business_id: String,
+    pub role: String,
+}
+
+impl Auth {
+    pub fn is_owner(&self) -> bool {
+        self.role == ROLE_OWNER
+    }
+
+    /// 403 unless the caller owns the business.
+    pub fn require_owner(&self) -> ApiResult<()> {
+        if self.is_owner() {
+            Ok(())
+        } else {
+            Err(ApiError::Forbidden(
+                "Only the account owner can do this".into(),
+            ))
+        }
+    }
+
+    fn from_claims(claims: Claims) -> Auth {
+        Auth {
+            user_id: claims.sub,
+            business_id: claims.bid,
+            role: claims.role,
+        }
+    }
+
+    /// Checks the `Authorization: Bearer` header.
+    pub fn from_header(req: &HttpRequest) -> ApiResult<Auth> {
+        let token = req
+            .headers()
+            .get("Authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| ApiError::Unauthorized("Missing bearer token".into()))?;
+        Self::from_token(req, token.trim())
+    }
+
+    /// Stream endpoints (WebSocket, SSE) cannot set headers from a browser: they take `?token=`.
+    pub fn from_header_or_query(req: &HttpRequest) -> ApiResult<Auth> {
+        if req.headers().contains_key("Authorization") {
+            return Self::from_header(req);
+        }
+        let query =
+            web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
+                .map_err(|_| ApiError::Unauthorized("Missing token".into()))?;
+        let token = query
+            .get("token")
+            .ok_or_else(|| ApiError::Unauthorized("Missing token".into()))?;
+        Self::from_token(req, token)
+    }
+
+    fn from_token(req: &HttpRequest, token: &str) -> ApiResult<Auth> {
+        let state = req
+            .app_data::<web::Data<AppState>>()
+            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("app state missing")))?;
+        state.tokens.verify(token).map(Auth::from_claims)
+    }
+}
+
+impl FromRequest for Auth {
+    type Error = ApiError;
+    type Future = Ready<Result<Auth, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(Auth::from_header(req))
+    }
+}

@@ -1,0 +1,191 @@
+//! Sign-up, sign-in, refresh and sign-out.
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::extract::Auth;
+use super::password::{hash_password, verify_password};
+use crate::app::AppState;
+use crate::error::{ApiError, ApiResult, required};
+use crate::provider;
+use crate::store::{NewUser, ProviderCredentials};
+
+/// Minimum password length for accounts made with a password.
+pub const MIN_PASSWORD_LEN: usize = 8;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegisterRequest {
+    first_name: Option<String>,
+    last_name: Option<String>,
+    username: Option<String>,
+    email: Option<String>,
+    password: Option<String>,
+}
+
+/// Lower-case with whitespace removed, as the sign-up form types it.
+pub fn normalize_username(raw: &str) -> String {
+    raw.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A lower-cased email with one `@` between non-empty parts, else 422.
+pub fn normalize_email(raw: &str) -> ApiResult<String> {
+    let email = raw.trim().to_lowercase();
+    match email.split_once('@') {
+        Some((local, domain))
+            if !local.is_empty() && domain.contains('.') && !email.contains(' ') =>
+        {
+            Ok(email)
+        }
+        _ => Err(ApiError::Unprocessable(
+            "email is not a valid email address".into(),
+        )),
+    }
+}
+
+pub fn check_password(password: &str) -> ApiResult<()> {
+    if password.chars().count() < MIN_PASSWORD_LEN {
+        return Err(ApiError::Unprocessable(format!(
+            "password must be at least {MIN_PASSWORD_LEN} characters"
+        )));
+    }
+    Ok(())
+}
+
+/// Credentials a new business starts with: working sandbox ones when the sandbox is the provider.
+pub fn starting_credentials(state: &AppState) -> ProviderCredentials {
+    if state.settings.provider.kind == "sandbox" {
+        provider::sandbox_credentials()
+    } else {
+        ProviderCredentials::default()
+    }
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn register(
+    state: web::Data<AppState>,
+    body: web::Json<RegisterRequest>,
+) -> ApiResult<HttpResponse> {
+    let first_name = required(&body.first_name, "firstName")?;
+    let last_name = required(&body.last_name, "lastName")?;
+    let username = normalize_username(&required(&body.username, "username")?);
+    let email = normalize_email(&required(&body.email, "email")?)?;
+    let password = body.password.clone().unwrap_or_default();
+    if password.is_empty() {
+        return Err(ApiError::Unprocessable("password is required".into()));
+    }
+    check_password(&password)?;
+    let business_name = format!("{first_name} {last_name}");
+    let new = NewUser {
+        first_name,
+        last_name,
+        username,
+        email,
+        password_hash: Some(hash_password(password).await?),
+        google_sub: None,
+    };
+    let user = state
+        .store
+        .register_owner(new, &business_name, starting_credentials(&state))
+        .await?;
+    tracing::info!(user_id = %user.id, business_id = %user.business_id, "registered");
+    let pair = state.tokens.issue(&state.store, &user, None).await?;
+    Ok(HttpResponse::Created().json(json!({
+        "accessToken": pair.access_token,
+        "refreshToken": pair.refresh_token,
+        "role": user.role,
+    })))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginRequest {
+    email_or_username: Option<String>,
+    password: Option<String>,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn login(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<LoginRequest>,
+) -> ApiResult<HttpResponse> {
+    let identifier = required(&body.email_or_username, "emailOrUsername")?;
+    let password = body.password.clone().unwrap_or_default();
+    if password.is_empty() {
+        return Err(ApiError::Unprocessable("password is required".into()));
+    }
+    let address = req
+        .peer_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_default();
+    if let Some(retry_after) = state.throttle.locked_for(&identifier, &address) {
+        return Err(ApiError::TooManyRequests { retry_after });
+    }
+    let user = state.store.user_by_login(&identifier).await?;
+    let stored = user
+        .as_ref()
+        .and_then(|u| u.password_hash.clone())
+        // An unknown account is checked against a dummy hash so both failures take as long.
+        .unwrap_or_else(|| state.dummy_hash.clone());
+    let matches = verify_password(password, stored).await?;
+    let Some(user) = user.filter(|u| matches && u.password_hash.is_some()) else {
+        state.throttle.record_failure(&identifier, &address);
+        return Err(ApiError::InvalidCredentials);
+    };
+    state.throttle.record_success(&identifier);
+    let pair = state.tokens.issue(&state.store, &user, None).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "role": user.role,
+        "accessToken": pair.access_token,
+        "refreshToken": pair.refresh_token,
+    })))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshRequest {
+    refresh_token: Option<String>,
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn refresh(
+    state: web::Data<AppState>,
+    body: web::Json<RefreshRequest>,
+) -> ApiResult<HttpResponse> {
+    let token = required(&body.refresh_token, "refreshToken")?;
+    let (user, pair) = state.tokens.refresh(&state.store, &token).await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "accessToken": pair.access_token,
+        "refreshToken": pair.refresh_token,
+        "role": user.role,
+    })))
+}
+
+#[tracing::instrument(skip_all)]
+pub async fn logout(
+    state: web::Data<AppState>,
+    body: web::Json<RefreshRequest>,
+) -> ApiResult<HttpResponse> {
+    let token = required(&body.refresh_token, "refreshToken")?;
+    state
+        .store
+        .revoke_refresh_token(&super::tokens::hash_refresh_token(&token))
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"status": "success"})))
+}
+
+/// The web client's background session check.
+pub async fn protected_route(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
+    // A deleted agent's unexpired token stops here.
+    let user = state
+        .store
+        .user(&auth.business_id, &auth.user_id)
+        .await
+        .map_err(|_| ApiError::Unauthorized("Account no longer exists".into()))?;
+    Ok(HttpResponse::Ok().json(json!({"role": user.role})))
+}

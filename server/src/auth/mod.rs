@@ -1,0 +1,40 @@
+//! The identity service under `/identity`, and the bearer-token check the main API uses.
+//!
+//! - `tokens`: access JWTs and rotating refresh tokens
+//! - `password`: argon2id hashing
+//! - `throttle`: login lockouts
+//! - `extract`: the `Auth` extractor
+//! - `handlers`: register, login, refresh, logout, the session check
+//! - `google`: Google sign-in (browser code flow and native ID token)
+//! - `profile`: profile, language and agents
+
+pub mod extract;
+pub mod google;
+pub mod handlers;
+pub mod password;
+pub mod profile;
+pub mod throttle;
+pub mod tokens;
+
+use actix_web::web;
+
+/// Routes mounted under `/identity`.
+pub fn identity_routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/auth/register", web::post().to(handlers::register))
+        .route("/auth/login", web::post().to(handlers::login))
+        .route("/auth/refresh", web::post().to(handlers::refresh))
+        .route("/auth/logout", web::post().to(handlers::logout))
+        .route("/auth/google", web::get().to(google::start))
+        .route("/auth/google/callback", web::get().to(google::callback))
+        .route("/auth/google/mobile", web::post().to(google::mobile))
+        .route("/auth/google/config", web::get().to(google::config))
+        .route("/users/profile", web::get().to(profile::get_profile))
+        .route("/users/profile", web::patch().to(profile::update_profile))
+        .route("/users/agents", web::get().to(profile::list_agents))
+        .route("/users/agents", web::post().to(profile::create_agent))
+        .route("/users/agents/{id}", web::patch().to(profile::update_agent))
+        .route(
+            "/users/agents/{id}",
+            web::delete().to(profile::delete_agent),
+        );
+}

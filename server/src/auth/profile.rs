@@ -1,0 +1,232 @@
+//! The owner's profile with the provider credentials, the user's own language, and agents.
+
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::extract::Auth;
+use super::handlers::{check_password, normalize_email, normalize_username};
+use super::password::hash_password;
+use crate::app::AppState;
+use crate::error::{ApiError, ApiResult, non_blank, required};
+use crate::store::{NewUser, ProviderCredentials, User, UserChanges};
+
+fn user_json(user: &User) -> Value {
+    json!({
+        "_id": user.id,
+        "firstName": user.first_name,
+        "lastName": user.last_name,
+        "username": user.username,
+        "email": user.email,
+        "role": user.role,
+        "language": user.language,
+    })
+}
+
+/// `GET /identity/users/profile`: the caller and, for the owner, the provider credentials.
+pub async fn get_profile(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
+    let user = state.store.user(&auth.business_id, &auth.user_id).await?;
+    let business = state.store.business(&auth.business_id).await?;
+    let mut body = user_json(&user);
+    body["phoneNumberId"] = json!(business.phone_number_id.unwrap_or_default());
+    body["phoneNumber"] = json!(business.phone_number);
+    body["whatsappBusinessAccountID"] = json!(business.waba_id);
+    body["appId"] = json!(business.app_id);
+    if auth.is_owner() {
+        body["accessToken"] = json!(business.access_token);
+        body["verifyToken"] = json!(business.verify_token);
+        body["appSecretSet"] = json!(!business.app_secret.is_empty());
+    }
+    Ok(HttpResponse::Ok().json(body))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileUpdate {
+    first_name: Option<String>,
+    last_name: Option<String>,
+    language: Option<String>,
+    phone_number_id: Option<String>,
+    access_token: Option<String>,
+    verify_token: Option<String>,
+    phone_number: Option<String>,
+    #[serde(rename = "whatsappBusinessAccountID")]
+    waba_id: Option<String>,
+    app_id: Option<String>,
+    app_secret: Option<String>,
+}
+
+impl ProfileUpdate {
+    fn credentials(&self) -> Option<ProviderCredentials> {
+        let trimmed = |v: &Option<String>| v.as_deref().map(|s| s.trim().to_string());
+        let creds = ProviderCredentials {
+            phone_number_id: trimmed(&self.phone_number_id),
+            phone_number: trimmed(&self.phone_number).map(|p| p.replace('+', "")),
+            access_token: trimmed(&self.access_token),
+            verify_token: trimmed(&self.verify_token),
+            waba_id: trimmed(&self.waba_id),
+            app_id: trimmed(&self.app_id),
+            // An empty secret in a form means "leave it", never "erase it".
+            app_secret: trimmed(&self.app_secret).filter(|s| !s.is_empty()),
+        };
+        let any = creds.phone_number_id.is_some()
+            || creds.phone_number.is_some()
+            || creds.access_token.is_some()
+            || creds.verify_token.is_some()
+            || creds.waba_id.is_some()
+            || creds.app_id.is_some()
+            || creds.app_secret.is_some();
+        any.then_some(creds)
+    }
+}
+
+fn check_language(language: &Option<String>) -> ApiResult<Option<String>> {
+    match language.as_deref() {
+        None => Ok(None),
+        Some(lang @ ("en" | "ar")) => Ok(Some(lang.to_string())),
+        Some(_) => Err(ApiError::Unprocessable("language must be en or ar".into())),
+    }
+}
+
+/// `PATCH /identity/users/profile`: names and language for anyone, credentials for the owner.
+pub async fn update_profile(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<ProfileUpdate>,
+) -> ApiResult<HttpResponse> {
+    let language = check_language(&body.language)?;
+    if let Some(creds) = body.credentials() {
+        auth.require_owner()?;
+        state
+            .store
+            .update_credentials(&auth.business_id, creds)
+            .await?;
+    }
+    let changes = UserChanges {
+        first_name: non_blank(&body.first_name),
+        last_name: non_blank(&body.last_name),
+        language,
+        ..UserChanges::default()
+    };
+    state
+        .store
+        .update_user(&auth.business_id, &auth.user_id, changes)
+        .await?;
+    get_profile(state, auth).await
+}
+
+/// `GET /api/users/profile`.
+pub async fn get_user(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
+    let user = state.store.user(&auth.business_id, &auth.user_id).await?;
+    Ok(HttpResponse::Ok().json(user_json(&user)))
+}
+
+/// `PATCH /api/users/toggle-language`: en ↔ ar; answers the new value.
+pub async fn toggle_language(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
+    let user = state.store.user(&auth.business_id, &auth.user_id).await?;
+    let language = if user.language == "ar" { "en" } else { "ar" };
+    let changes = UserChanges {
+        language: Some(language.to_string()),
+        ..UserChanges::default()
+    };
+    state
+        .store
+        .update_user(&auth.business_id, &auth.user_id, changes)
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"language": language})))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentForm {
+    first_name: Option<String>,
+    last_name: Option<String>,
+    username: Option<String>,
+    email: Option<String>,
+    password: Option<String>,
+}
+
+pub async fn list_agents(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
+    auth.require_owner()?;
+    let agents = state.store.agents(&auth.business_id).await?;
+    Ok(HttpResponse::Ok().json(agents.iter().map(user_json).collect::<Vec<_>>()))
+}
+
+pub async fn create_agent(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<AgentForm>,
+) -> ApiResult<HttpResponse> {
+    auth.require_owner()?;
+    let first_name = required(&body.first_name, "firstName")?;
+    let last_name = required(&body.last_name, "lastName")?;
+    let username = normalize_username(&required(&body.username, "username")?);
+    let email = normalize_email(&required(&body.email, "email")?)?;
+    let password = required(&body.password, "password")?;
+    check_password(&password)?;
+    let agent = state
+        .store
+        .insert_agent(
+            &auth.business_id,
+            NewUser {
+                first_name,
+                last_name,
+                username,
+                email,
+                password_hash: Some(hash_password(password).await?),
+                google_sub: None,
+            },
+        )
+        .await?;
+    Ok(HttpResponse::Created().json(user_json(&agent)))
+}
+
+pub async fn update_agent(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+    body: web::Json<AgentForm>,
+) -> ApiResult<HttpResponse> {
+    auth.require_owner()?;
+    let agent_id = path.into_inner();
+    let agent = state.store.user(&auth.business_id, &agent_id).await?;
+    if agent.role != crate::store::ROLE_AGENT {
+        return Err(ApiError::NotFound("Agent not found".into()));
+    }
+    // An empty password keeps the old one.
+    let password_hash = match non_blank(&body.password) {
+        Some(password) => {
+            check_password(&password)?;
+            Some(hash_password(password).await?)
+        }
+        None => None,
+    };
+    let changes = UserChanges {
+        first_name: non_blank(&body.first_name),
+        last_name: non_blank(&body.last_name),
+        username: non_blank(&body.username).map(|u| normalize_username(&u)),
+        email: non_blank(&body.email)
+            .map(|e| normalize_email(&e))
+            .transpose()?,
+        password_hash,
+        language: None,
+    };
+    let agent = state
+        .store
+        .update_user(&auth.business_id, &agent_id, changes)
+        .await?;
+    Ok(HttpResponse::Ok().json(user_json(&agent)))
+}
+
+pub async fn delete_agent(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    auth.require_owner()?;
+    state
+        .store
+        .delete_agent(&auth.business_id, &path.into_inner())
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"status": "success"})))
+}

@@ -1,0 +1,157 @@
+//! Typed configuration: `config/default.toml` < `config/local.toml` < `PARLEY_*` environment.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Everything Parley reads at start-up.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Settings {
+    pub server: ServerSettings,
+    pub database: DatabaseSettings,
+    pub auth: AuthSettings,
+    pub google: GoogleSettings,
+    pub provider: ProviderSettings,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct ServerSettings {
+    /// Listen address, `127.0.0.1:0` in tests.
+    pub bind: String,
+    /// SQLite file, generated secrets and media live here.
+    pub data_dir: PathBuf,
+    /// Built web app served at `/` when the directory exists.
+    pub web_dir: PathBuf,
+    /// Where the browser reaches the app; OAuth returns here.
+    pub public_url: String,
+}
+
+#[derive(Clone, Deserialize)]
+pub struct DatabaseSettings {
+    /// Empty means the embedded SQLite file in the data dir.
+    pub url: String,
+    pub max_connections: u32,
+    /// `full` or `normal`, for SQLite only.
+    pub sqlite_synchronous: String,
+}
+
+impl fmt::Debug for DatabaseSettings {
+    // The URL may hold a password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DatabaseSettings")
+            .field("url", &redact_url(&self.url))
+            .field("max_connections", &self.max_connections)
+            .field("sqlite_synchronous", &self.sqlite_synchronous)
+            .finish()
+    }
+}
+
+#[derive(Clone, Deserialize)]
+pub struct AuthSettings {
+    pub access_token_ttl_secs: u64,
+    pub refresh_token_ttl_secs: u64,
+    pub max_failed_logins_per_account: u32,
+    pub max_failed_logins_per_address: u32,
+    pub failed_login_window_secs: u64,
+    pub lockout_secs: u64,
+    /// Empty: generated on first start and kept in the data dir.
+    pub jwt_secret: String,
+}
+
+impl fmt::Debug for AuthSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AuthSettings")
+            .field("access_token_ttl_secs", &self.access_token_ttl_secs)
+            .field("refresh_token_ttl_secs", &self.refresh_token_ttl_secs)
+            .field("lockout_secs", &self.lockout_secs)
+            .field("jwt_secret", &"[redacted]")
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, Deserialize)]
+pub struct GoogleSettings {
+    /// Empty disables Google sign-in.
+    pub client_id: String,
+    pub client_secret: String,
+    pub auth_url: String,
+    pub token_url: String,
+    pub jwks_url: String,
+    /// Accepted `iss` values of ID tokens.
+    pub issuers: Vec<String>,
+}
+
+impl fmt::Debug for GoogleSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GoogleSettings")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"[redacted]")
+            .field("auth_url", &self.auth_url)
+            .field("token_url", &self.token_url)
+            .field("jwks_url", &self.jwks_url)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct ProviderSettings {
+    /// `sandbox` or `cloud`.
+    pub kind: String,
+    /// Cloud API base; empty with the sandbox means this server's own `/sandbox`.
+    pub base_url: String,
+    pub graph_version: String,
+}
+
+impl Settings {
+    /// Reads the layered configuration: the built-in defaults, then `config/default.toml` and
+    /// `config/local.toml` under `root` when present, then the environment.
+    pub fn load(root: &Path) -> anyhow::Result<Settings> {
+        let dir = root.join("config");
+        let mut settings: Settings = config::Config::builder()
+            .add_source(config::File::from_str(
+                include_str!("../../config/default.toml"),
+                config::FileFormat::Toml,
+            ))
+            .add_source(config::File::from(dir.join("default.toml")).required(false))
+            .add_source(config::File::from(dir.join("local.toml")).required(false))
+            .add_source(
+                config::Environment::with_prefix("PARLEY")
+                    .prefix_separator("_")
+                    .separator("__")
+                    .list_separator(",")
+                    .with_list_parse_key("google.issuers")
+                    .try_parsing(true),
+            )
+            .build()?
+            .try_deserialize()?;
+        if let Ok(url) = std::env::var("DATABASE_URL") {
+            settings.database.url = url;
+        }
+        Ok(settings)
+    }
+
+    /// The database URL in force: the configured one, else SQLite in the data dir.
+    pub fn database_url(&self) -> String {
+        if self.database.url.is_empty() {
+            format!(
+                "sqlite://{}?mode=rwc",
+                self.server.data_dir.join("parley.db").display()
+            )
+        } else {
+            self.database.url.clone()
+        }
+    }
+}
+
+/// `postgres://user:secret@host/db` → `postgres://user:***@host/db`, for logs.
+pub fn redact_url(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            // A URL that has a password can always take another one.
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => raw.to_string(),
+    }
+}

@@ -1,0 +1,116 @@
+//! One error type for the HTTP surface: every refusal answers
+//! `{"detail": human text, "message": same or the spec's fixed text, "code": "snake_case"}`.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde_json::json;
+
+/// The text the web client refreshes on; it must stay exactly this.
+pub const TOKEN_EXPIRED: &str = "Forbidden: Token expired";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Wrong credentials keep the fixed text of the spec as `message`.
+    #[error("Invalid credentials")]
+    InvalidCredentials,
+    #[error("{TOKEN_EXPIRED}")]
+    TokenExpired,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("Too many attempts; try again in {retry_after} seconds")]
+    TooManyRequests { retry_after: u64 },
+    #[error("{0}")]
+    NotImplemented(String),
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("Internal server error")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl ApiError {
+    fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::Unauthorized(_) => "unauthorized",
+            ApiError::InvalidCredentials => "invalid_credentials",
+            ApiError::TokenExpired => "token_expired",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::Conflict(_) => "conflict",
+            ApiError::Unsupported(_) => "unsupported_media_type",
+            ApiError::Unprocessable(_) => "validation_failed",
+            ApiError::TooManyRequests { .. } => "too_many_requests",
+            ApiError::NotImplemented(_) => "not_implemented",
+            ApiError::Unavailable(_) => "unavailable",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        match err {
+            sqlx::Error::RowNotFound => ApiError::NotFound("Not found".into()),
+            other => ApiError::Internal(anyhow::Error::new(other).context("database error")),
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) | ApiError::InvalidCredentials => StatusCode::UNAUTHORIZED,
+            ApiError::TokenExpired | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let ApiError::Internal(err) = self {
+            tracing::error!(error = ?err, "request failed");
+        }
+        let text = self.to_string();
+        let mut response = HttpResponse::build(self.status_code());
+        if let ApiError::TooManyRequests { retry_after } = self {
+            response.insert_header(("Retry-After", retry_after.to_string()));
+        }
+        response.json(json!({"detail": text, "message": text, "code": self.code()}))
+    }
+}
+
+/// Result of a handler or a store call.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// A required text field of a request: present and not blank, else 422 naming it.
+pub fn required(value: &Option<String>, field: &str) -> ApiResult<String> {
+    non_blank(value).ok_or_else(|| ApiError::Unprocessable(format!("{field} is required")))
+}
+
+/// An optional text field: trimmed, and `None` when absent or blank.
+pub fn non_blank(value: &Option<String>) -> Option<String> {
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(String::from)
+}

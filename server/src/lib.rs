@@ -1,0 +1,23 @@
+//! Parley's server: the main API (`/api`), the identity service (`/identity`), the provider
+//! webhook, live pushes and the web app, over SQLite or Postgres.
+//!
+//! Layout:
+//! - `config`: layered settings (defaults < config files < `PARLEY_*` environment)
+//! - `app`: builds the actix application and the shared state; used by `main` and the tests
+//! - `error`: the one error type and its JSON shape
+//! - `telemetry`: logging and request ids
+//! - `secrets`: generated secrets kept in the data dir
+//! - `store`: the data-access layer
+//! - `auth`: the identity service and the bearer-token check
+//! - `api`: the main API, one module per area
+//! - `provider`: the Cloud API client and the sandbox
+
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod provider;
+pub mod secrets;
+pub mod store;
+pub mod telemetry;

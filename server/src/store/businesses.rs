@@ -1,0 +1,151 @@
+use sqlx::FromRow;
+
+use super::{Store, is_unique_violation, now_ms};
+use crate::error::{ApiError, ApiResult};
+
+/// A tenant: the owner's business and the provider credentials of its profile.
+#[derive(Clone, FromRow)]
+pub struct Business {
+    pub id: String,
+    pub name: String,
+    /// Routes inbound webhooks to this business; `None` until configured.
+    pub phone_number_id: Option<String>,
+    pub phone_number: String,
+    /// Bearer token for the provider's Graph API.
+    pub access_token: String,
+    /// Echoed back in the webhook verification handshake.
+    pub verify_token: String,
+    pub waba_id: String,
+    pub app_id: String,
+    /// Keys the webhook signature; write-only over the API.
+    pub app_secret: String,
+}
+
+impl std::fmt::Debug for Business {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Business")
+            .field("id", &self.id)
+            .field("phone_number_id", &self.phone_number_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A partial update of the provider credentials; `None` leaves a field as it is.
+#[derive(Default)]
+pub struct ProviderCredentials {
+    pub phone_number_id: Option<String>,
+    pub phone_number: Option<String>,
+    pub access_token: Option<String>,
+    pub verify_token: Option<String>,
+    pub waba_id: Option<String>,
+    pub app_id: Option<String>,
+    pub app_secret: Option<String>,
+}
+
+macro_rules! business_columns {
+    () => {
+        "id, name, phone_number_id, phone_number, access_token, verify_token, \
+                       waba_id, app_id, app_secret"
+    };
+}
+
+impl Store {
+    pub async fn business(&self, business_id: &str) -> ApiResult<Business> {
+        sqlx::query_as(concat!(
+            "SELECT ",
+            business_columns!(),
+            " FROM businesses WHERE id = $1"
+        ))
+        .bind(business_id)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(ApiError::from)
+    }
+
+    /// The business whose provider phone number id this is (webhook routing).
+    pub async fn business_by_phone_number_id(
+        &self,
+        phone_number_id: &str,
+    ) -> ApiResult<Option<Business>> {
+        Ok(sqlx::query_as(concat!(
+            "SELECT ",
+            business_columns!(),
+            " FROM businesses WHERE phone_number_id = $1"
+        ))
+        .bind(phone_number_id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Businesses whose verify token matches (webhook verification handshake).
+    pub async fn verify_token_exists(&self, verify_token: &str) -> ApiResult<bool> {
+        let row: Option<(String,)> = sqlx::query_as(
+            "SELECT id FROM businesses WHERE verify_token = $1 AND verify_token <> ''",
+        )
+        .bind(verify_token)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    pub async fn update_credentials(
+        &self,
+        business_id: &str,
+        creds: ProviderCredentials,
+    ) -> ApiResult<()> {
+        let current = self.business(business_id).await?;
+        let phone_number_id = match creds.phone_number_id {
+            Some(id) if id.trim().is_empty() => None,
+            Some(id) => Some(id.trim().to_string()),
+            None => current.phone_number_id,
+        };
+        let result = sqlx::query(
+            "UPDATE businesses SET phone_number_id = $1, phone_number = $2, access_token = $3, \
+             verify_token = $4, waba_id = $5, app_id = $6, app_secret = $7 WHERE id = $8",
+        )
+        .bind(phone_number_id)
+        .bind(creds.phone_number.unwrap_or(current.phone_number))
+        .bind(creds.access_token.unwrap_or(current.access_token))
+        .bind(creds.verify_token.unwrap_or(current.verify_token))
+        .bind(creds.waba_id.unwrap_or(current.waba_id))
+        .bind(creds.app_id.unwrap_or(current.app_id))
+        .bind(creds.app_secret.unwrap_or(current.app_secret))
+        .bind(business_id)
+        .execute(&self.pool)
+        .await;
+        match result {
+            Err(err) if is_unique_violation(&err) => Err(ApiError::Conflict(
+                "This phoneNumberId is already used by another business".into(),
+            )),
+            other => other.map(|_| ()).map_err(ApiError::from),
+        }
+    }
+}
+
+/// Inserts a business inside a registration transaction.
+pub(super) async fn insert_business(
+    tx: &mut sqlx::AnyConnection,
+    id: &str,
+    name: &str,
+    creds: &ProviderCredentials,
+) -> Result<(), sqlx::Error> {
+    let text = |v: &Option<String>| v.clone().unwrap_or_default();
+    sqlx::query(
+        "INSERT INTO businesses (id, name, phone_number_id, phone_number, access_token, \
+         verify_token, waba_id, app_id, app_secret, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(id)
+    .bind(name)
+    .bind(creds.phone_number_id.clone())
+    .bind(text(&creds.phone_number))
+    .bind(text(&creds.access_token))
+    .bind(text(&creds.verify_token))
+    .bind(text(&creds.waba_id))
+    .bind(text(&creds.app_id))
+    .bind(text(&creds.app_secret))
+    .bind(now_ms())
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}

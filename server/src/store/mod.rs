@@ -1,0 +1,123 @@
+//! The one data-access layer, over sqlx's `Any` driver so the same SQL serves SQLite and
+//! Postgres. Every query that touches tenant data names the business it is scoped to.
+//!
+//! - `businesses`: tenants and their provider credentials
+//! - `users`: owners and agents
+//! - `tokens`: refresh tokens, rotation and reuse detection
+
+mod businesses;
+mod tokens;
+mod users;
+
+pub use businesses::{Business, ProviderCredentials};
+pub use tokens::RefreshOutcome;
+pub use users::{NewUser, ROLE_AGENT, ROLE_OWNER, User, UserChanges};
+
+use std::str::FromStr;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, ConnectOptions, Executor};
+
+use crate::config::Settings;
+
+/// Which database sits behind the pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Cheap to clone: a handle on the pool.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    /// Picks the migration set and a few dialect details.
+    backend: Backend,
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+impl Store {
+    /// Connects to the configured database; creates the data dir for SQLite.
+    pub async fn connect(settings: &Settings) -> anyhow::Result<Store> {
+        sqlx::any::install_default_drivers();
+        let url = settings.database_url();
+        let backend = if url.starts_with("postgres") {
+            Backend::Postgres
+        } else if url.starts_with("sqlite") {
+            std::fs::create_dir_all(&settings.server.data_dir)
+                .context("Failed to create the data dir")?;
+            Backend::Sqlite
+        } else {
+            anyhow::bail!("unsupported database URL scheme (use sqlite:// or postgres://)");
+        };
+        let options = AnyConnectOptions::from_str(&url)
+            .context("Failed to parse the database URL")?
+            .disable_statement_logging();
+        let pragmas = match settings.database.sqlite_synchronous.as_str() {
+            "normal" => {
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; \
+                         PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;"
+            }
+            _ => {
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; \
+                  PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;"
+            }
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(settings.database.max_connections)
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        conn.execute(pragmas).await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await
+            .with_context(|| format!("Failed to connect to {}", crate::config::redact_url(&url)))?;
+        Ok(Store { pool, backend })
+    }
+
+    /// Applies the migrations of this backend.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        let migrator = match self.backend {
+            Backend::Sqlite => &SQLITE_MIGRATIONS,
+            Backend::Postgres => &POSTGRES_MIGRATIONS,
+        };
+        migrator
+            .run(&self.pool)
+            .await
+            .context("Failed to apply migrations")
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// A trivial round trip, for the health check.
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Unix milliseconds now; every timestamp column holds these.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
+/// True when the error is a unique-constraint violation (a duplicate).
+pub fn is_unique_violation(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if db.is_unique_violation())
+}

@@ -1,0 +1,95 @@
+use super::{Store, now_ms};
+use crate::error::ApiResult;
+
+/// What presenting a refresh token led to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RefreshOutcome {
+    /// The token was current; it is now spent and its family may continue.
+    Rotated { user_id: String, family_id: String },
+    /// The token had been rotated already: its whole family is now revoked.
+    Reused,
+    /// Unknown, revoked or expired.
+    Invalid,
+}
+
+impl Store {
+    pub async fn insert_refresh_token(
+        &self,
+        token_hash: &str,
+        family_id: &str,
+        user_id: &str,
+        expires_at: i64,
+    ) -> ApiResult<()> {
+        sqlx::query(
+            "INSERT INTO refresh_tokens (token_hash, family_id, user_id, expires_at, created_at) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(token_hash)
+        .bind(family_id)
+        .bind(user_id)
+        .bind(expires_at)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Spends a refresh token. A second use of the same token revokes its family, so a stolen
+    /// token stops working for thief and owner alike.
+    pub async fn spend_refresh_token(&self, token_hash: &str) -> ApiResult<RefreshOutcome> {
+        let row: Option<(String, String, i64, Option<i64>, i64)> = sqlx::query_as(
+            "SELECT user_id, family_id, expires_at, used_at, revoked FROM refresh_tokens \
+             WHERE token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some((user_id, family_id, expires_at, used_at, revoked)) = row else {
+            return Ok(RefreshOutcome::Invalid);
+        };
+        if revoked != 0 || expires_at <= now_ms() {
+            return Ok(RefreshOutcome::Invalid);
+        }
+        if used_at.is_some() {
+            self.revoke_family(&family_id).await?;
+            return Ok(RefreshOutcome::Reused);
+        }
+        // Conditional update: of two concurrent uses only one wins, the other is a reuse.
+        let spent = sqlx::query(
+            "UPDATE refresh_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL",
+        )
+        .bind(now_ms())
+        .bind(token_hash)
+        .execute(&self.pool)
+        .await?;
+        if spent.rows_affected() == 0 {
+            self.revoke_family(&family_id).await?;
+            return Ok(RefreshOutcome::Reused);
+        }
+        Ok(RefreshOutcome::Rotated { user_id, family_id })
+    }
+
+    /// Logout: revokes the family of the presented token (this sign-in, not others).
+    pub async fn revoke_refresh_token(&self, token_hash: &str) -> ApiResult<bool> {
+        let family: Option<(String,)> =
+            sqlx::query_as("SELECT family_id FROM refresh_tokens WHERE token_hash = $1")
+                .bind(token_hash)
+                .fetch_optional(&self.pool)
+                .await?;
+        match family {
+            Some((family_id,)) => {
+                self.revoke_family(&family_id).await?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    async fn revoke_family(&self, family_id: &str) -> ApiResult<()> {
+        sqlx::query("UPDATE refresh_tokens SET revoked = 1 WHERE family_id = $1")
+            .bind(family_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}

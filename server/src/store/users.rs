@@ -1,0 +1,274 @@
+use sqlx::FromRow;
+
+use super::businesses::{ProviderCredentials, insert_business};
+use super::{Store, is_unique_violation, now_ms};
+use crate::error::{ApiError, ApiResult};
+
+/// An owner (`admin`) or agent of one business.
+#[derive(Clone, FromRow)]
+pub struct User {
+    pub id: String,
+    pub business_id: String,
+    /// `admin` for the owner, `agent` for the staff the owner creates.
+    pub role: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// Lower-case, no whitespace.
+    pub username: String,
+    /// Lower-case.
+    pub email: String,
+    /// argon2id PHC string; `None` for accounts made through Google.
+    pub password_hash: Option<String>,
+    /// `en` or `ar`.
+    pub language: String,
+}
+
+impl std::fmt::Debug for User {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("User")
+            .field("id", &self.id)
+            .field("business_id", &self.business_id)
+            .field("role", &self.role)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Fields of a user to create.
+pub struct NewUser {
+    pub first_name: String,
+    pub last_name: String,
+    pub username: String,
+    pub email: String,
+    pub password_hash: Option<String>,
+    pub google_sub: Option<String>,
+}
+
+/// Changes to a user; `None` keeps the field.
+#[derive(Default)]
+pub struct UserChanges {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub username: Option<String>,
+    pub email: Option<String>,
+    pub password_hash: Option<String>,
+    pub language: Option<String>,
+}
+
+pub const ROLE_OWNER: &str = "admin";
+pub const ROLE_AGENT: &str = "agent";
+
+macro_rules! user_columns {
+    () => {
+        "id, business_id, role, first_name, last_name, username, email, password_hash, language"
+    };
+}
+
+fn duplicate_error(err: sqlx::Error) -> ApiError {
+    if is_unique_violation(&err) {
+        ApiError::Conflict("Username or email already exists".into())
+    } else {
+        err.into()
+    }
+}
+
+impl Store {
+    /// Creates a business and its owner in one transaction.
+    pub async fn register_owner(
+        &self,
+        new: NewUser,
+        business_name: &str,
+        creds: ProviderCredentials,
+    ) -> ApiResult<User> {
+        self.ensure_unique(&new.username, &new.email, None).await?;
+        let mut tx = self.pool.begin().await?;
+        let business_id = uuid::Uuid::new_v4().to_string();
+        insert_business(&mut tx, &business_id, business_name, &creds)
+            .await
+            .map_err(duplicate_error)?;
+        let user = insert_user(&mut tx, &business_id, ROLE_OWNER, new)
+            .await
+            .map_err(duplicate_error)?;
+        tx.commit().await?;
+        Ok(user)
+    }
+
+    pub async fn insert_agent(&self, business_id: &str, new: NewUser) -> ApiResult<User> {
+        self.ensure_unique(&new.username, &new.email, None).await?;
+        let mut conn = self.pool.acquire().await?;
+        insert_user(&mut conn, business_id, ROLE_AGENT, new)
+            .await
+            .map_err(duplicate_error)
+    }
+
+    /// 409 naming what is taken, so the form can say which field to change.
+    async fn ensure_unique(
+        &self,
+        username: &str,
+        email: &str,
+        except_user: Option<&str>,
+    ) -> ApiResult<()> {
+        let rows: Vec<(String, String)> =
+            sqlx::query_as("SELECT id, username FROM users WHERE username = $1 OR email = $2")
+                .bind(username)
+                .bind(email)
+                .fetch_all(&self.pool)
+                .await?;
+        match rows.iter().find(|(id, _)| Some(id.as_str()) != except_user) {
+            Some((_, taken)) if taken == username => {
+                Err(ApiError::Conflict("Username already exists".into()))
+            }
+            Some(_) => Err(ApiError::Conflict("Email already exists".into())),
+            None => Ok(()),
+        }
+    }
+
+    /// Looks a user up by username or email (both stored lower-case).
+    pub async fn user_by_login(&self, identifier: &str) -> ApiResult<Option<User>> {
+        let key = identifier.trim().to_lowercase();
+        Ok(sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM users WHERE username = $1 OR email = $2"
+        ))
+        .bind(&key)
+        .bind(&key)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    pub async fn user_by_google(&self, sub: &str, email: &str) -> ApiResult<Option<User>> {
+        Ok(sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM users WHERE google_sub = $1 OR email = $2 \
+             ORDER BY CASE WHEN google_sub = $3 THEN 0 ELSE 1 END LIMIT 1"
+        ))
+        .bind(sub)
+        .bind(email)
+        .bind(sub)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// A user of this business; another business's user is "not found".
+    pub async fn user(&self, business_id: &str, user_id: &str) -> ApiResult<User> {
+        sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM users WHERE business_id = $1 AND id = $2"
+        ))
+        .bind(business_id)
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("User not found".into()))
+    }
+
+    pub async fn agents(&self, business_id: &str) -> ApiResult<Vec<User>> {
+        Ok(sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM users WHERE business_id = $1 AND role = $2 ORDER BY created_at"
+        ))
+        .bind(business_id)
+        .bind(ROLE_AGENT)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    pub async fn update_user(
+        &self,
+        business_id: &str,
+        user_id: &str,
+        changes: UserChanges,
+    ) -> ApiResult<User> {
+        let current = self.user(business_id, user_id).await?;
+        let username = changes.username.unwrap_or(current.username);
+        let email = changes.email.unwrap_or(current.email);
+        self.ensure_unique(&username, &email, Some(user_id)).await?;
+        sqlx::query(
+            "UPDATE users SET first_name = $1, last_name = $2, username = $3, email = $4, \
+             password_hash = $5, language = $6 WHERE business_id = $7 AND id = $8",
+        )
+        .bind(changes.first_name.unwrap_or(current.first_name))
+        .bind(changes.last_name.unwrap_or(current.last_name))
+        .bind(username)
+        .bind(email)
+        .bind(changes.password_hash.or(current.password_hash))
+        .bind(changes.language.unwrap_or(current.language))
+        .bind(business_id)
+        .bind(user_id)
+        .execute(&self.pool)
+        .await
+        .map_err(duplicate_error)?;
+        self.user(business_id, user_id).await
+    }
+
+    /// Deletes an agent of this business; owners cannot be deleted this way.
+    pub async fn delete_agent(&self, business_id: &str, user_id: &str) -> ApiResult<()> {
+        let done =
+            sqlx::query("DELETE FROM users WHERE business_id = $1 AND id = $2 AND role = $3")
+                .bind(business_id)
+                .bind(user_id)
+                .bind(ROLE_AGENT)
+                .execute(&self.pool)
+                .await?;
+        if done.rows_affected() == 0 {
+            return Err(ApiError::NotFound("Agent not found".into()));
+        }
+        Ok(())
+    }
+}
+
+async fn insert_user(
+    conn: &mut sqlx::AnyConnection,
+    business_id: &str,
+    role: &str,
+    new: NewUser,
+) -> Result<User, sqlx::Error> {
+    let id = uuid::Uuid::new_v4().to_string();
+    sqlx::query(
+        "INSERT INTO users (id, business_id, role, first_name, last_name, username, email, \
+         password_hash, language, google_sub, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(&id)
+    .bind(business_id)
+    .bind(role)
+    .bind(&new.first_name)
+    .bind(&new.last_name)
+    .bind(&new.username)
+    .bind(&new.email)
+    .bind(new.password_hash.clone())
+    .bind("en")
+    .bind(new.google_sub.clone())
+    .bind(now_ms())
+    .execute(&mut *conn)
+    .await?;
+    Ok(User {
+        id,
+        business_id: business_id.to_string(),
+        role: role.to_string(),
+        first_name: new.first_name,
+        last_name: new.last_name,
+        username: new.username,
+        email: new.email,
+        password_hash: new.password_hash,
+        language: "en".into(),
+    })
+}
+
+impl Store {
+    /// The user a refresh token belongs to; the token itself is the proof of tenancy.
+    pub async fn user_by_id(&self, user_id: &str) -> ApiResult<User> {
+        sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM users WHERE id = $1"
+        ))
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized("Account no longer exists".into()))
+    }
+}

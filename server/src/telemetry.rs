@@ -1,0 +1,49 @@
+//! Logging: `tracing` with one span per request carrying a request id. Only the path is logged,
+//! never the query string (stream URLs carry the access token there) nor any header.
+
+use std::time::Instant;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::middleware::Next;
+use tracing::Instrument;
+use tracing_subscriber::EnvFilter;
+
+/// Installs the global subscriber; `RUST_LOG` overrides the default level.
+pub fn init() {
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,actix_server=warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+}
+
+/// Middleware: a span per request with a fresh id, echoed in `X-Request-Id`.
+pub async fn request_span(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let request_id = uuid::Uuid::new_v4().to_string();
+    let span = tracing::info_span!(
+        "request",
+        id = %request_id,
+        method = %req.method(),
+        path = %req.path(),
+    );
+    let started = Instant::now();
+    let mut response = next.call(req).instrument(span.clone()).await?;
+    let status = response.status().as_u16();
+    span.in_scope(|| {
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        if status >= 500 {
+            tracing::error!(status, elapsed_ms, "answered");
+        } else {
+            tracing::info!(status, elapsed_ms, "answered");
+        }
+    });
+    if let Ok(value) = HeaderValue::from_str(&request_id) {
+        response
+            .headers_mut()
+            .insert(HeaderName::from_static("x-request-id"), value);
+    }
+    Ok(response)
+}

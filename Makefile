@@ -1,0 +1,14 @@
+# Parley: `make run` starts the inbox at http://127.0.0.1:8080; `make test` runs every test.
+.PHONY: run test web build bench
+
+run: web build
+	./target/release/parley serve
+
+build:
+	cargo build --release -p parley-server --bin parley
+
+web:
+	cd web && npm install --no-audit --no-fund --loglevel=error && npm run build
+
+test:
+	scripts/test.sh

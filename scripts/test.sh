@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every test of Parley: formatting and lints, the Rust suites on SQLite and Postgres, the web
+# app's type check, lint and unit tests, and the browser tests against the real server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PARLEY_TEST_DATABASE_URL=$(scripts/ensure-postgres.sh)
+export PARLEY_TEST_DATABASE_URL
+drop_test_databases() {
+  psql "$PARLEY_TEST_DATABASE_URL" -Atqc \
+    "select datname from pg_database where datname like 'parley_test_%'" 2>/dev/null |
+    while read -r db; do psql "$PARLEY_TEST_DATABASE_URL" -qc "drop database if exists $db" >/dev/null 2>&1 || true; done
+}
+trap drop_test_databases EXIT
+
+echo "== cargo fmt / clippy"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+
+echo "== Rust tests (SQLite and Postgres)"
+cargo test --workspace
+
+if [ -f web/package.json ]; then
+  echo "== web: install, typecheck, lint, unit tests"
+  (cd web && npm install --no-audit --no-fund --loglevel=error && npm run typecheck && npm run lint && npm test)
+fi
+
+if [ -x scripts/browser-tests.sh ]; then
+  echo "== browser tests"
+  scripts/browser-tests.sh
+fi

@@ -1,0 +1,4 @@
+//! Integration tests: the real application on a random port, on SQLite and on Postgres.
+
+mod helpers;
+mod identity;

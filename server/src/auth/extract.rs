@@ -7,7 +7,7 @@ use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use super::tokens::Claims;
 use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
-use crate::store::ROLE_OWNER;
+use crate::store::{ROLE_OWNER, User};
 
 /// An authenticated caller; handlers scope every store call with `business_id`.
 #[derive(Clone, Debug)]
@@ -33,6 +33,16 @@ impl Auth {
         }
     }
 
+    /// The caller's account as it is now: a token outlives a deleted account, which gets 401.
+    pub async fn user(&self, state: &AppState) -> ApiResult<User> {
+        match state.store.user(&self.business_id, &self.user_id).await {
+            Err(ApiError::NotFound(_)) => {
+                Err(ApiError::Unauthorized("Account no longer exists".into()))
+            }
+            other => other,
+        }
+    }
+
     fn from_claims(claims: Claims) -> Auth {
         Auth {
             user_id: claims.sub,
@@ -47,9 +57,13 @@ impl Auth {
             .headers()
             .get("Authorization")
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
+            .and_then(|v| v.split_once(' '))
+            // The scheme is case-insensitive (RFC 9110 §11.1).
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .filter(|token| !token.is_empty())
             .ok_or_else(|| ApiError::Unauthorized("Missing bearer token".into()))?;
-        Self::from_token(req, token.trim())
+        Self::from_token(req, token)
     }
 
     /// Stream endpoints (WebSocket, SSE) cannot set headers from a browser: they take `?token=`.

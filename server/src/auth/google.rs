@@ -11,6 +11,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use rand::RngCore;
 use serde::Deserialize;
 use serde_json::json;
+use subtle::ConstantTimeEq;
 
 use super::handlers::starting_credentials;
 use crate::app::AppState;
@@ -21,6 +22,11 @@ use crate::store::{NewUser, User};
 const STATE_COOKIE: &str = "parley_oauth_state";
 /// How long fetched signing keys are trusted before a refetch.
 const JWKS_TTL: Duration = Duration::from_secs(3600);
+/// An unknown `kid` refetches the keys at most this often, so tokens with made-up key ids
+/// cannot turn this server into a flood of requests to the issuer.
+const JWKS_MIN_REFETCH: Duration = Duration::from_secs(60);
+/// Tries at finding a free username for a new Google account.
+const USERNAME_TRIES: usize = 5;
 
 /// Fetches and caches the issuer's signing keys.
 pub struct GoogleVerifier {
@@ -35,10 +41,24 @@ pub struct GoogleVerifier {
 struct IdClaims {
     sub: String,
     email: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "bool_or_string")]
     email_verified: bool,
     given_name: Option<String>,
     family_name: Option<String>,
+}
+
+/// Google has sent `email_verified` both as `true` and as `"true"`.
+fn bool_or_string<'de, D: serde::Deserializer<'de>>(de: D) -> Result<bool, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flag {
+        Bool(bool),
+        Text(String),
+    }
+    Ok(match Flag::deserialize(de)? {
+        Flag::Bool(flag) => flag,
+        Flag::Text(text) => text.eq_ignore_ascii_case("true"),
+    })
 }
 
 impl GoogleVerifier {
@@ -59,11 +79,14 @@ impl GoogleVerifier {
         Ok(())
     }
 
+    /// The issuer's keys: cached for `JWKS_TTL`; `force` refetches unless the cache is younger
+    /// than `JWKS_MIN_REFETCH`.
     async fn key_set(&self, force: bool) -> ApiResult<JwkSet> {
-        if !force {
+        {
             let cached = self.keys.lock().unwrap_or_else(|p| p.into_inner());
+            let fresh_for = if force { JWKS_MIN_REFETCH } else { JWKS_TTL };
             if let Some((at, set)) = cached.as_ref()
-                && at.elapsed() < JWKS_TTL
+                && at.elapsed() < fresh_for
             {
                 return Ok(set.clone());
             }
@@ -97,6 +120,9 @@ impl GoogleVerifier {
         let mut validation = Validation::new(Algorithm::RS256);
         validation.set_audience(&[&self.settings.client_id]);
         validation.set_issuer(&self.settings.issuers);
+        // jsonwebtoken only checks `aud` and `iss` when the token carries them: a token without
+        // them must fail, not pass.
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         let claims = jsonwebtoken::decode::<IdClaims>(id_token, &key, &validation)
             .map_err(|_| invalid())?
             .claims;
@@ -115,19 +141,31 @@ async fn account_for(state: &AppState, claims: IdClaims) -> ApiResult<User> {
     if let Some(user) = state.store.user_by_google(&claims.sub, &email).await? {
         return Ok(user);
     }
-    let local = email.split('@').next().unwrap_or("user");
+    let local = email.split('@').next().unwrap_or_default();
     let base: String = local
         .chars()
         .filter(char::is_ascii_alphanumeric)
         .flat_map(char::to_lowercase)
+        .take(24)
         .collect();
-    let suffix = rand::thread_rng().next_u32() % 10_000;
+    let base = if base.is_empty() { "user".into() } else { base };
+    let mut username = None;
+    for _ in 0..USERNAME_TRIES {
+        let suffix = rand::thread_rng().next_u32() % 10_000;
+        let candidate = format!("{base}{suffix:04}");
+        if state.store.user_by_login(&candidate).await?.is_none() {
+            username = Some(candidate);
+            break;
+        }
+    }
+    let username =
+        username.ok_or_else(|| ApiError::Conflict("Could not find a free username".into()))?;
     let first_name = claims.given_name.unwrap_or_else(|| base.clone());
     let last_name = claims.family_name.unwrap_or_default();
     let new = NewUser {
         first_name: first_name.clone(),
         last_name: last_name.clone(),
-        username: format!("{base}{suffix:04}"),
+        username,
         email,
         password_hash: None,
         google_sub: Some(claims.sub),
@@ -165,6 +203,7 @@ pub async fn start(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let cookie = Cookie::build(STATE_COOKIE, nonce)
         .path("/identity/auth/google")
         .http_only(true)
+        .secure(state.settings.server.public_url.starts_with("https://"))
         .same_site(SameSite::Lax)
         .max_age(actix_web::cookie::time::Duration::minutes(10))
         .finish();
@@ -172,6 +211,16 @@ pub async fn start(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
         .insert_header(("Location", target.to_string()))
         .cookie(cookie)
         .finish())
+}
+
+/// The callback's `state` is the one this browser's cookie holds (compared in constant time).
+fn state_matches(cookie: Option<&str>, query: Option<&str>) -> bool {
+    match (cookie, query) {
+        (Some(cookie), Some(query)) if !cookie.is_empty() => {
+            cookie.as_bytes().ct_eq(query.as_bytes()).into()
+        }
+        _ => false,
+    }
 }
 
 #[derive(Deserialize)]
@@ -202,7 +251,7 @@ pub async fn callback(
     let cookie_state = req.cookie(STATE_COOKIE).map(|c| c.value().to_string());
     let outcome = async {
         let code = required(&query.code, "code")?;
-        if cookie_state.is_none() || cookie_state != query.state {
+        if !state_matches(cookie_state.as_deref(), query.state.as_deref()) {
             return Err(ApiError::Forbidden("OAuth state mismatch".into()));
         }
         let google = &state.settings.google;

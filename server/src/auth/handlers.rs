@@ -24,12 +24,21 @@ pub struct RegisterRequest {
     password: Option<String>,
 }
 
-/// Lower-case with whitespace removed, as the sign-up form types it.
-pub fn normalize_username(raw: &str) -> String {
-    raw.chars()
+/// Lower-case with whitespace removed, as the sign-up form types it. An `@` is refused: sign-in
+/// takes a username or an email in one field, so a username shaped like someone else's email
+/// would capture that person's sign-in.
+pub fn normalize_username(raw: &str) -> ApiResult<String> {
+    let username: String = raw
+        .chars()
         .filter(|c| !c.is_whitespace())
         .flat_map(char::to_lowercase)
-        .collect()
+        .collect();
+    if username.contains('@') {
+        return Err(ApiError::Unprocessable(
+            "username must not contain @".into(),
+        ));
+    }
+    Ok(username)
 }
 
 /// A lower-cased email with one `@` between non-empty parts, else 422.
@@ -72,7 +81,7 @@ pub async fn register(
 ) -> ApiResult<HttpResponse> {
     let first_name = required(&body.first_name, "firstName")?;
     let last_name = required(&body.last_name, "lastName")?;
-    let username = normalize_username(&required(&body.username, "username")?);
+    let username = normalize_username(&required(&body.username, "username")?)?;
     let email = normalize_email(&required(&body.email, "email")?)?;
     let password = body.password.clone().unwrap_or_default();
     if password.is_empty() {
@@ -123,10 +132,16 @@ pub async fn login(
         .peer_addr()
         .map(|a| a.ip().to_string())
         .unwrap_or_default();
-    if let Some(retry_after) = state.throttle.locked_for(&identifier, &address) {
+    let user = state.store.user_by_login(&identifier).await?;
+    // Failures count against the account, whichever of its names was typed; an unknown name
+    // counts against itself.
+    let account = user
+        .as_ref()
+        .map(|u| format!("user:{}", u.id))
+        .unwrap_or_else(|| format!("name:{}", identifier.trim().to_lowercase()));
+    if let Some(retry_after) = state.throttle.locked_for(&account, &address) {
         return Err(ApiError::TooManyRequests { retry_after });
     }
-    let user = state.store.user_by_login(&identifier).await?;
     let stored = user
         .as_ref()
         .and_then(|u| u.password_hash.clone())
@@ -134,10 +149,10 @@ pub async fn login(
         .unwrap_or_else(|| state.dummy_hash.clone());
     let matches = verify_password(password, stored).await?;
     let Some(user) = user.filter(|u| matches && u.password_hash.is_some()) else {
-        state.throttle.record_failure(&identifier, &address);
+        state.throttle.record_failure(&account, &address);
         return Err(ApiError::InvalidCredentials);
     };
-    state.throttle.record_success(&identifier);
+    state.throttle.record_success(&account);
     let pair = state.tokens.issue(&state.store, &user, None).await?;
     Ok(HttpResponse::Ok().json(json!({
         "role": user.role,
@@ -182,10 +197,6 @@ pub async fn logout(
 /// The web client's background session check.
 pub async fn protected_route(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     // A deleted agent's unexpired token stops here.
-    let user = state
-        .store
-        .user(&auth.business_id, &auth.user_id)
-        .await
-        .map_err(|_| ApiError::Unauthorized("Account no longer exists".into()))?;
+    let user = auth.user(&state).await?;
     Ok(HttpResponse::Ok().json(json!({"role": user.role})))
 }

@@ -25,7 +25,7 @@ fn user_json(user: &User) -> Value {
 
 /// `GET /identity/users/profile`: the caller and, for the owner, the provider credentials.
 pub async fn get_profile(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
-    let user = state.store.user(&auth.business_id, &auth.user_id).await?;
+    let user = auth.user(&state).await?;
     let business = state.store.business(&auth.business_id).await?;
     let mut body = user_json(&user);
     body["phoneNumberId"] = json!(business.phone_number_id.unwrap_or_default());
@@ -95,6 +95,7 @@ pub async fn update_profile(
     body: web::Json<ProfileUpdate>,
 ) -> ApiResult<HttpResponse> {
     let language = check_language(&body.language)?;
+    auth.user(&state).await?;
     if let Some(creds) = body.credentials() {
         auth.require_owner()?;
         state
@@ -117,13 +118,13 @@ pub async fn update_profile(
 
 /// `GET /api/users/profile`.
 pub async fn get_user(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
-    let user = state.store.user(&auth.business_id, &auth.user_id).await?;
+    let user = auth.user(&state).await?;
     Ok(HttpResponse::Ok().json(user_json(&user)))
 }
 
 /// `PATCH /api/users/toggle-language`: en ↔ ar; answers the new value.
 pub async fn toggle_language(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
-    let user = state.store.user(&auth.business_id, &auth.user_id).await?;
+    let user = auth.user(&state).await?;
     let language = if user.language == "ar" { "en" } else { "ar" };
     let changes = UserChanges {
         language: Some(language.to_string()),
@@ -160,7 +161,7 @@ pub async fn create_agent(
     auth.require_owner()?;
     let first_name = required(&body.first_name, "firstName")?;
     let last_name = required(&body.last_name, "lastName")?;
-    let username = normalize_username(&required(&body.username, "username")?);
+    let username = normalize_username(&required(&body.username, "username")?)?;
     let email = normalize_email(&required(&body.email, "email")?)?;
     let password = required(&body.password, "password")?;
     check_password(&password)?;
@@ -189,9 +190,13 @@ pub async fn update_agent(
 ) -> ApiResult<HttpResponse> {
     auth.require_owner()?;
     let agent_id = path.into_inner();
-    let agent = state.store.user(&auth.business_id, &agent_id).await?;
-    if agent.role != crate::store::ROLE_AGENT {
-        return Err(ApiError::NotFound("Agent not found".into()));
+    // Another business's user, or the owner, is not an agent of this one: the same 404.
+    match state.store.user(&auth.business_id, &agent_id).await {
+        Ok(agent) if agent.role == crate::store::ROLE_AGENT => {}
+        Ok(_) | Err(ApiError::NotFound(_)) => {
+            return Err(ApiError::NotFound("Agent not found".into()));
+        }
+        Err(other) => return Err(other),
     }
     // An empty password keeps the old one.
     let password_hash = match non_blank(&body.password) {
@@ -204,17 +209,24 @@ pub async fn update_agent(
     let changes = UserChanges {
         first_name: non_blank(&body.first_name),
         last_name: non_blank(&body.last_name),
-        username: non_blank(&body.username).map(|u| normalize_username(&u)),
+        username: non_blank(&body.username)
+            .map(|u| normalize_username(&u))
+            .transpose()?,
         email: non_blank(&body.email)
             .map(|e| normalize_email(&e))
             .transpose()?,
         password_hash,
         language: None,
     };
+    let password_changed = changes.password_hash.is_some();
     let agent = state
         .store
         .update_user(&auth.business_id, &agent_id, changes)
         .await?;
+    if password_changed {
+        // A new password ends the agent's existing sessions (their refresh tokens).
+        state.store.revoke_user_refresh_tokens(&agent.id).await?;
+    }
     Ok(HttpResponse::Ok().json(user_json(&agent)))
 }
 

@@ -19,7 +19,8 @@ pub struct LoginThrottle {
     per_address: u32,
     window: Duration,
     lockout: Duration,
-    /// Keyed `account:{name}` and `address:{ip}`.
+    /// Keyed `account:{key}` (the caller's account key, see `handlers::login`) and
+    /// `address:{ip}`.
     entries: Mutex<HashMap<String, Failures>>,
 }
 
@@ -35,10 +36,7 @@ impl LoginThrottle {
     }
 
     fn keys(account: &str, address: &str) -> [String; 2] {
-        [
-            format!("account:{}", account.trim().to_lowercase()),
-            format!("address:{address}"),
-        ]
+        [format!("account:{account}"), format!("address:{address}")]
     }
 
     /// Seconds until the caller may try again, when locked out.
@@ -89,6 +87,6 @@ impl LoginThrottle {
     /// A successful sign-in clears the account's failures (not the address's).
     pub fn record_success(&self, account: &str) {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries.remove(&format!("account:{}", account.trim().to_lowercase()));
+        entries.remove(&format!("account:{account}"));
     }
 }

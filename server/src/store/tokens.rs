@@ -85,6 +85,15 @@ impl Store {
         }
     }
 
+    /// Ends every session of a user (a password change).
+    pub async fn revoke_user_refresh_tokens(&self, user_id: &str) -> ApiResult<()> {
+        sqlx::query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     async fn revoke_family(&self, family_id: &str) -> ApiResult<()> {
         sqlx::query("UPDATE refresh_tokens SET revoked = 1 WHERE family_id = $1")
             .bind(family_id)

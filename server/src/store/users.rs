@@ -136,18 +136,37 @@ impl Store {
         .await?)
     }
 
+    /// The account of a Google identity: the one linked to `sub`, else an account with this
+    /// (verified) email that no Google identity claims yet, which is linked to `sub` now.
     pub async fn user_by_google(&self, sub: &str, email: &str) -> ApiResult<Option<User>> {
-        Ok(sqlx::query_as(concat!(
+        let linked: Option<User> = sqlx::query_as(concat!(
             "SELECT ",
             user_columns!(),
-            " FROM users WHERE google_sub = $1 OR email = $2 \
-             ORDER BY CASE WHEN google_sub = $3 THEN 0 ELSE 1 END LIMIT 1"
+            " FROM users WHERE google_sub = $1"
         ))
         .bind(sub)
-        .bind(email)
-        .bind(sub)
         .fetch_optional(&self.pool)
-        .await?)
+        .await?;
+        if linked.is_some() {
+            return Ok(linked);
+        }
+        let by_email: Option<User> = sqlx::query_as(concat!(
+            "SELECT ",
+            user_columns!(),
+            " FROM users WHERE email = $1 AND google_sub IS NULL"
+        ))
+        .bind(email)
+        .fetch_optional(&self.pool)
+        .await?;
+        if let Some(user) = &by_email {
+            sqlx::query("UPDATE users SET google_sub = $1 WHERE id = $2 AND google_sub IS NULL")
+                .bind(sub)
+                .bind(&user.id)
+                .execute(&self.pool)
+                .await
+                .map_err(duplicate_error)?;
+        }
+        Ok(by_email)
     }
 
     /// A user of this business; another business's user is "not found".

@@ -1,1 +1,14 @@
-//! Parley actors: see hub, conversation and session modules.
+//! Parley's actors: how messages and receipts travel from the store to the agents looking.
+//!
+//! - `events`: the event type, names and channels
+//! - `conversation`: one actor per conversation, the single writer of it; its registry
+//! - `hub`: one per node, routes events to the sessions that follow their channels
+//! - `session`: one per WebSocket or SSE connection
+//!
+//! This crate knows no HTTP and no SQL: it declares the traits it needs (`ConversationStore`,
+//! `EventLog`, `EventBus`) and the server implements them.
+
+pub mod conversation;
+pub mod events;
+pub mod hub;
+pub mod session;

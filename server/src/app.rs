@@ -3,11 +3,16 @@
 
 use std::net::TcpListener;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
+use actix::{Actor, Addr};
 use actix_web::dev::Server;
 use actix_web::middleware::{Compress, from_fn};
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use anyhow::Context;
+use parley_actors::conversation::Conversations;
+use parley_actors::hub::{Hub, InProcessBus};
 
 use crate::auth::google::GoogleVerifier;
 use crate::auth::password::hash_password;
@@ -16,7 +21,7 @@ use crate::auth::tokens::TokenIssuer;
 use crate::config::Settings;
 use crate::error::ApiError;
 use crate::store::Store;
-use crate::{api, auth, secrets, telemetry};
+use crate::{api, auth, secrets, telemetry, webhook};
 
 /// What every handler can reach.
 pub struct AppState {
@@ -27,6 +32,10 @@ pub struct AppState {
     /// Outbound HTTP (provider, Google); one pool for the process.
     pub http: reqwest::Client,
     pub google: GoogleVerifier,
+    /// Routes events to this node's sessions.
+    pub hub: Addr<Hub>,
+    /// The conversation actors, started on demand.
+    pub conversations: Conversations,
     /// Checked against when a login names no account, so timing tells nothing.
     pub dummy_hash: String,
 }
@@ -51,7 +60,16 @@ impl Application {
             .timeout(std::time::Duration::from_secs(30))
             .build()
             .context("Failed to build the HTTP client")?;
+        let hub = Hub::default().start();
+        let conversations = Conversations::new(
+            Arc::new(store.clone()),
+            Arc::new(InProcessBus(hub.clone())),
+            Duration::from_secs(settings.realtime.conversation_idle_secs.max(1)),
+        );
+        spawn_event_pruning(store.clone(), settings.realtime.event_retention_secs);
         let state = web::Data::new(AppState {
+            hub,
+            conversations,
             tokens: TokenIssuer::new(
                 jwt_secret.as_bytes(),
                 settings.auth.access_token_ttl_secs,
@@ -91,6 +109,12 @@ impl Application {
                         .default_service(web::to(not_found)),
                 )
                 .service(
+                    web::resource("/webhook")
+                        .app_data(web::PayloadConfig::new(webhook::MAX_BODY))
+                        .route(web::get().to(webhook::verify))
+                        .route(web::post().to(webhook::receive)),
+                )
+                .service(
                     web::scope("/identity")
                         .configure(auth::identity_routes)
                         .default_service(web::to(not_found)),
@@ -110,6 +134,19 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// Drops logged events past the resume window, once a minute.
+fn spawn_event_pruning(store: Store, retention_secs: u64) {
+    actix_web::rt::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            if let Err(err) = store.prune_events(retention_secs as i64 * 1000).await {
+                tracing::warn!(error = %err, "event log pruning failed");
+            }
+        }
+    });
 }
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {

@@ -12,7 +12,17 @@ pub struct Settings {
     pub database: DatabaseSettings,
     pub auth: AuthSettings,
     pub google: GoogleSettings,
+    pub realtime: RealtimeSettings,
     pub provider: ProviderSettings,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct RealtimeSettings {
+    /// Resume window: older gaps get `reset`.
+    pub event_retention_secs: u64,
+    /// Bound of each session's outgoing queue.
+    pub session_queue_len: usize,
+    pub conversation_idle_secs: u64,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -10,6 +10,7 @@
 //! - `store`: the data-access layer
 //! - `auth`: the identity service and the bearer-token check
 //! - `api`: the main API, one module per area
+//! - `webhook`: the provider's webhook (verification, messages, receipts)
 //! - `provider`: the Cloud API client and the sandbox
 
 pub mod api;
@@ -21,3 +22,4 @@ pub mod provider;
 pub mod secrets;
 pub mod store;
 pub mod telemetry;
+pub mod webhook;

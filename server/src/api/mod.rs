@@ -1,7 +1,11 @@
 //! The main API under `/api`, one module per area.
 //!
 //! - `health`: liveness (`HEAD`) and database reachability (`GET`)
+//! - `conversations`: the conversation list, history and mark-as-read
+//! - `events`: WebSocket and SSE pushes
 
+pub mod conversations;
+pub mod events;
 pub mod health;
 
 use actix_web::web;

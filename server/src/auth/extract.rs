@@ -15,6 +15,8 @@ pub struct Auth {
     pub user_id: String,
     pub business_id: String,
     pub role: String,
+    /// Unix seconds when the access token expires; live streams end then.
+    pub expires_at: u64,
 }
 
 impl Auth {
@@ -48,6 +50,7 @@ impl Auth {
             user_id: claims.sub,
             business_id: claims.bid,
             role: claims.role,
+            expires_at: claims.exp,
         }
     }
 

@@ -4,8 +4,10 @@
 //! - `businesses`: tenants and their provider credentials
 //! - `users`: owners and agents
 //! - `tokens`: refresh tokens, rotation and reuse detection
+//! - `conversations`: contacts, messages, receipts and the event log
 
 mod businesses;
+pub mod conversations;
 mod tokens;
 mod users;
 
@@ -120,4 +122,26 @@ pub fn now_ms() -> i64 {
 /// True when the error is a unique-constraint violation (a duplicate).
 pub fn is_unique_violation(err: &sqlx::Error) -> bool {
     matches!(err, sqlx::Error::Database(db) if db.is_unique_violation())
+}
+
+/// Unix milliseconds as the API writes times: RFC 3339 UTC with milliseconds.
+pub fn iso_time(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// Reads a time the API was given: RFC 3339, or Unix seconds or milliseconds.
+pub fn parse_time(raw: &str) -> Option<i64> {
+    if let Ok(number) = raw.trim().parse::<i64>() {
+        // Ten or fewer digits are seconds (until the year 2286).
+        return Some(if number.abs() < 10_000_000_000 {
+            number * 1000
+        } else {
+            number
+        });
+    }
+    chrono::DateTime::parse_from_rfc3339(raw.trim())
+        .ok()
+        .map(|t| t.timestamp_millis())
 }

@@ -1,0 +1,237 @@
+//! One actor per (business, customer phone): the single writer of its conversation. Inbound
+//! messages, receipts and mark-as-read pass through its mailbox one at a time, so their order is
+//! the order users see. It persists first, then publishes what the store recorded.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use actix::prelude::*;
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+
+use crate::events::Event;
+use crate::hub::EventBus;
+
+pub type StoreError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Which conversation: a business and one of its customers.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+pub struct ConversationKey {
+    pub business_id: String,
+    /// Digits only, with the country code.
+    pub phone: String,
+}
+
+/// A customer's message as the provider delivered it.
+#[derive(Clone, Debug)]
+pub struct InboundMessage {
+    /// The provider's id (`wamid.…`): redeliveries carry the same one.
+    pub provider_id: String,
+    pub timestamp_ms: i64,
+    /// `text`, `image`, `location`, …
+    pub kind: String,
+    pub content: Value,
+    /// The customer's profile name, when the provider sent one.
+    pub contact_name: Option<String>,
+}
+
+/// A receipt for one of our messages.
+#[derive(Clone, Debug)]
+pub struct StatusUpdate {
+    pub message_id: String,
+    /// `sent`, `delivered`, `read`, `failed` (or `played`, counted as read).
+    pub status: String,
+    pub timestamp_ms: i64,
+    /// The provider's first error, for `failed`.
+    pub error: Option<Value>,
+}
+
+/// What the conversation actor needs from storage. Each call persists its change and the events
+/// it causes in one transaction and answers those events, already numbered.
+pub trait ConversationStore: Send + Sync + 'static {
+    /// Nothing (no events) when the message was seen before.
+    fn record_inbound(
+        &self,
+        key: ConversationKey,
+        message: InboundMessage,
+    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>>;
+
+    /// Moves a message's status forward only; an unknown message's status is kept for later.
+    fn record_status(
+        &self,
+        key: ConversationKey,
+        update: StatusUpdate,
+    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>>;
+
+    /// Marks the customer's messages read; answers how many changed.
+    fn mark_read(
+        &self,
+        key: ConversationKey,
+    ) -> BoxFuture<'static, Result<(u64, Vec<Event>), StoreError>>;
+}
+
+#[derive(Message, Clone)]
+#[rtype(result = "Result<(), StoreError>")]
+pub struct Inbound(pub InboundMessage);
+
+#[derive(Message, Clone)]
+#[rtype(result = "Result<(), StoreError>")]
+pub struct Receipt(pub StatusUpdate);
+
+#[derive(Message, Clone)]
+#[rtype(result = "Result<u64, StoreError>")]
+pub struct MarkRead;
+
+pub struct ConversationActor {
+    key: ConversationKey,
+    store: Arc<dyn ConversationStore>,
+    bus: Arc<dyn EventBus>,
+    registry: Conversations,
+    last_active: Instant,
+}
+
+impl ConversationActor {
+    /// Runs `work` while the mailbox waits, then publishes the events it recorded.
+    fn persist_then_publish<T: 'static>(
+        &mut self,
+        work: BoxFuture<'static, Result<(T, Vec<Event>), StoreError>>,
+    ) -> AtomicResponse<Self, Result<T, StoreError>> {
+        self.last_active = Instant::now();
+        let bus = self.bus.clone();
+        AtomicResponse::new(Box::pin(
+            async move {
+                let (answer, events) = work.await?;
+                for event in events {
+                    bus.publish(event);
+                }
+                Ok(answer)
+            }
+            .into_actor(self),
+        ))
+    }
+}
+
+impl Actor for ConversationActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        let idle = self.registry.inner.idle;
+        ctx.run_interval(idle / 2, move |actor, ctx| {
+            if actor.last_active.elapsed() >= idle {
+                ctx.stop();
+            }
+        });
+    }
+
+    fn stopping(&mut self, ctx: &mut Self::Context) -> Running {
+        self.registry.forget(&self.key, &ctx.address());
+        Running::Stop
+    }
+}
+
+impl Handler<Inbound> for ConversationActor {
+    type Result = AtomicResponse<Self, Result<(), StoreError>>;
+    fn handle(&mut self, msg: Inbound, _: &mut Context<Self>) -> Self::Result {
+        let recorded = self.store.record_inbound(self.key.clone(), msg.0);
+        self.persist_then_publish(Box::pin(async move { Ok(((), recorded.await?)) }))
+    }
+}
+
+impl Handler<Receipt> for ConversationActor {
+    type Result = AtomicResponse<Self, Result<(), StoreError>>;
+    fn handle(&mut self, msg: Receipt, _: &mut Context<Self>) -> Self::Result {
+        let recorded = self.store.record_status(self.key.clone(), msg.0);
+        self.persist_then_publish(Box::pin(async move { Ok(((), recorded.await?)) }))
+    }
+}
+
+impl Handler<MarkRead> for ConversationActor {
+    type Result = AtomicResponse<Self, Result<u64, StoreError>>;
+    fn handle(&mut self, _: MarkRead, _: &mut Context<Self>) -> Self::Result {
+        let recorded = self.store.mark_read(self.key.clone());
+        self.persist_then_publish(recorded)
+    }
+}
+
+struct Registry {
+    actors: Mutex<HashMap<ConversationKey, Addr<ConversationActor>>>,
+    store: Arc<dyn ConversationStore>,
+    bus: Arc<dyn EventBus>,
+    /// A conversation quiet this long stops its actor.
+    idle: Duration,
+}
+
+/// Finds or starts the actor of a conversation and hands it work.
+#[derive(Clone)]
+pub struct Conversations {
+    inner: Arc<Registry>,
+}
+
+impl Conversations {
+    pub fn new(
+        store: Arc<dyn ConversationStore>,
+        bus: Arc<dyn EventBus>,
+        idle: Duration,
+    ) -> Conversations {
+        Conversations {
+            inner: Arc::new(Registry {
+                actors: Mutex::new(HashMap::new()),
+                store,
+                bus,
+                idle,
+            }),
+        }
+    }
+
+    fn actor(&self, key: &ConversationKey) -> Addr<ConversationActor> {
+        let mut actors = self.inner.actors.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(addr) = actors.get(key).filter(|a| a.connected()) {
+            return addr.clone();
+        }
+        let addr = ConversationActor {
+            key: key.clone(),
+            store: self.inner.store.clone(),
+            bus: self.inner.bus.clone(),
+            registry: self.clone(),
+            last_active: Instant::now(),
+        }
+        .start();
+        actors.insert(key.clone(), addr.clone());
+        addr
+    }
+
+    fn forget(&self, key: &ConversationKey, addr: &Addr<ConversationActor>) {
+        let mut actors = self.inner.actors.lock().unwrap_or_else(|p| p.into_inner());
+        if actors.get(key) == Some(addr) {
+            actors.remove(key);
+        }
+    }
+
+    /// Sends `msg` to the conversation's actor, starting a fresh one if the old one just stopped.
+    pub async fn ask<M>(&self, key: &ConversationKey, msg: M) -> Result<M::Result, StoreError>
+    where
+        M: Message + Clone + Send + 'static,
+        M::Result: Send,
+        ConversationActor: Handler<M>,
+    {
+        match self.actor(key).send(msg.clone()).await {
+            Ok(answer) => Ok(answer),
+            Err(_) => {
+                let addr = self.actor(key);
+                addr.send(msg)
+                    .await
+                    .map_err(|e| format!("conversation actor unavailable: {e}").into())
+            }
+        }
+    }
+
+    /// How many conversation actors are running (for tests and metrics).
+    pub fn running(&self) -> usize {
+        self.inner
+            .actors
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len()
+    }
+}

@@ -1,0 +1,340 @@
+//! The hub: one per node. It knows which sessions are connected for which business and which
+//! channels they follow, and forwards each event to exactly those sessions, in `seq` order.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use actix::prelude::*;
+
+use crate::events::Event;
+
+/// Identifies one connected session on this node.
+pub type SessionId = u64;
+
+/// An event for a session, with the channel it matched.
+#[derive(Message, Clone)]
+#[rtype(result = "()")]
+pub struct Deliver(pub Arc<Event>);
+
+/// Asks a session to close, with the reason sent to the client.
+#[derive(Message, Clone)]
+#[rtype(result = "()")]
+pub struct CloseSession(pub String);
+
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Connect {
+    pub id: SessionId,
+    pub business_id: String,
+    pub user_id: String,
+    pub deliver: Recipient<Deliver>,
+    pub close: Recipient<CloseSession>,
+}
+
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Disconnect {
+    pub id: SessionId,
+}
+
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Subscribe {
+    pub id: SessionId,
+    pub channel: String,
+}
+
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Unsubscribe {
+    pub id: SessionId,
+    pub channel: String,
+}
+
+/// Closes a user's sessions that follow `channel` (the SSE shim's close call).
+#[derive(Message)]
+#[rtype(result = "usize")]
+pub struct CloseChannel {
+    pub business_id: String,
+    pub user_id: String,
+    pub channel: String,
+}
+
+/// A persisted event to route.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Publish(pub Arc<Event>);
+
+/// How many sessions are connected (for health and tests).
+#[derive(Message)]
+#[rtype(result = "usize")]
+pub struct SessionCount;
+
+/// How long an out-of-order event waits for the ones before it before it goes out anyway.
+const GAP_WAIT: Duration = Duration::from_millis(500);
+
+struct SessionEntry {
+    business_id: String,
+    user_id: String,
+    deliver: Recipient<Deliver>,
+    close: Recipient<CloseSession>,
+    channels: HashSet<String>,
+}
+
+/// Puts one business's events back in `seq` order: conversation actors commit in seq order but
+/// may reach the hub in another, and a client that resumes after seq N must have seen all < N.
+#[derive(Default)]
+struct Sequencer {
+    next: Option<i64>,
+    waiting: BTreeMap<i64, Arc<Event>>,
+    waiting_since: Option<Instant>,
+}
+
+impl Sequencer {
+    /// Events ready to go out, in order.
+    fn accept(&mut self, event: Arc<Event>) -> Vec<Arc<Event>> {
+        match self.next {
+            Some(next) if event.seq > next => {
+                self.waiting.insert(event.seq, event);
+                self.waiting_since.get_or_insert_with(Instant::now);
+                Vec::new()
+            }
+            Some(next) if event.seq < next => vec![event],
+            _ => {
+                self.next = Some(event.seq + 1);
+                let mut ready = vec![event];
+                self.drain_consecutive(&mut ready);
+                ready
+            }
+        }
+    }
+
+    fn drain_consecutive(&mut self, ready: &mut Vec<Arc<Event>>) {
+        while let Some(next) = self.next {
+            let Some(event) = self.waiting.remove(&next) else {
+                break;
+            };
+            self.next = Some(next + 1);
+            ready.push(event);
+        }
+        if self.waiting.is_empty() {
+            self.waiting_since = None;
+        }
+    }
+
+    /// After `GAP_WAIT`, a missing event is given up on (its publisher died): release the rest.
+    fn release_stale(&mut self) -> Vec<Arc<Event>> {
+        if !self
+            .waiting_since
+            .is_some_and(|since| since.elapsed() >= GAP_WAIT)
+        {
+            return Vec::new();
+        }
+        let mut ready = Vec::new();
+        if let Some((&first, _)) = self.waiting.iter().next() {
+            self.next = Some(first);
+            self.drain_consecutive(&mut ready);
+            self.waiting_since = (!self.waiting.is_empty()).then(Instant::now);
+        }
+        ready
+    }
+}
+
+#[derive(Default)]
+pub struct Hub {
+    sessions: HashMap<SessionId, SessionEntry>,
+    /// (business, channel) → sessions following it.
+    followers: HashMap<(String, String), HashSet<SessionId>>,
+    order: HashMap<String, Sequencer>,
+}
+
+impl Hub {
+    fn route(&self, event: &Arc<Event>) {
+        let mut reached = HashSet::new();
+        for channel in &event.channels {
+            let key = (event.business_id.clone(), channel.clone());
+            for id in self.followers.get(&key).into_iter().flatten() {
+                // A session following two of the event's channels gets it once.
+                if reached.insert(*id)
+                    && let Some(entry) = self.sessions.get(id)
+                {
+                    entry.deliver.do_send(Deliver(event.clone()));
+                }
+            }
+        }
+    }
+
+    fn unfollow(&mut self, id: SessionId, business_id: &str, channel: &str) {
+        let key = (business_id.to_string(), channel.to_string());
+        if let Some(set) = self.followers.get_mut(&key) {
+            set.remove(&id);
+            if set.is_empty() {
+                self.followers.remove(&key);
+            }
+        }
+    }
+}
+
+impl Actor for Hub {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        ctx.run_interval(GAP_WAIT / 2, |hub, _| {
+            let released: Vec<_> = hub
+                .order
+                .values_mut()
+                .flat_map(Sequencer::release_stale)
+                .collect();
+            for event in released {
+                hub.route(&event);
+            }
+        });
+    }
+}
+
+impl Handler<Connect> for Hub {
+    type Result = ();
+    fn handle(&mut self, msg: Connect, _: &mut Context<Self>) {
+        self.sessions.insert(
+            msg.id,
+            SessionEntry {
+                business_id: msg.business_id,
+                user_id: msg.user_id,
+                deliver: msg.deliver,
+                close: msg.close,
+                channels: HashSet::new(),
+            },
+        );
+    }
+}
+
+impl Handler<Disconnect> for Hub {
+    type Result = ();
+    fn handle(&mut self, msg: Disconnect, _: &mut Context<Self>) {
+        if let Some(entry) = self.sessions.remove(&msg.id) {
+            for channel in &entry.channels {
+                self.unfollow(msg.id, &entry.business_id, channel);
+            }
+        }
+    }
+}
+
+impl Handler<Subscribe> for Hub {
+    type Result = ();
+    fn handle(&mut self, msg: Subscribe, _: &mut Context<Self>) {
+        if let Some(entry) = self.sessions.get_mut(&msg.id) {
+            entry.channels.insert(msg.channel.clone());
+            self.followers
+                .entry((entry.business_id.clone(), msg.channel))
+                .or_default()
+                .insert(msg.id);
+        }
+    }
+}
+
+impl Handler<Unsubscribe> for Hub {
+    type Result = ();
+    fn handle(&mut self, msg: Unsubscribe, _: &mut Context<Self>) {
+        let Some(entry) = self.sessions.get_mut(&msg.id) else {
+            return;
+        };
+        entry.channels.remove(&msg.channel);
+        let business_id = entry.business_id.clone();
+        self.unfollow(msg.id, &business_id, &msg.channel);
+    }
+}
+
+impl Handler<CloseChannel> for Hub {
+    type Result = usize;
+    fn handle(&mut self, msg: CloseChannel, _: &mut Context<Self>) -> usize {
+        let matching: Vec<_> = self
+            .sessions
+            .values()
+            .filter(|e| {
+                e.business_id == msg.business_id
+                    && e.user_id == msg.user_id
+                    && e.channels.contains(&msg.channel)
+            })
+            .collect();
+        for entry in &matching {
+            entry
+                .close
+                .do_send(CloseSession("closed by the client".into()));
+        }
+        matching.len()
+    }
+}
+
+impl Handler<Publish> for Hub {
+    type Result = ();
+    fn handle(&mut self, msg: Publish, _: &mut Context<Self>) {
+        let ready = self
+            .order
+            .entry(msg.0.business_id.clone())
+            .or_default()
+            .accept(msg.0);
+        for event in ready {
+            self.route(&event);
+        }
+    }
+}
+
+impl Handler<SessionCount> for Hub {
+    type Result = usize;
+    fn handle(&mut self, _: SessionCount, _: &mut Context<Self>) -> usize {
+        self.sessions.len()
+    }
+}
+
+/// Where conversation actors publish: the local hub now; Postgres `LISTEN/NOTIFY` for several
+/// nodes later, behind the same trait.
+pub trait EventBus: Send + Sync + 'static {
+    fn publish(&self, event: Event);
+}
+
+/// The single-node bus: straight into this node's hub.
+pub struct InProcessBus(pub Addr<Hub>);
+
+impl EventBus for InProcessBus {
+    fn publish(&self, event: Event) {
+        self.0.do_send(Publish(Arc::new(event)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn event(seq: i64) -> Arc<Event> {
+        Arc::new(Event {
+            business_id: "b".into(),
+            seq,
+            channels: vec!["c".into()],
+            name: "n".into(),
+            data: json!({}),
+        })
+    }
+
+    #[test]
+    fn sequencer_holds_an_early_event_until_the_gap_fills() {
+        let mut seq = Sequencer::default();
+        assert_eq!(seq.accept(event(1)).len(), 1);
+        assert!(seq.accept(event(3)).is_empty());
+        let out: Vec<i64> = seq.accept(event(2)).iter().map(|e| e.seq).collect();
+        assert_eq!(out, vec![2, 3]);
+    }
+
+    #[test]
+    fn sequencer_gives_up_on_a_gap_after_the_wait() {
+        let mut seq = Sequencer::default();
+        seq.accept(event(1));
+        assert!(seq.accept(event(3)).is_empty());
+        assert!(seq.release_stale().is_empty());
+        seq.waiting_since = Some(Instant::now() - GAP_WAIT);
+        let out: Vec<i64> = seq.release_stale().iter().map(|e| e.seq).collect();
+        assert_eq!(out, vec![3]);
+        assert_eq!(seq.accept(event(4)).len(), 1);
+    }
+}

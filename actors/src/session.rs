@@ -1,0 +1,304 @@
+//! One actor per connected WebSocket or SSE stream. It holds the user's identity and
+//! subscriptions, replays missed events on resume, pings, and closes consumers that cannot keep
+//! up instead of buffering for them without bound.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use actix::prelude::*;
+use futures_util::future::BoxFuture;
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use crate::events::Event;
+use crate::hub::{
+    CloseSession, Connect, Deliver, Disconnect, Hub, SessionId, Subscribe, Unsubscribe,
+};
+
+/// How often the server pings (WebSocket) or sends a keep-alive comment (SSE).
+pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(15);
+/// A WebSocket client silent this long is gone.
+pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(45);
+/// Longest channel name a client may follow.
+const MAX_CHANNEL_LEN: usize = 160;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// What the writer task sends on the wire.
+#[derive(Debug, PartialEq)]
+pub enum Frame {
+    /// A formatted event (JSON for WebSocket, an SSE block for SSE).
+    Text(String),
+    Ping,
+    /// The last frame: the connection ends with this reason.
+    Close(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    WebSocket,
+    Sse,
+}
+
+/// What the event log answers to a resume.
+pub enum Replay {
+    /// Every logged event of the business after the asked-for seq, in order.
+    Events(Vec<Event>),
+    /// The gap reaches before the oldest kept event: the client must re-fetch.
+    TooOld,
+}
+
+/// The store's event log, as the session sees it.
+pub trait EventLog: Send + Sync + 'static {
+    fn since(&self, business_id: &str, after: i64) -> BoxFuture<'static, Result<Replay, String>>;
+}
+
+/// What a client can ask over the WebSocket.
+#[derive(Message, Debug)]
+#[rtype(result = "()")]
+pub enum ClientOp {
+    Subscribe(String),
+    Unsubscribe(String),
+    Resume(i64),
+    /// Any frame from the client proves it is alive.
+    Heard,
+    /// A text frame that is not a known op.
+    Invalid,
+    /// The client went away.
+    Gone,
+}
+
+pub struct SessionActor {
+    id: SessionId,
+    business_id: String,
+    user_id: String,
+    transport: Transport,
+    hub: Addr<Hub>,
+    log: Arc<dyn EventLog>,
+    /// Bounded: when it is full the client is too slow and gets closed.
+    out: mpsc::Sender<Frame>,
+    channels: HashSet<String>,
+    last_heard: Instant,
+    /// Time left on the access token; the stream ends when it runs out.
+    expires_in: Duration,
+    /// While a resume is replaying, live events wait here so order holds.
+    held: Option<Vec<Arc<Event>>>,
+    /// Highest seq sent, so an event both replayed and live goes out once.
+    last_sent: i64,
+    /// Resume asked at connect time (SSE `Last-Event-ID`).
+    resume_from: Option<i64>,
+}
+
+/// Everything a session starts with.
+pub struct SessionSetup {
+    pub business_id: String,
+    pub user_id: String,
+    pub transport: Transport,
+    pub hub: Addr<Hub>,
+    pub log: Arc<dyn EventLog>,
+    pub out: mpsc::Sender<Frame>,
+    pub channels: Vec<String>,
+    pub expires_in: Duration,
+    pub resume_from: Option<i64>,
+}
+
+impl SessionActor {
+    pub fn new(setup: SessionSetup) -> SessionActor {
+        SessionActor {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            business_id: setup.business_id,
+            user_id: setup.user_id,
+            transport: setup.transport,
+            hub: setup.hub,
+            log: setup.log,
+            out: setup.out,
+            channels: setup.channels.into_iter().collect(),
+            last_heard: Instant::now(),
+            expires_in: setup.expires_in,
+            held: None,
+            last_sent: 0,
+            resume_from: setup.resume_from,
+        }
+    }
+
+    /// Queues a frame; a full queue closes the session as a slow consumer.
+    fn push(&mut self, frame: Frame, ctx: &mut Context<Self>) {
+        if self.out.capacity() <= 1 {
+            let _ = self.out.try_send(Frame::Close(
+                "slow consumer: too many undelivered events".into(),
+            ));
+            ctx.stop();
+            return;
+        }
+        if self.out.try_send(frame).is_err() {
+            // The writer is gone: the connection closed.
+            ctx.stop();
+        }
+    }
+
+    fn close(&mut self, reason: &str, ctx: &mut Context<Self>) {
+        let _ = self.out.try_send(Frame::Close(reason.to_string()));
+        ctx.stop();
+    }
+
+    fn send_event(&mut self, event: &Event, ctx: &mut Context<Self>) {
+        if event.seq <= self.last_sent {
+            return;
+        }
+        let Some(channel) = event.matching_channel(&self.channels) else {
+            return;
+        };
+        let text = match self.transport {
+            Transport::WebSocket => event.ws_frame(channel),
+            Transport::Sse => event.sse_frame(),
+        };
+        self.last_sent = event.seq;
+        self.push(Frame::Text(text), ctx);
+    }
+
+    fn send_control(&mut self, name: &str, channel: Option<&str>, ctx: &mut Context<Self>) {
+        let text = match self.transport {
+            Transport::WebSocket => json!({"event": name, "channel": channel}).to_string(),
+            Transport::Sse => format!("event: {name}\ndata: {{}}\n\n"),
+        };
+        self.push(Frame::Text(text), ctx);
+    }
+
+    fn subscribe(&mut self, channel: String, ctx: &mut Context<Self>) {
+        if channel.is_empty() || channel.len() > MAX_CHANNEL_LEN {
+            self.send_control("invalid_channel", None, ctx);
+            return;
+        }
+        self.hub.do_send(Subscribe {
+            id: self.id,
+            channel: channel.clone(),
+        });
+        if self.transport == Transport::WebSocket {
+            self.send_control("subscribed", Some(&channel), ctx);
+        }
+        self.channels.insert(channel);
+    }
+
+    fn resume(&mut self, after: i64, ctx: &mut Context<Self>) {
+        self.held.get_or_insert_with(Vec::new);
+        let replay = self.log.since(&self.business_id, after);
+        ctx.spawn(replay.into_actor(self).map(move |result, session, ctx| {
+            match result {
+                Ok(Replay::Events(events)) => {
+                    session.last_sent = session.last_sent.max(after);
+                    for event in &events {
+                        session.send_event(event, ctx);
+                    }
+                }
+                Ok(Replay::TooOld) | Err(_) => {
+                    if let Err(err) = &result {
+                        tracing::warn!(error = %err, "event log replay failed");
+                    }
+                    session.send_control("reset", None, ctx);
+                }
+            }
+            for event in session.held.take().unwrap_or_default() {
+                session.send_event(&event, ctx);
+            }
+        }));
+    }
+}
+
+impl Actor for SessionActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        self.hub.do_send(Connect {
+            id: self.id,
+            business_id: self.business_id.clone(),
+            user_id: self.user_id.clone(),
+            deliver: ctx.address().recipient(),
+            close: ctx.address().recipient(),
+        });
+        for channel in self.channels.clone() {
+            self.hub.do_send(Subscribe {
+                id: self.id,
+                channel,
+            });
+        }
+        if let Some(after) = self.resume_from.take() {
+            self.resume(after, ctx);
+        }
+        ctx.run_later(self.expires_in, |session, ctx| {
+            session.close("token expired", ctx);
+        });
+        ctx.run_interval(HEARTBEAT_INTERVAL, |session, ctx| {
+            if session.transport == Transport::WebSocket
+                && session.last_heard.elapsed() > CLIENT_TIMEOUT
+            {
+                session.close("heartbeat timeout", ctx);
+                return;
+            }
+            session.push(Frame::Ping, ctx);
+        });
+    }
+
+    fn stopped(&mut self, _: &mut Self::Context) {
+        self.hub.do_send(Disconnect { id: self.id });
+    }
+}
+
+impl Handler<Deliver> for SessionActor {
+    type Result = ();
+    fn handle(&mut self, msg: Deliver, ctx: &mut Context<Self>) {
+        match self.held.as_mut() {
+            Some(held) => held.push(msg.0),
+            None => self.send_event(&msg.0, ctx),
+        }
+    }
+}
+
+impl Handler<CloseSession> for SessionActor {
+    type Result = ();
+    fn handle(&mut self, msg: CloseSession, ctx: &mut Context<Self>) {
+        self.close(&msg.0, ctx);
+    }
+}
+
+impl Handler<ClientOp> for SessionActor {
+    type Result = ();
+    fn handle(&mut self, msg: ClientOp, ctx: &mut Context<Self>) {
+        self.last_heard = Instant::now();
+        match msg {
+            ClientOp::Subscribe(channel) => self.subscribe(channel, ctx),
+            ClientOp::Unsubscribe(channel) => {
+                self.hub.do_send(Unsubscribe {
+                    id: self.id,
+                    channel: channel.clone(),
+                });
+                self.channels.remove(&channel);
+            }
+            ClientOp::Resume(after) => self.resume(after, ctx),
+            ClientOp::Heard => {}
+            ClientOp::Invalid => self.send_control("invalid_op", None, ctx),
+            ClientOp::Gone => ctx.stop(),
+        }
+    }
+}
+
+impl ClientOp {
+    /// Parses a WebSocket text frame: `{"op":"subscribe"|"unsubscribe","channel":…}` or
+    /// `{"op":"resume","after":seq}`.
+    pub fn parse(text: &str) -> ClientOp {
+        Self::parse_known(text).unwrap_or(ClientOp::Invalid)
+    }
+
+    fn parse_known(text: &str) -> Option<ClientOp> {
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        let channel = || value.get("channel")?.as_str().map(String::from);
+        match value.get("op")?.as_str()? {
+            "subscribe" => channel().map(ClientOp::Subscribe),
+            "unsubscribe" => channel().map(ClientOp::Unsubscribe),
+            "resume" => value.get("after")?.as_i64().map(ClientOp::Resume),
+            "ping" => Some(ClientOp::Heard),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The conversation list, a conversation's history, and mark-as-read.
+
+use actix_web::{HttpResponse, web};
+use parley_actors::conversation::{ConversationKey, MarkRead};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::app::AppState;
+use crate::auth::extract::Auth;
+use crate::error::{ApiError, ApiResult};
+use crate::store::parse_time;
+use crate::webhook::digits;
+
+/// Most rows one page may ask for.
+const MAX_PAGE: i64 = 100;
+
+/// A customer phone from a path: digits with a country code (a leading `+` is dropped).
+pub fn customer_phone(raw: &str) -> ApiResult<String> {
+    let phone = raw.trim().trim_start_matches('+');
+    if phone.len() < 6 || phone.len() > 15 || !phone.chars().all(|c| c.is_ascii_digit()) {
+        return Err(ApiError::Unprocessable(format!(
+            "'{raw}' is not a phone number: use digits with the country code"
+        )));
+    }
+    Ok(digits(phone))
+}
+
+#[derive(Deserialize)]
+pub struct ListQuery {
+    page: Option<i64>,
+    limit: Option<i64>,
+    search_query: Option<String>,
+}
+
+/// `GET /api/users`: the conversation list, newest activity first.
+pub async fn list_conversations(
+    state: web::Data<AppState>,
+    auth: Auth,
+    query: web::Query<ListQuery>,
+) -> ApiResult<HttpResponse> {
+    let page = query.page.unwrap_or(1).max(1);
+    let limit = query.limit.unwrap_or(20).clamp(1, MAX_PAGE);
+    let search = query.search_query.as_deref().unwrap_or("").trim();
+    let business = state.store.business(&auth.business_id).await?;
+    let pnid = business.phone_number_id.unwrap_or_default();
+    let found = state
+        .store
+        .contacts_page(&auth.business_id, search, page, limit)
+        .await?;
+    let users: Vec<_> = found.rows.iter().map(|row| row.to_json(&pnid)).collect();
+    Ok(HttpResponse::Ok().json(json!({
+        "data": {
+            "users": users,
+            "has_more": found.has_more,
+            "page": page,
+            "total_unread": found.total_unread,
+        }
+    })))
+}
+
+#[derive(Deserialize)]
+pub struct HistoryQuery {
+    limit: Option<i64>,
+    before_timestamp: Option<String>,
+}
+
+/// `GET /api/conversation/{phone}`: a page of messages, oldest first.
+pub async fn conversation_history(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+    query: web::Query<HistoryQuery>,
+) -> ApiResult<HttpResponse> {
+    let phone = customer_phone(&path)?;
+    let limit = query.limit.unwrap_or(30).clamp(1, MAX_PAGE);
+    let before = match query.before_timestamp.as_deref().filter(|s| !s.is_empty()) {
+        Some(raw) => parse_time(raw).ok_or_else(|| {
+            ApiError::Unprocessable("before_timestamp must be an ISO 8601 time".into())
+        })?,
+        None => i64::MAX,
+    };
+    let business = state.store.business(&auth.business_id).await?;
+    let conversation_id = parley_actors::events::conversation_channel(
+        business.phone_number_id.as_deref().unwrap_or_default(),
+        &phone,
+    );
+    let (rows, has_more) = state
+        .store
+        .messages_page(&auth.business_id, &phone, before, limit)
+        .await?;
+    let messages: Vec<_> = rows.iter().map(|m| m.to_json(&conversation_id)).collect();
+    Ok(HttpResponse::Ok().json(json!({
+        "messages": messages,
+        "has_more_older": has_more,
+        "conversation_id": conversation_id,
+    })))
+}
+
+/// `POST /api/conversation/{phone}/mark-as-read`.
+pub async fn mark_as_read(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let key = ConversationKey {
+        business_id: auth.business_id,
+        phone: customer_phone(&path)?,
+    };
+    let modified = state
+        .conversations
+        .ask(&key, MarkRead)
+        .await
+        .and_then(|r| r)
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("mark as read failed: {e}")))?;
+    Ok(HttpResponse::Ok().json(json!({"status": "success", "modified_count": modified})))
+}

@@ -1,0 +1,192 @@
+//! Live pushes: the WebSocket (`/api/ws`) and the SSE shim (`/api/events/stream/…`). Both are
+//! fronted by a `SessionActor`; these handlers only wire sockets to it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix::Actor;
+use actix_web::http::header::ContentEncoding;
+use actix_web::{HttpRequest, HttpResponse, rt, web};
+use actix_ws::{CloseCode, CloseReason, Message};
+use futures_util::StreamExt;
+use parley_actors::events::NOTIFICATIONS;
+use parley_actors::hub::CloseChannel;
+use parley_actors::session::{ClientOp, Frame, SessionActor, SessionSetup, Transport};
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use crate::app::AppState;
+use crate::auth::extract::Auth;
+use crate::error::{ApiError, ApiResult, required};
+use crate::store::now_ms;
+
+fn setup(
+    state: &AppState,
+    auth: &Auth,
+    transport: Transport,
+    channels: Vec<String>,
+    resume_from: Option<i64>,
+) -> (SessionSetup, mpsc::Receiver<Frame>) {
+    let (out, frames) = mpsc::channel(state.settings.realtime.session_queue_len.max(2));
+    let now_secs = (now_ms() / 1000) as u64;
+    let setup = SessionSetup {
+        business_id: auth.business_id.clone(),
+        user_id: auth.user_id.clone(),
+        transport,
+        hub: state.hub.clone(),
+        log: Arc::new(state.store.clone()),
+        out,
+        channels,
+        expires_in: Duration::from_secs(auth.expires_at.saturating_sub(now_secs)),
+        resume_from,
+    };
+    (setup, frames)
+}
+
+/// `GET /api/ws?token=`: subscribe, unsubscribe and resume over one socket.
+pub async fn websocket(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Payload,
+) -> Result<HttpResponse, actix_web::Error> {
+    let auth = Auth::from_header_or_query(&req)?;
+    let (response, session, mut incoming) = actix_ws::handle(&req, body)?;
+    let (setup, mut frames) = setup(&state, &auth, Transport::WebSocket, Vec::new(), None);
+    let actor = SessionActor::new(setup).start();
+
+    let mut writer = session.clone();
+    rt::spawn(async move {
+        while let Some(frame) = frames.recv().await {
+            let sent = match frame {
+                Frame::Text(text) => writer.text(text).await,
+                Frame::Ping => writer.ping(b"").await,
+                Frame::Close(reason) => {
+                    let reason = CloseReason {
+                        code: CloseCode::Policy,
+                        description: Some(reason),
+                    };
+                    let _ = writer.close(Some(reason)).await;
+                    return;
+                }
+            };
+            if sent.is_err() {
+                return;
+            }
+        }
+        let _ = writer.close(None).await;
+    });
+
+    let mut ponger = session;
+    rt::spawn(async move {
+        while let Some(Ok(message)) = incoming.next().await {
+            match message {
+                Message::Text(text) => actor.do_send(ClientOp::parse(&text)),
+                Message::Ping(bytes) => {
+                    actor.do_send(ClientOp::Heard);
+                    if ponger.pong(&bytes).await.is_err() {
+                        break;
+                    }
+                }
+                Message::Close(_) => break,
+                _ => actor.do_send(ClientOp::Heard),
+            }
+        }
+        actor.do_send(ClientOp::Gone);
+    });
+    Ok(response)
+}
+
+/// An SSE response fed by a session's frames; a `Close` frame is the last one.
+fn sse_response(frames: mpsc::Receiver<Frame>) -> HttpResponse {
+    // `None` as the receiver marks a stream that has sent its close event.
+    let body = futures_util::stream::unfold((Some(frames), true), |(frames, first)| async move {
+        let mut frames = frames?;
+        let chunk = if first {
+            // Sent at once so proxies and browsers see the stream open.
+            ": connected\n\n".to_string()
+        } else {
+            match frames.recv().await? {
+                Frame::Text(text) => text,
+                Frame::Ping => ": ping\n\n".to_string(),
+                Frame::Close(reason) => {
+                    let data = json!({ "reason": reason });
+                    let chunk = format!("event: close\ndata: {data}\n\n");
+                    return Some((Ok(web::Bytes::from(chunk)), (None, false)));
+                }
+            }
+        };
+        Some((
+            Ok::<_, actix_web::Error>(web::Bytes::from(chunk)),
+            (Some(frames), false),
+        ))
+    });
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        // Compression would hold events back in its buffer.
+        .insert_header(ContentEncoding::Identity)
+        .streaming(body)
+}
+
+fn last_event_id(req: &HttpRequest) -> Option<i64> {
+    req.headers()
+        .get("Last-Event-ID")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+}
+
+fn open_stream(state: &AppState, req: &HttpRequest, channel: String) -> ApiResult<HttpResponse> {
+    let auth = Auth::from_header_or_query(req)?;
+    let (setup, frames) = setup(
+        state,
+        &auth,
+        Transport::Sse,
+        vec![channel],
+        last_event_id(req),
+    );
+    SessionActor::new(setup).start();
+    Ok(sse_response(frames))
+}
+
+/// `GET /api/events/stream/notifications/all?token=`.
+pub async fn notifications_stream(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+) -> ApiResult<HttpResponse> {
+    open_stream(&state, &req, NOTIFICATIONS.to_string())
+}
+
+/// `GET /api/events/stream/{channel}?token=`: one conversation's events.
+pub async fn channel_stream(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    open_stream(&state, &req, path.into_inner())
+}
+
+#[derive(Deserialize)]
+pub struct CloseRequest {
+    channel: Option<String>,
+}
+
+/// `POST /api/events/close {channel}`: ends the caller's streams on that channel.
+pub async fn close_stream(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<CloseRequest>,
+) -> ApiResult<HttpResponse> {
+    let channel = required(&body.channel, "channel")?;
+    let closed = state
+        .hub
+        .send(CloseChannel {
+            business_id: auth.business_id,
+            user_id: auth.user_id,
+            channel,
+        })
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("hub unavailable: {e}")))?;
+    Ok(HttpResponse::Ok().json(json!({"status": "success", "closed": closed})))
+}

@@ -1,0 +1,642 @@
+//! Conversations, messages and the event log. Implements the actors' `ConversationStore` and
+//! `EventLog`: every change is written with the events it causes, numbered, in one transaction.
+
+use futures_util::future::BoxFuture;
+use parley_actors::conversation::{
+    ConversationKey, ConversationStore, InboundMessage, StatusUpdate, StoreError,
+};
+use parley_actors::events::{
+    Event, MESSAGE_STATUS_UPDATE, NEW_CONTACT, NEW_MESSAGE, NOTIFICATION, NOTIFICATIONS,
+    SYSTEM_NOTIFICATION, conversation_channel,
+};
+use parley_actors::session::{EventLog, Replay};
+use serde_json::{Value, json};
+use sqlx::{AnyConnection, FromRow};
+
+use super::{Store, iso_time, now_ms};
+use crate::error::ApiResult;
+
+/// The provider's code for a billing problem: agents are told to check their payment method.
+pub const PAYMENT_ERROR_CODE: i64 = 131042;
+/// Most events one resume replays; a longer gap gets `reset` and a re-fetch.
+const MAX_REPLAY: i64 = 10_000;
+
+/// A row of the conversation list.
+#[derive(FromRow)]
+pub struct ContactRow {
+    pub phone: String,
+    pub name: String,
+    pub last_message_at: Option<i64>,
+    pub last_incoming_at: Option<i64>,
+    pub last_text: Option<String>,
+    pub last_caption: Option<String>,
+    pub unread_count: i64,
+}
+
+/// A stored message.
+#[derive(FromRow)]
+pub struct MessageRow {
+    pub message_id: String,
+    pub phone: String,
+    pub direction: String,
+    pub kind: String,
+    pub content: String,
+    pub status: String,
+    pub is_read: i64,
+    pub sender_name: String,
+    pub sent_at: i64,
+    pub error: Option<String>,
+}
+
+/// A page of the conversation list.
+pub struct ContactPage {
+    pub rows: Vec<ContactRow>,
+    pub has_more: bool,
+    pub total_unread: i64,
+}
+
+impl MessageRow {
+    /// The message as the API and the `new_message` event show it.
+    pub fn to_json(&self, conversation_id: &str) -> Value {
+        let mut body = json!({
+            "message_id": self.message_id,
+            "timestamp": iso_time(self.sent_at),
+            "status": self.status,
+            "direction": self.direction,
+            "type": self.kind,
+            "content": serde_json::from_str::<Value>(&self.content).unwrap_or(Value::Null),
+            "is_read": self.is_read != 0,
+            "sender_name": self.sender_name,
+            "conversation_id": conversation_id,
+        });
+        if let Some(error) = &self.error {
+            body["error"] = serde_json::from_str(error).unwrap_or(Value::String(error.clone()));
+        }
+        body
+    }
+}
+
+impl ContactRow {
+    pub fn to_json(&self, phone_number_id: &str) -> Value {
+        json!({
+            "phone_number": self.phone,
+            "name": self.name,
+            "conversation_id": conversation_channel(phone_number_id, &self.phone),
+            "last_message_content": {"text": self.last_text, "caption": self.last_caption},
+            "last_message_timestamp": self.last_message_at.map(iso_time),
+            "last_incoming_timestamp": self.last_incoming_at.map(iso_time),
+            "unread_count": self.unread_count,
+        })
+    }
+}
+
+/// Order of statuses: a receipt only ever moves a message to a later one.
+fn status_rank(status: &str) -> i32 {
+    match status {
+        "sending" | "pending" => 0,
+        "sent" => 1,
+        "failed" => 2,
+        "delivered" => 3,
+        "read" | "played" => 4,
+        _ => -1,
+    }
+}
+
+/// The preview the list shows: text, else caption.
+fn preview(content: &Value) -> (Option<String>, Option<String>) {
+    let text = content
+        .get("text")
+        .or_else(|| content.get("body"))
+        .and_then(Value::as_str)
+        .map(String::from);
+    let caption = content
+        .get("caption")
+        .and_then(Value::as_str)
+        .map(String::from);
+    (text, caption)
+}
+
+/// An event to append, before it has its number.
+struct Draft {
+    channels: Vec<String>,
+    name: &'static str,
+    data: Value,
+}
+
+/// Numbers and logs events inside the caller's transaction.
+async fn append_events(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    drafts: Vec<Draft>,
+) -> Result<Vec<Event>, sqlx::Error> {
+    if drafts.is_empty() {
+        return Ok(Vec::new());
+    }
+    let count = drafts.len() as i64;
+    let (last,): (i64,) = sqlx::query_as(
+        "INSERT INTO event_counters (business_id, seq) VALUES ($1, $2) \
+         ON CONFLICT (business_id) DO UPDATE SET seq = event_counters.seq + $3 RETURNING seq",
+    )
+    .bind(business_id)
+    .bind(count)
+    .bind(count)
+    .fetch_one(&mut *conn)
+    .await?;
+    let now = now_ms();
+    let mut events = Vec::with_capacity(drafts.len());
+    for (i, draft) in drafts.into_iter().enumerate() {
+        let seq = last - count + 1 + i as i64;
+        sqlx::query(
+            "INSERT INTO events (business_id, seq, channels, name, data, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(business_id)
+        .bind(seq)
+        .bind(draft.channels.join("\n"))
+        .bind(draft.name)
+        .bind(draft.data.to_string())
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+        events.push(Event {
+            business_id: business_id.to_string(),
+            seq,
+            channels: draft.channels,
+            name: draft.name.to_string(),
+            data: draft.data,
+        });
+    }
+    Ok(events)
+}
+
+async fn phone_number_id(
+    conn: &mut AnyConnection,
+    business_id: &str,
+) -> Result<String, sqlx::Error> {
+    let row: Option<(Option<String>,)> =
+        sqlx::query_as("SELECT phone_number_id FROM businesses WHERE id = $1")
+            .bind(business_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(row.and_then(|(id,)| id).unwrap_or_default())
+}
+
+async fn total_unread(conn: &mut AnyConnection, business_id: &str) -> Result<i64, sqlx::Error> {
+    let (total,): (Option<i64>,) = sqlx::query_as(
+        "SELECT CAST(SUM(unread_count) AS BIGINT) FROM contacts WHERE business_id = $1",
+    )
+    .bind(business_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(total.unwrap_or(0))
+}
+
+/// The contact of a conversation, created when new; answers (name, created).
+async fn ensure_contact(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    name: Option<&str>,
+) -> Result<(String, bool), sqlx::Error> {
+    let existing: Option<(String,)> =
+        sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
+            .bind(&key.business_id)
+            .bind(&key.phone)
+            .fetch_optional(&mut *conn)
+            .await?;
+    match (existing, name) {
+        (None, _) => {
+            let name = name.unwrap_or_default().to_string();
+            sqlx::query(
+                "INSERT INTO contacts (business_id, phone, name, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&key.business_id)
+            .bind(&key.phone)
+            .bind(&name)
+            .bind(now_ms())
+            .execute(&mut *conn)
+            .await?;
+            Ok((name, true))
+        }
+        (Some((old,)), Some(new)) if !new.is_empty() && new != old => {
+            sqlx::query("UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3")
+                .bind(new)
+                .bind(&key.business_id)
+                .bind(&key.phone)
+                .execute(&mut *conn)
+                .await?;
+            Ok((new.to_string(), false))
+        }
+        (Some((old,)), _) => Ok((old, false)),
+    }
+}
+
+impl Store {
+    /// Opens a transaction that writes: SQLite takes the write lock at once (`BEGIN IMMEDIATE`),
+    /// so concurrent writers queue instead of failing on a stale snapshot.
+    pub(super) async fn begin_write(
+        &self,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.backend {
+            super::Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            super::Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
+    async fn insert_inbound(
+        &self,
+        key: ConversationKey,
+        message: InboundMessage,
+    ) -> Result<Vec<Event>, sqlx::Error> {
+        let mut tx = self.begin_write().await?;
+        let pnid = phone_number_id(&mut tx, &key.business_id).await?;
+        let conversation_id = conversation_channel(&pnid, &key.phone);
+        let (name, created) =
+            ensure_contact(&mut tx, &key, message.contact_name.as_deref()).await?;
+        // Unique, increasing times within a conversation keep history pages exact.
+        let (latest,): (Option<i64>,) = sqlx::query_as(
+            "SELECT MAX(sent_at) FROM messages WHERE business_id = $1 AND phone = $2",
+        )
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .fetch_one(&mut *tx)
+        .await?;
+        let sent_at = message.timestamp_ms.max(latest.map_or(0, |l| l + 1));
+        let row = MessageRow {
+            message_id: message.provider_id,
+            phone: key.phone.clone(),
+            direction: "incoming".into(),
+            kind: message.kind,
+            content: message.content.to_string(),
+            status: "received".into(),
+            is_read: 0,
+            sender_name: name.clone(),
+            sent_at,
+            error: None,
+        };
+        let inserted = sqlx::query(
+            "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
+             status, is_read, sender_name, sent_at, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+             ON CONFLICT (business_id, message_id) DO NOTHING",
+        )
+        .bind(&key.business_id)
+        .bind(&row.message_id)
+        .bind(&row.phone)
+        .bind(&row.direction)
+        .bind(&row.kind)
+        .bind(&row.content)
+        .bind(&row.status)
+        .bind(row.is_read)
+        .bind(&row.sender_name)
+        .bind(row.sent_at)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?;
+        if inserted.rows_affected() == 0 {
+            // A redelivery: nothing new happened.
+            tx.rollback().await?;
+            return Ok(Vec::new());
+        }
+        let (text, caption) = preview(&message.content);
+        let (unread,): (i64,) = sqlx::query_as(
+            "UPDATE contacts SET last_message_at = $1, last_incoming_at = $2, last_text = $3, \
+             last_caption = $4, unread_count = unread_count + 1 \
+             WHERE business_id = $5 AND phone = $6 RETURNING unread_count",
+        )
+        .bind(sent_at)
+        .bind(sent_at)
+        .bind(&text)
+        .bind(&caption)
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .fetch_one(&mut *tx)
+        .await?;
+        let total = total_unread(&mut tx, &key.business_id).await?;
+        let mut drafts = Vec::new();
+        if created {
+            drafts.push(Draft {
+                channels: vec![NOTIFICATIONS.into()],
+                name: NEW_CONTACT,
+                data: json!({"phone_number": key.phone, "name": name, "conversation_id": conversation_id}),
+            });
+        }
+        drafts.push(Draft {
+            channels: vec![conversation_id.clone()],
+            name: NEW_MESSAGE,
+            data: json!({
+                "conversation_id": conversation_id,
+                "phone_number": key.phone,
+                "name": name,
+                "message": row.to_json(&conversation_id),
+            }),
+        });
+        drafts.push(Draft {
+            channels: vec![NOTIFICATIONS.into()],
+            name: NOTIFICATION,
+            data: json!({
+                "conversation_id": conversation_id,
+                "phone_number": key.phone,
+                "name": name,
+                "preview": text.or(caption),
+                "unread_count": unread,
+                "total_unread": total,
+                "last_message_timestamp": iso_time(sent_at),
+            }),
+        });
+        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    async fn apply_status(
+        &self,
+        key: ConversationKey,
+        update: StatusUpdate,
+    ) -> Result<Vec<Event>, sqlx::Error> {
+        let mut tx = self.begin_write().await?;
+        let current: Option<(String, String)> = sqlx::query_as(
+            "SELECT status, phone FROM messages WHERE business_id = $1 AND message_id = $2",
+        )
+        .bind(&key.business_id)
+        .bind(&update.message_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let error = update.error.as_ref().map(Value::to_string);
+        let Some((status, phone)) = current else {
+            // The receipt beat its message here: keep it until the message is recorded.
+            sqlx::query(
+                "INSERT INTO early_statuses (business_id, message_id, status, error, received_at) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+            )
+            .bind(&key.business_id)
+            .bind(&update.message_id)
+            .bind(&update.status)
+            .bind(&error)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            return Ok(Vec::new());
+        };
+        if status_rank(&update.status) <= status_rank(&status) {
+            tx.rollback().await?;
+            return Ok(Vec::new());
+        }
+        let new_status = if update.status == "played" {
+            "read"
+        } else {
+            update.status.as_str()
+        };
+        sqlx::query(
+            "UPDATE messages SET status = $1, error = COALESCE($2, error) \
+             WHERE business_id = $3 AND message_id = $4",
+        )
+        .bind(new_status)
+        .bind(&error)
+        .bind(&key.business_id)
+        .bind(&update.message_id)
+        .execute(&mut *tx)
+        .await?;
+        let pnid = phone_number_id(&mut tx, &key.business_id).await?;
+        let conversation_id = conversation_channel(&pnid, &phone);
+        let mut data = json!({
+            "conversation_id": conversation_id,
+            "phone_number": phone,
+            "message_id": update.message_id,
+            "status": new_status,
+        });
+        if let Some(err) = &update.error {
+            data["error"] = err.clone();
+        }
+        let mut drafts = vec![Draft {
+            channels: vec![conversation_id.clone(), NOTIFICATIONS.into()],
+            name: MESSAGE_STATUS_UPDATE,
+            data,
+        }];
+        let code = update
+            .error
+            .as_ref()
+            .and_then(|e| e.get("code"))
+            .and_then(Value::as_i64);
+        if new_status == "failed" && code == Some(PAYMENT_ERROR_CODE) {
+            drafts.push(Draft {
+                channels: vec![NOTIFICATIONS.into()],
+                name: SYSTEM_NOTIFICATION,
+                data: json!({
+                    "type": "payment_error",
+                    "message": "Message failed to send because of a payment issue. Check the \
+                                payment method in WhatsApp Business Manager.",
+                    "conversation_id": conversation_id,
+                    "message_id": update.message_id,
+                }),
+            });
+        }
+        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    async fn set_read(&self, key: ConversationKey) -> Result<(u64, Vec<Event>), sqlx::Error> {
+        let mut tx = self.begin_write().await?;
+        let changed = sqlx::query(
+            "UPDATE messages SET is_read = 1 WHERE business_id = $1 AND phone = $2 \
+             AND direction = 'incoming' AND is_read = 0",
+        )
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        let name: Option<(String,)> = sqlx::query_as(
+            "UPDATE contacts SET unread_count = 0 WHERE business_id = $1 AND phone = $2 RETURNING name",
+        )
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if changed == 0 {
+            tx.rollback().await?;
+            return Ok((0, Vec::new()));
+        }
+        let total = total_unread(&mut tx, &key.business_id).await?;
+        let pnid = phone_number_id(&mut tx, &key.business_id).await?;
+        let conversation_id = conversation_channel(&pnid, &key.phone);
+        let drafts = vec![Draft {
+            channels: vec![NOTIFICATIONS.into()],
+            name: NOTIFICATION,
+            data: json!({
+                "conversation_id": conversation_id,
+                "phone_number": key.phone,
+                "name": name.map(|(n,)| n).unwrap_or_default(),
+                "unread_count": 0,
+                "total_unread": total,
+            }),
+        }];
+        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        tx.commit().await?;
+        Ok((changed, events))
+    }
+
+    /// A page of the conversation list, newest activity first; `search` matches name or phone.
+    pub async fn contacts_page(
+        &self,
+        business_id: &str,
+        search: &str,
+        page: i64,
+        limit: i64,
+    ) -> ApiResult<ContactPage> {
+        let pattern = format!(
+            "%{}%",
+            search
+                .to_lowercase()
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        );
+        let mut rows: Vec<ContactRow> = sqlx::query_as(
+            "SELECT phone, name, last_message_at, last_incoming_at, last_text, last_caption, \
+             unread_count FROM contacts WHERE business_id = $1 \
+             AND ($2 = '' OR LOWER(name) LIKE $3 ESCAPE '\\' OR phone LIKE $4 ESCAPE '\\') \
+             ORDER BY COALESCE(last_message_at, created_at) DESC, phone LIMIT $5 OFFSET $6",
+        )
+        .bind(business_id)
+        .bind(search)
+        .bind(&pattern)
+        .bind(&pattern)
+        .bind(limit + 1)
+        .bind((page - 1) * limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let has_more = rows.len() as i64 > limit;
+        rows.truncate(limit as usize);
+        let mut conn = self.pool.acquire().await?;
+        let total_unread = total_unread(&mut conn, business_id).await?;
+        Ok(ContactPage {
+            rows,
+            has_more,
+            total_unread,
+        })
+    }
+
+    /// Up to `limit` messages before `before_ms`, oldest first, and whether older ones exist.
+    pub async fn messages_page(
+        &self,
+        business_id: &str,
+        phone: &str,
+        before_ms: i64,
+        limit: i64,
+    ) -> ApiResult<(Vec<MessageRow>, bool)> {
+        let mut rows: Vec<MessageRow> = sqlx::query_as(
+            "SELECT message_id, phone, direction, kind, content, status, is_read, sender_name, \
+             sent_at, error FROM messages WHERE business_id = $1 AND phone = $2 AND sent_at < $3 \
+             ORDER BY sent_at DESC LIMIT $4",
+        )
+        .bind(business_id)
+        .bind(phone)
+        .bind(before_ms)
+        .bind(limit + 1)
+        .fetch_all(&self.pool)
+        .await?;
+        let has_more = rows.len() as i64 > limit;
+        rows.truncate(limit as usize);
+        rows.reverse();
+        Ok((rows, has_more))
+    }
+
+    /// Forgets logged events older than `retention_ms` and receipts that never met a message.
+    pub async fn prune_events(&self, retention_ms: i64) -> ApiResult<()> {
+        let cutoff = now_ms() - retention_ms;
+        sqlx::query("DELETE FROM events WHERE created_at < $1")
+            .bind(cutoff)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM early_statuses WHERE received_at < $1")
+            .bind(now_ms() - EARLY_STATUS_TTL_MS)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn replay(&self, business_id: &str, after: i64) -> Result<Replay, sqlx::Error> {
+        let counter: Option<(i64,)> =
+            sqlx::query_as("SELECT seq FROM event_counters WHERE business_id = $1")
+                .bind(business_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        let current = counter.map_or(0, |(seq,)| seq);
+        if after >= current {
+            return Ok(Replay::Events(Vec::new()));
+        }
+        let (oldest,): (Option<i64>,) =
+            sqlx::query_as("SELECT MIN(seq) FROM events WHERE business_id = $1")
+                .bind(business_id)
+                .fetch_one(&self.pool)
+                .await?;
+        if oldest.is_none_or(|oldest| after + 1 < oldest) || current - after > MAX_REPLAY {
+            return Ok(Replay::TooOld);
+        }
+        let rows: Vec<(i64, String, String, String)> = sqlx::query_as(
+            "SELECT seq, channels, name, data FROM events WHERE business_id = $1 AND seq > $2 \
+             ORDER BY seq",
+        )
+        .bind(business_id)
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(Replay::Events(
+            rows.into_iter()
+                .map(|(seq, channels, name, data)| Event {
+                    business_id: business_id.to_string(),
+                    seq,
+                    channels: channels.split('\n').map(String::from).collect(),
+                    name,
+                    data: serde_json::from_str(&data).unwrap_or(Value::Null),
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// How long a receipt waits for a message that has not appeared.
+const EARLY_STATUS_TTL_MS: i64 = 60 * 60 * 1000;
+
+impl ConversationStore for Store {
+    fn record_inbound(
+        &self,
+        key: ConversationKey,
+        message: InboundMessage,
+    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>> {
+        let store = self.clone();
+        Box::pin(async move { Ok(store.insert_inbound(key, message).await?) })
+    }
+
+    fn record_status(
+        &self,
+        key: ConversationKey,
+        update: StatusUpdate,
+    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>> {
+        let store = self.clone();
+        Box::pin(async move { Ok(store.apply_status(key, update).await?) })
+    }
+
+    fn mark_read(
+        &self,
+        key: ConversationKey,
+    ) -> BoxFuture<'static, Result<(u64, Vec<Event>), StoreError>> {
+        let store = self.clone();
+        Box::pin(async move { Ok(store.set_read(key).await?) })
+    }
+}
+
+impl EventLog for Store {
+    fn since(&self, business_id: &str, after: i64) -> BoxFuture<'static, Result<Replay, String>> {
+        let store = self.clone();
+        let business_id = business_id.to_string();
+        Box::pin(async move {
+            store
+                .replay(&business_id, after)
+                .await
+                .map_err(|e| e.to_string())
+        })
+    }
+}

@@ -1,0 +1,43 @@
+import { createBrowserRouter } from 'react-router';
+import { LoginPage } from '../features/auth/components/login-page';
+import { RegisterPage } from '../features/auth/components/register-page';
+import { UnauthorizedPage } from '../features/auth/components/unauthorized-page';
+import { InboxPage } from '../features/inbox/components/inbox-page';
+import { TestPage } from '../features/test-view/components/test-page';
+import { ProtectedRoute } from './protected-route';
+import { RouteEffects } from './route-effects';
+import { SignedInProviders } from './signed-in-providers';
+
+const CHAT_ROLES = ['admin', 'agent'];
+
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <RouteEffects />,
+      children: [
+        { path: '/login', element: <LoginPage /> },
+        { path: '/register', element: <RegisterPage /> },
+        { path: '/unauthorized', element: <UnauthorizedPage /> },
+        {
+          element: <SignedInProviders />,
+          children: [
+            {
+              element: <ProtectedRoute roles={CHAT_ROLES} />,
+              children: [
+                { path: '/', element: <InboxPage /> },
+                { path: '/whatsapp', element: <InboxPage /> },
+              ],
+            },
+            {
+              element: <ProtectedRoute />,
+              children: [
+                { path: '/test', element: <TestPage /> },
+                { path: '*', element: <InboxPage /> },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,7 @@
+export function Avatar({ name }: { name: string }) {
+  return (
+    <span className="avatar" aria-hidden="true">
+      {name.trim().charAt(0).toUpperCase() || '#'}
+    </span>
+  );
+}

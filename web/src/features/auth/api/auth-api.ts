@@ -1,0 +1,35 @@
+import { apiRequest } from '../../../lib/api/client';
+
+export interface LoginAnswer {
+  role: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface RegisterRequest {
+  firstName: string;
+  lastName: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+export function login(emailOrUsername: string, password: string): Promise<LoginAnswer> {
+  return apiRequest('/identity/auth/login', {
+    method: 'POST',
+    json: { emailOrUsername, password },
+    anonymous: true,
+  });
+}
+
+export function register(request: RegisterRequest): Promise<Partial<LoginAnswer>> {
+  return apiRequest('/identity/auth/register', { method: 'POST', json: request, anonymous: true });
+}
+
+export async function isGoogleEnabled(): Promise<boolean> {
+  const answer = await apiRequest<{ enabled?: boolean }>('/identity/auth/google/config', { anonymous: true });
+  return answer.enabled === true;
+}
+
+/** The browser flow: the server redirects to Google and back to the app with tokens in the query. */
+export const GOOGLE_SIGN_IN_PATH = '/identity/auth/google';

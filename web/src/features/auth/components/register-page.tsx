@@ -1,0 +1,99 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { messageOf } from '../../../lib/api/client';
+import { saveSession } from '../../../lib/api/session-store';
+import { register, type RegisterRequest } from '../api/auth-api';
+import { normalizeUsername, usernameFromNames } from '../username';
+import { AuthLayout } from './auth-layout';
+import { GoogleButton } from './google-button';
+
+type Field = keyof RegisterRequest | 'confirmPassword';
+
+const FIELDS: { name: Field; label: string; type: string; autoComplete: string }[] = [
+  { name: 'firstName', label: 'auth.firstName', type: 'text', autoComplete: 'given-name' },
+  { name: 'lastName', label: 'auth.lastName', type: 'text', autoComplete: 'family-name' },
+  { name: 'username', label: 'auth.username', type: 'text', autoComplete: 'username' },
+  { name: 'email', label: 'auth.email', type: 'email', autoComplete: 'email' },
+  { name: 'password', label: 'auth.password', type: 'password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'auth.confirmPassword', type: 'password', autoComplete: 'new-password' },
+];
+
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<Record<Field, string>>({
+    firstName: '',
+    lastName: '',
+    username: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+  });
+  const [error, setError] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+
+  const change = (name: Field, value: string) =>
+    setValues((current) => ({ ...current, [name]: name === 'username' ? normalizeUsername(value) : value }));
+
+  const suggestUsername = () =>
+    setValues((current) =>
+      current.username ? current : { ...current, username: usernameFromNames(current.firstName, current.lastName) },
+    );
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError('');
+    if (values.password !== values.confirmPassword) {
+      setError(t('auth.passwordsDoNotMatch'));
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const { confirmPassword: _confirm, ...request } = values;
+      const answer = await register(request);
+      if (answer.accessToken && answer.refreshToken) {
+        saveSession({ accessToken: answer.accessToken, refreshToken: answer.refreshToken, role: answer.role });
+        navigate('/whatsapp', { replace: true });
+      } else {
+        navigate('/login', { replace: true });
+      }
+    } catch (failure) {
+      setError(messageOf(failure, t('auth.registerFailed')));
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AuthLayout title={t('auth.registerTitle')}>
+      <form onSubmit={(event) => void submit(event)} className="form">
+        {FIELDS.map((field) => (
+          <label key={field.name}>
+            {t(field.label)}
+            <input
+              name={field.name}
+              type={field.type}
+              autoComplete={field.autoComplete}
+              required
+              value={values[field.name]}
+              onChange={(event) => change(field.name, event.target.value)}
+              onBlur={field.name === 'firstName' || field.name === 'lastName' ? suggestUsername : undefined}
+            />
+          </label>
+        ))}
+        {error && (
+          <p role="alert" className="form-error">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={submitting}>
+          {t('auth.register')}
+        </button>
+      </form>
+      <GoogleButton />
+      <p>
+        {t('auth.haveAccount')} <Link to="/login">{t('auth.login')}</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,95 @@
+import { apiRequest } from '../../../lib/api/client';
+import type { Conversation, Message } from '../../../lib/api/types';
+
+export const CONVERSATIONS_PAGE_SIZE = 20;
+export const MESSAGES_PAGE_SIZE = 30;
+
+export interface ConversationPage {
+  users: Conversation[];
+  has_more: boolean;
+  page: number;
+  total_unread: number;
+}
+
+export async function getConversations(page: number, search: string, signal?: AbortSignal): Promise<ConversationPage> {
+  const query = new URLSearchParams({ page: String(page), limit: String(CONVERSATIONS_PAGE_SIZE) });
+  if (search) query.set('search_query', search);
+  const answer = await apiRequest<{ data: ConversationPage }>(`/api/users?${query}`, { signal });
+  return answer.data;
+}
+
+export interface MessagePage {
+  messages: Message[];
+  has_more_older: boolean;
+}
+
+export function getMessages(phone: string, beforeTimestamp?: string, signal?: AbortSignal): Promise<MessagePage> {
+  const query = new URLSearchParams({ limit: String(MESSAGES_PAGE_SIZE) });
+  if (beforeTimestamp) query.set('before_timestamp', beforeTimestamp);
+  return apiRequest(`/api/conversation/${encodeURIComponent(phone)}?${query}`, { signal });
+}
+
+export function markAsRead(phone: string): Promise<{ status: string; modified_count: number }> {
+  return apiRequest(`/api/conversation/${encodeURIComponent(phone)}/mark-as-read`, { method: 'POST' });
+}
+
+export function getConfig(): Promise<{ phoneNumberId: string }> {
+  return apiRequest('/api/config');
+}
+
+export interface OutgoingMessage {
+  tempId: string;
+  phone: string;
+  phoneNumberId: string;
+  type: 'text' | 'image' | 'video' | 'audio' | 'document';
+  text?: string;
+  file?: File;
+}
+
+export interface SendAnswer {
+  status: string;
+  response?: { messages?: { id: string }[] };
+  media_url?: string;
+}
+
+export function sendMessage(message: OutgoingMessage): Promise<SendAnswer> {
+  const form = new FormData();
+  form.set('to', message.phone);
+  form.set('message_id', message.tempId);
+  form.set('phoneNumber', message.phone);
+  form.set('phoneNumberId', message.phoneNumberId);
+  form.set('message_type', message.type);
+  if (message.file) {
+    form.set('file', message.file);
+    form.set('filename', message.file.name);
+    if (message.text) form.set('caption', message.text);
+  } else {
+    form.set('text', message.text ?? '');
+  }
+  return apiRequest('/api/send-message', { method: 'POST', form });
+}
+
+/** Plus signs are stripped from phone numbers before sending (spec section 5). */
+export function cleanPhone(phone: string): string {
+  return phone.replace(/\+/g, '').trim();
+}
+
+export function addContact(name: string, phone: string): Promise<unknown> {
+  return apiRequest('/api/contacts/add', { method: 'POST', json: { name, phone_number: cleanPhone(phone) } });
+}
+
+export function updateContact(originalPhone: string, name: string, phone: string): Promise<unknown> {
+  const newPhone = cleanPhone(phone);
+  return apiRequest('/api/users/update', {
+    method: 'POST',
+    json: {
+      name,
+      phone_number: originalPhone,
+      ...(newPhone !== originalPhone ? { new_phone_number: newPhone } : {}),
+    },
+  });
+}
+
+export function deleteContact(phone: string): Promise<unknown> {
+  return apiRequest(`/api/contacts/delete/${encodeURIComponent(phone)}`, { method: 'DELETE' });
+}

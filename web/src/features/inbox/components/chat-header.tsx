@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Avatar } from '../../../components/avatar';
+import { DropdownMenu } from '../../../components/dropdown-menu';
+import type { Conversation } from '../../../lib/api/types';
+import type { ReplyWindow } from '../reply-window';
+import { ContactModal } from './contact-modal';
+import { DeleteContactModal } from './delete-contact-modal';
+import { ReplyWindowTimer } from './reply-window-timer';
+
+interface Props {
+  conversation: Conversation;
+  replyWindow: ReplyWindow;
+  showBack: boolean;
+  onBack: () => void;
+  onContactSaved: (phone: string) => void;
+  onContactDeleted: () => void;
+}
+
+export function ChatHeader({ conversation, replyWindow, showBack, onBack, onContactSaved, onContactDeleted }: Props) {
+  const { t } = useTranslation();
+  const [modal, setModal] = useState<'edit' | 'delete' | null>(null);
+  const name = conversation.name || t('inbox.unknown');
+  return (
+    <header className="chat-header">
+      {showBack && (
+        <button type="button" className="icon-button back" aria-label={t('chat.back')} onClick={onBack}>
+          ‹
+        </button>
+      )}
+      <Avatar name={name} />
+      <div className="chat-title">
+        <h2>{name}</h2>
+        <span dir="ltr" className="row-phone">
+          {conversation.phone_number}
+        </span>
+      </div>
+      <ReplyWindowTimer window={replyWindow} />
+      <DropdownMenu
+        label={t('chat.contactMenu')}
+        icon="⋮"
+        align="end"
+        items={[
+          { label: t('contact.editTitle'), onSelect: () => setModal('edit') },
+          { label: t('contact.deleteTitle'), onSelect: () => setModal('delete') },
+        ]}
+      />
+      {modal === 'edit' && (
+        <ContactModal
+          contact={{ name: conversation.name ?? '', phone: conversation.phone_number }}
+          onClose={() => setModal(null)}
+          onSaved={(phone) => {
+            setModal(null);
+            onContactSaved(phone);
+          }}
+        />
+      )}
+      {modal === 'delete' && (
+        <DeleteContactModal
+          name={name}
+          phone={conversation.phone_number}
+          onClose={() => setModal(null)}
+          onDeleted={() => {
+            setModal(null);
+            onContactDeleted();
+          }}
+        />
+      )}
+    </header>
+  );
+}

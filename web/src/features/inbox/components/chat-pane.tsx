@@ -1,0 +1,100 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { detailOf } from '../../../lib/api/client';
+import type { Conversation } from '../../../lib/api/types';
+import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
+import { markAsRead } from '../api/inbox-api';
+import { conversationIdOf } from '../conversation-id';
+import { useMessages, type Draft } from '../hooks/use-messages';
+import { useReplyWindow } from '../hooks/use-reply-window';
+import { lastIncomingTimestamp } from '../messages-state';
+import { ChatHeader } from './chat-header';
+import { MessageInput } from './message-input';
+import { MessageList } from './message-list';
+
+/** A swipe to the right at least this long goes back to the list on small screens. */
+const SWIPE_BACK_PX = 80;
+
+interface Props {
+  conversation: Conversation;
+  phoneNumberId: string | null;
+  small: boolean;
+  onBack: () => void;
+  onRead: (phone: string) => void;
+  onContactSaved: (phone: string) => void;
+  onContactDeleted: () => void;
+}
+
+function later(a: string | null, b: string | null): string | null {
+  if (!a || !b) return a ?? b;
+  return new Date(a) > new Date(b) ? a : b;
+}
+
+export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, onContactSaved, onContactDeleted }: Props) {
+  const { t } = useTranslation();
+  const showToast = useToast();
+  const phone = conversation.phone_number;
+  const channel = conversation.conversation_id || (phoneNumberId ? conversationIdOf(phoneNumberId, phone) : '');
+  const chat = useMessages(phone, channel, phoneNumberId);
+  const window = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
+  const touchStart = useRef<{ x: number; y: number } | null>(null);
+
+  useEffect(() => {
+    markAsRead(phone)
+      .then(() => onRead(phone))
+      .catch((error: unknown) => console.warn('mark-as-read failed', error));
+  }, [phone, onRead]);
+
+  const fail = useCallback(
+    (fallback: string) => (error: unknown) => showToast(detailOf(error, t(fallback)), 'error', CHAT_TOAST_MS),
+    [showToast, t],
+  );
+  const send = (draft: Draft) => void chat.send(draft).catch(fail('chat.sendFailed'));
+  const reply = (text: string) => send({ text, files: [] });
+  const retry = (messageId: string) => {
+    showToast(t('retryingMessage'), 'info', CHAT_TOAST_MS);
+    void chat.retry(messageId).catch(fail('retryFailed'));
+  };
+
+  return (
+    <section
+      className="chat-pane"
+      aria-label={conversation.name || t('inbox.unknown')}
+      onTouchStart={(event) => {
+        const touch = event.touches[0];
+        touchStart.current = touch ? { x: touch.clientX, y: touch.clientY } : null;
+      }}
+      onTouchEnd={(event) => {
+        const start = touchStart.current;
+        const touch = event.changedTouches[0];
+        if (small && start && touch && touch.clientX - start.x > SWIPE_BACK_PX && Math.abs(touch.clientY - start.y) < SWIPE_BACK_PX) onBack();
+      }}
+    >
+      <ChatHeader
+        conversation={conversation}
+        replyWindow={window}
+        showBack={small}
+        onBack={onBack}
+        onContactSaved={onContactSaved}
+        onContactDeleted={onContactDeleted}
+      />
+      {chat.loading ? (
+        <div className="message-list-wrap centered" role="status">
+          {t('loading')}
+        </div>
+      ) : chat.failed && chat.messages.length === 0 ? (
+        <div className="message-list-wrap centered">{t('failed_fetch_from_server')}</div>
+      ) : (
+        <MessageList
+          messages={chat.messages}
+          hasOlder={chat.hasOlder}
+          loadingOlder={chat.loadingOlder}
+          onLoadOlder={() => void chat.loadOlder()}
+          onReply={reply}
+          onRetry={retry}
+        />
+      )}
+      <MessageInput disabled={window.expired} onSend={send} />
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Modal } from '../../../components/modal';
+import { detailOf } from '../../../lib/api/client';
+import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
+import { addContact, cleanPhone, updateContact } from '../api/inbox-api';
+
+interface Props {
+  /** Set in edit mode. */
+  contact?: { name: string; phone: string };
+  onClose: () => void;
+  onSaved: (phone: string) => void;
+}
+
+/** Add or edit a contact; name and phone are required, saving is disabled while submitting. */
+export function ContactModal({ contact, onClose, onSaved }: Props) {
+  const { t } = useTranslation();
+  const showToast = useToast();
+  const [name, setName] = useState(contact?.name ?? '');
+  const [phone, setPhone] = useState(contact?.phone ?? '');
+  const [submitting, setSubmitting] = useState(false);
+  const editing = contact !== undefined;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim() || !cleanPhone(phone)) return;
+    setSubmitting(true);
+    try {
+      if (contact) await updateContact(contact.phone, name.trim(), phone);
+      else await addContact(name.trim(), phone);
+      showToast(t(editing ? 'updateContactSuccess' : 'addContactSuccess'), 'success', CHAT_TOAST_MS);
+      onSaved(cleanPhone(phone));
+    } catch (error) {
+      showToast(detailOf(error, t(editing ? 'failedToUpdateContact' : 'failedToAddContact')), 'error', CHAT_TOAST_MS);
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Modal title={t(editing ? 'contact.editTitle' : 'contact.addTitle')} onClose={onClose}>
+      <form className="form" onSubmit={(event) => void submit(event)}>
+        <label>
+          {t('contact.name')}
+          <input required value={name} onChange={(event) => setName(event.target.value)} />
+        </label>
+        <label>
+          {t('contact.phone')}
+          <input required type="tel" dir="ltr" value={phone} onChange={(event) => setPhone(event.target.value)} />
+        </label>
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            {t('cancel')}
+          </button>
+          <button type="submit" className="primary" disabled={submitting}>
+            {t('save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

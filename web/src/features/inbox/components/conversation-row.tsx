@@ -1,0 +1,53 @@
+import { useTranslation } from 'react-i18next';
+import { Avatar } from '../../../components/avatar';
+import type { Conversation } from '../../../lib/api/types';
+import { formatListTime } from '../../../lib/format/dates';
+import { HighlightedText } from './highlighted-text';
+
+interface Props {
+  conversation: Conversation;
+  query: string;
+  selected: boolean;
+  onSelect: (conversation: Conversation) => void;
+}
+
+export function ConversationRow({ conversation, query, selected, onSelect }: Props) {
+  const { t } = useTranslation();
+  const name = conversation.name || t('inbox.unknown');
+  const preview =
+    conversation.last_message_content?.text || conversation.last_message_content?.caption || t('inbox.noMessagesYet');
+  return (
+    <button
+      type="button"
+      className={`conversation-row${selected ? ' selected' : ''}`}
+      aria-current={selected ? 'true' : undefined}
+      aria-label={name}
+      onClick={() => onSelect(conversation)}
+    >
+      <Avatar name={name} />
+      <span className="row-main">
+        <span className="row-top">
+          <span className="row-name">
+            <HighlightedText text={name} query={query} />
+          </span>
+          {conversation.last_message_timestamp && (
+            <time className="row-time" dateTime={conversation.last_message_timestamp}>
+              {formatListTime(conversation.last_message_timestamp)}
+            </time>
+          )}
+        </span>
+        <span className="row-phone" dir="ltr">
+          <HighlightedText text={conversation.phone_number} query={query} />
+        </span>
+        <span className="row-bottom">
+          <span className="row-preview">{preview}</span>
+          {conversation.unread_count > 0 && (
+            <span className="badge" aria-label={t('inbox.unreadCount', { count: conversation.unread_count })}>
+              {conversation.unread_count}
+            </span>
+          )}
+        </span>
+      </span>
+    </button>
+  );
+}

@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import type { MediaRef } from '../../../lib/api/types';
+import { mediaObjectUrl } from '../../../lib/media/media-cache';
+import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
+import { extensionOf } from '../document-type';
+
+/** A document as a card with its file type; opening fetches it with the session and shows it in a new tab. */
+export function DocumentCard({ media }: { media: MediaRef }) {
+  const { t } = useTranslation();
+  const showToast = useToast();
+  const extension = extensionOf(media.mime_type);
+  const name = media.filename || `${t('media.document')}.${extension}`;
+
+  const open = async () => {
+    const url = media.media_url?.startsWith('blob:') ? media.media_url : media.media_url && (await mediaObjectUrl(media.media_url));
+    if (!url) {
+      showToast(t('failedToOpenDocument'), 'error', CHAT_TOAST_MS);
+      return;
+    }
+    window.open(url, '_blank', 'noopener');
+  };
+
+  return (
+    <button type="button" className="document-card" aria-label={t('media.openDocument', { name })} onClick={() => void open()}>
+      <span className={`file-icon file-${extension}`} aria-hidden="true">
+        {extension.toUpperCase()}
+      </span>
+      <span className="document-name">{name}</span>
+    </button>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { Conversation } from '../../../lib/api/types';
+import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
+import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
+import { markAsRead } from '../api/inbox-api';
+import { conversationIdOf, phoneOfConversation, placeholderRow } from '../conversation-id';
+import { useConversations } from '../hooks/use-conversations';
+import { usePhoneNumberId } from '../hooks/use-config';
+import { useDebouncedValue } from '../hooks/use-debounced-value';
+import { useSmallScreen } from '../hooks/use-small-screen';
+import { ChatPane } from './chat-pane';
+import { Sidebar } from './sidebar';
+
+const SEARCH_DEBOUNCE_MS = 350;
+
+/** The main screen: chat list and chat pane side by side, or one at a time below 768 px. */
+export function InboxPage() {
+  const { t } = useTranslation();
+  const showToast = useToast();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [query, setQuery] = useState('');
+  const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useConversations(search);
+  const phoneNumberId = usePhoneNumberId();
+  const small = useSmallScreen();
+  const [selected, setSelected] = useState<Conversation | null>(null);
+  const selectedRow = selected && (list.items.find((row) => row.phone_number === selected.phone_number) ?? selected);
+
+  // A conversation_id deep link selects that conversation, then the query is cleared.
+  const linked = params.get('conversation_id');
+  useEffect(() => {
+    if (!linked) return;
+    setSelected(placeholderRow(phoneOfConversation(linked), linked));
+    navigate('/whatsapp', { replace: true });
+  }, [linked, navigate]);
+
+  const { markRead } = list;
+  useRealtimeEvents((event) => {
+    if (event.event === 'system_notification' && event.data.type === 'payment_error') {
+      showToast(t('paymentError'), 'error', CHAT_TOAST_MS);
+    } else if (event.event === 'notification' && event.data.phone_number === selected?.phone_number && event.data.unread_count > 0) {
+      // The open conversation is being read as messages arrive.
+      markAsRead(event.data.phone_number).catch((error: unknown) => console.warn('mark-as-read failed', error));
+      markRead(event.data.phone_number);
+    }
+  });
+
+  /** After an add or edit the list reloads and the saved contact is the open one. */
+  const openSaved = (phone: string) => {
+    list.reload();
+    setSelected(placeholderRow(phone, phoneNumberId ? conversationIdOf(phoneNumberId, phone) : ''));
+  };
+
+  const showList = !small || !selectedRow;
+  const showPane = !small || selectedRow;
+  return (
+    <div className={`inbox${small ? ' small' : ''}`}>
+      {showList && (
+        <Sidebar
+          list={list}
+          query={query}
+          onQueryChange={setQuery}
+          selectedPhone={selectedRow?.phone_number ?? null}
+          onSelect={setSelected}
+          onContactSaved={openSaved}
+        />
+      )}
+      {showPane &&
+        (selectedRow ? (
+          <ChatPane
+            key={selectedRow.phone_number}
+            conversation={selectedRow}
+            phoneNumberId={phoneNumberId}
+            small={small}
+            onBack={() => setSelected(null)}
+            onRead={markRead}
+            onContactSaved={openSaved}
+            onContactDeleted={() => {
+              setSelected(null);
+              list.reload();
+            }}
+          />
+        ) : (
+          <section className="welcome">
+            <h2>{t('chat.welcomeTitle')}</h2>
+            <p>{t('chat.welcomeBody')}</p>
+          </section>
+        ))}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Draft } from '../hooks/use-messages';
+import { textDirection } from '../text-direction';
+import { EmojiPicker } from './emoji-picker';
+
+const MAX_HEIGHT_PX = 200;
+const ACCEPT =
+  'image/*,audio/*,video/*,.pdf,.doc,.docx,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+interface Props {
+  disabled: boolean;
+  onSend: (draft: Draft) => void;
+}
+
+export function MessageInput({ disabled, onSend }: Props) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const filePicker = useRef<HTMLInputElement>(null);
+
+  const resize = () => {
+    const element = textarea.current;
+    if (!element) return;
+    element.style.height = 'auto';
+    element.style.height = `${Math.min(element.scrollHeight, MAX_HEIGHT_PX)}px`;
+  };
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (disabled || (!text.trim() && files.length === 0)) return;
+    onSend({ text, files });
+    setText('');
+    setFiles([]);
+    requestAnimationFrame(resize);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  const insert = (emoji: string) => {
+    const element = textarea.current;
+    const at = element?.selectionStart ?? text.length;
+    setText(text.slice(0, at) + emoji + text.slice(element?.selectionEnd ?? at));
+  };
+
+  return (
+    <form className="composer" onSubmit={submit}>
+      {disabled && (
+        <p className="window-banner" role="status">
+          {t('chat.windowExpiredBanner')}
+        </p>
+      )}
+      {files.length > 0 && (
+        <ul className="chosen-files" aria-label={t('chat.attachments')}>
+          {files.map((file, index) => (
+            <li key={`${file.name}-${index}`}>
+              <span>{file.name}</span>
+              <button
+                type="button"
+                className="link-button"
+                aria-label={t('chat.removeFile', { name: file.name })}
+                onClick={() => setFiles(files.filter((_, other) => other !== index))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="composer-row">
+        <EmojiPicker disabled={disabled} onPick={insert} />
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('chat.attach')}
+          disabled={disabled}
+          onClick={() => filePicker.current?.click()}
+        >
+          📎
+        </button>
+        <input
+          ref={filePicker}
+          type="file"
+          hidden
+          multiple
+          accept={ACCEPT}
+          aria-label={t('chat.attach')}
+          onChange={(event) => {
+            setFiles([...files, ...Array.from(event.target.files ?? [])]);
+            event.target.value = '';
+          }}
+        />
+        <textarea
+          ref={textarea}
+          rows={1}
+          value={text}
+          dir={textDirection(text)}
+          disabled={disabled}
+          aria-label={t('chat.typeMessage')}
+          placeholder={t('chat.typeMessage')}
+          onChange={(event) => {
+            setText(event.target.value);
+            resize();
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="primary" disabled={disabled || (!text.trim() && files.length === 0)}>
+          {t('chat.send')}
+        </button>
+      </div>
+    </form>
+  );
+}

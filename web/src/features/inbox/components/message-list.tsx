@@ -1,0 +1,110 @@
+import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Message } from '../../../lib/api/types';
+import { formatDate, isSameDay } from '../../../lib/format/dates';
+import { MessageBubble } from './message-bubble';
+
+/** Closer than this to the bottom counts as "at the bottom" (spec section 9). */
+const NEAR_BOTTOM_PX = 150;
+const INTERSECTION_THRESHOLD = 0.1;
+
+interface Props {
+  messages: Message[];
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
+  onReply: (text: string) => void;
+  onRetry: (messageId: string) => void;
+}
+
+interface Snapshot {
+  first: string | undefined;
+  last: string | undefined;
+  height: number;
+}
+
+export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, onReply, onRetry }: Props) {
+  const { t } = useTranslation();
+  const scroller = useRef<HTMLDivElement>(null);
+  const topSentinel = useRef<HTMLDivElement>(null);
+  const snapshot = useRef<Snapshot | null>(null);
+  const nearBottom = useRef(true);
+  const [awayFromBottom, setAwayFromBottom] = useState(false);
+  const [unseen, setUnseen] = useState(0);
+
+  // Keeps the view steady: bottom on first load, same spot when older pages arrive on top,
+  // follows new messages only when already at the bottom (else counts them).
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const before = snapshot.current;
+    const first = messages[0]?.message_id;
+    const last = messages[messages.length - 1]?.message_id;
+    if (!before?.last) {
+      element.scrollTop = element.scrollHeight;
+    } else if (first !== before.first && last === before.last) {
+      element.scrollTop += element.scrollHeight - before.height;
+    } else if (last !== before.last) {
+      const newest = messages[messages.length - 1];
+      if (nearBottom.current || newest?.direction === 'outgoing') {
+        element.scrollTop = element.scrollHeight;
+      } else {
+        const index = messages.findIndex((message) => message.message_id === before.last);
+        setUnseen((count) => count + (index >= 0 ? messages.length - 1 - index : 1));
+      }
+    }
+    snapshot.current = { first, last, height: element.scrollHeight };
+  }, [messages]);
+
+  useEffect(() => {
+    const sentinel = topSentinel.current;
+    if (!sentinel || !hasOlder || loadingOlder) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) onLoadOlder();
+      },
+      { root: scroller.current, threshold: INTERSECTION_THRESHOLD },
+    );
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [hasOlder, loadingOlder, onLoadOlder, messages]);
+
+  const onScroll = () => {
+    const element = scroller.current;
+    if (!element) return;
+    nearBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_BOTTOM_PX;
+    setAwayFromBottom(!nearBottom.current);
+    if (nearBottom.current) setUnseen(0);
+  };
+
+  const scrollToBottom = () => {
+    const element = scroller.current;
+    if (element) element.scrollTo({ top: element.scrollHeight, behavior: 'smooth' });
+    setUnseen(0);
+  };
+
+  return (
+    <div className="message-list-wrap">
+      <div ref={scroller} className="message-list" onScroll={onScroll} role="log" aria-label={t('chat.messages')}>
+        <div ref={topSentinel} className="top-sentinel" />
+        {loadingOlder && <div className="list-loading">{t('loading')}</div>}
+        {messages.map((message, index) => {
+          const previous = messages[index - 1];
+          return (
+            <Fragment key={message.message_id}>
+              {(!previous || !isSameDay(previous.timestamp, message.timestamp)) && (
+                <div className="day-separator">{formatDate(message.timestamp)}</div>
+              )}
+              <MessageBubble message={message} onReply={onReply} onRetry={onRetry} />
+            </Fragment>
+          );
+        })}
+      </div>
+      {(unseen > 0 || awayFromBottom) && messages.length > 0 && (
+        <button type="button" className="scroll-bottom" aria-label={t('chat.scrollToBottom')} onClick={scrollToBottom}>
+          ↓{unseen > 0 && <span className="badge">{unseen}</span>}
+        </button>
+      )}
+    </div>
+  );
+}

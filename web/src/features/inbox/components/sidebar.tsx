@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ThemeToggle } from '../../../components/theme-toggle';
+import type { Conversation } from '../../../lib/api/types';
+import { useRealtime } from '../../../lib/realtime/realtime-context';
+import type { useConversations } from '../hooks/use-conversations';
+import { ContactModal } from './contact-modal';
+import { ConversationList } from './conversation-list';
+import { SettingsMenu } from './settings-menu';
+
+interface Props {
+  list: ReturnType<typeof useConversations>;
+  query: string;
+  onQueryChange: (query: string) => void;
+  selectedPhone: string | null;
+  onSelect: (conversation: Conversation) => void;
+  onContactSaved: (phone: string) => void;
+}
+
+export function Sidebar({ list, query, onQueryChange, selectedPhone, onSelect, onContactSaved }: Props) {
+  const { t } = useTranslation();
+  const { state } = useRealtime();
+  const [adding, setAdding] = useState(false);
+  return (
+    <aside className="sidebar" aria-label={t('inbox.chats')}>
+      <header className="sidebar-header">
+        <SettingsMenu />
+        <h1 className="brand">Parley</h1>
+        <span className={`live-dot live-${state}`} role="img" aria-label={t(`realtime.${state}`)} title={t(`realtime.${state}`)} />
+        <ThemeToggle />
+        <button type="button" className="icon-button" aria-label={t('inbox.addContact')} onClick={() => setAdding(true)}>
+          ＋
+        </button>
+        <button type="button" className="icon-button" aria-label={t('inbox.refresh')} onClick={list.reload}>
+          ⟳
+        </button>
+        <span className="bell" role="img" aria-label={t('inbox.unreadTotal', { count: list.totalUnread })}>
+          🔔
+          {list.totalUnread > 0 && <span className="badge">{list.totalUnread}</span>}
+        </span>
+      </header>
+      <input
+        type="search"
+        className="search"
+        aria-label={t('inbox.search')}
+        placeholder={t('inbox.search')}
+        value={query}
+        onChange={(event) => onQueryChange(event.target.value)}
+      />
+      <ConversationList
+        items={list.items}
+        loading={list.loading}
+        loadingMore={list.loadingMore}
+        hasMore={list.hasMore}
+        failed={list.failed}
+        query={query}
+        selectedPhone={selectedPhone}
+        onSelect={onSelect}
+        onLoadMore={list.loadMore}
+        onClearSearch={() => onQueryChange('')}
+      />
+      {adding && (
+        <ContactModal
+          onClose={() => setAdding(false)}
+          onSaved={(phone) => {
+            setAdding(false);
+            onContactSaved(phone);
+          }}
+        />
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Conversation } from '../../../lib/api/types';
+import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
+import type { RealtimeEvent } from '../../../lib/realtime/events';
+import { getConversations } from '../api/inbox-api';
+import { placeholderRow } from '../conversation-id';
+
+export interface ConversationsState {
+  items: Conversation[];
+  hasMore: boolean;
+  /** The first page is loading (the skeleton shows). */
+  loading: boolean;
+  loadingMore: boolean;
+  failed: boolean;
+  totalUnread: number;
+}
+
+const INITIAL: ConversationsState = {
+  items: [],
+  hasMore: false,
+  loading: true,
+  loadingMore: false,
+  failed: false,
+  totalUnread: 0,
+};
+
+function moveToTop(items: Conversation[], phone: string, update: (row: Conversation) => Conversation): Conversation[] {
+  const row = items.find((item) => item.phone_number === phone);
+  return row ? [update(row), ...items.filter((item) => item !== row)] : items;
+}
+
+function newRow(phone: string, conversationId: string, name: string | null): Conversation {
+  return { ...placeholderRow(phone, conversationId), name };
+}
+
+/** Applies a live event to the list; rows unknown to a filtered list are left to the next search. */
+export function applyListEvent(state: ConversationsState, event: RealtimeEvent, searching: boolean): ConversationsState {
+  switch (event.event) {
+    case 'notification': {
+      const data = event.data;
+      const known = state.items.some((item) => item.phone_number === data.phone_number);
+      const items = known || searching ? state.items : [newRow(data.phone_number, data.conversation_id, data.name), ...state.items];
+      return {
+        ...state,
+        totalUnread: data.total_unread,
+        items: moveToTop(items, data.phone_number, (row) => ({
+          ...row,
+          name: data.name ?? row.name,
+          unread_count: data.unread_count,
+          last_message_timestamp: data.last_message_timestamp ?? row.last_message_timestamp,
+          last_message_content: data.preview === null ? row.last_message_content : { text: data.preview },
+        })),
+      };
+    }
+    case 'new_message': {
+      const { phone_number: phone, message } = event.data;
+      return {
+        ...state,
+        items: moveToTop(state.items, phone, (row) => ({
+          ...row,
+          last_message_timestamp: message.timestamp,
+          last_message_content: { text: message.content.text ?? null, caption: message.content.caption ?? null },
+          last_incoming_timestamp: message.direction === 'incoming' ? message.timestamp : row.last_incoming_timestamp,
+        })),
+      };
+    }
+    case 'new_contact': {
+      const { phone_number: phone, conversation_id: id, name } = event.data;
+      if (searching || state.items.some((item) => item.phone_number === phone)) return state;
+      return { ...state, items: [newRow(phone, id, name), ...state.items] };
+    }
+    default:
+      return state;
+  }
+}
+
+/** The chat list: pages of 20 for the current search, kept live by the notifications channel. */
+export function useConversations(search: string) {
+  const [state, setState] = useState<ConversationsState>(INITIAL);
+  const page = useRef(0);
+  const request = useRef<AbortController | null>(null);
+
+  const load = useCallback(
+    async (next: number) => {
+      request.current?.abort();
+      const controller = new AbortController();
+      request.current = controller;
+      setState((current) => (next === 1 ? { ...INITIAL, totalUnread: current.totalUnread } : { ...current, loadingMore: true }));
+      try {
+        const answer = await getConversations(next, search, controller.signal);
+        page.current = next;
+        setState((current) => ({
+          items: next === 1 ? answer.users : [...current.items, ...answer.users.filter((row) => !current.items.some((item) => item.phone_number === row.phone_number))],
+          hasMore: answer.has_more,
+          loading: false,
+          loadingMore: false,
+          failed: false,
+          totalUnread: answer.total_unread,
+        }));
+      } catch {
+        if (controller.signal.aborted) return;
+        // errors.load_users: paging stops.
+        setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
+      }
+    },
+    [search],
+  );
+
+  useEffect(() => {
+    void load(1);
+    return () => request.current?.abort();
+  }, [load]);
+
+  const loadMore = useCallback(() => {
+    if (state.hasMore && !state.loadingMore && !state.loading) void load(page.current + 1);
+  }, [load, state.hasMore, state.loadingMore, state.loading]);
+
+  const reload = useCallback(() => void load(1), [load]);
+
+  useRealtimeEvents((event) => {
+    if (event.event === 'reset') reload();
+    else setState((current) => applyListEvent(current, event, search !== ''));
+  });
+
+  const markRead = useCallback((phone: string) => {
+    setState((current) => {
+      const row = current.items.find((item) => item.phone_number === phone);
+      if (!row?.unread_count) return current;
+      return {
+        ...current,
+        totalUnread: Math.max(0, current.totalUnread - row.unread_count),
+        items: current.items.map((item) => (item === row ? { ...item, unread_count: 0 } : item)),
+      };
+    });
+  }, []);
+
+  return { ...state, loadMore, reload, markRead };
+}

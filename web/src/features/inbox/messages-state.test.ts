@@ -1,0 +1,41 @@
+import type { Message } from '../../lib/api/types';
+import { applyStatus, confirmSent, lastIncomingTimestamp, mergeMessages } from './messages-state';
+
+const message = (id: string, minute: number, extra: Partial<Message> = {}): Message => ({
+  message_id: id,
+  timestamp: new Date(Date.UTC(2026, 0, 1, 12, minute)).toISOString(),
+  status: 'sent',
+  direction: 'outgoing',
+  type: 'text',
+  content: { text: id },
+  ...extra,
+});
+
+describe('message list updates', () => {
+  it('merges pages and live messages oldest first without duplicates', () => {
+    const merged = mergeMessages([message('b', 2), message('c', 3)], [message('a', 1), message('c', 3)]);
+    expect(merged.map((m) => m.message_id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('never moves a status backwards except to failed', () => {
+    const read = applyStatus([message('a', 1)], 'a', 'read');
+    expect(applyStatus(read, 'a', 'delivered')[0]?.status).toBe('read');
+    expect(applyStatus(read, 'a', 'failed')[0]?.status).toBe('failed');
+  });
+
+  it('swaps the temporary id for the provider id once sent', () => {
+    const sent = confirmSent([message('tmp-1', 1, { status: 'sending' })], 'tmp-1', 'wamid.1');
+    expect(sent).toEqual([expect.objectContaining({ message_id: 'wamid.1', status: 'sent' })]);
+  });
+
+  it('keeps the live copy when the event came before the send answer', () => {
+    const current = [message('tmp-1', 1, { status: 'sending' }), message('wamid.1', 1, { status: 'delivered' })];
+    expect(confirmSent(current, 'tmp-1', 'wamid.1')).toEqual([expect.objectContaining({ message_id: 'wamid.1', status: 'delivered' })]);
+  });
+
+  it('finds the last incoming message time for the reply window', () => {
+    const list = [message('a', 1, { direction: 'incoming' }), message('b', 2)];
+    expect(lastIncomingTimestamp(list)).toBe(list[0]?.timestamp);
+    expect(lastIncomingTimestamp([message('b', 2)])).toBeNull();
+  });
+});

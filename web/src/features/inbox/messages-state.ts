@@ -1,0 +1,61 @@
+// Pure updates of a conversation's message list, shared by loading, sending and live events.
+import type { Message, MessageStatus } from '../../lib/api/types';
+
+const STATUS_RANK: Record<MessageStatus, number> = {
+  failed: 0,
+  sending: 1,
+  pending: 1,
+  sent: 2,
+  delivered: 3,
+  read: 4,
+};
+
+/** A status never goes backwards (a late "sent" must not undo "read"); failed always applies. */
+function laterStatus(current: MessageStatus, next: MessageStatus): MessageStatus {
+  if (next === 'failed') return next;
+  return STATUS_RANK[next] >= STATUS_RANK[current] ? next : current;
+}
+
+function byTime(a: Message, b: Message): number {
+  return new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime();
+}
+
+/** Adds messages (a page or a live one), replacing known ids, kept oldest → newest. */
+export function mergeMessages(current: Message[], incoming: Message[]): Message[] {
+  const known = new Map(current.map((message) => [message.message_id, message]));
+  for (const message of incoming) {
+    const existing = known.get(message.message_id);
+    known.set(
+      message.message_id,
+      existing ? { ...existing, ...message, status: laterStatus(existing.status, message.status) } : message,
+    );
+  }
+  return [...known.values()].sort(byTime);
+}
+
+export function applyStatus(current: Message[], messageId: string, status: MessageStatus, error?: unknown): Message[] {
+  return current.map((message) =>
+    message.message_id === messageId
+      ? { ...message, status: laterStatus(message.status, status), error: error ?? message.error }
+      : message,
+  );
+}
+
+/** The provider's id replaces the temporary one; if the live event already brought it, keep that. */
+export function confirmSent(current: Message[], tempId: string, providerId: string | undefined): Message[] {
+  const id = providerId ?? tempId;
+  const withoutTemp = current.filter((message) => message.message_id !== tempId);
+  if (id !== tempId && withoutTemp.some((message) => message.message_id === id)) return withoutTemp;
+  return current.map((message) =>
+    message.message_id === tempId ? { ...message, message_id: id, status: laterStatus(message.status, 'sent') } : message,
+  );
+}
+
+/** The newest incoming message's time: the reply window runs 24 h from it. */
+export function lastIncomingTimestamp(messages: Message[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.direction === 'incoming') return message.timestamp;
+  }
+  return null;
+}

@@ -1,0 +1,71 @@
+import { apiRequest, ApiError, messageOf, detailOf, TOKEN_EXPIRED_MESSAGE } from './client';
+import { getAccessToken, getRefreshToken, LOGOUT_EVENT, saveSession } from './session-store';
+import { fakeServer, json } from '../../testing/fake-server';
+
+const expired = () => json({ detail: 'expired', message: TOKEN_EXPIRED_MESSAGE, code: 'token_expired' }, 403);
+
+describe('api client', () => {
+  beforeEach(() => saveSession({ accessToken: 'old-access', refreshToken: 'old-refresh', role: 'admin' }));
+
+  it('sends the stored bearer token', async () => {
+    const { requests } = fakeServer({ 'GET /api/users/profile': () => json({ username: 'ann' }) });
+    await expect(apiRequest('/api/users/profile')).resolves.toEqual({ username: 'ann' });
+    expect(requests[0]?.headers.Authorization).toBe('Bearer old-access');
+  });
+
+  it('refreshes once for concurrent expired requests and retries each with the new token', async () => {
+    let releaseRefresh: () => void = () => undefined;
+    const { requests } = fakeServer({
+      'GET /api/users': (r) => (r.headers.Authorization === 'Bearer new-access' ? json({ ok: r.path }) : expired()),
+      'POST /identity/auth/refresh': async () => {
+        await new Promise<void>((resolve) => (releaseRefresh = resolve));
+        return json({ accessToken: 'new-access', refreshToken: 'new-refresh', role: 'admin' });
+      },
+    });
+    const calls = [1, 2, 3].map((n) => apiRequest(`/api/users?page=${n}`));
+    await vi.waitFor(() => expect(requests.filter((r) => r.path.startsWith('/identity')).length).toBe(1));
+    releaseRefresh();
+    await expect(Promise.all(calls)).resolves.toEqual([1, 2, 3].map((n) => ({ ok: `/api/users?page=${n}` })));
+    expect(requests.filter((r) => r.path === '/identity/auth/refresh')).toHaveLength(1);
+    expect(requests.filter((r) => r.path.startsWith('/api')).map((r) => r.headers.Authorization)).toEqual([
+      'Bearer old-access',
+      'Bearer old-access',
+      'Bearer old-access',
+      'Bearer new-access',
+      'Bearer new-access',
+      'Bearer new-access',
+    ]);
+    expect(getAccessToken()).toBe('new-access');
+    expect(getRefreshToken()).toBe('new-refresh');
+  });
+
+  it('does not refresh on other 403 answers', async () => {
+    const { requests } = fakeServer({
+      'GET /identity/users/agents': () => json({ detail: 'Owner only', message: 'Forbidden', code: 'forbidden' }, 403),
+    });
+    await expect(apiRequest('/identity/users/agents')).rejects.toBeInstanceOf(ApiError);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('clears the session and raises the logout event when the refresh fails', async () => {
+    fakeServer({
+      'GET /api/users': expired,
+      'POST /identity/auth/refresh': () => json({ detail: 'reused', message: 'Invalid refresh token' }, 401),
+    });
+    const logout = vi.fn<() => void>();
+    window.addEventListener(LOGOUT_EVENT, logout);
+    await expect(apiRequest('/api/users')).rejects.toBeInstanceOf(ApiError);
+    window.removeEventListener(LOGOUT_EVENT, logout);
+    expect(logout).toHaveBeenCalledTimes(1);
+    expect(getRefreshToken()).toBeNull();
+    expect(getAccessToken()).toBeNull();
+  });
+
+  it('picks the server text for errors, else the fallback', async () => {
+    fakeServer({ 'POST /identity/auth/login': () => json({ detail: 'Bad password', message: 'Invalid credentials' }, 401) });
+    const error = await apiRequest('/identity/auth/login', { method: 'POST', json: {}, anonymous: true }).catch((e: unknown) => e);
+    expect(messageOf(error, 'fallback')).toBe('Invalid credentials');
+    expect(detailOf(error, 'fallback')).toBe('Bad password');
+    expect(messageOf(new TypeError('network'), 'fallback')).toBe('fallback');
+  });
+});

@@ -1,0 +1,134 @@
+// The one HTTP client of the app. Every call sends the stored bearer token; a 403 whose message is
+// exactly "Forbidden: Token expired" triggers one shared refresh, and every request that hit it
+// (or started while it ran) retries with the new token.
+import { getAccessToken, getRefreshToken, raiseLogout, saveSession } from './session-store';
+
+export const TOKEN_EXPIRED_MESSAGE = 'Forbidden: Token expired';
+
+/** A non-2xx answer; the server's error body is `{detail, message, code}`. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly detail: string | undefined;
+  readonly serverMessage: string | undefined;
+  readonly code: string | undefined;
+
+  constructor(status: number, body: unknown) {
+    const fields = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
+    super(text('detail') ?? text('message') ?? `HTTP ${status}`);
+    this.status = status;
+    this.detail = text('detail');
+    this.serverMessage = text('message');
+    this.code = text('code');
+  }
+}
+
+/** The server's `message`, else its `detail`, else the fallback (spec section 8, access errors). */
+export function messageOf(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.serverMessage ?? error.detail ?? fallback;
+  return fallback;
+}
+
+/** The server's `detail`, else the fallback (spec section 8, contacts and list). */
+export function detailOf(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.detail ?? fallback;
+  return fallback;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as multipart/form-data. */
+  form?: FormData;
+  signal?: AbortSignal;
+  /** Identity calls made before a session exists skip the bearer token. */
+  anonymous?: boolean;
+}
+
+let refreshing: Promise<string> | null = null;
+
+/**
+ * Replaces both tokens using the stored refresh token. Concurrent callers share one request.
+ * On failure the session is cleared and the logout event raised.
+ */
+export function refreshAccessToken(): Promise<string> {
+  refreshing ??= runRefresh().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function runRefresh(): Promise<string> {
+  const refreshToken = getRefreshToken();
+  if (!refreshToken) {
+    raiseLogout();
+    throw new ApiError(401, { message: 'No refresh token' });
+  }
+  const response = await fetch('/identity/auth/refresh', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ refreshToken }),
+  }).catch(() => null);
+  const body = response ? await readBody(response) : null;
+  if (!response?.ok || !isTokenPair(body)) {
+    raiseLogout();
+    throw new ApiError(response?.status ?? 401, body);
+  }
+  saveSession(body);
+  return body.accessToken;
+}
+
+function isTokenPair(body: unknown): body is { accessToken: string; refreshToken: string; role?: string } {
+  const b = body as Record<string, unknown> | null;
+  return !!b && typeof b.accessToken === 'string' && typeof b.refreshToken === 'string';
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
+  const headers: Record<string, string> = {};
+  if (token && !options.anonymous) headers.Authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.form) body = options.form;
+  else if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  return fetch(path, { method: options.method ?? 'GET', headers, body, signal: options.signal });
+}
+
+async function isTokenExpired(response: Response): Promise<boolean> {
+  if (response.status !== 403) return false;
+  const body = (await readBody(response.clone())) as Record<string, unknown> | null;
+  return body?.message === TOKEN_EXPIRED_MESSAGE;
+}
+
+/** Sends a request and answers the raw response once it is 2xx; throws ApiError otherwise. */
+export async function apiResponse(path: string, options: RequestOptions = {}): Promise<Response> {
+  if (refreshing && !options.anonymous) await refreshing.catch(() => undefined);
+  const usedToken = getAccessToken();
+  let response = await send(path, options, usedToken);
+  if (!options.anonymous && (await isTokenExpired(response))) {
+    // Another request may already have refreshed since this one left: then just retry.
+    const current = getAccessToken();
+    const token = current && current !== usedToken ? current : await refreshAccessToken();
+    response = await send(path, options, token);
+  }
+  if (!response.ok) throw new ApiError(response.status, await readBody(response));
+  return response;
+}
+
+/** Sends a request and answers the parsed JSON body. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await apiResponse(path, options);
+  return (await readBody(response)) as T;
+}

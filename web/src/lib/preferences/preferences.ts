@@ -1,0 +1,52 @@
+// Local preferences of the spec (section 3): language, theme and the remember-me values.
+
+export type Language = 'en' | 'ar';
+export type Theme = 'dark' | 'light';
+
+export function storedLanguage(): Language | null {
+  const value = localStorage.getItem('language');
+  return value === 'en' || value === 'ar' ? value : null;
+}
+
+export function storeLanguage(language: Language): void {
+  localStorage.setItem('language', language);
+}
+
+export function storedTheme(): Theme {
+  return localStorage.getItem('theme') === 'light' ? 'light' : 'dark';
+}
+
+export function applyTheme(theme: Theme): void {
+  localStorage.setItem('theme', theme);
+  document.documentElement.dataset.theme = theme;
+}
+
+export interface RememberedUser {
+  rememberUser: boolean;
+  lastUsername: string;
+  promptedForSave: boolean;
+}
+
+export function rememberedUser(): RememberedUser {
+  return {
+    rememberUser: localStorage.getItem('rememberUser') === 'true',
+    lastUsername: localStorage.getItem('lastUsername') ?? '',
+    promptedForSave: localStorage.getItem('promptedForSave') === 'true',
+  };
+}
+
+/** Ticked: keep the username for next time. Unticked: forget it and the prompt flag. */
+export function storeRememberedUser(remember: boolean, username: string): void {
+  if (remember) {
+    localStorage.setItem('rememberUser', 'true');
+    localStorage.setItem('lastUsername', username);
+  } else {
+    localStorage.removeItem('rememberUser');
+    localStorage.removeItem('lastUsername');
+    localStorage.removeItem('promptedForSave');
+  }
+}
+
+export function markPromptedForSave(): void {
+  localStorage.setItem('promptedForSave', 'true');
+}

@@ -1,0 +1,51 @@
+// Event shapes of the live stream (WebSocket /api/ws), as the server sends them.
+import type { Message, MessageStatus } from '../api/types';
+
+export interface NewMessageEvent {
+  conversation_id: string;
+  phone_number: string;
+  name: string | null;
+  message: Message;
+}
+
+export interface StatusUpdateEvent {
+  conversation_id: string;
+  phone_number: string;
+  message_id: string;
+  status: MessageStatus;
+  error?: unknown;
+}
+
+export interface NotificationEvent {
+  conversation_id: string;
+  phone_number: string;
+  name: string | null;
+  preview: string | null;
+  unread_count: number;
+  total_unread: number;
+  last_message_timestamp: string | null;
+}
+
+export interface NewContactEvent {
+  phone_number: string;
+  name: string | null;
+  conversation_id: string;
+}
+
+export interface SystemNotificationEvent {
+  type: string;
+  message: string;
+  conversation_id?: string;
+}
+
+export type RealtimeEvent =
+  | { event: 'new_message'; seq?: number; channel?: string; data: NewMessageEvent }
+  | { event: 'message_status_update'; seq?: number; channel?: string; data: StatusUpdateEvent }
+  | { event: 'notification'; seq?: number; channel?: string; data: NotificationEvent }
+  | { event: 'new_contact'; seq?: number; channel?: string; data: NewContactEvent }
+  | { event: 'template_status'; seq?: number; channel?: string; data: Record<string, unknown> }
+  | { event: 'system_notification'; seq?: number; channel?: string; data: SystemNotificationEvent }
+  /** The server could not replay the gap since the last seq: re-fetch everything. */
+  | { event: 'reset'; seq?: number; channel?: string; data?: undefined };
+
+export const NOTIFICATIONS_CHANNEL = 'notifications/all';

@@ -1,0 +1,103 @@
+// One WebSocket per signed-in tab. It follows notifications/all plus whatever channels the screens
+// ask for, reconnects by itself, and on reconnect asks the server to replay events after the last
+// seq it saw (the server answers `reset` when it cannot; listeners then re-fetch).
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useWebSocket } from 'react-use-websocket/dist/lib/use-websocket';
+import { ReadyState } from 'react-use-websocket/dist/lib/constants';
+import { freshAccessToken } from './access-token';
+import { NOTIFICATIONS_CHANNEL, type RealtimeEvent } from './events';
+import { RealtimeContext, type ConnectionState, type Realtime } from './realtime-context';
+import { registerStream } from './streams';
+
+const TOKEN_EXPIRED_REASON = 'token expired';
+const MAX_RECONNECT_DELAY_MS = 5000;
+
+function socketUrl(token: string): string {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${window.location.host}/api/ws?token=${encodeURIComponent(token)}`;
+}
+
+export function RealtimeProvider({ children }: { children: ReactNode }) {
+  const [connect, setConnect] = useState(true);
+  const channels = useRef(new Map<string, number>([[NOTIFICATIONS_CHANNEL, 1]]));
+  const listeners = useRef(new Set<(event: RealtimeEvent) => void>());
+  const lastSeq = useRef(0);
+  const tokenExpired = useRef(false);
+
+  const url = useCallback(async () => {
+    const token = await freshAccessToken(tokenExpired.current);
+    tokenExpired.current = false;
+    return socketUrl(token);
+  }, []);
+
+  const dispatch = useCallback((event: RealtimeEvent) => {
+    listeners.current.forEach((listener) => listener(event));
+  }, []);
+
+  const { sendJsonMessage, readyState } = useWebSocket(
+    url,
+    {
+      shouldReconnect: () => true,
+      reconnectAttempts: Number.POSITIVE_INFINITY,
+      reconnectInterval: (attempt) => Math.min(250 * 2 ** attempt, MAX_RECONNECT_DELAY_MS),
+      retryOnError: true,
+      // Messages are handled in onMessage; skipping the hook's own state avoids a render per event.
+      filter: () => false,
+      onOpen: () => {
+        channels.current.forEach((_count, channel) => sendJsonMessage({ op: 'subscribe', channel }));
+        if (lastSeq.current > 0) sendJsonMessage({ op: 'resume', after: lastSeq.current });
+      },
+      onClose: (event) => {
+        if (event.reason === TOKEN_EXPIRED_REASON) tokenExpired.current = true;
+      },
+      onMessage: (message) => {
+        let event: RealtimeEvent;
+        try {
+          event = JSON.parse(String(message.data)) as RealtimeEvent;
+        } catch {
+          return;
+        }
+        if (typeof event.seq === 'number') {
+          // A replay after resume can repeat events already seen.
+          if (event.seq <= lastSeq.current) return;
+          lastSeq.current = event.seq;
+        }
+        if (event.event === 'reset') lastSeq.current = 0;
+        dispatch(event);
+      },
+    },
+    connect,
+  );
+
+  useEffect(() => registerStream(() => setConnect(false)), []);
+
+  const follow = useCallback(
+    (channel: string) => {
+      const count = channels.current.get(channel) ?? 0;
+      channels.current.set(channel, count + 1);
+      if (count === 0) sendJsonMessage({ op: 'subscribe', channel }, false);
+      return () => {
+        const left = (channels.current.get(channel) ?? 1) - 1;
+        if (left > 0) {
+          channels.current.set(channel, left);
+          return;
+        }
+        channels.current.delete(channel);
+        sendJsonMessage({ op: 'unsubscribe', channel }, false);
+      };
+    },
+    [sendJsonMessage],
+  );
+
+  const listen = useCallback((listener: (event: RealtimeEvent) => void) => {
+    listeners.current.add(listener);
+    return () => {
+      listeners.current.delete(listener);
+    };
+  }, []);
+
+  const state: ConnectionState =
+    readyState === ReadyState.OPEN ? 'open' : readyState === ReadyState.CONNECTING ? 'connecting' : 'closed';
+  const value = useMemo<Realtime>(() => ({ follow, listen, state }), [follow, listen, state]);
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+}

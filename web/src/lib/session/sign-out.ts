@@ -1,0 +1,28 @@
+// The spec's sign-out sequence: unsubscribe push (best effort), close event streams, clear local
+// stores, clear tokens and push tokens. The caller then goes to /login replacing history.
+import { apiRequest } from '../api/client';
+import { clearSession, getRefreshToken } from '../api/session-store';
+import { clearMediaCache } from '../media/media-cache';
+import { closeAllStreams } from '../realtime/streams';
+
+const PUSH_TOKEN_KEYS = ['fcmToken', 'nativeFcmToken'];
+
+export async function signOut(): Promise<void> {
+  const pushToken = localStorage.getItem('fcmToken');
+  try {
+    await apiRequest('/api/unsubscribe-from-notifications', { method: 'POST', json: { token: pushToken } });
+  } catch (error) {
+    // A server failure here is only logged; cleanup continues (spec section 4).
+    console.warn('unsubscribe-from-notifications failed', error);
+  }
+  closeAllStreams();
+  clearMediaCache();
+  const refreshToken = getRefreshToken();
+  if (refreshToken) {
+    await apiRequest('/identity/auth/logout', { method: 'POST', json: { refreshToken }, anonymous: true }).catch(
+      (error: unknown) => console.warn('logout failed', error),
+    );
+  }
+  clearSession();
+  PUSH_TOKEN_KEYS.forEach((key) => localStorage.removeItem(key));
+}

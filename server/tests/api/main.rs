@@ -1,4 +1,5 @@
 //! Integration tests: the real application on a random port, on SQLite and on Postgres.
 
+mod google;
 mod helpers;
 mod identity;

@@ -223,6 +223,8 @@ impl Actor for SessionActor {
                 channel,
             });
         }
+        // The hub has our registration queued ahead of any event published after this frame.
+        self.send_control("ready", None, ctx);
         if let Some(after) = self.resume_from.take() {
             self.resume(after, ctx);
         }

@@ -67,6 +67,11 @@ pub struct AuthSettings {
     pub lockout_secs: u64,
     /// Empty: generated on first start and kept in the data dir.
     pub jwt_secret: String,
+    /// Header in which a trusted reverse proxy passes the client address (`X-Forwarded-For`:
+    /// its last entry counts). Empty: the TCP peer address. Only set it behind a proxy that
+    /// writes the header, or clients choose their own address for login throttling.
+    #[serde(default)]
+    pub client_address_header: String,
 }
 
 impl fmt::Debug for AuthSettings {
@@ -75,6 +80,7 @@ impl fmt::Debug for AuthSettings {
             .field("access_token_ttl_secs", &self.access_token_ttl_secs)
             .field("refresh_token_ttl_secs", &self.refresh_token_ttl_secs)
             .field("lockout_secs", &self.lockout_secs)
+            .field("client_address_header", &self.client_address_header)
             .field("jwt_secret", &"[redacted]")
             .finish_non_exhaustive()
     }

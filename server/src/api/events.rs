@@ -29,7 +29,8 @@ fn setup(
     resume_from: Option<i64>,
 ) -> (SessionSetup, mpsc::Receiver<Frame>) {
     let (out, frames) = mpsc::channel(state.settings.realtime.session_queue_len.max(2));
-    let now_secs = (now_ms() / 1000) as u64;
+    // A token is refused once the clock passes `exp`, i.e. from the next whole second.
+    let expires_in_ms = (auth.expires_at as i64 + 1) * 1000 - now_ms();
     let setup = SessionSetup {
         business_id: auth.business_id.clone(),
         user_id: auth.user_id.clone(),
@@ -38,7 +39,7 @@ fn setup(
         log: Arc::new(state.store.clone()),
         out,
         channels,
-        expires_in: Duration::from_secs(auth.expires_at.saturating_sub(now_secs)),
+        expires_in: Duration::from_millis(expires_in_ms.max(0) as u64),
         resume_from,
     };
     (setup, frames)
@@ -99,27 +100,18 @@ pub async fn websocket(
 
 /// An SSE response fed by a session's frames; a `Close` frame is the last one.
 fn sse_response(frames: mpsc::Receiver<Frame>) -> HttpResponse {
-    // `None` as the receiver marks a stream that has sent its close event.
-    let body = futures_util::stream::unfold((Some(frames), true), |(frames, first)| async move {
+    // `None` marks a stream that has sent its close event.
+    let body = futures_util::stream::unfold(Some(frames), |frames| async move {
         let mut frames = frames?;
-        let chunk = if first {
-            // Sent at once so proxies and browsers see the stream open.
-            ": connected\n\n".to_string()
-        } else {
-            match frames.recv().await? {
-                Frame::Text(text) => text,
-                Frame::Ping => ": ping\n\n".to_string(),
-                Frame::Close(reason) => {
-                    let data = json!({ "reason": reason });
-                    let chunk = format!("event: close\ndata: {data}\n\n");
-                    return Some((Ok(web::Bytes::from(chunk)), (None, false)));
-                }
+        let (chunk, rest) = match frames.recv().await? {
+            Frame::Text(text) => (text, Some(frames)),
+            Frame::Ping => (": ping\n\n".to_string(), Some(frames)),
+            Frame::Close(reason) => {
+                let data = json!({ "reason": reason });
+                (format!("event: close\ndata: {data}\n\n"), None)
             }
         };
-        Some((
-            Ok::<_, actix_web::Error>(web::Bytes::from(chunk)),
-            (Some(frames), false),
-        ))
+        Some((Ok::<_, actix_web::Error>(web::Bytes::from(chunk)), rest))
     });
     HttpResponse::Ok()
         .content_type("text/event-stream")

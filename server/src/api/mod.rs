@@ -24,5 +24,24 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/users/toggle-language",
             web::patch().to(profile::toggle_language),
-        );
+        )
+        .route("/users", web::get().to(conversations::list_conversations))
+        .route(
+            "/conversation/{phone}",
+            web::get().to(conversations::conversation_history),
+        )
+        .route(
+            "/conversation/{phone}/mark-as-read",
+            web::post().to(conversations::mark_as_read),
+        )
+        .route("/ws", web::get().to(events::websocket))
+        .route(
+            "/events/stream/notifications/all",
+            web::get().to(events::notifications_stream),
+        )
+        .route(
+            "/events/stream/{channel}",
+            web::get().to(events::channel_stream),
+        )
+        .route("/events/close", web::post().to(events::close_stream));
 }

@@ -117,6 +117,25 @@ pub struct LoginRequest {
     password: Option<String>,
 }
 
+/// The client address login throttling counts against: the last entry of the configured proxy
+/// header (the one the trusted proxy added), else the TCP peer.
+fn client_address(req: &HttpRequest, header: &str) -> String {
+    let forwarded = (!header.is_empty())
+        .then(|| req.headers().get(header))
+        .flatten()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .map(str::trim)
+        .filter(|v| !v.is_empty());
+    match forwarded {
+        Some(address) => address.to_string(),
+        None => req
+            .peer_addr()
+            .map(|a| a.ip().to_string())
+            .unwrap_or_default(),
+    }
+}
+
 #[tracing::instrument(skip_all)]
 pub async fn login(
     state: web::Data<AppState>,
@@ -128,10 +147,7 @@ pub async fn login(
     if password.is_empty() {
         return Err(ApiError::Unprocessable("password is required".into()));
     }
-    let address = req
-        .peer_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_default();
+    let address = client_address(&req, &state.settings.auth.client_address_header);
     let user = state.store.user_by_login(&identifier).await?;
     // Failures count against the account, whichever of its names was typed; an unknown name
     // counts against itself.

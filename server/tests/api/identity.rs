@@ -442,6 +442,37 @@ both_backends!(
     }
 );
 
+both_backends!(
+    behind_a_configured_proxy_the_forwarded_address_is_throttled,
+    |backend| async move {
+        let (mut settings, dir) = test_settings(backend).await;
+        settings.auth.max_failed_logins_per_account = 100;
+        settings.auth.max_failed_logins_per_address = 3;
+        settings.auth.client_address_header = "X-Forwarded-For".into();
+        let app = spawn_with(settings, dir).await;
+        app.register("lena").await;
+        let login_from = |address: &'static str, password: &'static str| {
+            app.client
+                .post(app.url("/identity/auth/login"))
+                // The proxy appends the client it saw; what the client sent before does not count.
+                .header("X-Forwarded-For", format!("198.51.100.9, {address}"))
+                .json(&json!({"emailOrUsername": "lena", "password": password}))
+                .send()
+        };
+        for _ in 0..3 {
+            let response = login_from("203.0.113.1", "wrong password")
+                .await
+                .expect("sent");
+            assert_eq!(response.status().as_u16(), 401);
+        }
+        let response = login_from("203.0.113.1", PASSWORD).await.expect("sent");
+        assert_eq!(response.status().as_u16(), 429);
+        // Other clients behind the same proxy are not locked out.
+        let response = login_from("203.0.113.2", PASSWORD).await.expect("sent");
+        assert_eq!(response.status().as_u16(), 200);
+    }
+);
+
 // --- refresh and logout ---------------------------------------------------------------------
 
 both_backends!(

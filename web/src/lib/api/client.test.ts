@@ -69,3 +69,15 @@ describe('api client', () => {
     expect(messageOf(new TypeError('network'), 'fallback')).toBe('fallback');
   });
 });
+
+describe('api client without a network', () => {
+  it('keeps the session when the refresh cannot reach the server', async () => {
+    saveSession({ accessToken: 'old-access', refreshToken: 'old-refresh', role: 'admin' });
+    fakeServer({
+      'GET /api/users': expired,
+      'POST /identity/auth/refresh': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    await expect(apiRequest('/api/users')).rejects.toBeInstanceOf(TypeError);
+    expect(getRefreshToken()).toBe('old-refresh');
+  });
+});

@@ -65,15 +65,17 @@ async function runRefresh(): Promise<string> {
     raiseLogout();
     throw new ApiError(401, { message: 'No refresh token' });
   }
+  // A network failure (offline, page unloading) keeps the session for a later try; only the
+  // server refusing the refresh token ends it.
   const response = await fetch('/identity/auth/refresh', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ refreshToken }),
-  }).catch(() => null);
-  const body = response ? await readBody(response) : null;
-  if (!response?.ok || !isTokenPair(body)) {
+  });
+  const body = await readBody(response);
+  if (!response.ok || !isTokenPair(body)) {
     raiseLogout();
-    throw new ApiError(response?.status ?? 401, body);
+    throw new ApiError(response.status, body);
   }
   saveSession(body);
   return body.accessToken;

@@ -3,7 +3,7 @@ import { refreshAccessToken } from '../api/client';
 import { getAccessToken } from '../api/session-store';
 
 /** Seconds of validity a token must still have to be used for a new connection. */
-const MARGIN_SECS = 5;
+const MARGIN_SECS = 1;
 
 /** Expiry (seconds since epoch) of a JWT, or null when it cannot be read. */
 export function tokenExpiry(token: string): number | null {

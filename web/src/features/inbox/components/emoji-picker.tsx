@@ -1,3 +1,4 @@
+import { Icon } from '../../../components/icon';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -17,7 +18,7 @@ export function EmojiPicker({ disabled, onPick }: { disabled: boolean; onPick: (
         disabled={disabled}
         onClick={() => setOpen((value) => !value)}
       >
-        🙂
+        <Icon name="smile" />
       </button>
       {open && (
         <div className="emoji-grid menu-items up" role="listbox" aria-label={t('chat.emoji')}>

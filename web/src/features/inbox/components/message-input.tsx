@@ -1,3 +1,4 @@
+import { Icon } from '../../../components/icon';
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Draft } from '../hooks/use-messages';
@@ -82,7 +83,7 @@ export function MessageInput({ disabled, onSend }: Props) {
           disabled={disabled}
           onClick={() => filePicker.current?.click()}
         >
-          📎
+          <Icon name="clip" />
         </button>
         <input
           ref={filePicker}

@@ -1,3 +1,4 @@
+import { Icon } from '../../../components/icon';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ThemeToggle } from '../../../components/theme-toggle';
@@ -29,13 +30,13 @@ export function Sidebar({ list, query, onQueryChange, selectedPhone, onSelect, o
         <span className={`live-dot live-${state}`} role="img" aria-label={t(`realtime.${state}`)} title={t(`realtime.${state}`)} />
         <ThemeToggle />
         <button type="button" className="icon-button" aria-label={t('inbox.addContact')} onClick={() => setAdding(true)}>
-          ＋
+          <Icon name="plus" />
         </button>
         <button type="button" className="icon-button" aria-label={t('inbox.refresh')} onClick={list.reload}>
           ⟳
         </button>
         <span className="bell" role="img" aria-label={t('inbox.unreadTotal', { count: list.totalUnread })}>
-          🔔
+          <Icon name="bell" />
           {list.totalUnread > 0 && <span className="badge">{list.totalUnread}</span>}
         </span>
       </header>

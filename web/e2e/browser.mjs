@@ -1,0 +1,86 @@
+// Shared set-up of the browser tests: Debian's Chromium through playwright-core against the
+// server that scripts/browser-tests.sh started (its address in PARLEY_URL).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const BASE_URL = process.env.PARLEY_URL ?? 'http://127.0.0.1:8080';
+
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** A fresh browser profile per test file; `close` removes it. */
+export async function startBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: FLAGS,
+    baseURL: BASE_URL,
+    viewport: { width: 1280, height: 800 },
+  });
+  context.setDefaultTimeout(10_000);
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+
+/** A new account's details, unique per run. */
+export function newAccount() {
+  counter += 1;
+  const id = `${Date.now().toString(36)}${counter}`;
+  return { firstName: 'Ann', lastName: `Lee ${id}`, username: `ann${id}`, email: `ann${id}@example.com`, password: 'correct-horse-battery' };
+}
+
+/** Creates an account through the API (faster than the form) and answers its tokens. */
+export async function registerByApi(account = newAccount()) {
+  const response = await fetch(`${BASE_URL}/identity/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(account),
+  });
+  if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
+  return { account, tokens: await response.json() };
+}
+
+/** Signs in through the login form as a person would. */
+export async function logIn(page, account) {
+  await page.goto('/login');
+  // Pages of one browser share storage: start signed out.
+  await page.evaluate(() => localStorage.removeItem('refreshToken'));
+  await page.reload();
+  await page.getByLabel('Email or username').fill(account.username);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL('**/whatsapp');
+}
+
+/** Saves a screenshot under docs/screenshots when SCREENSHOTS_DIR is set. */
+export async function screenshot(page, name) {
+  const dir = process.env.SCREENSHOTS_DIR;
+  if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+/** Waits until the condition holds in the page (polling), failing after the default timeout. */
+export async function waitForPage(page, predicate, arg) {
+  await page.waitForFunction(predicate, arg, { timeout: 10_000 });
+}
+
+/** Reads a localStorage value of the app. */
+export function stored(page, key) {
+  return page.evaluate((name) => localStorage.getItem(name), key);
+}

@@ -15,7 +15,7 @@ export function LocationCard({ location }: { location: Location }) {
   const { t } = useTranslation();
   const { latitude: lat, longitude: lon } = location;
   if (!Number.isFinite(lat) || !Number.isFinite(lon)) return <p>{t('locationNotAvailable')}</p>;
-  const bbox = [lon - BOX, lat - BOX, lon + BOX, lat + BOX].join(',');
+  const bbox = [lon - BOX, lat - BOX, lon + BOX, lat + BOX].map((value) => value.toFixed(5)).join(',');
   return (
     <div className="location">
       <iframe

@@ -1,0 +1,23 @@
+// Renders components with English translations loaded synchronously and a toast recorder.
+import { render } from '@testing-library/react';
+import i18n from 'i18next';
+import type { ReactElement } from 'react';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import en from '../../public/locales/en/translation.json';
+import { ToastContext, type ShowToast } from '../lib/toast/toast-context';
+
+const testI18n = i18n.createInstance();
+void testI18n.use(initReactI18next).init({
+  lng: 'en',
+  resources: { en: { translation: en } },
+  interpolation: { escapeValue: false },
+  initAsync: false,
+});
+
+export function renderWithApp(element: ReactElement, showToast: ShowToast = () => undefined) {
+  return render(
+    <I18nextProvider i18n={testI18n}>
+      <ToastContext.Provider value={showToast}>{element}</ToastContext.Provider>
+    </I18nextProvider>,
+  );
+}

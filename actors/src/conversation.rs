@@ -1,5 +1,5 @@
 //! One actor per (business, customer phone): the single writer of its conversation. Inbound
-//! messages, receipts and mark-as-read pass through its mailbox one at a time, so their order is
+//! messages, outgoing sends, receipts and mark-as-read pass through its mailbox one at a time, so their order is
 //! the order users see. It persists first, then publishes what the store recorded.
 
 use std::collections::HashMap;
@@ -47,6 +47,44 @@ pub struct StatusUpdate {
     pub error: Option<Value>,
 }
 
+/// A message an agent (or an automated reply) sends.
+#[derive(Clone, Debug)]
+pub struct OutgoingMessage {
+    /// The client's id: the same id twice is one message.
+    pub client_id: String,
+    pub kind: String,
+    /// What the inbox shows.
+    pub content: Value,
+    pub sender_name: String,
+    /// The provider request body, kept in the outbox until the provider accepts it.
+    pub payload: Value,
+}
+
+/// Where an outgoing message stands after `record_outgoing`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OutgoingState {
+    /// Stored just now, with its outbox entry.
+    Created,
+    /// Seen before under the same client id: its current id, status and error.
+    Existing {
+        message_id: String,
+        status: String,
+        error: Option<Value>,
+    },
+}
+
+/// How the provider answered a send.
+#[derive(Clone, Debug)]
+pub enum SendOutcome {
+    /// Accepted with the provider's id, which replaces the client's.
+    Accepted {
+        client_id: String,
+        provider_id: String,
+    },
+    /// Refused for good (or retries ran out).
+    Failed { client_id: String, error: Value },
+}
+
 /// What the conversation actor needs from storage. Each call persists its change and the events
 /// it causes in one transaction and answers those events, already numbered.
 pub trait ConversationStore: Send + Sync + 'static {
@@ -69,6 +107,20 @@ pub trait ConversationStore: Send + Sync + 'static {
         &self,
         key: ConversationKey,
     ) -> BoxFuture<'static, Result<(u64, Vec<Event>), StoreError>>;
+
+    /// Stores an outgoing message (`sending`) with its outbox entry, once per client id.
+    fn record_outgoing(
+        &self,
+        key: ConversationKey,
+        message: OutgoingMessage,
+    ) -> BoxFuture<'static, Result<(OutgoingState, Vec<Event>), StoreError>>;
+
+    /// Records the provider's answer and clears the outbox entry.
+    fn record_send_outcome(
+        &self,
+        key: ConversationKey,
+        outcome: SendOutcome,
+    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>>;
 }
 
 #[derive(Message, Clone)]
@@ -82,6 +134,14 @@ pub struct Receipt(pub StatusUpdate);
 #[derive(Message, Clone)]
 #[rtype(result = "Result<u64, StoreError>")]
 pub struct MarkRead;
+
+#[derive(Message, Clone)]
+#[rtype(result = "Result<OutgoingState, StoreError>")]
+pub struct Outgoing(pub OutgoingMessage);
+
+#[derive(Message, Clone)]
+#[rtype(result = "Result<(), StoreError>")]
+pub struct Sent(pub SendOutcome);
 
 pub struct ConversationActor {
     key: ConversationKey,
@@ -151,6 +211,22 @@ impl Handler<MarkRead> for ConversationActor {
     fn handle(&mut self, _: MarkRead, _: &mut Context<Self>) -> Self::Result {
         let recorded = self.store.mark_read(self.key.clone());
         self.persist_then_publish(recorded)
+    }
+}
+
+impl Handler<Outgoing> for ConversationActor {
+    type Result = AtomicResponse<Self, Result<OutgoingState, StoreError>>;
+    fn handle(&mut self, msg: Outgoing, _: &mut Context<Self>) -> Self::Result {
+        let recorded = self.store.record_outgoing(self.key.clone(), msg.0);
+        self.persist_then_publish(recorded)
+    }
+}
+
+impl Handler<Sent> for ConversationActor {
+    type Result = AtomicResponse<Self, Result<(), StoreError>>;
+    fn handle(&mut self, msg: Sent, _: &mut Context<Self>) -> Self::Result {
+        let recorded = self.store.record_send_outcome(self.key.clone(), msg.0);
+        self.persist_then_publish(Box::pin(async move { Ok(((), recorded.await?)) }))
     }
 }
 

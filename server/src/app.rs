@@ -12,7 +12,7 @@ use actix_web::middleware::{Compress, from_fn};
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use anyhow::Context;
 use parley_actors::conversation::Conversations;
-use parley_actors::hub::{Hub, InProcessBus};
+use parley_actors::hub::{EventBus, Hub, InProcessBus};
 
 use crate::auth::google::GoogleVerifier;
 use crate::auth::password::hash_password;
@@ -20,8 +20,15 @@ use crate::auth::throttle::LoginThrottle;
 use crate::auth::tokens::TokenIssuer;
 use crate::config::Settings;
 use crate::error::ApiError;
+use crate::outbox::Outbox;
+use crate::provider::Provider;
+use crate::provider::cloud::CloudClient;
+use crate::provider::sandbox::{self, Sandbox};
 use crate::store::Store;
 use crate::{api, auth, secrets, telemetry, webhook};
+
+/// Largest multipart upload (documents may be 100 MB).
+const MAX_UPLOAD: usize = 110 * 1024 * 1024;
 
 /// What every handler can reach.
 pub struct AppState {
@@ -34,8 +41,16 @@ pub struct AppState {
     pub google: GoogleVerifier,
     /// Routes events to this node's sessions.
     pub hub: Addr<Hub>,
+    /// Where events are published (the hub, through the bus).
+    pub bus: Arc<dyn EventBus>,
     /// The conversation actors, started on demand.
     pub conversations: Conversations,
+    /// The Cloud API (or the sandbox, through the same client).
+    pub provider: Arc<dyn Provider>,
+    /// Delivers outgoing messages and keeps provider media.
+    pub outbox: Arc<Outbox>,
+    /// The fake Cloud API, when it is the provider.
+    pub sandbox: Option<Sandbox>,
     /// Checked against when a login names no account, so timing tells nothing.
     pub dummy_hash: String,
 }
@@ -60,16 +75,59 @@ impl Application {
             .timeout(std::time::Duration::from_secs(30))
             .build()
             .context("Failed to build the HTTP client")?;
+        // Bound first: the sandbox and the default provider URL point back at this listener.
+        let listener = TcpListener::bind(&settings.server.bind)
+            .with_context(|| format!("Failed to bind {}", settings.server.bind))?;
+        let address = listener.local_addr()?;
+        let port = address.port();
+        let host = if address.ip().is_unspecified() {
+            "127.0.0.1".to_string()
+        } else {
+            address.ip().to_string()
+        };
+        let self_url = format!("http://{host}:{port}");
         let hub = Hub::default().start();
+        let bus: Arc<dyn EventBus> = Arc::new(InProcessBus(hub.clone()));
         let conversations = Conversations::new(
             Arc::new(store.clone()),
-            Arc::new(InProcessBus(hub.clone())),
+            bus.clone(),
             Duration::from_secs(settings.realtime.conversation_idle_secs.max(1)),
         );
+        let sandbox_on = settings.provider.kind == "sandbox";
+        let provider_url = match settings.provider.base_url.as_str() {
+            "" if sandbox_on => format!("{self_url}/sandbox"),
+            "" => "https://graph.facebook.com".to_string(),
+            url => url.to_string(),
+        };
+        let provider: Arc<dyn Provider> = Arc::new(CloudClient::new(
+            http.clone(),
+            &provider_url,
+            &settings.provider.graph_version,
+        ));
+        let outbox = Arc::new(Outbox::new(
+            store.clone(),
+            provider.clone(),
+            conversations.clone(),
+            settings.outbox.clone(),
+            settings.server.data_dir.clone(),
+        ));
+        actix_web::rt::spawn(outbox.clone().run());
         spawn_event_pruning(store.clone(), settings.realtime.event_retention_secs);
+        let sandbox = sandbox_on.then(|| {
+            Sandbox::new(
+                settings.sandbox.clone(),
+                http.clone(),
+                self_url.clone(),
+                &settings.server.data_dir,
+            )
+        });
         let state = web::Data::new(AppState {
             hub,
+            bus,
             conversations,
+            provider,
+            outbox,
+            sandbox,
             tokens: TokenIssuer::new(
                 jwt_secret.as_bytes(),
                 settings.auth.access_token_ttl_secs,
@@ -82,13 +140,10 @@ impl Application {
             store,
             settings,
         });
-        let listener = TcpListener::bind(&state.settings.server.bind)
-            .with_context(|| format!("Failed to bind {}", state.settings.server.bind))?;
-        let port = listener.local_addr()?.port();
         tracing::info!(
             port,
             backend = ?state.store.backend(),
-            provider = %state.settings.provider.kind,
+            provider = %provider_url,
             "Parley listening"
         );
         let web_dir = state.settings.server.web_dir.clone();
@@ -98,6 +153,11 @@ impl Application {
                 .app_data(web::JsonConfig::default().error_handler(|err, _| {
                     ApiError::BadRequest(format!("Invalid JSON body: {err}")).into()
                 }))
+                .app_data(
+                    actix_multipart::form::MultipartFormConfig::default()
+                        .total_limit(MAX_UPLOAD)
+                        .memory_limit(2 * 1024 * 1024),
+                )
                 .app_data(web::QueryConfig::default().error_handler(|err, _| {
                     ApiError::BadRequest(format!("Invalid query: {err}")).into()
                 }))
@@ -114,6 +174,7 @@ impl Application {
                         .route(web::get().to(webhook::verify))
                         .route(web::post().to(webhook::receive)),
                 )
+                .service(web::scope("/sandbox").configure(sandbox::routes))
                 .service(
                     web::scope("/identity")
                         .configure(auth::identity_routes)

@@ -14,6 +14,35 @@ pub struct Settings {
     pub google: GoogleSettings,
     pub realtime: RealtimeSettings,
     pub provider: ProviderSettings,
+    pub outbox: OutboxSettings,
+    pub sandbox: SandboxSettings,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct OutboxSettings {
+    /// Attempts before a message is marked failed.
+    pub max_attempts: u32,
+    /// Backoff before the second attempt; doubles each time up to `max_retry_ms`.
+    pub first_retry_ms: u64,
+    pub max_retry_ms: u64,
+    /// Sends per second per phone number (the Cloud API's default is 80).
+    pub rate_per_second: f64,
+    /// How often the worker looks for due retries.
+    pub poll_ms: u64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct SandboxSettings {
+    /// Typical delays of the receipts (each varies ±50 %).
+    pub sent_delay_ms: u64,
+    pub delivered_delay_ms: u64,
+    pub read_delay_ms: u64,
+    /// Chance that a customer answers a message they read.
+    pub reply_probability: f64,
+    /// Customers who write in to a newly registered business.
+    pub simulated_customers: usize,
+    /// The throughput limit the sandbox enforces per number.
+    pub rate_per_second: f64,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -35,6 +35,9 @@ pub enum ApiError {
     NotImplemented(String),
     #[error("{0}")]
     Unavailable(String),
+    /// The provider refused or could not be reached, for a reason the agent cannot fix here.
+    #[error("{0}")]
+    BadGateway(String),
     #[error("Internal server error")]
     Internal(#[from] anyhow::Error),
 }
@@ -54,6 +57,7 @@ impl ApiError {
             ApiError::TooManyRequests { .. } => "too_many_requests",
             ApiError::NotImplemented(_) => "not_implemented",
             ApiError::Unavailable(_) => "unavailable",
+            ApiError::BadGateway(_) => "provider_error",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -81,6 +85,7 @@ impl ResponseError for ApiError {
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

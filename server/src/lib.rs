@@ -12,14 +12,24 @@
 //! - `api`: the main API, one module per area
 //! - `webhook`: the provider's webhook (verification, messages, receipts)
 //! - `provider`: the Cloud API client and the sandbox
+//! - `templates`: template form rules, header media checks, recipient files for bulk sends
+//! - `replies`: the automated reply form's rules and the reply-choosing engine
+//! - `outbox`: durable delivery of outgoing messages, provider media
+//! - `media`: file type sniffing, limits and storage
+//! - `rate`: per-number token buckets
 
 pub mod api;
 pub mod app;
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod media;
+pub mod outbox;
 pub mod provider;
+pub mod rate;
+pub mod replies;
 pub mod secrets;
 pub mod store;
 pub mod telemetry;
+pub mod templates;
 pub mod webhook;

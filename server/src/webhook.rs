@@ -126,6 +126,17 @@ pub async fn receive(
         collect(&business.id, value, &mut batch)?;
     }
 
+    let media: Vec<(String, String)> = batch
+        .messages
+        .iter()
+        .filter_map(|(key, m)| {
+            let id = m
+                .content
+                .pointer(&format!("/{}/media_id", m.kind))?
+                .as_str()?;
+            Some((key.business_id.clone(), id.to_string()))
+        })
+        .collect();
     let messages = batch.messages.into_iter().map(|(key, message)| {
         let conversations = state.conversations.clone();
         async move { conversations.ask(&key, Inbound(message)).await? }
@@ -140,6 +151,16 @@ pub async fn receive(
         .chain(join_all(statuses).await);
     for outcome in outcomes {
         outcome.map_err(|e| ApiError::Internal(anyhow::anyhow!("webhook not persisted: {e}")))?;
+    }
+    // Media is kept now, while the provider still has it (its URLs expire); a failure here is
+    // retried when someone opens the file.
+    for (business_id, media_id) in media {
+        let outbox = state.outbox.clone();
+        actix_web::rt::spawn(async move {
+            if let Err(err) = outbox.fetch_inbound_media(&business_id, &media_id).await {
+                tracing::warn!(error = %err, "inbound media not fetched yet");
+            }
+        });
     }
     Ok(HttpResponse::Ok().json(json!({"status": "success"})))
 }

@@ -3,10 +3,22 @@
 //! - `health`: liveness (`HEAD`) and database reachability (`GET`)
 //! - `conversations`: the conversation list, history and mark-as-read
 //! - `events`: WebSocket and SSE pushes
+//! - `messages`: sending, the user's config, media files
+//! - `contacts`: add, update, import, delete contacts
+//! - `templates`: template creation, checked by the form's rules
+//! - `recipients`: recipient files for bulk sends, and the sample file
+//! - `replies`: automated replies and their flow steps
+//! - `multipart`: multipart forms read with limits
 
+pub mod contacts;
 pub mod conversations;
 pub mod events;
 pub mod health;
+pub mod messages;
+pub mod multipart;
+pub mod recipients;
+pub mod replies;
+pub mod templates;
 
 use actix_web::web;
 
@@ -43,5 +55,46 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
             "/events/stream/{channel}",
             web::get().to(events::channel_stream),
         )
-        .route("/events/close", web::post().to(events::close_stream));
+        .route("/events/close", web::post().to(events::close_stream))
+        .route("/send-message", web::post().to(messages::send_message))
+        .route("/config", web::get().to(messages::get_config))
+        .route("/media/{id}", web::get().to(messages::get_media))
+        .route("/contacts/add", web::post().to(contacts::add_contact))
+        .route("/users/update", web::post().to(contacts::update_contact))
+        .route(
+            "/contacts/import",
+            web::post().to(contacts::import_contacts),
+        )
+        .route(
+            "/contacts/delete/{phone}",
+            web::delete().to(contacts::delete_contact),
+        )
+        .route(
+            "/create-template",
+            web::post().to(templates::create_template),
+        )
+        .route(
+            "/recipients/parse",
+            web::post().to(recipients::parse_recipients),
+        )
+        .route(
+            "/recipients/sample",
+            web::get().to(recipients::recipients_sample),
+        )
+        .route("/automated-replies/", web::get().to(replies::list_replies))
+        .route("/automated-replies", web::get().to(replies::list_replies))
+        .route("/automated-replies/", web::post().to(replies::create_reply))
+        .route("/automated-replies", web::post().to(replies::create_reply))
+        .route(
+            "/automated-replies/{id}",
+            web::patch().to(replies::update_reply),
+        )
+        .route(
+            "/automated-replies/{id}",
+            web::delete().to(replies::delete_reply),
+        )
+        .route(
+            "/automated-replies/{id}/flows",
+            web::get().to(replies::list_flow_steps),
+        );
 }

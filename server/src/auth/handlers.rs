@@ -102,6 +102,15 @@ pub async fn register(
         .register_owner(new, &business_name, starting_credentials(&state))
         .await?;
     tracing::info!(user_id = %user.id, business_id = %user.business_id, "registered");
+    if state.sandbox.is_some() {
+        // The sandbox's customers write in, so a new inbox is alive at once.
+        let (state, business_id) = (state.clone(), user.business_id.clone());
+        actix_web::rt::spawn(async move {
+            if let Some(sandbox) = state.sandbox.as_ref() {
+                sandbox.welcome(&state, &business_id).await;
+            }
+        });
+    }
     let pair = state.tokens.issue(&state.store, &user, None).await?;
     Ok(HttpResponse::Created().json(json!({
         "accessToken": pair.access_token,

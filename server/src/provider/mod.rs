@@ -1,8 +1,146 @@
 //! The messaging provider: the WhatsApp Cloud API, or the built-in sandbox that imitates it.
+//!
+//! - `cloud`: the Cloud API client (the one implementation of `Provider`)
+//! - `sandbox`: a fake Cloud API served under `/sandbox`, reached through the same client
 
+pub mod cloud;
+pub mod sandbox;
+
+use futures_util::future::BoxFuture;
 use rand::Rng;
+use serde_json::Value;
 
-use crate::store::ProviderCredentials;
+use crate::store::{Business, ProviderCredentials};
+
+/// What a call to the provider needs of a business.
+#[derive(Clone)]
+pub struct Credentials {
+    pub phone_number_id: String,
+    pub access_token: String,
+}
+
+impl Credentials {
+    /// The business's credentials, or a clear refusal when its profile lacks them.
+    pub fn of(business: &Business) -> Result<Credentials, ProviderError> {
+        match business.phone_number_id.as_deref() {
+            Some(id) if !business.access_token.is_empty() => Ok(Credentials {
+                phone_number_id: id.to_string(),
+                access_token: business.access_token.clone(),
+            }),
+            _ => Err(ProviderError::NotConfigured),
+        }
+    }
+}
+
+/// The provider's error codes Parley acts on.
+pub const RATE_LIMIT: i64 = 130429;
+pub const WINDOW_CLOSED: i64 = 131047;
+pub const PAYMENT: i64 = 131042;
+pub const UNDELIVERABLE: i64 = 131026;
+
+/// A failed provider call.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ProviderError {
+    #[error("The provider could not be reached: {0}")]
+    Network(String),
+    #[error("The provider's rate limit was hit ({RATE_LIMIT}): {0}")]
+    RateLimited(String),
+    #[error("The 24-hour customer service window is closed ({WINDOW_CLOSED}): {0}")]
+    WindowClosed(String),
+    #[error("Payment problem with the WhatsApp account ({PAYMENT}): {0}")]
+    Payment(String),
+    #[error("The recipient cannot receive this message ({code}): {message}")]
+    InvalidRecipient { code: i64, message: String },
+    #[error("The provider refused the access token: {0}")]
+    Unauthorized(String),
+    #[error("The provider refused the request ({code}): {message}")]
+    Rejected { code: i64, message: String },
+    #[error("The business profile has no phoneNumberId or access token")]
+    NotConfigured,
+}
+
+impl ProviderError {
+    /// Reads a Graph error body `{"error": {"message", "code", "error_data": {"details"}}}`.
+    pub fn from_body(status: u16, body: &Value) -> ProviderError {
+        let error = body.get("error").unwrap_or(&Value::Null);
+        let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+        let message = error
+            .pointer("/error_data/details")
+            .or_else(|| error.get("message"))
+            .and_then(Value::as_str)
+            .unwrap_or("no details")
+            .to_string();
+        match code {
+            RATE_LIMIT | 131056 | 4 | 80007 => ProviderError::RateLimited(message),
+            WINDOW_CLOSED => ProviderError::WindowClosed(message),
+            PAYMENT => ProviderError::Payment(message),
+            UNDELIVERABLE | 131030 | 131049 | 131051 | 100 if status != 401 => {
+                ProviderError::InvalidRecipient { code, message }
+            }
+            190 => ProviderError::Unauthorized(message),
+            _ if status == 401 => ProviderError::Unauthorized(message),
+            _ if status >= 500 => ProviderError::Network(format!("HTTP {status}: {message}")),
+            _ => ProviderError::Rejected { code, message },
+        }
+    }
+
+    /// Worth another attempt later (the outbox retries these with backoff).
+    pub fn retryable(&self) -> bool {
+        matches!(
+            self,
+            ProviderError::Network(_) | ProviderError::RateLimited(_)
+        )
+    }
+
+    /// The provider's code, for the stored error.
+    pub fn code(&self) -> i64 {
+        match self {
+            ProviderError::RateLimited(_) => RATE_LIMIT,
+            ProviderError::WindowClosed(_) => WINDOW_CLOSED,
+            ProviderError::Payment(_) => PAYMENT,
+            ProviderError::InvalidRecipient { code, .. } | ProviderError::Rejected { code, .. } => {
+                *code
+            }
+            ProviderError::Unauthorized(_) => 190,
+            ProviderError::Network(_) | ProviderError::NotConfigured => 0,
+        }
+    }
+
+    /// The error as stored on a failed message and pushed to agents.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({"code": self.code(), "title": self.to_string()})
+    }
+}
+
+/// The calls Parley makes to the provider.
+pub trait Provider: Send + Sync + 'static {
+    /// Sends a message body (`messaging_product`, `to`, `type`, …); answers the provider's id.
+    fn send(
+        &self,
+        creds: &Credentials,
+        body: Value,
+    ) -> BoxFuture<'static, Result<String, ProviderError>>;
+    /// Marks an inbound message read (blue ticks on the customer's phone).
+    fn mark_read(
+        &self,
+        creds: &Credentials,
+        message_id: &str,
+    ) -> BoxFuture<'static, Result<(), ProviderError>>;
+    /// Uploads a file; answers the media id to send it by.
+    fn upload_media(
+        &self,
+        creds: &Credentials,
+        bytes: Vec<u8>,
+        mime_type: &str,
+        filename: &str,
+    ) -> BoxFuture<'static, Result<String, ProviderError>>;
+    /// Looks a media id up and downloads it; answers the bytes and their type.
+    fn download_media(
+        &self,
+        creds: &Credentials,
+        media_id: &str,
+    ) -> BoxFuture<'static, Result<(Vec<u8>, String), ProviderError>>;
+}
 
 fn digits(len: usize) -> String {
     let mut rng = rand::thread_rng();

@@ -3,7 +3,8 @@
 
 use futures_util::future::BoxFuture;
 use parley_actors::conversation::{
-    ConversationKey, ConversationStore, InboundMessage, StatusUpdate, StoreError,
+    ConversationKey, ConversationStore, InboundMessage, OutgoingMessage, OutgoingState,
+    SendOutcome, StatusUpdate, StoreError,
 };
 use parley_actors::events::{
     Event, MESSAGE_STATUS_UPDATE, NEW_CONTACT, NEW_MESSAGE, NOTIFICATION, NOTIFICATIONS,
@@ -14,10 +15,12 @@ use serde_json::{Value, json};
 use sqlx::{AnyConnection, FromRow};
 
 use super::{Store, iso_time, now_ms};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 
 /// The provider's code for a billing problem: agents are told to check their payment method.
 pub const PAYMENT_ERROR_CODE: i64 = 131042;
+/// How long an attempt in flight holds its outbox entry before the worker may retry it.
+pub const OUTBOX_LEASE_MS: i64 = 60_000;
 /// Most events one resume replays; a longer gap gets `reset` and a re-fetch.
 const MAX_REPLAY: i64 = 10_000;
 
@@ -123,6 +126,50 @@ struct Draft {
     data: Value,
 }
 
+/// The events of a status change: the receipt on both channels, and the billing alert when the
+/// provider failed the message for a payment problem.
+fn status_drafts(
+    conversation_id: &str,
+    phone: &str,
+    message_id: &str,
+    status: &str,
+    error: Option<&Value>,
+    client_id: Option<&str>,
+) -> Vec<Draft> {
+    let mut data = json!({
+        "conversation_id": conversation_id,
+        "phone_number": phone,
+        "message_id": message_id,
+        "status": status,
+    });
+    if let Some(err) = error {
+        data["error"] = err.clone();
+    }
+    if let Some(client_id) = client_id {
+        data["client_message_id"] = json!(client_id);
+    }
+    let mut drafts = vec![Draft {
+        channels: vec![conversation_id.to_string(), NOTIFICATIONS.into()],
+        name: MESSAGE_STATUS_UPDATE,
+        data,
+    }];
+    let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+    if status == "failed" && code == Some(PAYMENT_ERROR_CODE) {
+        drafts.push(Draft {
+            channels: vec![NOTIFICATIONS.into()],
+            name: SYSTEM_NOTIFICATION,
+            data: json!({
+                "type": "payment_error",
+                "message": "Message failed to send because of a payment issue. Check the \
+                            payment method in WhatsApp Business Manager.",
+                "conversation_id": conversation_id,
+                "message_id": message_id,
+            }),
+        });
+    }
+    drafts
+}
+
 /// Numbers and logs events inside the caller's transaction.
 async fn append_events(
     conn: &mut AnyConnection,
@@ -191,6 +238,51 @@ async fn total_unread(conn: &mut AnyConnection, business_id: &str) -> Result<i64
     Ok(total.unwrap_or(0))
 }
 
+/// Inserts a message unless its id (or client id) is known; answers how many rows went in.
+async fn insert_message(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    row: &MessageRow,
+    client_id: Option<&str>,
+) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query(
+        "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
+         status, is_read, sender_name, sent_at, client_id, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING",
+    )
+    .bind(business_id)
+    .bind(&row.message_id)
+    .bind(&row.phone)
+    .bind(&row.direction)
+    .bind(&row.kind)
+    .bind(&row.content)
+    .bind(&row.status)
+    .bind(row.is_read)
+    .bind(&row.sender_name)
+    .bind(row.sent_at)
+    .bind(client_id)
+    .bind(now_ms())
+    .execute(&mut *conn)
+    .await?
+    .rows_affected())
+}
+
+/// The next time in a conversation: now-ish, but after every message already in it, so times
+/// are unique and increasing and history pages are exact.
+async fn next_time(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    wanted: i64,
+) -> Result<i64, sqlx::Error> {
+    let (latest,): (Option<i64>,) =
+        sqlx::query_as("SELECT MAX(sent_at) FROM messages WHERE business_id = $1 AND phone = $2")
+            .bind(&key.business_id)
+            .bind(&key.phone)
+            .fetch_one(&mut *conn)
+            .await?;
+    Ok(wanted.max(latest.map_or(0, |l| l + 1)))
+}
+
 /// The contact of a conversation, created when new; answers (name, created).
 async fn ensure_contact(
     conn: &mut AnyConnection,
@@ -252,15 +344,7 @@ impl Store {
         let conversation_id = conversation_channel(&pnid, &key.phone);
         let (name, created) =
             ensure_contact(&mut tx, &key, message.contact_name.as_deref()).await?;
-        // Unique, increasing times within a conversation keep history pages exact.
-        let (latest,): (Option<i64>,) = sqlx::query_as(
-            "SELECT MAX(sent_at) FROM messages WHERE business_id = $1 AND phone = $2",
-        )
-        .bind(&key.business_id)
-        .bind(&key.phone)
-        .fetch_one(&mut *tx)
-        .await?;
-        let sent_at = message.timestamp_ms.max(latest.map_or(0, |l| l + 1));
+        let sent_at = next_time(&mut tx, &key, message.timestamp_ms).await?;
         let row = MessageRow {
             message_id: message.provider_id,
             phone: key.phone.clone(),
@@ -273,26 +357,8 @@ impl Store {
             sent_at,
             error: None,
         };
-        let inserted = sqlx::query(
-            "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
-             status, is_read, sender_name, sent_at, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
-             ON CONFLICT (business_id, message_id) DO NOTHING",
-        )
-        .bind(&key.business_id)
-        .bind(&row.message_id)
-        .bind(&row.phone)
-        .bind(&row.direction)
-        .bind(&row.kind)
-        .bind(&row.content)
-        .bind(&row.status)
-        .bind(row.is_read)
-        .bind(&row.sender_name)
-        .bind(row.sent_at)
-        .bind(now_ms())
-        .execute(&mut *tx)
-        .await?;
-        if inserted.rows_affected() == 0 {
+        let inserted = insert_message(&mut tx, &key.business_id, &row, None).await?;
+        if inserted == 0 {
             // A redelivery: nothing new happened.
             tx.rollback().await?;
             return Ok(Vec::new());
@@ -399,41 +465,213 @@ impl Store {
         .await?;
         let pnid = phone_number_id(&mut tx, &key.business_id).await?;
         let conversation_id = conversation_channel(&pnid, &phone);
-        let mut data = json!({
-            "conversation_id": conversation_id,
-            "phone_number": phone,
-            "message_id": update.message_id,
-            "status": new_status,
-        });
-        if let Some(err) = &update.error {
-            data["error"] = err.clone();
-        }
-        let mut drafts = vec![Draft {
-            channels: vec![conversation_id.clone(), NOTIFICATIONS.into()],
-            name: MESSAGE_STATUS_UPDATE,
-            data,
-        }];
-        let code = update
-            .error
-            .as_ref()
-            .and_then(|e| e.get("code"))
-            .and_then(Value::as_i64);
-        if new_status == "failed" && code == Some(PAYMENT_ERROR_CODE) {
-            drafts.push(Draft {
-                channels: vec![NOTIFICATIONS.into()],
-                name: SYSTEM_NOTIFICATION,
-                data: json!({
-                    "type": "payment_error",
-                    "message": "Message failed to send because of a payment issue. Check the \
-                                payment method in WhatsApp Business Manager.",
-                    "conversation_id": conversation_id,
-                    "message_id": update.message_id,
-                }),
-            });
-        }
+        let drafts = status_drafts(
+            &conversation_id,
+            &phone,
+            &update.message_id,
+            new_status,
+            update.error.as_ref(),
+            None,
+        );
         let events = append_events(&mut tx, &key.business_id, drafts).await?;
         tx.commit().await?;
         Ok(events)
+    }
+
+    async fn insert_outgoing(
+        &self,
+        key: ConversationKey,
+        message: OutgoingMessage,
+    ) -> Result<(OutgoingState, Vec<Event>), sqlx::Error> {
+        let mut tx = self.begin_write().await?;
+        let existing: Option<(String, String, Option<String>)> = sqlx::query_as(
+            "SELECT message_id, status, error FROM messages WHERE business_id = $1 AND client_id = $2",
+        )
+        .bind(&key.business_id)
+        .bind(&message.client_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some((message_id, status, error)) = existing {
+            tx.rollback().await?;
+            let error = error.map(|e| serde_json::from_str(&e).unwrap_or(Value::String(e)));
+            return Ok((
+                OutgoingState::Existing {
+                    message_id,
+                    status,
+                    error,
+                },
+                Vec::new(),
+            ));
+        }
+        let pnid = phone_number_id(&mut tx, &key.business_id).await?;
+        let conversation_id = conversation_channel(&pnid, &key.phone);
+        let (name, created) = ensure_contact(&mut tx, &key, None).await?;
+        let now = now_ms();
+        let sent_at = next_time(&mut tx, &key, now).await?;
+        let row = MessageRow {
+            message_id: message.client_id.clone(),
+            phone: key.phone.clone(),
+            direction: "outgoing".into(),
+            kind: message.kind,
+            content: message.content.to_string(),
+            status: "sending".into(),
+            is_read: 1,
+            sender_name: message.sender_name,
+            sent_at,
+            error: None,
+        };
+        insert_message(&mut tx, &key.business_id, &row, Some(&message.client_id)).await?;
+        // The caller attempts the send at once; the lease keeps the outbox worker off it meanwhile.
+        sqlx::query(
+            "INSERT INTO outbox (business_id, client_id, phone, payload, attempts, \
+             next_attempt_at, created_at) VALUES ($1, $2, $3, $4, 0, $5, $6)",
+        )
+        .bind(&key.business_id)
+        .bind(&message.client_id)
+        .bind(&key.phone)
+        .bind(message.payload.to_string())
+        .bind(now + OUTBOX_LEASE_MS)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let (text, caption) = preview(&message.content);
+        sqlx::query(
+            "UPDATE contacts SET last_message_at = $1, last_text = $2, last_caption = $3 \
+             WHERE business_id = $4 AND phone = $5",
+        )
+        .bind(sent_at)
+        .bind(&text)
+        .bind(&caption)
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .execute(&mut *tx)
+        .await?;
+        let mut drafts = Vec::new();
+        if created {
+            drafts.push(Draft {
+                channels: vec![NOTIFICATIONS.into()],
+                name: NEW_CONTACT,
+                data: json!({"phone_number": key.phone, "name": name, "conversation_id": conversation_id}),
+            });
+        }
+        drafts.push(Draft {
+            channels: vec![conversation_id.clone()],
+            name: NEW_MESSAGE,
+            data: json!({
+                "conversation_id": conversation_id,
+                "phone_number": key.phone,
+                "name": name,
+                "message": row.to_json(&conversation_id),
+            }),
+        });
+        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        tx.commit().await?;
+        Ok((OutgoingState::Created, events))
+    }
+
+    async fn apply_send_outcome(
+        &self,
+        key: ConversationKey,
+        outcome: SendOutcome,
+    ) -> Result<Vec<Event>, sqlx::Error> {
+        let mut tx = self.begin_write().await?;
+        let (client_id, message_id, status, error) = match &outcome {
+            SendOutcome::Accepted {
+                client_id,
+                provider_id,
+            } => {
+                // A receipt may have beaten the provider's answer here: take the furthest.
+                let early: Vec<(String, Option<String>)> = sqlx::query_as(
+                    "SELECT status, error FROM early_statuses WHERE business_id = $1 AND message_id = $2",
+                )
+                .bind(&key.business_id)
+                .bind(provider_id)
+                .fetch_all(&mut *tx)
+                .await?;
+                let furthest = early
+                    .into_iter()
+                    .chain(std::iter::once(("sent".to_string(), None)))
+                    .max_by_key(|(status, _)| status_rank(status))
+                    .unwrap_or(("sent".to_string(), None));
+                sqlx::query(
+                    "DELETE FROM early_statuses WHERE business_id = $1 AND message_id = $2",
+                )
+                .bind(&key.business_id)
+                .bind(provider_id)
+                .execute(&mut *tx)
+                .await?;
+                let error = furthest
+                    .1
+                    .map(|e| serde_json::from_str(&e).unwrap_or(Value::String(e)));
+                let status = if furthest.0 == "played" {
+                    "read".to_string()
+                } else {
+                    furthest.0
+                };
+                (client_id, provider_id.clone(), status, error)
+            }
+            SendOutcome::Failed { client_id, error } => (
+                client_id,
+                client_id.clone(),
+                "failed".to_string(),
+                Some(error.clone()),
+            ),
+        };
+        let updated = sqlx::query(
+            "UPDATE messages SET message_id = $1, status = $2, error = $3 \
+             WHERE business_id = $4 AND client_id = $5",
+        )
+        .bind(&message_id)
+        .bind(&status)
+        .bind(error.as_ref().map(Value::to_string))
+        .bind(&key.business_id)
+        .bind(client_id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM outbox WHERE business_id = $1 AND client_id = $2")
+            .bind(&key.business_id)
+            .bind(client_id)
+            .execute(&mut *tx)
+            .await?;
+        if updated.rows_affected() == 0 {
+            tx.commit().await?;
+            return Ok(Vec::new());
+        }
+        let pnid = phone_number_id(&mut tx, &key.business_id).await?;
+        let conversation_id = conversation_channel(&pnid, &key.phone);
+        let drafts = status_drafts(
+            &conversation_id,
+            &key.phone,
+            &message_id,
+            &status,
+            error.as_ref(),
+            Some(client_id),
+        );
+        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    /// When the customer last wrote (opens the 24-hour window), if ever.
+    pub async fn last_incoming_at(&self, business_id: &str, phone: &str) -> ApiResult<Option<i64>> {
+        let row: Option<(Option<i64>,)> = sqlx::query_as(
+            "SELECT last_incoming_at FROM contacts WHERE business_id = $1 AND phone = $2",
+        )
+        .bind(business_id)
+        .bind(phone)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.and_then(|(at,)| at))
+    }
+
+    pub async fn contact_name(&self, business_id: &str, phone: &str) -> ApiResult<String> {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
+                .bind(business_id)
+                .bind(phone)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|(name,)| name).unwrap_or_default())
     }
 
     async fn set_read(&self, key: ConversationKey) -> Result<(u64, Vec<Event>), sqlx::Error> {
@@ -626,6 +864,24 @@ impl ConversationStore for Store {
         let store = self.clone();
         Box::pin(async move { Ok(store.set_read(key).await?) })
     }
+
+    fn record_outgoing(
+        &self,
+        key: ConversationKey,
+        message: OutgoingMessage,
+    ) -> BoxFuture<'static, Result<(OutgoingState, Vec<Event>), StoreError>> {
+        let store = self.clone();
+        Box::pin(async move { Ok(store.insert_outgoing(key, message).await?) })
+    }
+
+    fn record_send_outcome(
+        &self,
+        key: ConversationKey,
+        outcome: SendOutcome,
+    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>> {
+        let store = self.clone();
+        Box::pin(async move { Ok(store.apply_send_outcome(key, outcome).await?) })
+    }
 }
 
 impl EventLog for Store {
@@ -638,5 +894,182 @@ impl EventLog for Store {
                 .await
                 .map_err(|e| e.to_string())
         })
+    }
+}
+
+/// What a contact import changed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct ImportCounts {
+    pub added: u64,
+    pub updated: u64,
+    pub unchanged: u64,
+}
+
+impl Store {
+    fn new_contact_draft(pnid: &str, phone: &str, name: &str) -> Draft {
+        Draft {
+            channels: vec![NOTIFICATIONS.into()],
+            name: NEW_CONTACT,
+            data: json!({
+                "phone_number": phone,
+                "name": name,
+                "conversation_id": conversation_channel(pnid, phone),
+            }),
+        }
+    }
+
+    /// Adds a contact; 409 when the number is already one.
+    pub async fn add_contact(
+        &self,
+        business_id: &str,
+        phone: &str,
+        name: &str,
+    ) -> ApiResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let key = ConversationKey {
+            business_id: business_id.to_string(),
+            phone: phone.to_string(),
+        };
+        let (_, created) = ensure_contact(&mut tx, &key, Some(name)).await?;
+        if !created {
+            return Err(ApiError::Conflict(format!(
+                "A contact with the number {phone} already exists"
+            )));
+        }
+        let pnid = phone_number_id(&mut tx, business_id).await?;
+        let events = append_events(
+            &mut tx,
+            business_id,
+            vec![Self::new_contact_draft(&pnid, phone, name)],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    /// Renames a contact and, with `new_phone`, moves its conversation (history included).
+    pub async fn update_contact(
+        &self,
+        business_id: &str,
+        phone: &str,
+        name: &str,
+        new_phone: Option<&str>,
+    ) -> ApiResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let exists: Option<(String,)> =
+            sqlx::query_as("SELECT phone FROM contacts WHERE business_id = $1 AND phone = $2")
+                .bind(business_id)
+                .bind(phone)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if exists.is_none() {
+            return Err(ApiError::NotFound(format!(
+                "No contact with the number {phone}"
+            )));
+        }
+        let target = new_phone.filter(|n| *n != phone).unwrap_or(phone);
+        if target != phone {
+            let taken: Option<(String,)> =
+                sqlx::query_as("SELECT phone FROM contacts WHERE business_id = $1 AND phone = $2")
+                    .bind(business_id)
+                    .bind(target)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if taken.is_some() {
+                return Err(ApiError::Conflict(format!(
+                    "A contact with the number {target} already exists"
+                )));
+            }
+            for table in [
+                "UPDATE messages SET phone = $1 WHERE business_id = $2 AND phone = $3",
+                "UPDATE outbox SET phone = $1 WHERE business_id = $2 AND phone = $3",
+                "UPDATE contacts SET phone = $1 WHERE business_id = $2 AND phone = $3",
+            ] {
+                sqlx::query(table)
+                    .bind(target)
+                    .bind(business_id)
+                    .bind(phone)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        sqlx::query("UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3")
+            .bind(name)
+            .bind(business_id)
+            .bind(target)
+            .execute(&mut *tx)
+            .await?;
+        let pnid = phone_number_id(&mut tx, business_id).await?;
+        let mut draft = Self::new_contact_draft(&pnid, target, name);
+        if target != phone {
+            draft.data["previous_phone_number"] = json!(phone);
+        }
+        let events = append_events(&mut tx, business_id, vec![draft]).await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    /// Adds new numbers, renames known ones whose name differs, counts the rest.
+    pub async fn import_contacts(
+        &self,
+        business_id: &str,
+        contacts: &[(String, String)],
+    ) -> ApiResult<(ImportCounts, Vec<Event>)> {
+        let mut tx = self.begin_write().await?;
+        let pnid = phone_number_id(&mut tx, business_id).await?;
+        let mut counts = ImportCounts::default();
+        let mut drafts = Vec::new();
+        for (phone, name) in contacts {
+            let key = ConversationKey {
+                business_id: business_id.to_string(),
+                phone: phone.clone(),
+            };
+            let before: Option<(String,)> =
+                sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
+                    .bind(business_id)
+                    .bind(phone)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            ensure_contact(&mut tx, &key, Some(name)).await?;
+            match before {
+                None => {
+                    counts.added += 1;
+                    drafts.push(Self::new_contact_draft(&pnid, phone, name));
+                }
+                Some((old,)) if old != *name => counts.updated += 1,
+                Some(_) => counts.unchanged += 1,
+            }
+        }
+        let events = append_events(&mut tx, business_id, drafts).await?;
+        tx.commit().await?;
+        Ok((counts, events))
+    }
+
+    /// Deletes a contact with its conversation.
+    pub async fn delete_contact(&self, business_id: &str, phone: &str) -> ApiResult<()> {
+        let mut tx = self.begin_write().await?;
+        let deleted = sqlx::query("DELETE FROM contacts WHERE business_id = $1 AND phone = $2")
+            .bind(business_id)
+            .bind(phone)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if deleted == 0 {
+            return Err(ApiError::NotFound(format!(
+                "No contact with the number {phone}"
+            )));
+        }
+        for statement in [
+            "DELETE FROM messages WHERE business_id = $1 AND phone = $2",
+            "DELETE FROM outbox WHERE business_id = $1 AND phone = $2",
+        ] {
+            sqlx::query(statement)
+                .bind(business_id)
+                .bind(phone)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 }

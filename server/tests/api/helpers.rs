@@ -75,6 +75,13 @@ pub async fn test_settings(backend: Backend) -> (Settings, tempfile::TempDir) {
         Backend::Postgres => fresh_postgres_database().await,
     };
     settings.database.max_connections = 5;
+    // Tests count exactly what they cause: no simulated customers, no random answers, quick
+    // receipts.
+    settings.sandbox.simulated_customers = 0;
+    settings.sandbox.reply_probability = 0.0;
+    settings.sandbox.sent_delay_ms = 50;
+    settings.sandbox.delivered_delay_ms = 100;
+    settings.sandbox.read_delay_ms = 150;
     (settings, data_dir)
 }
 
@@ -85,7 +92,9 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 
 /// Starts the app with settings a test adjusted.
 pub async fn spawn_with(mut settings: Settings, data_dir: tempfile::TempDir) -> TestApp {
-    let app = Application::build(settings.clone()).await.expect("app builds");
+    let app = Application::build(settings.clone())
+        .await
+        .expect("app builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     settings.server.public_url = address.clone();
     actix_web::rt::spawn(app.run_until_stopped());
@@ -135,11 +144,13 @@ impl TestApp {
     }
 
     pub async fn post(&self, path: &str, body: Value, token: Option<&str>) -> (u16, Value) {
-        self.call(reqwest::Method::POST, path, Some(body), token).await
+        self.call(reqwest::Method::POST, path, Some(body), token)
+            .await
     }
 
     pub async fn get(&self, path: &str, token: &str) -> (u16, Value) {
-        self.call(reqwest::Method::GET, path, None, Some(token)).await
+        self.call(reqwest::Method::GET, path, None, Some(token))
+            .await
     }
 
     /// Registers an owner with the given username; answers the session.
@@ -173,7 +184,13 @@ impl TestApp {
 
 pub fn session_of(body: &Value) -> Session {
     Session {
-        access: body["accessToken"].as_str().expect("accessToken").to_string(),
-        refresh: body["refreshToken"].as_str().expect("refreshToken").to_string(),
+        access: body["accessToken"]
+            .as_str()
+            .expect("accessToken")
+            .to_string(),
+        refresh: body["refreshToken"]
+            .as_str()
+            .expect("refreshToken")
+            .to_string(),
     }
 }

@@ -3,3 +3,6 @@
 mod google;
 mod helpers;
 mod identity;
+mod inbox;
+mod live;
+mod sending;

@@ -1,0 +1,122 @@
+//! Contacts: add, rename or move to a new number, import, delete.
+
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::api::conversations::customer_phone;
+use crate::app::AppState;
+use crate::auth::extract::Auth;
+use crate::error::{ApiError, ApiResult, non_blank, required};
+
+/// Most contacts one import call may carry.
+const MAX_IMPORT: usize = 10_000;
+
+#[derive(Deserialize)]
+pub struct ContactForm {
+    name: Option<String>,
+    phone_number: Option<String>,
+    new_phone_number: Option<String>,
+}
+
+fn publish(state: &AppState, events: Vec<parley_actors::events::Event>) {
+    for event in events {
+        state.bus.publish(event);
+    }
+}
+
+/// `POST /api/contacts/add` {name, phone_number}.
+pub async fn add_contact(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<ContactForm>,
+) -> ApiResult<HttpResponse> {
+    let name = required(&body.name, "name")?;
+    let phone = customer_phone(&required(&body.phone_number, "phone_number")?)?;
+    let events = state
+        .store
+        .add_contact(&auth.business_id, &phone, &name)
+        .await?;
+    publish(&state, events);
+    Ok(HttpResponse::Created()
+        .json(json!({"status": "success", "phone_number": phone, "name": name})))
+}
+
+/// `POST /api/users/update` {name, phone_number, new_phone_number?}.
+pub async fn update_contact(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<ContactForm>,
+) -> ApiResult<HttpResponse> {
+    let name = required(&body.name, "name")?;
+    let phone = customer_phone(&required(&body.phone_number, "phone_number")?)?;
+    let new_phone = non_blank(&body.new_phone_number)
+        .map(|p| customer_phone(&p))
+        .transpose()?;
+    let events = state
+        .store
+        .update_contact(&auth.business_id, &phone, &name, new_phone.as_deref())
+        .await?;
+    publish(&state, events);
+    Ok(HttpResponse::Ok().json(json!({
+        "status": "success",
+        "phone_number": new_phone.unwrap_or(phone),
+        "name": name,
+    })))
+}
+
+#[derive(Deserialize)]
+pub struct ImportForm {
+    contacts: Option<Vec<ContactForm>>,
+}
+
+/// `POST /api/contacts/import` {contacts: [{name, phone_number}]} → {added, updated, unchanged}.
+pub async fn import_contacts(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<ImportForm>,
+) -> ApiResult<HttpResponse> {
+    let contacts = body
+        .contacts
+        .as_ref()
+        .ok_or_else(|| ApiError::Unprocessable("contacts is required".into()))?;
+    if contacts.len() > MAX_IMPORT {
+        return Err(ApiError::Unprocessable(format!(
+            "At most {MAX_IMPORT} contacts per import"
+        )));
+    }
+    let mut valid = Vec::with_capacity(contacts.len());
+    for (index, contact) in contacts.iter().enumerate() {
+        let name = required(&contact.name, &format!("contacts[{index}].name"))?;
+        let phone = customer_phone(&required(
+            &contact.phone_number,
+            &format!("contacts[{index}].phone_number"),
+        )?)
+        .map_err(|e| ApiError::Unprocessable(format!("contacts[{index}]: {e}")))?;
+        valid.push((phone, name));
+    }
+    let (counts, events) = state
+        .store
+        .import_contacts(&auth.business_id, &valid)
+        .await?;
+    publish(&state, events);
+    Ok(HttpResponse::Ok().json(json!({
+        "added": counts.added,
+        "updated": counts.updated,
+        "unchanged": counts.unchanged,
+    })))
+}
+
+/// `DELETE /api/contacts/delete/{phone}`.
+pub async fn delete_contact(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let phone = customer_phone(&path)?;
+    state
+        .store
+        .delete_contact(&auth.business_id, &phone)
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"status": "success"})))
+}

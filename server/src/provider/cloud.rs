@@ -1,0 +1,162 @@
+//! The WhatsApp Cloud API client over `reqwest`. The sandbox is reached through this same code,
+//! only with another base URL.
+
+use futures_util::future::BoxFuture;
+use reqwest::multipart;
+use serde_json::{Value, json};
+
+use super::{Credentials, Provider, ProviderError};
+
+pub struct CloudClient {
+    http: reqwest::Client,
+    /// e.g. `https://graph.facebook.com` or `http://127.0.0.1:8080/sandbox`.
+    base_url: String,
+    /// e.g. `v21.0`.
+    version: String,
+}
+
+impl CloudClient {
+    pub fn new(http: reqwest::Client, base_url: &str, version: &str) -> CloudClient {
+        CloudClient {
+            http,
+            base_url: base_url.trim_end_matches('/').to_string(),
+            version: version.to_string(),
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!(
+            "{}/{}/{}",
+            self.base_url,
+            self.version,
+            path.trim_start_matches('/')
+        )
+    }
+}
+
+/// Reads a Graph answer: JSON on success, a typed error from the error body otherwise.
+async fn answer(response: reqwest::Result<reqwest::Response>) -> Result<Value, ProviderError> {
+    let response = response.map_err(|e| ProviderError::Network(e.to_string()))?;
+    let status = response.status();
+    let body: Value = response
+        .json()
+        .await
+        .map_err(|e| ProviderError::Network(format!("unreadable answer: {e}")))?;
+    if status.is_success() {
+        return Ok(body);
+    }
+    Err(ProviderError::from_body(status.as_u16(), &body))
+}
+
+impl Provider for CloudClient {
+    fn send(
+        &self,
+        creds: &Credentials,
+        body: Value,
+    ) -> BoxFuture<'static, Result<String, ProviderError>> {
+        let request = self
+            .http
+            .post(self.url(&format!("{}/messages", creds.phone_number_id)))
+            .bearer_auth(&creds.access_token)
+            .json(&body)
+            .send();
+        Box::pin(async move {
+            let body = answer(request.await).await?;
+            body.pointer("/messages/0/id")
+                .and_then(Value::as_str)
+                .map(String::from)
+                .ok_or_else(|| ProviderError::Network("answer without a message id".into()))
+        })
+    }
+
+    fn mark_read(
+        &self,
+        creds: &Credentials,
+        message_id: &str,
+    ) -> BoxFuture<'static, Result<(), ProviderError>> {
+        let request = self
+            .http
+            .post(self.url(&format!("{}/messages", creds.phone_number_id)))
+            .bearer_auth(&creds.access_token)
+            .json(&json!({"messaging_product": "whatsapp", "status": "read", "message_id": message_id}))
+            .send();
+        Box::pin(async move { answer(request.await).await.map(|_| ()) })
+    }
+
+    fn upload_media(
+        &self,
+        creds: &Credentials,
+        bytes: Vec<u8>,
+        mime_type: &str,
+        filename: &str,
+    ) -> BoxFuture<'static, Result<String, ProviderError>> {
+        let part = multipart::Part::bytes(bytes)
+            .file_name(filename.to_string())
+            .mime_str(mime_type);
+        let url = self.url(&format!("{}/media", creds.phone_number_id));
+        let token = creds.access_token.clone();
+        let http = self.http.clone();
+        let mime = mime_type.to_string();
+        Box::pin(async move {
+            let part = part.map_err(|e| ProviderError::Rejected {
+                code: 0,
+                message: format!("bad media type: {e}"),
+            })?;
+            let form = multipart::Form::new()
+                .text("messaging_product", "whatsapp")
+                .text("type", mime)
+                .part("file", part);
+            let body = answer(
+                http.post(url)
+                    .bearer_auth(token)
+                    .multipart(form)
+                    .send()
+                    .await,
+            )
+            .await?;
+            body.get("id")
+                .and_then(Value::as_str)
+                .map(String::from)
+                .ok_or_else(|| ProviderError::Network("upload answer without an id".into()))
+        })
+    }
+
+    fn download_media(
+        &self,
+        creds: &Credentials,
+        media_id: &str,
+    ) -> BoxFuture<'static, Result<(Vec<u8>, String), ProviderError>> {
+        let lookup = self
+            .http
+            .get(self.url(media_id))
+            .bearer_auth(&creds.access_token)
+            .send();
+        let http = self.http.clone();
+        let token = creds.access_token.clone();
+        Box::pin(async move {
+            let info = answer(lookup.await).await?;
+            let url = info
+                .get("url")
+                .and_then(Value::as_str)
+                .ok_or_else(|| ProviderError::Network("media lookup without a url".into()))?;
+            let mime = info
+                .get("mime_type")
+                .and_then(Value::as_str)
+                .unwrap_or("application/octet-stream")
+                .to_string();
+            // The URL is short-lived and needs the same bearer token.
+            let response = http
+                .get(url)
+                .bearer_auth(token)
+                .send()
+                .await
+                .and_then(reqwest::Response::error_for_status)
+                .map_err(|e| ProviderError::Network(e.to_string()))?;
+            let bytes = response
+                .bytes()
+                .await
+                .map_err(|e| ProviderError::Network(e.to_string()))?;
+            Ok((bytes.to_vec(), mime))
+        })
+    }
+}

@@ -1,0 +1,566 @@
+//! The sandbox: a fake WhatsApp Cloud API served under `/sandbox`, reached over real HTTP by the
+//! same client code as the real one. It answers sends with `wamid.…` ids and Cloud-API-shaped
+//! errors, enforces the 24-hour window and the per-number rate, posts signed `sent`,
+//! `delivered` and `read` webhooks back to `/webhook` with realistic delays, keeps uploaded
+//! media, and plays customers who write in and sometimes answer.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
+use actix_web::{HttpRequest, HttpResponse, web};
+use base64::Engine;
+use hmac::{Hmac, Mac};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::app::AppState;
+use crate::auth::extract::Auth;
+use crate::config::SandboxSettings;
+use crate::error::{ApiError, ApiResult, required};
+use crate::rate::TokenBuckets;
+use crate::store::{Business, now_ms};
+
+/// Accepted sends remembered per number, for the inspection endpoint.
+const SENT_LOG_LEN: usize = 10_000;
+/// How long the customer-service window stays open after the customer writes.
+const WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+
+const CUSTOMER_NAMES: [&str; 5] = [
+    "Sheena Nelson",
+    "Omar Haddad",
+    "Lucía Gómez",
+    "Wei Chen",
+    "Amara Okafor",
+];
+const CUSTOMER_LINES: [&str; 6] = [
+    "Hi! Is my order on its way?",
+    "Thanks, that helps a lot.",
+    "Can I change the delivery address?",
+    "What are your opening hours?",
+    "Perfect 👍",
+    "مرحبا، هل المنتج متوفر؟",
+];
+
+/// A stored sandbox upload's description, kept next to its bytes.
+#[derive(Serialize, Deserialize)]
+struct MediaInfo {
+    mime_type: String,
+    sha256: String,
+    file_size: String,
+    phone_number_id: String,
+}
+
+pub struct Sandbox {
+    settings: SandboxSettings,
+    http: reqwest::Client,
+    /// `http://host:port` of this server: statuses are posted to its `/webhook`.
+    self_url: String,
+    media_dir: PathBuf,
+    /// The per-number throughput limit, as the Cloud API enforces it.
+    buckets: TokenBuckets,
+    /// Accepted message bodies per phone number id, newest last.
+    sent: Mutex<HashMap<String, VecDeque<Value>>>,
+}
+
+fn graph_error(status: u16, code: i64, message: &str, details: &str) -> HttpResponse {
+    let mut raw = [0u8; 9];
+    rand::thread_rng().fill(&mut raw);
+    let body = json!({"error": {
+        "message": message,
+        "type": "OAuthException",
+        "code": code,
+        "error_data": {"messaging_product": "whatsapp", "details": details},
+        "fbtrace_id": base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw),
+    }});
+    HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
+        .json(body)
+}
+
+fn wamid() -> String {
+    let mut raw = [0u8; 24];
+    rand::thread_rng().fill(&mut raw);
+    format!(
+        "wamid.{}",
+        base64::engine::general_purpose::STANDARD.encode(raw)
+    )
+}
+
+fn sign(secret: &str, body: &[u8]) -> String {
+    // A key of any length is valid for HMAC.
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap_or_else(|_| unreachable!());
+    mac.update(body);
+    format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
+}
+
+/// The Cloud API envelope around one change value.
+fn envelope(business: &Business, value: Value) -> Value {
+    let mut value = value;
+    value["messaging_product"] = json!("whatsapp");
+    value["metadata"] = json!({
+        "display_phone_number": business.phone_number,
+        "phone_number_id": business.phone_number_id,
+    });
+    json!({"object": "whatsapp_business_account", "entry": [{
+        "id": business.waba_id,
+        "changes": [{"field": "messages", "value": value}],
+    }]})
+}
+
+impl Sandbox {
+    pub fn new(
+        settings: SandboxSettings,
+        http: reqwest::Client,
+        self_url: String,
+        data_dir: &std::path::Path,
+    ) -> Sandbox {
+        Sandbox {
+            buckets: TokenBuckets::new(settings.rate_per_second),
+            settings,
+            http,
+            self_url,
+            media_dir: data_dir.join("sandbox-media"),
+            sent: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn remember(&self, phone_number_id: &str, body: Value) {
+        let mut sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
+        let log = sent.entry(phone_number_id.to_string()).or_default();
+        if log.len() == SENT_LOG_LEN {
+            log.pop_front();
+        }
+        log.push_back(body);
+    }
+
+    /// Posts a signed webhook for `business` to this server, as the provider would.
+    pub async fn post_webhook(&self, business: &Business, value: Value) -> Result<u16, String> {
+        let body = envelope(business, value).to_string();
+        let response = self
+            .http
+            .post(format!("{}/webhook", self.self_url))
+            .header("Content-Type", "application/json")
+            .header(
+                "X-Hub-Signature-256",
+                sign(&business.app_secret, body.as_bytes()),
+            )
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(response.status().as_u16())
+    }
+
+    /// A customer's message as the webhook carries it.
+    fn customer_message(from: &str, name: &str, message: Value) -> Value {
+        let mut message = message;
+        message["from"] = json!(from);
+        message["id"] = json!(wamid());
+        message["timestamp"] = json!((now_ms() / 1000).to_string());
+        json!({
+            "contacts": [{"profile": {"name": name}, "wa_id": from}],
+            "messages": [message],
+        })
+    }
+
+    fn pause(&self, base_ms: u64) -> Duration {
+        // ±50 % jitter, like a real network.
+        let jitter = rand::thread_rng().gen_range(0.5..1.5);
+        Duration::from_millis((base_ms as f64 * jitter) as u64)
+    }
+
+    /// `sent`, `delivered` and `read` for an accepted message, then maybe an answer.
+    async fn play_receipts(&self, state: &AppState, business_id: &str, id: &str, to: &str) {
+        let steps = [
+            ("sent", self.settings.sent_delay_ms),
+            ("delivered", self.settings.delivered_delay_ms),
+            ("read", self.settings.read_delay_ms),
+        ];
+        for (status, delay) in steps {
+            tokio::time::sleep(self.pause(delay)).await;
+            let Ok(business) = state.store.business(business_id).await else {
+                return;
+            };
+            let receipt = json!({"statuses": [{
+                "id": id,
+                "status": status,
+                "timestamp": (now_ms() / 1000).to_string(),
+                "recipient_id": to,
+                "conversation": {"id": format!("sandbox-{to}"), "origin": {"type": "service"}},
+                "pricing": {"billable": true, "pricing_model": "PMP", "category": "service"},
+            }]});
+            if let Err(err) = self.post_webhook(&business, receipt).await {
+                tracing::warn!(error = %err, "sandbox receipt not delivered");
+            }
+        }
+        if rand::thread_rng().gen_bool(self.settings.reply_probability.clamp(0.0, 1.0)) {
+            tokio::time::sleep(self.pause(self.settings.read_delay_ms)).await;
+            if let Ok(business) = state.store.business(business_id).await {
+                let line = CUSTOMER_LINES[rand::thread_rng().gen_range(0..CUSTOMER_LINES.len())];
+                let name = state
+                    .store
+                    .contact_name(business_id, to)
+                    .await
+                    .unwrap_or_default();
+                let message = Self::customer_message(
+                    to,
+                    &name,
+                    json!({"type": "text", "text": {"body": line}}),
+                );
+                let _ = self.post_webhook(&business, message).await;
+            }
+        }
+    }
+
+    /// A new business's first customers writing in, so the inbox is alive at once.
+    pub async fn welcome(&self, state: &AppState, business_id: &str) {
+        for i in 0..self.settings.simulated_customers {
+            tokio::time::sleep(self.pause(1500)).await;
+            let Ok(business) = state.store.business(business_id).await else {
+                return;
+            };
+            let from = format!("1555010{:04}", i);
+            let name = CUSTOMER_NAMES[i % CUSTOMER_NAMES.len()];
+            let line = CUSTOMER_LINES[i % CUSTOMER_LINES.len()];
+            let message = Self::customer_message(
+                &from,
+                name,
+                json!({"type": "text", "text": {"body": line}}),
+            );
+            if let Err(err) = self.post_webhook(&business, message).await {
+                tracing::warn!(error = %err, "sandbox customer could not write in");
+            }
+        }
+    }
+}
+
+/// The business a sandbox call is for, when its bearer token is that number's access token.
+async fn authorized(
+    state: &AppState,
+    req: &HttpRequest,
+    phone_number_id: &str,
+) -> Result<Business, HttpResponse> {
+    let token = req
+        .headers()
+        .get("Authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or_default();
+    match state
+        .store
+        .business_by_phone_number_id(phone_number_id)
+        .await
+    {
+        Ok(Some(business)) if !token.is_empty() && business.access_token == token => Ok(business),
+        Ok(_) => Err(graph_error(
+            401,
+            190,
+            "Invalid OAuth access token.",
+            "The access token does not belong to this phone number.",
+        )),
+        Err(_) => Err(graph_error(
+            500,
+            1,
+            "An unknown error occurred",
+            "storage unavailable",
+        )),
+    }
+}
+
+fn sandbox(state: &AppState) -> ApiResult<&Sandbox> {
+    state
+        .sandbox
+        .as_ref()
+        .ok_or_else(|| ApiError::NotFound("The sandbox provider is not enabled".into()))
+}
+
+/// `POST /sandbox/{version}/{phone_number_id}/messages`: send, or mark an inbound message read.
+pub async fn messages(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    body: web::Json<Value>,
+) -> ApiResult<HttpResponse> {
+    let sandbox = sandbox(&state)?;
+    let (_, phone_number_id) = path.into_inner();
+    let business = match authorized(&state, &req, &phone_number_id).await {
+        Ok(b) => b,
+        Err(response) => return Ok(response),
+    };
+    let body = body.into_inner();
+    if body.get("status").and_then(Value::as_str) == Some("read") {
+        return Ok(HttpResponse::Ok().json(json!({"success": true})));
+    }
+    let to: String = body
+        .get("to")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let kind = body.get("type").and_then(Value::as_str).unwrap_or("text");
+    if body.get("messaging_product").and_then(Value::as_str) != Some("whatsapp") || to.len() < 6 {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            "messaging_product must be whatsapp and to a phone number",
+        ));
+    }
+    if body.get(kind).is_none() {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            &format!("the {kind} object is missing"),
+        ));
+    }
+    if kind != "template" {
+        let last = state.store.last_incoming_at(&business.id, &to).await?;
+        if last.is_none_or(|at| now_ms() - at > WINDOW_MS) {
+            return Ok(graph_error(
+                400,
+                crate::provider::WINDOW_CLOSED,
+                "Re-engagement message",
+                "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+            ));
+        }
+    }
+    if sandbox.buckets.try_take(&phone_number_id).is_err() {
+        return Ok(graph_error(
+            429,
+            crate::provider::RATE_LIMIT,
+            "(#130429) Rate limit hit",
+            "Cloud API message throughput has been reached.",
+        ));
+    }
+    let id = wamid();
+    sandbox.remember(&phone_number_id, json!({"id": id, "body": body}));
+    let state_for_receipts = state.clone();
+    let (business_id, message_id, recipient) = (business.id.clone(), id.clone(), to.clone());
+    actix_web::rt::spawn(async move {
+        if let Some(sandbox) = state_for_receipts.sandbox.as_ref() {
+            sandbox
+                .play_receipts(&state_for_receipts, &business_id, &message_id, &recipient)
+                .await;
+        }
+    });
+    Ok(HttpResponse::Ok().json(json!({
+        "messaging_product": "whatsapp",
+        "contacts": [{"input": body.get("to"), "wa_id": to}],
+        "messages": [{"id": id}],
+    })))
+}
+
+#[derive(MultipartForm)]
+pub struct Upload {
+    file: TempFile,
+    #[multipart(rename = "type")]
+    kind: Option<Text<String>>,
+    messaging_product: Option<Text<String>>,
+}
+
+/// `POST /sandbox/{version}/{phone_number_id}/media`.
+pub async fn upload(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    form: MultipartForm<Upload>,
+) -> ApiResult<HttpResponse> {
+    let sandbox = sandbox(&state)?;
+    let (_, phone_number_id) = path.into_inner();
+    if let Err(response) = authorized(&state, &req, &phone_number_id).await {
+        return Ok(response);
+    }
+    let form = form.into_inner();
+    if form.messaging_product.as_ref().map(|t| t.as_str()) != Some("whatsapp") {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            "messaging_product must be whatsapp",
+        ));
+    }
+    let bytes = tokio::fs::read(form.file.file.path())
+        .await
+        .map_err(anyhow::Error::from)?;
+    let mime_type = form
+        .kind
+        .map(|t| t.into_inner())
+        .or_else(|| form.file.content_type.map(|m| m.to_string()))
+        .unwrap_or_else(|| "application/octet-stream".into());
+    let id = rand::thread_rng()
+        .gen_range(100_000_000_000_000u64..999_999_999_999_999)
+        .to_string();
+    let info = MediaInfo {
+        mime_type,
+        sha256: hex::encode(Sha256::digest(&bytes)),
+        file_size: bytes.len().to_string(),
+        phone_number_id,
+    };
+    tokio::fs::create_dir_all(&sandbox.media_dir)
+        .await
+        .map_err(anyhow::Error::from)?;
+    tokio::fs::write(sandbox.media_dir.join(&id), &bytes)
+        .await
+        .map_err(anyhow::Error::from)?;
+    let sidecar = serde_json::to_vec(&info).map_err(anyhow::Error::from)?;
+    tokio::fs::write(sandbox.media_dir.join(format!("{id}.json")), sidecar)
+        .await
+        .map_err(anyhow::Error::from)?;
+    Ok(HttpResponse::Ok().json(json!({ "id": id })))
+}
+
+async fn media_info(sandbox: &Sandbox, media_id: &str) -> Option<MediaInfo> {
+    if !media_id.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let raw = tokio::fs::read(sandbox.media_dir.join(format!("{media_id}.json")))
+        .await
+        .ok()?;
+    serde_json::from_slice(&raw).ok()
+}
+
+/// `GET /sandbox/{version}/{media_id}`: the media's short-lived download URL.
+pub async fn lookup_media(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> ApiResult<HttpResponse> {
+    let sandbox = sandbox(&state)?;
+    let (_, media_id) = path.into_inner();
+    let Some(info) = media_info(sandbox, &media_id).await else {
+        return Ok(graph_error(
+            404,
+            100,
+            "(#100) Invalid parameter",
+            "Unknown media id",
+        ));
+    };
+    if let Err(response) = authorized(&state, &req, &info.phone_number_id).await {
+        return Ok(response);
+    }
+    Ok(HttpResponse::Ok().json(json!({
+        "messaging_product": "whatsapp",
+        "url": format!("{}/sandbox/files/{media_id}", sandbox.self_url),
+        "mime_type": info.mime_type,
+        "sha256": info.sha256,
+        "file_size": info.file_size,
+        "id": media_id,
+    })))
+}
+
+/// `GET /sandbox/files/{media_id}`: the bytes, with the same bearer token.
+pub async fn download(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let sandbox = sandbox(&state)?;
+    let media_id = path.into_inner();
+    let Some(info) = media_info(sandbox, &media_id).await else {
+        return Ok(graph_error(
+            404,
+            100,
+            "(#100) Invalid parameter",
+            "Unknown media id",
+        ));
+    };
+    if let Err(response) = authorized(&state, &req, &info.phone_number_id).await {
+        return Ok(response);
+    }
+    let bytes = tokio::fs::read(sandbox.media_dir.join(&media_id))
+        .await
+        .map_err(anyhow::Error::from)?;
+    Ok(HttpResponse::Ok().content_type(info.mime_type).body(bytes))
+}
+
+#[derive(Deserialize)]
+pub struct InjectRequest {
+    phone_number_id: Option<String>,
+    from: Option<String>,
+    name: Option<String>,
+    text: Option<String>,
+    /// A whole Cloud API message object (`type` and its body) instead of `text`.
+    message: Option<Value>,
+}
+
+/// `POST /sandbox/customers/inject`: a simulated customer writes in (for demos and tests). The
+/// caller must be signed in to the business that owns the number.
+pub async fn inject(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<InjectRequest>,
+) -> ApiResult<HttpResponse> {
+    let sandbox = sandbox(&state)?;
+    let business = state.store.business(&auth.business_id).await?;
+    let phone_number_id = body
+        .phone_number_id
+        .clone()
+        .or(business.phone_number_id.clone())
+        .unwrap_or_default();
+    if business.phone_number_id.as_deref() != Some(phone_number_id.as_str()) {
+        return Err(ApiError::Forbidden(
+            "That phone number belongs to another business".into(),
+        ));
+    }
+    let from = crate::api::conversations::customer_phone(&required(&body.from, "from")?)?;
+    let message = match (&body.message, &body.text) {
+        (Some(message), _) => message.clone(),
+        (None, Some(text)) => json!({"type": "text", "text": {"body": text}}),
+        (None, None) => {
+            return Err(ApiError::Unprocessable(
+                "text or message is required".into(),
+            ));
+        }
+    };
+    let value = Sandbox::customer_message(&from, body.name.as_deref().unwrap_or_default(), message);
+    let id = value.pointer("/messages/0/id").cloned().unwrap_or_default();
+    let status = sandbox
+        .post_webhook(&business, value)
+        .await
+        .map_err(|e| ApiError::Unavailable(format!("webhook not delivered: {e}")))?;
+    Ok(HttpResponse::Ok().json(json!({"id": id, "webhook_status": status})))
+}
+
+#[derive(Deserialize)]
+pub struct SentQuery {
+    phone_number_id: String,
+}
+
+/// `GET /sandbox/sent?phone_number_id=`: what the sandbox accepted for a number (bearer: the
+/// number's access token), so tests and demos can see exactly what reached the "provider".
+pub async fn sent(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<SentQuery>,
+) -> ApiResult<HttpResponse> {
+    let sandbox = sandbox(&state)?;
+    if let Err(response) = authorized(&state, &req, &query.phone_number_id).await {
+        return Ok(response);
+    }
+    let sent = sandbox.sent.lock().unwrap_or_else(|p| p.into_inner());
+    let messages: Vec<Value> = sent
+        .get(&query.phone_number_id)
+        .map(|log| log.iter().cloned().collect())
+        .unwrap_or_default();
+    Ok(HttpResponse::Ok().json(json!({ "messages": messages })))
+}
+
+/// Routes under `/sandbox`.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/customers/inject", web::post().to(inject))
+        .route("/sent", web::get().to(sent))
+        .route("/files/{media_id}", web::get().to(download))
+        .route(
+            "/{version}/{phone_number_id}/messages",
+            web::post().to(messages),
+        )
+        .route("/{version}/{phone_number_id}/media", web::post().to(upload))
+        .route("/{version}/{media_id}", web::get().to(lookup_media));
+}

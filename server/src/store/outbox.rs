@@ -1,0 +1,126 @@
+//! The outbox (outgoing messages the provider has not accepted yet) and stored media files.
+
+use sqlx::FromRow;
+
+use super::conversations::OUTBOX_LEASE_MS;
+use super::{Store, now_ms};
+use crate::error::ApiResult;
+
+/// A send waiting for the provider.
+#[derive(Clone, Debug, FromRow)]
+pub struct OutboxItem {
+    pub business_id: String,
+    pub client_id: String,
+    pub phone: String,
+    /// The provider request body (JSON).
+    pub payload: String,
+    pub attempts: i64,
+    pub next_attempt_at: i64,
+}
+
+/// A stored file of a business.
+#[derive(Clone, Debug, FromRow)]
+pub struct MediaFile {
+    pub id: String,
+    pub mime_type: String,
+    pub size: i64,
+    pub filename: String,
+    /// Relative to the data dir.
+    pub path: String,
+}
+
+impl Store {
+    /// Due entries, each claimed for one attempt (its lease pushed forward) so that no other
+    /// worker or node takes it at the same time.
+    pub async fn claim_due_outbox(&self, limit: i64) -> ApiResult<Vec<OutboxItem>> {
+        let now = now_ms();
+        let due: Vec<OutboxItem> = sqlx::query_as(
+            "SELECT business_id, client_id, phone, payload, attempts, next_attempt_at FROM outbox \
+             WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut claimed = Vec::with_capacity(due.len());
+        for item in due {
+            let taken = sqlx::query(
+                "UPDATE outbox SET next_attempt_at = $1 WHERE business_id = $2 AND client_id = $3 \
+                 AND next_attempt_at = $4",
+            )
+            .bind(now + OUTBOX_LEASE_MS)
+            .bind(&item.business_id)
+            .bind(&item.client_id)
+            .bind(item.next_attempt_at)
+            .execute(&self.pool)
+            .await?;
+            if taken.rows_affected() == 1 {
+                claimed.push(item);
+            }
+        }
+        Ok(claimed)
+    }
+
+    /// The entry of one send, as `record_outgoing` left it (already leased to the caller).
+    pub async fn outbox_item(
+        &self,
+        business_id: &str,
+        client_id: &str,
+    ) -> ApiResult<Option<OutboxItem>> {
+        Ok(sqlx::query_as(
+            "SELECT business_id, client_id, phone, payload, attempts, next_attempt_at FROM outbox \
+             WHERE business_id = $1 AND client_id = $2",
+        )
+        .bind(business_id)
+        .bind(client_id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// After a failed attempt that is worth retrying: count it and set when to try again.
+    pub async fn reschedule_outbox(
+        &self,
+        item: &OutboxItem,
+        next_attempt_at: i64,
+    ) -> ApiResult<()> {
+        sqlx::query(
+            "UPDATE outbox SET attempts = $1, next_attempt_at = $2 WHERE business_id = $3 \
+             AND client_id = $4",
+        )
+        .bind(item.attempts + 1)
+        .bind(next_attempt_at)
+        .bind(&item.business_id)
+        .bind(&item.client_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn insert_media(&self, business_id: &str, file: &MediaFile) -> ApiResult<()> {
+        sqlx::query(
+            "INSERT INTO media (business_id, id, mime_type, size, filename, path, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+        )
+        .bind(business_id)
+        .bind(&file.id)
+        .bind(&file.mime_type)
+        .bind(file.size)
+        .bind(&file.filename)
+        .bind(&file.path)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// A file of this business; another business's id is "not found".
+    pub async fn media(&self, business_id: &str, id: &str) -> ApiResult<Option<MediaFile>> {
+        Ok(sqlx::query_as(
+            "SELECT id, mime_type, size, filename, path FROM media WHERE business_id = $1 AND id = $2",
+        )
+        .bind(business_id)
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+}

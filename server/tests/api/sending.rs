@@ -1,0 +1,662 @@
+//! Sending through the sandbox over HTTP, the outbox, media, the 24-hour window and contacts.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::live::*;
+
+const CUSTOMER: &str = "447700900123";
+
+impl TestApp {
+    /// Sends a text through `/api/send-message`; answers (status, body).
+    pub async fn send_text(
+        &self,
+        token: &str,
+        to: &str,
+        client_id: &str,
+        text: &str,
+    ) -> (u16, Value) {
+        let form = reqwest::multipart::Form::new()
+            .text("to", to.to_string())
+            .text("message_id", client_id.to_string())
+            .text("message_type", "text")
+            .text("text", text.to_string());
+        self.send_form(token, form).await
+    }
+
+    pub async fn send_form(&self, token: &str, form: reqwest::multipart::Form) -> (u16, Value) {
+        let response = self
+            .client
+            .post(self.url("/api/send-message"))
+            .bearer_auth(token)
+            .multipart(form)
+            .send()
+            .await
+            .expect("sent");
+        let status = response.status().as_u16();
+        (status, response.json().await.expect("json"))
+    }
+
+    /// What the sandbox accepted for the business's number.
+    pub async fn sandbox_sent(&self, biz: &Business) -> Vec<Value> {
+        let (_, profile) = self
+            .get("/identity/users/profile", &biz.session.access)
+            .await;
+        let token = profile["accessToken"].as_str().expect("provider token");
+        let response = self
+            .client
+            .get(self.url(&format!(
+                "/sandbox/sent?phone_number_id={}",
+                biz.phone_number_id
+            )))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("sent");
+        let body: Value = response.json().await.expect("json");
+        body["messages"].as_array().expect("messages").clone()
+    }
+}
+
+/// The receipts of one message, skipping other events, until `status` (or a timeout).
+async fn statuses_until(ws: &mut WsClient, message_id: &str, last: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    loop {
+        let frame = ws.next_frame().await;
+        if frame["event"] == "message_status_update" && frame["data"]["message_id"] == message_id {
+            let status = frame["data"]["status"]
+                .as_str()
+                .expect("status")
+                .to_string();
+            seen.push(status.clone());
+            if status == last {
+                return seen;
+            }
+        }
+    }
+}
+
+fn recent_text(from: &str, id: &str) -> Value {
+    let mut message = text(from, id, "hello");
+    message["timestamp"] = json!((chrono_now_secs()).to_string());
+    message
+}
+
+fn chrono_now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_secs() as i64
+}
+
+async fn open_window(app: &TestApp, biz: &Business, from: &str) {
+    let body = inbound(
+        &biz.phone_number_id,
+        from,
+        "Customer",
+        vec![recent_text(from, &format!("wamid.in-{from}"))],
+    );
+    let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+    assert_eq!(status, 200, "{answer}");
+}
+
+both_backends!(
+    a_send_goes_through_the_sandbox_and_receipts_tick_in_order,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("sender").await;
+        open_window(&app, &biz, CUSTOMER).await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe(&format!("{}_{}", biz.phone_number_id, CUSTOMER))
+            .await;
+
+        let (status, body) = app
+            .send_text(
+                &biz.session.access,
+                &format!("+{CUSTOMER}"),
+                "client-1",
+                "Your order shipped",
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let id = body["response"]["messages"][0]["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        assert!(id.starts_with("wamid."), "{id}");
+
+        let created = ws.next_frame().await;
+        assert_eq!(created["event"], "new_message");
+        assert_eq!(created["data"]["message"]["message_id"], "client-1");
+        assert_eq!(created["data"]["message"]["direction"], "outgoing");
+        assert_eq!(created["data"]["message"]["status"], "sending");
+        assert_eq!(
+            statuses_until(&mut ws, &id, "read").await,
+            vec!["sent", "delivered", "read"]
+        );
+
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        let sent = history["messages"]
+            .as_array()
+            .expect("messages")
+            .last()
+            .expect("one")
+            .clone();
+        assert_eq!(sent["message_id"], id);
+        assert_eq!(sent["status"], "read");
+        assert_eq!(sent["content"]["text"], "Your order shipped");
+        let provider_saw = app.sandbox_sent(&biz).await;
+        assert_eq!(provider_saw.len(), 1);
+        assert_eq!(
+            provider_saw[0]["body"]["text"]["body"],
+            "Your order shipped"
+        );
+        assert_eq!(provider_saw[0]["body"]["to"], CUSTOMER);
+    }
+);
+
+both_backends!(
+    a_retried_send_is_stored_and_sent_once,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("retrier").await;
+        open_window(&app, &biz, CUSTOMER).await;
+        let (s1, first) = app
+            .send_text(&biz.session.access, CUSTOMER, "same-id", "once")
+            .await;
+        let (s2, second) = app
+            .send_text(&biz.session.access, CUSTOMER, "same-id", "once")
+            .await;
+        assert_eq!((s1, s2), (200, 200));
+        assert_eq!(
+            first["response"]["messages"][0]["id"],
+            second["response"]["messages"][0]["id"]
+        );
+        assert_eq!(app.sandbox_sent(&biz).await.len(), 1);
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        let outgoing = history["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .filter(|m| m["direction"] == "outgoing")
+            .count();
+        assert_eq!(outgoing, 1);
+    }
+);
+
+both_backends!(
+    a_closed_window_refuses_free_form_messages,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("windowed").await;
+        // Never wrote in.
+        let (status, body) = app
+            .send_text(&biz.session.access, CUSTOMER, "c-closed", "hi")
+            .await;
+        assert_eq!(status, 422);
+        assert!(
+            body["detail"].as_str().expect("detail").contains("24-hour"),
+            "{body}"
+        );
+        // Wrote two days ago.
+        let mut old = text(CUSTOMER, "wamid.old", "old");
+        old["timestamp"] = json!((chrono_now_secs() - 2 * 86_400).to_string());
+        app.webhook(
+            &inbound(&biz.phone_number_id, CUSTOMER, "C", vec![old]),
+            &biz.app_secret,
+        )
+        .await;
+        let (status, _) = app
+            .send_text(&biz.session.access, CUSTOMER, "c-closed-2", "hi")
+            .await;
+        assert_eq!(status, 422);
+        assert!(app.sandbox_sent(&biz).await.is_empty());
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        assert!(
+            history["messages"]
+                .as_array()
+                .expect("m")
+                .iter()
+                .all(|m| m["direction"] == "incoming")
+        );
+    }
+);
+
+fn file_form(bytes: Vec<u8>, kind: &str, name: &str, client_id: &str) -> reqwest::multipart::Form {
+    reqwest::multipart::Form::new()
+        .text("to", CUSTOMER)
+        .text("message_id", client_id.to_string())
+        .text("message_type", kind.to_string())
+        .text("caption", "see attached")
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(bytes).file_name(name.to_string()),
+        )
+}
+
+fn png() -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    bytes.extend_from_slice(&[0u8; 256]);
+    bytes
+}
+
+both_backends!(
+    files_are_checked_by_content_stored_and_served_to_their_business_only,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("filer").await;
+        let other = app.business("snooper").await;
+        open_window(&app, &biz, CUSTOMER).await;
+
+        let (status, body) = app
+            .send_form(
+                &biz.session.access,
+                file_form(b"%PDF-1.7 fake".to_vec(), "image", "cat.png", "f-1"),
+            )
+            .await;
+        assert_eq!(status, 422, "{body}");
+        assert!(
+            body["detail"]
+                .as_str()
+                .expect("d")
+                .contains("application/pdf")
+        );
+        let (status, body) = app
+            .send_form(
+                &biz.session.access,
+                file_form(b"just text".to_vec(), "document", "a.txt", "f-2"),
+            )
+            .await;
+        assert_eq!(status, 415, "{body}");
+        let mut huge = b"\xFF\xD8\xFF".to_vec();
+        huge.resize(5 * 1024 * 1024 + 10, 0);
+        let (status, body) = app
+            .send_form(
+                &biz.session.access,
+                file_form(huge, "image", "big.jpg", "f-3"),
+            )
+            .await;
+        assert_eq!(status, 422);
+        assert!(
+            body["detail"].as_str().expect("d").contains("limit"),
+            "{body}"
+        );
+
+        let (status, body) = app
+            .send_form(
+                &biz.session.access,
+                file_form(png(), "image", "cat.png", "f-4"),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let media_url = body["media_url"].as_str().expect("media_url").to_string();
+        let provider_saw = app.sandbox_sent(&biz).await;
+        assert_eq!(provider_saw.len(), 1);
+        assert_eq!(provider_saw[0]["body"]["type"], "image");
+        assert!(
+            provider_saw[0]["body"]["image"]["id"]
+                .as_str()
+                .is_some_and(|id| !id.is_empty())
+        );
+        assert_eq!(provider_saw[0]["body"]["image"]["caption"], "see attached");
+
+        let mine = app
+            .client
+            .get(app.url(&media_url))
+            .bearer_auth(&biz.session.access)
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(mine.status().as_u16(), 200);
+        assert_eq!(mine.headers()["content-type"], "image/png");
+        assert_eq!(mine.bytes().await.expect("bytes").to_vec(), png());
+        let ranged = app
+            .client
+            .get(app.url(&media_url))
+            .bearer_auth(&biz.session.access)
+            .header("Range", "bytes=0-3")
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(ranged.status().as_u16(), 206);
+        assert_eq!(
+            ranged.bytes().await.expect("bytes").to_vec(),
+            b"\x89PNG".to_vec()
+        );
+        let theirs = app
+            .client
+            .get(app.url(&media_url))
+            .bearer_auth(&other.session.access)
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(theirs.status().as_u16(), 404);
+        let anonymous = app
+            .client
+            .get(app.url(&media_url))
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(anonymous.status().as_u16(), 401);
+    }
+);
+
+both_backends!(
+    inbound_media_is_fetched_from_the_provider_and_kept,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("receiver").await;
+        let other = app.business("outsider").await;
+        let (_, profile) = app
+            .get("/identity/users/profile", &biz.session.access)
+            .await;
+        let provider_token = profile["accessToken"].as_str().expect("token").to_string();
+        // The customer's photo, uploaded to the provider as the customer's phone would.
+        let form = reqwest::multipart::Form::new()
+            .text("messaging_product", "whatsapp")
+            .text("type", "image/png")
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(png()).file_name("photo.png"),
+            );
+        let uploaded: Value = app
+            .client
+            .post(app.url(&format!("/sandbox/v21.0/{}/media", biz.phone_number_id)))
+            .bearer_auth(&provider_token)
+            .multipart(form)
+            .send()
+            .await
+            .expect("upload")
+            .json()
+            .await
+            .expect("json");
+        let media_id = uploaded["id"].as_str().expect("media id").to_string();
+
+        let (status, _) = app.post("/sandbox/customers/inject", json!({
+        "from": CUSTOMER, "name": "Photographer",
+        "message": {"type": "image", "image": {"id": media_id, "mime_type": "image/png", "sha256": "x"}},
+    }), Some(&biz.session.access)).await;
+        assert_eq!(status, 200);
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        let url = history["messages"][0]["content"]["image"]["media_url"]
+            .as_str()
+            .expect("url")
+            .to_string();
+        let fetched = app
+            .client
+            .get(app.url(&url))
+            .bearer_auth(&biz.session.access)
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(fetched.status().as_u16(), 200);
+        assert_eq!(fetched.bytes().await.expect("bytes").to_vec(), png());
+        let theirs = app
+            .client
+            .get(app.url(&url))
+            .bearer_auth(&other.session.access)
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(theirs.status().as_u16(), 404);
+    }
+);
+
+both_backends!(
+    the_outbox_meets_the_sandbox_rate_limit_without_losing_a_message,
+    |backend| async move {
+        let (mut settings, dir) = test_settings(backend).await;
+        settings.sandbox.rate_per_second = 4.0;
+        settings.outbox.rate_per_second = 1000.0;
+        settings.outbox.first_retry_ms = 200;
+        settings.outbox.max_retry_ms = 500;
+        settings.outbox.max_attempts = 100;
+        settings.outbox.poll_ms = 50;
+        let app = spawn_with(settings, dir).await;
+        let biz = app.business("burster").await;
+        open_window(&app, &biz, CUSTOMER).await;
+        let sends = (0..12).map(|i| {
+            let app = &app;
+            let token = biz.session.access.clone();
+            async move {
+                app.send_text(&token, CUSTOMER, &format!("burst-{i}"), &format!("n{i}"))
+                    .await
+            }
+        });
+        let answers = futures_util::future::join_all(sends).await;
+        let queued = answers.iter().filter(|(status, _)| *status == 202).count();
+        assert!(
+            queued > 0,
+            "the burst should have hit the limit: {answers:?}"
+        );
+        assert!(
+            answers
+                .iter()
+                .all(|(status, _)| *status == 200 || *status == 202),
+            "{answers:?}"
+        );
+        // Every message gets through, each exactly once.
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let sent = app.sandbox_sent(&biz).await;
+            if sent.len() >= 12 || std::time::Instant::now() > deadline {
+                let mut texts: Vec<String> = sent
+                    .iter()
+                    .map(|m| m["body"]["text"]["body"].as_str().expect("t").to_string())
+                    .collect();
+                texts.sort();
+                let mut expected: Vec<String> = (0..12).map(|i| format!("n{i}")).collect();
+                expected.sort();
+                assert_eq!(texts, expected);
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+);
+
+both_backends!(
+    receipts_only_move_forward_and_a_payment_failure_alerts_the_business,
+    |backend| async move {
+        let (mut settings, dir) = test_settings(backend).await;
+        // The sandbox's own receipts would race the ones this test posts.
+        settings.sandbox.sent_delay_ms = 600_000;
+        let app = spawn_with(settings, dir).await;
+        let biz = app.business("receipts").await;
+        open_window(&app, &biz, CUSTOMER).await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+        let (_, first) = app
+            .send_text(&biz.session.access, CUSTOMER, "r-1", "one")
+            .await;
+        let id = first["response"]["messages"][0]["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        assert_eq!(statuses_until(&mut ws, &id, "sent").await, vec!["sent"]);
+        let status = |s: &str| json!({"id": id, "status": s, "timestamp": "1763700000", "recipient_id": CUSTOMER});
+        for s in ["read", "delivered", "sent"] {
+            let (code, _) = app
+                .webhook(
+                    &receipts(&biz.phone_number_id, vec![status(s)]),
+                    &biz.app_secret,
+                )
+                .await;
+            assert_eq!(code, 200);
+        }
+        assert_eq!(statuses_until(&mut ws, &id, "read").await, vec!["read"]);
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        assert_eq!(
+            history["messages"]
+                .as_array()
+                .expect("m")
+                .last()
+                .expect("m")["status"],
+            "read"
+        );
+
+        let (_, second) = app
+            .send_text(&biz.session.access, CUSTOMER, "r-2", "two")
+            .await;
+        let id2 = second["response"]["messages"][0]["id"]
+            .as_str()
+            .expect("id")
+            .to_string();
+        let failed = json!({"id": id2, "status": "failed", "timestamp": "1763700001", "recipient_id": CUSTOMER,
+        "errors": [{"code": 131042, "title": "Business eligibility payment issue"}]});
+        app.webhook(
+            &receipts(&biz.phone_number_id, vec![failed]),
+            &biz.app_secret,
+        )
+        .await;
+        loop {
+            let frame = ws.next_frame().await;
+            if frame["event"] == "system_notification" {
+                assert_eq!(frame["data"]["type"], "payment_error");
+                assert_eq!(frame["data"]["message_id"], id2);
+                break;
+            }
+        }
+        // A receipt for a message nobody knows is accepted, not an error.
+        let (code, _) = app.webhook(&receipts(&biz.phone_number_id, vec![json!({"id": "wamid.unknown", "status": "read", "timestamp": "1", "recipient_id": CUSTOMER})]), &biz.app_secret).await;
+        assert_eq!(code, 200);
+    }
+);
+
+both_backends!(
+    contacts_are_added_renamed_moved_imported_and_deleted,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("contacts").await;
+        let token = biz.session.access.as_str();
+        let mut ws = WsClient::connect(&app, token).await;
+        ws.subscribe("notifications/all").await;
+
+        let (status, _) = app
+            .post(
+                "/api/contacts/add",
+                json!({"name": "Ada", "phone_number": "+4915112345678"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 201);
+        let frame = ws.next_frame().await;
+        assert_eq!(frame["event"], "new_contact");
+        assert_eq!(frame["data"]["phone_number"], "4915112345678");
+        let (status, body) = app
+            .post(
+                "/api/contacts/add",
+                json!({"name": "Ada", "phone_number": "4915112345678"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 409, "{body}");
+        let (status, body) = app
+            .post(
+                "/api/contacts/add",
+                json!({"name": "Bad", "phone_number": "call me"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 422);
+        assert!(body["detail"].as_str().expect("d").contains("country code"));
+        let (status, body) = app
+            .post(
+                "/api/contacts/add",
+                json!({"phone_number": "4915112345679"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(
+            (status, body["detail"].as_str()),
+            (422, Some("name is required"))
+        );
+
+        // Moving a conversation keeps its history.
+        open_window(&app, &biz, "4915112345678").await;
+        let (status, _) = app.post("/api/users/update", json!({"name": "Ada L.", "phone_number": "4915112345678", "new_phone_number": "4915199999999"}), Some(token)).await;
+        assert_eq!(status, 200);
+        let (_, moved) = app.get("/api/conversation/4915199999999", token).await;
+        assert_eq!(moved["messages"].as_array().expect("m").len(), 1);
+        let (_, list) = app.get("/api/users?search_query=Ada", token).await;
+        assert_eq!(list["data"]["users"][0]["phone_number"], "4915199999999");
+        assert_eq!(list["data"]["users"][0]["name"], "Ada L.");
+
+        let (status, counts) = app
+            .post(
+                "/api/contacts/import",
+                json!({"contacts": [
+                    {"name": "Ada L.", "phone_number": "4915199999999"},
+                    {"name": "Ada Lovelace", "phone_number": "4915199999999"},
+                    {"name": "Grace", "phone_number": "+1 2025550143"},
+                    {"name": "Linus", "phone_number": "358401234567"},
+                ]}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 422, "spaces are not digits: {counts}");
+        let (status, counts) = app
+            .post(
+                "/api/contacts/import",
+                json!({"contacts": [
+                    {"name": "Ada L.", "phone_number": "4915199999999"},
+                    {"name": "Ada Lovelace", "phone_number": "4915199999999"},
+                    {"name": "Grace", "phone_number": "+12025550143"},
+                    {"name": "Linus", "phone_number": "358401234567"},
+                ]}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(counts, json!({"added": 2, "updated": 1, "unchanged": 1}));
+
+        let (status, _) = app
+            .call(
+                reqwest::Method::DELETE,
+                "/api/contacts/delete/12025550143",
+                None,
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let (status, _) = app
+            .call(
+                reqwest::Method::DELETE,
+                "/api/contacts/delete/12025550143",
+                None,
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 404);
+        let (_, config) = app.get("/api/config", token).await;
+        assert_eq!(config["phoneNumberId"], biz.phone_number_id);
+    }
+);

@@ -1,5 +1,6 @@
 //! Integration tests: the real application on a random port, on SQLite and on Postgres.
 
+mod crash;
 mod google;
 mod helpers;
 mod identity;

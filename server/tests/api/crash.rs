@@ -1,0 +1,168 @@
+//! A server killed with SIGKILL while messages wait in its outbox delivers each of them exactly
+//! once after it starts again. Runs the real `parley` binary as a child process.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::live::*;
+
+/// A running `parley serve`, killed when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+/// Starts the binary on `port` with the test's database and data dir.
+async fn start(app: &TestApp, port: u16, provider_base_url: &str) -> Server {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let child = Command::new(env!("CARGO_BIN_EXE_parley"))
+        .arg("serve")
+        .arg("--bind")
+        .arg(format!("127.0.0.1:{port}"))
+        .arg("--data-dir")
+        .arg(app.data_dir.path())
+        .current_dir(&root)
+        .env("DATABASE_URL", app.settings.database_url())
+        .env("PARLEY_SERVER__WEB_DIR", app.data_dir.path().join("no-web"))
+        .env("PARLEY_PROVIDER__BASE_URL", provider_base_url)
+        .env("PARLEY_OUTBOX__FIRST_RETRY_MS", "200")
+        .env("PARLEY_OUTBOX__MAX_RETRY_MS", "500")
+        .env("PARLEY_OUTBOX__MAX_ATTEMPTS", "1000")
+        .env("PARLEY_OUTBOX__POLL_MS", "100")
+        .env("PARLEY_SANDBOX__SIMULATED_CUSTOMERS", "0")
+        .env("PARLEY_SANDBOX__REPLY_PROBABILITY", "0")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("parley starts");
+    let server = Server(child);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let probe = app
+            .client
+            .head(format!("http://127.0.0.1:{port}/api/health"))
+            .send()
+            .await;
+        if probe.is_ok_and(|r| r.status().is_success()) {
+            return server;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "parley did not come up on {port}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+both_backends!(
+    pending_sends_survive_sigkill_and_are_delivered_once,
+    |backend| async move {
+        let (settings, data_dir) = test_settings(backend).await;
+        let first_port = free_port();
+        let mut app = TestApp {
+            address: format!("http://127.0.0.1:{first_port}"),
+            client: reqwest::Client::new(),
+            settings,
+            data_dir,
+        };
+        // First life: the provider is unreachable, so every send waits in the outbox.
+        let mut server = start(&app, first_port, "http://127.0.0.1:9").await;
+        let biz = app.business("crashy").await;
+        let customer = "4930123456789";
+        let mut message = text(customer, "wamid.crash-in", "hello");
+        message["timestamp"] = serde_json::json!(format!(
+            "{}",
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .expect("clock")
+                .as_secs()
+        ));
+        let (status, _) = app
+            .webhook(
+                &inbound(&biz.phone_number_id, customer, "C", vec![message]),
+                &biz.app_secret,
+            )
+            .await;
+        assert_eq!(status, 200);
+        for i in 0..3 {
+            let (status, body) = app
+                .send_text(
+                    &biz.session.access,
+                    customer,
+                    &format!("crash-{i}"),
+                    &format!("pending {i}"),
+                )
+                .await;
+            assert_eq!(status, 202, "{body}");
+            assert_eq!(body["status"], "queued");
+        }
+        server.0.kill().expect("SIGKILL");
+        server.0.wait().expect("reaped");
+        drop(server);
+
+        // Second life, with the sandbox as the provider.
+        let second_port = free_port();
+        app.address = format!("http://127.0.0.1:{second_port}");
+        let _server = start(&app, second_port, "").await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let delivered = loop {
+            let sent = app.sandbox_sent(&biz).await;
+            if sent.len() >= 3 || Instant::now() > deadline {
+                break sent;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        // Give a duplicate the chance to show up before counting.
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        let delivered = if delivered.len() >= 3 {
+            app.sandbox_sent(&biz).await
+        } else {
+            delivered
+        };
+        let mut texts: Vec<String> = delivered
+            .iter()
+            .map(|m| {
+                m["body"]["text"]["body"]
+                    .as_str()
+                    .expect("text")
+                    .to_string()
+            })
+            .collect();
+        texts.sort();
+        assert_eq!(texts, vec!["pending 0", "pending 1", "pending 2"]);
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{customer}"),
+                &biz.session.access,
+            )
+            .await;
+        let outgoing: Vec<_> = history["messages"]
+            .as_array()
+            .expect("m")
+            .iter()
+            .filter(|m| m["direction"] == "outgoing")
+            .cloned()
+            .collect();
+        assert_eq!(outgoing.len(), 3);
+        assert!(
+            outgoing.iter().all(|m| m["message_id"]
+                .as_str()
+                .is_some_and(|id| id.starts_with("wamid."))),
+            "{outgoing:?}"
+        );
+    }
+);

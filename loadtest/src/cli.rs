@@ -1,0 +1,202 @@
+//! Command line: one subcommand per scenario, common flags, and the bounds every run obeys.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use url::{Host, Url};
+
+/// Most WebSocket sessions one run opens (one process may hold 20,000 open files here).
+pub const MAX_SESSIONS: usize = 19_500;
+/// Highest offered rate, messages (or connections) per second.
+pub const MAX_RATE: f64 = 100_000.0;
+/// Longest a run (or one phase of it) may last, in seconds.
+pub const MAX_DURATION_SECS: f64 = 900.0;
+/// Most simulated customers and agents.
+pub const MAX_CUSTOMERS: usize = 10_000;
+pub const MAX_AGENTS: usize = 500;
+
+#[derive(Parser, Debug, Clone)]
+#[command(
+    name = "parley-loadtest",
+    version,
+    about = "Load generator for Parley (and for an nchan peer on the same box)",
+    long_about = "Load generator for Parley: drives the public API, signed Cloud API webhooks and \
+the WebSocket push over loopback only, and reports latency percentiles, delivered/s, losses and \
+duplicates as a table (and as JSON with --json).\n\n\
+Scenarios:\n\
+  idle    open --sessions authenticated WebSockets at --rate per second from several 127.0.0.x \
+source addresses, hold them --duration seconds; reports connect latency, connect errors, drops \
+and (with --server-pid) server RSS per session.\n\
+  inbox   --customers post signed webhooks (mixed message types) at an open-loop --rate for \
+--duration seconds while --agents are subscribed to every customer's conversation; latency runs \
+from each message's scheduled send time to its arrival at each agent.\n\
+  fanout  --sessions follow one conversation; the publish rate starts at --rate and grows by \
+--step-factor every --step-secs until p99 passes --p99-bound-ms (or --max-rate / --duration); \
+reports deliveries/s of the best step within the bound and every step.\n\
+  send    --agents send text messages through /api/send-message at --rate for --duration; \
+reports send latency and time to the sandbox's delivered and read receipts.\n\n\
+Every run is bounded in count and time, refuses a non-loopback --target, and sets itself up \
+through the public API (registers a business, agents, an app secret). Access tokens last 15 min \
+by default: for longer runs start the server with PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS raised.\n\
+With --peer nchan, idle and fanout drive an nginx + nchan server instead (subscribers on \
+/sub/<channel>, publishers POST /pub/<channel>)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub scenario: Scenario,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum Scenario {
+    /// Hold many idle authenticated WebSocket sessions; connect latency and RSS per session.
+    Idle {
+        /// Client source addresses 127.0.0.1..=127.0.0.K to spread sockets over.
+        #[arg(long, default_value_t = 8)]
+        source_addrs: u8,
+    },
+    /// Signed webhooks at an open-loop rate to subscribed agents; webhook-to-agent latency.
+    Inbox {
+        /// Messages per webhook POST (the Cloud API batches up to 1000).
+        #[arg(long, default_value_t = 1)]
+        batch: usize,
+    },
+    /// One conversation followed by many sessions; raise the rate until p99 passes a bound.
+    Fanout {
+        /// Stop raising the rate once a step's p99 exceeds this many milliseconds.
+        #[arg(long, default_value_t = 50.0)]
+        p99_bound_ms: f64,
+        /// Seconds each rate step lasts.
+        #[arg(long, default_value_t = 3.0)]
+        step_secs: f64,
+        /// Factor the publish rate grows by between steps.
+        #[arg(long, default_value_t = 1.5)]
+        step_factor: f64,
+        /// Highest publish rate tried, messages per second.
+        #[arg(long, default_value_t = 5_000.0)]
+        max_rate: f64,
+    },
+    /// Agents send through /api/send-message; send latency and receipt times.
+    Send,
+}
+
+/// Which server the run drives.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Peer {
+    Parley,
+    /// nginx + nchan: /sub/<channel> WebSockets and POST /pub/<channel> (idle and fanout only).
+    Nchan,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Base URL of the server; loopback addresses only.
+    #[arg(long, global = true, default_value = "http://127.0.0.1:8080")]
+    pub target: String,
+    /// Server kind behind --target.
+    #[arg(long, global = true, value_enum, default_value_t = Peer::Parley)]
+    pub peer: Peer,
+    /// Simulated customers (distinct phone numbers, hence conversations).
+    #[arg(long, global = true, default_value_t = 10)]
+    pub customers: usize,
+    /// Agent accounts created under the business (0: the owner alone).
+    #[arg(long, global = true, default_value_t = 2)]
+    pub agents: usize,
+    /// WebSocket sessions (idle, fanout).
+    #[arg(long, global = true, default_value_t = 100)]
+    pub sessions: usize,
+    /// Offered rate per second: messages (inbox, fanout start, send) or connections (idle).
+    #[arg(long, global = true, default_value_t = 100.0)]
+    pub rate: f64,
+    /// Seconds of load (inbox, send), of holding (idle), or the cap on all steps (fanout).
+    #[arg(long, global = true, default_value_t = 10.0)]
+    pub duration: f64,
+    /// Seconds to wait after the load for deliveries still in flight.
+    #[arg(long, global = true, default_value_t = 5.0)]
+    pub drain: f64,
+    /// Requests in flight at most; a send that waits still counts from its scheduled time.
+    #[arg(long, global = true, default_value_t = 512)]
+    pub max_inflight: usize,
+    /// Server process id(s), comma separated, whose VmRSS is summed (idle).
+    #[arg(long, global = true, value_delimiter = ',')]
+    pub server_pid: Vec<u32>,
+    /// Write the report as JSON to this file.
+    #[arg(long, global = true)]
+    pub json: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, global = true)]
+    pub quiet: bool,
+}
+
+impl Common {
+    /// The target URL, after checking it is loopback and every figure is within bounds.
+    pub fn validate(&self, scenario: &Scenario) -> Result<Url> {
+        let url = Url::parse(&self.target)?;
+        if !matches!(url.scheme(), "http") {
+            bail!("--target must be an http:// URL");
+        }
+        let loopback = match url.host() {
+            Some(Host::Domain(d)) => d == "localhost",
+            Some(Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+            Some(Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+            None => false,
+        };
+        if !loopback {
+            bail!("--target must be a loopback address (127.0.0.0/8, ::1 or localhost)");
+        }
+        let rate_ok = self.rate.is_finite() && self.rate > 0.0 && self.rate <= MAX_RATE;
+        if !rate_ok {
+            bail!("--rate must be in (0, {MAX_RATE}]");
+        }
+        if !(self.duration > 0.0 && self.duration <= MAX_DURATION_SECS) {
+            bail!("--duration must be in (0, {MAX_DURATION_SECS}]");
+        }
+        if !(self.drain >= 0.0 && self.drain <= 120.0) {
+            bail!("--drain must be in [0, 120]");
+        }
+        if self.sessions == 0 || self.sessions > MAX_SESSIONS {
+            bail!("--sessions must be in 1..={MAX_SESSIONS}");
+        }
+        if self.customers == 0 || self.customers > MAX_CUSTOMERS {
+            bail!("--customers must be in 1..={MAX_CUSTOMERS}");
+        }
+        if self.agents > MAX_AGENTS {
+            bail!("--agents must be at most {MAX_AGENTS}");
+        }
+        if self.max_inflight == 0 || self.max_inflight > 4096 {
+            bail!("--max-inflight must be in 1..=4096");
+        }
+        match scenario {
+            Scenario::Idle { source_addrs } if *source_addrs == 0 => {
+                bail!("--source-addrs must be at least 1")
+            }
+            Scenario::Inbox { batch } if *batch == 0 || *batch > 1000 => {
+                bail!("--batch must be in 1..=1000")
+            }
+            Scenario::Fanout {
+                step_secs,
+                step_factor,
+                max_rate,
+                ..
+            } => {
+                if !(*step_secs > 0.0 && *step_secs <= 60.0) {
+                    bail!("--step-secs must be in (0, 60]");
+                }
+                if step_factor.partial_cmp(&1.0) != Some(std::cmp::Ordering::Greater) {
+                    bail!("--step-factor must be above 1");
+                }
+                if !(*max_rate > 0.0 && *max_rate <= MAX_RATE) {
+                    bail!("--max-rate must be in (0, {MAX_RATE}]");
+                }
+            }
+            _ => {}
+        }
+        if self.peer == Peer::Nchan && matches!(scenario, Scenario::Inbox { .. } | Scenario::Send) {
+            bail!("--peer nchan supports the idle and fanout scenarios only");
+        }
+        Ok(url)
+    }
+}

@@ -1,0 +1,44 @@
+//! parley-loadtest: drives a running Parley (or an nchan peer) over loopback and measures it.
+//!
+//! Layout:
+//! - `cli`: the command line, one subcommand per scenario, and the bounds every run obeys.
+//! - `client`: setup through the public API, signed webhooks, WebSocket sessions bound to a
+//!   loopback source address, the latency marker carried in message text, process RSS.
+//! - `scenarios`: `idle`, `inbox`, `fanout`, `send`, and the open-loop publisher they share.
+//! - `report`: histograms, the report, its table and JSON.
+//!
+//! The binary parses arguments and calls [`run`]; the smoke tests call [`run`] too.
+#![forbid(unsafe_code)]
+
+pub mod cli;
+pub mod client;
+pub mod report;
+pub mod scenarios;
+
+use anyhow::Result;
+
+use cli::{Cli, Scenario};
+use report::Report;
+use scenarios::Run;
+
+/// Runs one scenario to completion and answers its report (also written to `--json`).
+pub async fn run(cli: &Cli) -> Result<Report> {
+    let target = cli.common.validate(&cli.scenario)?;
+    let api = client::Api::new(target, cli.common.max_inflight)?;
+    let run = Run::new(api, cli.common.clone());
+    let report = match &cli.scenario {
+        Scenario::Idle { source_addrs } => scenarios::idle(&run, *source_addrs).await?,
+        Scenario::Inbox { batch } => scenarios::inbox(&run, *batch).await?,
+        Scenario::Fanout {
+            p99_bound_ms,
+            step_secs,
+            step_factor,
+            max_rate,
+        } => scenarios::fanout(&run, *p99_bound_ms, *step_secs, *step_factor, *max_rate).await?,
+        Scenario::Send => scenarios::send(&run).await?,
+    };
+    if let Some(path) = &cli.common.json {
+        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")?;
+    }
+    Ok(report)
+}

@@ -1,5 +1,5 @@
 import type { Message } from '../../lib/api/types';
-import { applyStatus, confirmSent, lastIncomingTimestamp, mergeMessages } from './messages-state';
+import { applyStatus, applyStatusEvent, confirmSent, lastIncomingTimestamp, mergeMessages } from './messages-state';
 
 const message = (id: string, minute: number, extra: Partial<Message> = {}): Message => ({
   message_id: id,
@@ -31,6 +31,14 @@ describe('message list updates', () => {
   it('keeps the live copy when the event came before the send answer', () => {
     const current = [message('tmp-1', 1, { status: 'sending' }), message('wamid.1', 1, { status: 'delivered' })];
     expect(confirmSent(current, 'tmp-1', 'wamid.1')).toEqual([expect.objectContaining({ message_id: 'wamid.1', status: 'delivered' })]);
+  });
+
+  it('takes the provider id from the first status event of a message sent here', () => {
+    const current = [message('tmp-1', 1, { status: 'sending' })];
+    const sent = applyStatusEvent(current, { message_id: 'wamid.1', client_message_id: 'tmp-1', status: 'sent' });
+    expect(applyStatusEvent(sent, { message_id: 'wamid.1', status: 'read' })).toEqual([
+      expect.objectContaining({ message_id: 'wamid.1', status: 'read' }),
+    ]);
   });
 
   it('finds the last incoming message time for the reply window', () => {

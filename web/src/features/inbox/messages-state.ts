@@ -41,6 +41,18 @@ export function applyStatus(current: Message[], messageId: string, status: Messa
   );
 }
 
+/**
+ * A status event from the server. The first one for a message we sent names our temporary id
+ * as `client_message_id` with the provider's id, which then replaces the temporary one.
+ */
+export function applyStatusEvent(
+  current: Message[],
+  event: { message_id: string; client_message_id?: string; status: MessageStatus; error?: unknown },
+): Message[] {
+  const confirmed = event.client_message_id ? confirmSent(current, event.client_message_id, event.message_id) : current;
+  return applyStatus(confirmed, event.message_id, event.status, event.error);
+}
+
 /** The provider's id replaces the temporary one; if the live event already brought it, keep that. */
 export function confirmSent(current: Message[], tempId: string, providerId: string | undefined): Message[] {
   const id = providerId ?? tempId;

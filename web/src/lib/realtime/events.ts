@@ -12,6 +12,8 @@ export interface StatusUpdateEvent {
   conversation_id: string;
   phone_number: string;
   message_id: string;
+  /** Set on the first update of a message sent by this app: its temporary id. */
+  client_message_id?: string;
   status: MessageStatus;
   error?: unknown;
 }

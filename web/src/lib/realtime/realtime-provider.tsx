@@ -23,6 +23,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const listeners = useRef(new Set<(event: RealtimeEvent) => void>());
   const lastSeq = useRef(0);
   const tokenExpired = useRef(false);
+  const everOpened = useRef(false);
 
   const url = useCallback(async () => {
     const token = await freshAccessToken(tokenExpired.current);
@@ -46,6 +47,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       onOpen: () => {
         channels.current.forEach((_count, channel) => sendJsonMessage({ op: 'subscribe', channel }));
         if (lastSeq.current > 0) sendJsonMessage({ op: 'resume', after: lastSeq.current });
+        // A reconnect with no seq to resume from may have missed events: re-fetch instead.
+        else if (everOpened.current) dispatch({ event: 'reset' });
+        everOpened.current = true;
       },
       onClose: (event) => {
         if (event.reason === TOKEN_EXPIRED_REASON) tokenExpired.current = true;

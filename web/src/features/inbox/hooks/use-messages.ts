@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Message } from '../../../lib/api/types';
 import { useFollow, useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { getMessages, sendMessage, type OutgoingMessage } from '../api/inbox-api';
-import { applyStatus, confirmSent, mergeMessages } from '../messages-state';
+import { applyStatus, applyStatusEvent, confirmSent, mergeMessages } from '../messages-state';
 
 export interface MessagesState {
   messages: Message[];
@@ -107,8 +107,9 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
     else if (event.event === 'new_message' && event.data.phone_number === phone) {
       setState((current) => ({ ...current, messages: mergeMessages(current.messages, [event.data.message]) }));
     } else if (event.event === 'message_status_update' && event.data.phone_number === phone) {
-      const { message_id: id, status, error } = event.data;
-      setState((current) => ({ ...current, messages: applyStatus(current.messages, id, status, error) }));
+      const update = event.data;
+      if (update.client_message_id) outbox.current.delete(update.client_message_id);
+      setState((current) => ({ ...current, messages: applyStatusEvent(current.messages, update) }));
     }
   });
 

@@ -1,0 +1,100 @@
+//! A multipart form read into memory with limits: text fields and files alike are parts.
+//! A file longer than the limit is cut at one byte past it, so a size rule can still say
+//! "too large" without the server holding the whole upload.
+
+use actix_multipart::Multipart;
+use futures_util::TryStreamExt;
+
+use crate::error::{ApiError, ApiResult};
+
+/// Most parts one form may have.
+const MAX_PARTS: usize = 200;
+/// Most bytes of a part without a file name (a text field).
+const MAX_TEXT: usize = 1024 * 1024;
+
+/// One part of the form.
+pub struct Part {
+    pub name: String,
+    /// Present on file parts.
+    pub filename: Option<String>,
+    pub content_type: Option<String>,
+    /// The bytes, at most the limit plus one.
+    pub bytes: Vec<u8>,
+}
+
+impl Part {
+    pub fn size(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
+    }
+}
+
+/// The parts of a form, in order.
+pub struct Form {
+    pub parts: Vec<Part>,
+}
+
+impl Form {
+    /// Reads every part; file parts keep at most `max_file + 1` bytes.
+    pub async fn read(mut payload: Multipart, max_file: usize) -> ApiResult<Form> {
+        let mut parts = Vec::new();
+        while let Some(mut field) = payload.try_next().await.map_err(invalid)? {
+            if parts.len() == MAX_PARTS {
+                return Err(ApiError::BadRequest("Too many form parts".into()));
+            }
+            let name = field.name().unwrap_or_default().to_string();
+            let filename = field
+                .content_disposition()
+                .and_then(|d| d.get_filename())
+                .map(String::from);
+            let content_type = field.content_type().map(|m| m.essence_str().to_string());
+            let limit = if filename.is_some() {
+                max_file
+            } else {
+                MAX_TEXT
+            };
+            let mut bytes = Vec::new();
+            while let Some(chunk) = field.try_next().await.map_err(invalid)? {
+                let room = (limit + 1).saturating_sub(bytes.len());
+                bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                if bytes.len() > limit {
+                    if filename.is_none() {
+                        return Err(ApiError::Unprocessable(format!("{name} is too long")));
+                    }
+                    break;
+                }
+            }
+            parts.push(Part {
+                name,
+                filename,
+                content_type,
+                bytes,
+            });
+        }
+        Ok(Form { parts })
+    }
+
+    /// The first part named `name`.
+    pub fn part(&self, name: &str) -> Option<&Part> {
+        self.parts.iter().find(|p| p.name == name)
+    }
+
+    /// The text of the first part named `name`.
+    pub fn text(&self, name: &str) -> Option<String> {
+        self.part(name).map(Part::text)
+    }
+
+    /// The first non-empty file part named `name` (browsers send an empty part for no file).
+    pub fn file(&self, name: &str) -> Option<&Part> {
+        self.parts
+            .iter()
+            .find(|p| p.name == name && p.filename.is_some() && !p.bytes.is_empty())
+    }
+}
+
+fn invalid(err: actix_multipart::MultipartError) -> ApiError {
+    ApiError::BadRequest(format!("Invalid multipart body: {err}"))
+}

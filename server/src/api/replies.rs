@@ -1,0 +1,243 @@
+//! Automated replies: list, create, edit, delete, and a reply's flow steps.
+
+use std::collections::HashSet;
+
+use actix_multipart::Multipart;
+use actix_web::{HttpResponse, web};
+use serde_json::{Value, json};
+
+use super::multipart::Form;
+use crate::app::AppState;
+use crate::auth::extract::Auth;
+use crate::error::{ApiError, ApiResult};
+use crate::replies::form::{MediaChoice, Plan, StepPlan, Upload, plan};
+use crate::store::{
+    FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, iso_time, trigger_key,
+};
+
+/// The largest file a reply sends (a document); smaller types are checked by the form rules.
+const MAX_FILE: usize = 100 * 1024 * 1024;
+
+/// `GET /api/automated-replies/`
+pub async fn list_replies(auth: Auth, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+    let replies = state.store.replies(&auth.business_id).await?;
+    Ok(HttpResponse::Ok().json(replies.iter().map(reply_json).collect::<Vec<_>>()))
+}
+
+/// `POST /api/automated-replies/` (multipart) → 201 with the reply.
+#[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+pub async fn create_reply(
+    auth: Auth,
+    state: web::Data<AppState>,
+    payload: Multipart,
+) -> ApiResult<HttpResponse> {
+    let form = Form::read(payload, MAX_FILE).await?;
+    let others = trigger_keys(&state, &auth.business_id, None).await?;
+    let plan = plan(&form, None, &others)?;
+    let id = uuid::Uuid::new_v4().to_string();
+    let saved = save(&state, &auth.business_id, &id, plan, true).await?;
+    Ok(HttpResponse::Created().json(reply_json(&saved)))
+}
+
+/// `PATCH /api/automated-replies/{id}` (multipart): fields left out keep their values.
+#[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+pub async fn update_reply(
+    auth: Auth,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    payload: Multipart,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    let current = state.store.reply(&auth.business_id, &id).await?;
+    let steps = state.store.flow_steps(&auth.business_id, &id).await?;
+    let form = Form::read(payload, MAX_FILE).await?;
+    let others = trigger_keys(&state, &auth.business_id, Some(&id)).await?;
+    let plan = plan(&form, Some((&current, &steps)), &others)?;
+    let saved = save(&state, &auth.business_id, &id, plan, false).await?;
+    Ok(HttpResponse::Ok().json(reply_json(&saved)))
+}
+
+/// `DELETE /api/automated-replies/{id}`
+pub async fn delete_reply(
+    auth: Auth,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    state
+        .store
+        .delete_reply(&auth.business_id, &path.into_inner())
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"message": "Automated reply deleted"})))
+}
+
+/// `GET /api/automated-replies/{id}/flows`
+pub async fn list_flow_steps(
+    auth: Auth,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let id = path.into_inner();
+    state.store.reply(&auth.business_id, &id).await?;
+    let steps = state.store.flow_steps(&auth.business_id, &id).await?;
+    Ok(HttpResponse::Ok().json(steps.iter().map(step_json).collect::<Vec<_>>()))
+}
+
+/// Trigger keys of the business's replies other than `except`.
+async fn trigger_keys(
+    state: &AppState,
+    business_id: &str,
+    except: Option<&str>,
+) -> ApiResult<HashSet<String>> {
+    let replies = state.store.replies(business_id).await?;
+    Ok(replies
+        .iter()
+        .filter(|r| Some(r.id.as_str()) != except)
+        .map(|r| trigger_key(&r.trigger))
+        .collect())
+}
+
+/// Writes the plan's uploads under the data dir, then stores the reply with them.
+async fn save(
+    state: &AppState,
+    business_id: &str,
+    id: &str,
+    plan: Plan<'_>,
+    create: bool,
+) -> ApiResult<Reply> {
+    let mut files = Vec::new();
+    let media = materialise(state, business_id, plan.media, &mut files).await?;
+    let steps = match plan.steps {
+        Some(planned) => {
+            let mut steps = Vec::with_capacity(planned.len());
+            for StepPlan {
+                trigger,
+                response_text,
+                caption,
+                buttons,
+                media,
+            } in planned
+            {
+                let media = materialise(state, business_id, media, &mut files).await?;
+                steps.push(FlowStep {
+                    reply_id: id.to_string(),
+                    trigger,
+                    response_text,
+                    caption,
+                    quick_reply_buttons: buttons,
+                    media,
+                });
+            }
+            Some(steps)
+        }
+        None => None,
+    };
+    let reply = Reply {
+        id: id.to_string(),
+        trigger: plan.trigger,
+        kind: plan.kind,
+        response_text: plan.response_text,
+        caption: plan.caption,
+        is_active: plan.is_active,
+        is_default: plan.is_default,
+        cooldown_hours: plan.cooldown_hours,
+        quick_reply_buttons: plan.buttons,
+        media,
+        interactive: plan.interactive,
+        flow_step_count: 0,
+        updated_at: 0,
+    };
+    let saved = state
+        .store
+        .save_reply(business_id, &reply, steps.as_deref(), &files, create)
+        .await;
+    if saved.is_err() {
+        // Nothing refers to the files written for a save that failed.
+        for file in &files {
+            let _ = tokio::fs::remove_file(state.settings.server.data_dir.join(&file.path)).await;
+        }
+    }
+    saved
+}
+
+/// A new upload is written to `<data_dir>/media/<business_id>/<uuid>` and noted in `files`.
+async fn materialise(
+    state: &AppState,
+    business_id: &str,
+    choice: MediaChoice<'_>,
+    files: &mut Vec<NewMediaFile>,
+) -> ApiResult<Option<ReplyMedia>> {
+    let Upload {
+        part,
+        mime_type,
+        media_type,
+    } = match choice {
+        MediaChoice::Keep(kept) => return Ok(kept),
+        MediaChoice::New(upload) => upload,
+    };
+    let id = uuid::Uuid::new_v4().to_string();
+    let relative = format!("media/{business_id}/{id}");
+    let path = state.settings.server.data_dir.join(&relative);
+    if let Some(dir) = path.parent() {
+        tokio::fs::create_dir_all(dir).await.map_err(|e| {
+            ApiError::Internal(anyhow::Error::new(e).context("Failed to create the media dir"))
+        })?;
+    }
+    tokio::fs::write(&path, &part.bytes).await.map_err(|e| {
+        ApiError::Internal(anyhow::Error::new(e).context("Failed to write a media file"))
+    })?;
+    files.push(NewMediaFile {
+        id: id.clone(),
+        mime_type: mime_type.to_string(),
+        size: part.size() as i64,
+        filename: part.filename.clone().unwrap_or_default(),
+        path: relative,
+    });
+    Ok(Some(ReplyMedia {
+        id,
+        media_type: media_type.to_string(),
+    }))
+}
+
+/// Whole hours as an integer, so `2` reads back as `2`, not `2.0`.
+fn hours_json(hours: f64) -> Value {
+    if hours.fract() == 0.0 && hours.abs() < 1e15 {
+        json!(hours as i64)
+    } else {
+        json!(hours)
+    }
+}
+
+fn buttons_json(buttons: &[QuickReplyButton]) -> Value {
+    json!(buttons)
+}
+
+/// A reply as the API shows it.
+pub fn reply_json(reply: &Reply) -> Value {
+    json!({
+        "_id": reply.id,
+        "trigger": reply.trigger,
+        "type": reply.kind,
+        "responseText": reply.response_text,
+        "caption": reply.caption,
+        "isActive": reply.is_active,
+        "isDefault": reply.is_default,
+        "cooldownHours": hours_json(reply.cooldown_hours),
+        "quickReplyButtons": buttons_json(&reply.quick_reply_buttons),
+        "mediaUrl": reply.media.as_ref().map(ReplyMedia::url),
+        "mediaType": reply.media.as_ref().map(|m| m.media_type.clone()),
+        "interactive": reply.interactive,
+        "flowStepCount": reply.flow_step_count,
+        "updatedAt": iso_time(reply.updated_at),
+    })
+}
+
+fn step_json(step: &FlowStep) -> Value {
+    json!({
+        "trigger": step.trigger,
+        "responseText": step.response_text,
+        "caption": step.caption,
+        "quickReplyButtons": buttons_json(&step.quick_reply_buttons),
+        "mediaUrl": step.media.as_ref().map(ReplyMedia::url),
+        "mediaType": step.media.as_ref().map(|m| m.media_type.clone()),
+    })
+}

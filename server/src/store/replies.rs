@@ -1,0 +1,448 @@
+//! Automated replies, their flow steps, the files they send, and when each last answered each
+//! customer (for the cooldown).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::{AnyConnection, FromRow};
+
+use super::{Store, is_unique_violation, now_ms};
+use crate::error::{ApiError, ApiResult};
+
+/// A quick-reply button: its id is what the customer's press sends back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuickReplyButton {
+    pub id: String,
+    pub title: String,
+}
+
+/// A stored file a reply or a step sends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplyMedia {
+    /// The row of `media`; served at `/api/media/{id}`.
+    pub id: String,
+    /// `image`, `video`, `audio` or `document`.
+    pub media_type: String,
+}
+
+impl ReplyMedia {
+    pub fn url(&self) -> String {
+        format!("/api/media/{}", self.id)
+    }
+}
+
+/// An automated reply as stored.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    pub id: String,
+    /// As the user typed it; matching uses it lower-cased and trimmed.
+    pub trigger: String,
+    /// `text` or `interactive`.
+    pub kind: String,
+    pub response_text: String,
+    /// Sent with the media, when there is media.
+    pub caption: String,
+    pub is_active: bool,
+    /// Answers when nothing else matches; one per business at most.
+    pub is_default: bool,
+    /// The same reply is not sent twice to one customer within this many hours.
+    pub cooldown_hours: f64,
+    pub quick_reply_buttons: Vec<QuickReplyButton>,
+    pub media: Option<ReplyMedia>,
+    /// The interactive list (`kind == "interactive"`), as the Cloud API takes it.
+    pub interactive: Option<Value>,
+    pub flow_step_count: i64,
+    /// Unix milliseconds.
+    pub updated_at: i64,
+}
+
+/// One step of a reply's flow, opened by the button (or list row) whose id is its trigger.
+#[derive(Clone, Debug)]
+pub struct FlowStep {
+    pub reply_id: String,
+    pub trigger: String,
+    pub response_text: String,
+    pub caption: String,
+    pub quick_reply_buttons: Vec<QuickReplyButton>,
+    pub media: Option<ReplyMedia>,
+}
+
+/// A file written under the data dir, to record in `media` with the reply that uses it.
+#[derive(Clone, Debug)]
+pub struct NewMediaFile {
+    pub id: String,
+    pub mime_type: String,
+    pub size: i64,
+    pub filename: String,
+    /// Relative to the data dir.
+    pub path: String,
+}
+
+/// The trigger as matching sees it.
+pub fn trigger_key(trigger: &str) -> String {
+    trigger.trim().to_lowercase()
+}
+
+macro_rules! reply_columns {
+    () => {
+        "r.id, r.trigger_text, r.kind, r.response_text, r.caption, r.is_active, r.is_default, \
+         r.cooldown_hours, r.quick_reply_buttons, r.media_id, r.media_type, r.interactive, \
+         r.updated_at, (SELECT COUNT(*) FROM reply_flow_steps s \
+         WHERE s.business_id = r.business_id AND s.reply_id = r.id) AS flow_step_count"
+    };
+}
+
+macro_rules! step_columns {
+    () => {
+        "reply_id, trigger_text, response_text, caption, quick_reply_buttons, media_id, media_type"
+    };
+}
+
+#[derive(FromRow)]
+struct ReplyRow {
+    id: String,
+    trigger_text: String,
+    kind: String,
+    response_text: String,
+    caption: String,
+    is_active: i64,
+    is_default: i64,
+    cooldown_hours: f64,
+    quick_reply_buttons: String,
+    media_id: Option<String>,
+    media_type: Option<String>,
+    interactive: Option<String>,
+    updated_at: i64,
+    flow_step_count: i64,
+}
+
+#[derive(FromRow)]
+struct StepRow {
+    reply_id: String,
+    trigger_text: String,
+    response_text: String,
+    caption: String,
+    quick_reply_buttons: String,
+    media_id: Option<String>,
+    media_type: Option<String>,
+}
+
+fn media_of(id: Option<String>, media_type: Option<String>) -> Option<ReplyMedia> {
+    Some(ReplyMedia {
+        id: id?,
+        media_type: media_type.unwrap_or_else(|| "document".into()),
+    })
+}
+
+fn buttons_of(json: &str) -> Vec<QuickReplyButton> {
+    serde_json::from_str(json).unwrap_or_default()
+}
+
+impl From<ReplyRow> for Reply {
+    fn from(row: ReplyRow) -> Reply {
+        Reply {
+            id: row.id,
+            trigger: row.trigger_text,
+            kind: row.kind,
+            response_text: row.response_text,
+            caption: row.caption,
+            is_active: row.is_active != 0,
+            is_default: row.is_default != 0,
+            cooldown_hours: row.cooldown_hours,
+            quick_reply_buttons: buttons_of(&row.quick_reply_buttons),
+            media: media_of(row.media_id, row.media_type),
+            interactive: row.interactive.and_then(|i| serde_json::from_str(&i).ok()),
+            flow_step_count: row.flow_step_count,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+impl From<StepRow> for FlowStep {
+    fn from(row: StepRow) -> FlowStep {
+        FlowStep {
+            reply_id: row.reply_id,
+            trigger: row.trigger_text,
+            response_text: row.response_text,
+            caption: row.caption,
+            quick_reply_buttons: buttons_of(&row.quick_reply_buttons),
+            media: media_of(row.media_id, row.media_type),
+        }
+    }
+}
+
+fn not_found() -> ApiError {
+    ApiError::NotFound("Automated reply not found".into())
+}
+
+impl Store {
+    /// The business's replies, oldest first.
+    pub async fn replies(&self, business_id: &str) -> ApiResult<Vec<Reply>> {
+        let rows: Vec<ReplyRow> = sqlx::query_as(concat!(
+            "SELECT ",
+            reply_columns!(),
+            " FROM automated_replies r WHERE r.business_id = $1 ORDER BY r.created_at, r.id"
+        ))
+        .bind(business_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(Reply::from).collect())
+    }
+
+    /// One reply of the business; 404 for an unknown id or another business's.
+    pub async fn reply(&self, business_id: &str, id: &str) -> ApiResult<Reply> {
+        let row: Option<ReplyRow> = sqlx::query_as(concat!(
+            "SELECT ",
+            reply_columns!(),
+            " FROM automated_replies r WHERE r.business_id = $1 AND r.id = $2"
+        ))
+        .bind(business_id)
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(Reply::from).ok_or_else(not_found)
+    }
+
+    /// The flow steps of one reply, in the order they were given.
+    pub async fn flow_steps(&self, business_id: &str, reply_id: &str) -> ApiResult<Vec<FlowStep>> {
+        let rows: Vec<StepRow> = sqlx::query_as(concat!(
+            "SELECT ",
+            step_columns!(),
+            " FROM reply_flow_steps WHERE business_id = $1 AND reply_id = $2 ORDER BY position"
+        ))
+        .bind(business_id)
+        .bind(reply_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(FlowStep::from).collect())
+    }
+
+    /// Every flow step of the business: what the reply engine matches button ids against.
+    pub async fn all_flow_steps(&self, business_id: &str) -> ApiResult<Vec<FlowStep>> {
+        let rows: Vec<StepRow> = sqlx::query_as(concat!(
+            "SELECT ",
+            step_columns!(),
+            " FROM reply_flow_steps WHERE business_id = $1 ORDER BY reply_id, position"
+        ))
+        .bind(business_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(FlowStep::from).collect())
+    }
+
+    /// Creates (`create`) or replaces a reply, its new files and, when given, its flow steps, in
+    /// one transaction. A default reply takes the default from any other; a trigger already in
+    /// use is a 409.
+    pub async fn save_reply(
+        &self,
+        business_id: &str,
+        reply: &Reply,
+        steps: Option<&[FlowStep]>,
+        files: &[NewMediaFile],
+        create: bool,
+    ) -> ApiResult<Reply> {
+        let mut tx = self.begin_write().await?;
+        let now = now_ms();
+        for file in files {
+            insert_media(&mut tx, business_id, file, now).await?;
+        }
+        if reply.is_default {
+            sqlx::query(
+                "UPDATE automated_replies SET is_default = 0 \
+                 WHERE business_id = $1 AND id <> $2 AND is_default = 1",
+            )
+            .bind(business_id)
+            .bind(&reply.id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let written = write_reply(&mut tx, business_id, reply, now, create)
+            .await
+            .map_err(|err| {
+                if is_unique_violation(&err) {
+                    ApiError::Conflict(format!(
+                        "An automated reply with the trigger \"{}\" already exists",
+                        reply.trigger.trim()
+                    ))
+                } else {
+                    err.into()
+                }
+            })?;
+        if written == 0 {
+            return Err(not_found());
+        }
+        if let Some(steps) = steps {
+            sqlx::query("DELETE FROM reply_flow_steps WHERE business_id = $1 AND reply_id = $2")
+                .bind(business_id)
+                .bind(&reply.id)
+                .execute(&mut *tx)
+                .await?;
+            for (position, step) in steps.iter().enumerate() {
+                insert_step(&mut tx, business_id, &reply.id, position as i64, step).await?;
+            }
+        }
+        tx.commit().await?;
+        self.reply(business_id, &reply.id).await
+    }
+
+    /// Deletes a reply with its steps and cooldown memory; its files stay in `media`, since
+    /// messages already sent may show them.
+    pub async fn delete_reply(&self, business_id: &str, id: &str) -> ApiResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query("DELETE FROM reply_flow_steps WHERE business_id = $1 AND reply_id = $2")
+            .bind(business_id)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM reply_deliveries WHERE business_id = $1 AND reply_id = $2")
+            .bind(business_id)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let done = sqlx::query("DELETE FROM automated_replies WHERE business_id = $1 AND id = $2")
+            .bind(business_id)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(not_found());
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// When each reply last answered `phone` (Unix ms), keyed by reply id.
+    pub async fn reply_deliveries(
+        &self,
+        business_id: &str,
+        phone: &str,
+    ) -> ApiResult<HashMap<String, i64>> {
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT reply_id, sent_at FROM reply_deliveries WHERE business_id = $1 AND phone = $2",
+        )
+        .bind(business_id)
+        .bind(phone)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().collect())
+    }
+
+    /// Remembers that `reply_id` answered `phone` at `sent_at`.
+    pub async fn record_reply_delivery(
+        &self,
+        business_id: &str,
+        reply_id: &str,
+        phone: &str,
+        sent_at: i64,
+    ) -> ApiResult<()> {
+        sqlx::query(
+            "INSERT INTO reply_deliveries (business_id, reply_id, phone, sent_at) \
+             VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (business_id, reply_id, phone) DO UPDATE SET sent_at = excluded.sent_at",
+        )
+        .bind(business_id)
+        .bind(reply_id)
+        .bind(phone)
+        .bind(sent_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
+
+async fn insert_media(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    file: &NewMediaFile,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO media (business_id, id, mime_type, size, filename, path, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(business_id)
+    .bind(&file.id)
+    .bind(&file.mime_type)
+    .bind(file.size)
+    .bind(&file.filename)
+    .bind(&file.path)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Inserts or updates the reply row; answers the rows written.
+async fn write_reply(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    reply: &Reply,
+    now: i64,
+    create: bool,
+) -> Result<u64, sqlx::Error> {
+    let buttons = serde_json::to_string(&reply.quick_reply_buttons).unwrap_or_else(|_| "[]".into());
+    let interactive = reply.interactive.as_ref().map(Value::to_string);
+    let media_id = reply.media.as_ref().map(|m| m.id.clone());
+    let media_type = reply.media.as_ref().map(|m| m.media_type.clone());
+    let query = if create {
+        sqlx::query(
+            "INSERT INTO automated_replies (trigger_text, trigger_key, kind, response_text, \
+             caption, is_active, is_default, cooldown_hours, quick_reply_buttons, media_id, \
+             media_type, interactive, updated_at, business_id, id, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+        )
+    } else {
+        sqlx::query(
+            "UPDATE automated_replies SET trigger_text = $1, trigger_key = $2, kind = $3, \
+             response_text = $4, caption = $5, is_active = $6, is_default = $7, \
+             cooldown_hours = $8, quick_reply_buttons = $9, media_id = $10, media_type = $11, \
+             interactive = $12, updated_at = $13 WHERE business_id = $14 AND id = $15",
+        )
+    };
+    let query = query
+        .bind(reply.trigger.trim())
+        .bind(trigger_key(&reply.trigger))
+        .bind(&reply.kind)
+        .bind(&reply.response_text)
+        .bind(&reply.caption)
+        .bind(i64::from(reply.is_active))
+        .bind(i64::from(reply.is_default))
+        .bind(reply.cooldown_hours)
+        .bind(buttons)
+        .bind(media_id)
+        .bind(media_type)
+        .bind(interactive)
+        .bind(now)
+        .bind(business_id)
+        .bind(&reply.id);
+    // Only a new row has a creation time to write.
+    let query = if create { query.bind(now) } else { query };
+    Ok(query.execute(&mut *conn).await?.rows_affected())
+}
+
+async fn insert_step(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    reply_id: &str,
+    position: i64,
+    step: &FlowStep,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO reply_flow_steps (business_id, reply_id, trigger_text, position, \
+         response_text, caption, quick_reply_buttons, media_id, media_type) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(business_id)
+    .bind(reply_id)
+    .bind(step.trigger.trim())
+    .bind(position)
+    .bind(&step.response_text)
+    .bind(&step.caption)
+    .bind(serde_json::to_string(&step.quick_reply_buttons).unwrap_or_else(|_| "[]".into()))
+    .bind(step.media.as_ref().map(|m| m.id.clone()))
+    .bind(step.media.as_ref().map(|m| m.media_type.clone()))
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,245 @@
+//! Phone numbers from a recipient file for bulk sends: csv, xls or xlsx.
+//!
+//! The number column is the one headed `PhoneNumber` (any case); a spreadsheet may also head it
+//! `phone` or `phoneNumber`. Without such a header the first column is read, and a first row
+//! that is not a number is taken as a header. Each value is trimmed and kept only when it is all
+//! digits; other non-empty values are reported with their row (1-based, as a spreadsheet numbers
+//! them); empty cells are skipped; repeats are dropped, keeping the first.
+
+use std::collections::HashSet;
+use std::io::Cursor;
+
+use calamine::{Data, Reader};
+use serde::Serialize;
+
+/// What kind of recipient file an upload is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileType {
+    Csv,
+    Xls,
+    Xlsx,
+}
+
+impl FileType {
+    /// From the file name's extension, else from the declared content type.
+    pub fn of(file_name: &str, content_type: Option<&str>) -> Option<FileType> {
+        let extension = file_name
+            .rsplit_once('.')
+            .map(|(_, ext)| ext.to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("csv") => return Some(FileType::Csv),
+            Some("xls") => return Some(FileType::Xls),
+            Some("xlsx") => return Some(FileType::Xlsx),
+            _ => {}
+        }
+        match content_type.map(|c| c.split(';').next().unwrap_or("").trim()) {
+            Some("text/csv") => Some(FileType::Csv),
+            Some("application/vnd.ms-excel") => Some(FileType::Xls),
+            Some("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet") => {
+                Some(FileType::Xlsx)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A value that is not a phone number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InvalidRow {
+    pub row: u64,
+    pub value: String,
+}
+
+/// The numbers of a file, in file order without repeats, and the rows that were refused.
+#[derive(Debug, Default, Serialize)]
+pub struct Recipients {
+    pub numbers: Vec<String>,
+    pub invalid_rows: Vec<InvalidRow>,
+}
+
+/// Why a file could not be read; the texts are the sender screen's.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    #[error("Failed to parse CSV")]
+    Csv(#[source] csv::Error),
+    #[error("Failed to parse Excel file")]
+    Excel(#[source] anyhow::Error),
+}
+
+const CSV_HEADERS: &[&str] = &["phonenumber"];
+const SHEET_HEADERS: &[&str] = &["phonenumber", "phone"];
+
+/// Reads the numbers of `bytes`, a file of type `kind`.
+pub fn parse(kind: FileType, bytes: &[u8]) -> Result<Recipients, ParseError> {
+    match kind {
+        FileType::Csv => parse_csv(bytes),
+        FileType::Xls => {
+            let mut book =
+                calamine::Xls::new(Cursor::new(bytes)).map_err(|e| ParseError::Excel(e.into()))?;
+            first_sheet(&mut book)
+        }
+        FileType::Xlsx => {
+            let mut book =
+                calamine::Xlsx::new(Cursor::new(bytes)).map_err(|e| ParseError::Excel(e.into()))?;
+            first_sheet(&mut book)
+        }
+    }
+}
+
+fn parse_csv(bytes: &[u8]) -> Result<Recipients, ParseError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes);
+    let mut collector = Collector::default();
+    let mut record = csv::ByteRecord::new();
+    let mut row = 0u64;
+    while reader
+        .read_byte_record(&mut record)
+        .map_err(ParseError::Csv)?
+    {
+        row += 1;
+        let cells = record.iter().map(|cell| String::from_utf8_lossy(cell));
+        collector.row(row, cells, CSV_HEADERS);
+    }
+    Ok(collector.done())
+}
+
+fn first_sheet<R, B>(book: &mut B) -> Result<Recipients, ParseError>
+where
+    B: Reader<R>,
+    B::Error: std::error::Error + Send + Sync + 'static,
+    R: std::io::Read + std::io::Seek,
+{
+    let range = match book.worksheet_range_at(0) {
+        Some(range) => range.map_err(|e| ParseError::Excel(e.into()))?,
+        None => return Ok(Recipients::default()),
+    };
+    // A sheet's used range may start below the first row.
+    let first_row = range.start().map(|(row, _)| u64::from(row)).unwrap_or(0);
+    let mut collector = Collector::default();
+    for (i, cells) in range.rows().enumerate() {
+        let cells = cells.iter().map(cell_text);
+        collector.row(first_row + i as u64 + 1, cells, SHEET_HEADERS);
+    }
+    Ok(collector.done())
+}
+
+/// A cell as text; whole numbers without a decimal point (spreadsheets store numbers as floats).
+fn cell_text(cell: &Data) -> std::borrow::Cow<'_, str> {
+    match cell {
+        Data::String(text) => text.as_str().into(),
+        Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e16 => format!("{f:.0}").into(),
+        Data::Empty => "".into(),
+        other => other.to_string().into(),
+    }
+}
+
+/// Walks the rows: finds the column, then keeps the numbers.
+#[derive(Default)]
+struct Collector {
+    /// The number column, once the first row has been seen.
+    column: Option<usize>,
+    seen: HashSet<String>,
+    out: Recipients,
+}
+
+impl Collector {
+    fn row<'a>(
+        &mut self,
+        row: u64,
+        cells: impl Iterator<Item = std::borrow::Cow<'a, str>>,
+        headers: &[&str],
+    ) {
+        let Some(column) = self.column else {
+            let cells: Vec<_> = cells.collect();
+            let header = cells
+                .iter()
+                .position(|c| headers.contains(&c.trim().to_ascii_lowercase().as_str()));
+            self.column = Some(header.unwrap_or(0));
+            match (header, cells.first()) {
+                (None, Some(first)) if is_number(first.trim()) => self.keep(row, first.trim()),
+                // A header row, or a first row that is not a number: a header too.
+                _ => {}
+            }
+            return;
+        };
+        if let Some(value) = cells.into_iter().nth(column) {
+            self.keep(row, value.trim());
+        }
+    }
+
+    fn keep(&mut self, row: u64, value: &str) {
+        if value.is_empty() {
+            return;
+        }
+        if !is_number(value) {
+            self.out.invalid_rows.push(InvalidRow {
+                row,
+                value: value.to_string(),
+            });
+        } else if self.seen.insert(value.to_string()) {
+            self.out.numbers.push(value.to_string());
+        }
+    }
+
+    fn done(self) -> Recipients {
+        self.out
+    }
+}
+
+fn is_number(value: &str) -> bool {
+    !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The sample file: the header and three example rows.
+pub const SAMPLE_CSV: &str = "PhoneNumber\n201001234567\n966501234567\n15551234567\n";
+pub const SAMPLE_FILE_NAME: &str = "sample_phone_numbers.csv";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn csv(text: &str) -> Recipients {
+        parse(FileType::Csv, text.as_bytes()).expect("parses")
+    }
+
+    #[test]
+    fn reads_the_phone_number_column_trimmed_without_repeats() {
+        let parsed = csv(
+            "Name,PhoneNumber\nA, 201001234567 \nB,+20100\nC,201001234567\nD,\nE,15551234567\n",
+        );
+        assert_eq!(parsed.numbers, ["201001234567", "15551234567"]);
+        assert_eq!(
+            parsed.invalid_rows,
+            [InvalidRow {
+                row: 3,
+                value: "+20100".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn without_a_header_the_first_column_is_read_from_the_first_row() {
+        let parsed = csv("201001234567,x\n15551234567,y\n");
+        assert_eq!(parsed.numbers, ["201001234567", "15551234567"]);
+        let parsed = csv("Numbers\n15551234567\n");
+        assert_eq!(parsed.numbers, ["15551234567"]);
+        assert!(parsed.invalid_rows.is_empty());
+    }
+
+    #[test]
+    fn the_sample_parses() {
+        assert_eq!(csv(SAMPLE_CSV).numbers.len(), 3);
+    }
+
+    #[test]
+    fn file_types_by_name_then_content_type() {
+        assert_eq!(FileType::of("a.CSV", None), Some(FileType::Csv));
+        assert_eq!(FileType::of("a.xls", None), Some(FileType::Xls));
+        assert_eq!(FileType::of("a.xlsx", None), Some(FileType::Xlsx));
+        assert_eq!(FileType::of("blob", Some("text/csv")), Some(FileType::Csv));
+        assert_eq!(FileType::of("a.txt", Some("text/plain")), None);
+    }
+}

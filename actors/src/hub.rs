@@ -125,9 +125,9 @@ impl Sequencer {
 
     /// After `GAP_WAIT`, a missing event is given up on (its publisher died): release the rest.
     fn release_stale(&mut self) -> Vec<Arc<Event>> {
-        if !self
+        if self
             .waiting_since
-            .is_some_and(|since| since.elapsed() >= GAP_WAIT)
+            .is_none_or(|since| since.elapsed() < GAP_WAIT)
         {
             return Vec::new();
         }

@@ -12,3 +12,7 @@ web:
 
 test:
 	scripts/test.sh
+
+# Benchmarks of issue 9 (about 15 minutes; writes docs/BENCHMARKS.md): see scripts/bench.sh.
+bench:
+	scripts/bench.sh

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# `make bench`: the benchmark suite of issue 9. Builds release, starts Parley pinned to core 0 and
+# the load generator on core 1, runs every scenario at a few sizes, runs idle and fanout against
+# nginx + nchan (same core, same run), records the floors, and writes docs/BENCHMARKS.md and
+# docs/bench-latency.png. Loopback only; every step is bounded by `timeout`.
+# BENCH_QUICK=1 runs tiny sizes to check the script itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+OUT=${BENCH_OUT:-target/bench}
+QUICK=${BENCH_QUICK:-0}
+PARLEY_PORT=${PARLEY_PORT:-18181}
+NCHAN_PORT=${NCHAN_PORT:-18282}
+rm -rf "$OUT"
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+for port in $PARLEY_PORT $NCHAN_PORT; do
+  if ss -ltnH "sport = :$port" | grep -q .; then
+    echo "port $port is already in use: stop what listens there or change PARLEY_PORT/NCHAN_PORT" >&2
+    exit 1
+  fi
+done
+
+echo "== build (release)"
+cargo build --release -p parley-server --bin parley -p parley-loadtest
+
+echo "== peers and tools"
+if [ ! -f /usr/lib/nginx/modules/ngx_nchan_module.so ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light libnginx-mod-nchan
+fi
+python3 -c 'import matplotlib' 2>/dev/null || pip install --quiet matplotlib ||
+  echo "matplotlib unavailable: the plot is skipped"
+
+LT=(taskset -c 1 target/release/parley-loadtest)
+SERVER_PID=""
+NGINX_PID=""
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+  [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+wait_http() { # URL
+  for _ in $(seq 1 100); do
+    curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  echo "no answer from $1" >&2
+  return 1
+}
+
+start_parley() {
+  local data
+  data=$(mktemp -d -p "$OUT" parley-data.XXXX)
+  RUST_LOG=warn PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS=7200 taskset -c 0 \
+    target/release/parley serve --bind "127.0.0.1:$PARLEY_PORT" --data-dir "$data" \
+    >>"$OUT/parley.log" 2>&1 &
+  SERVER_PID=$!
+  wait_http "http://127.0.0.1:$PARLEY_PORT/api/health"
+}
+
+stop_parley() {
+  kill "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=""
+  rm -rf "$OUT"/parley-data.*
+}
+
+start_nchan() {
+  local prefix=$OUT/nchan
+  rm -rf "$prefix"
+  mkdir -p "$prefix"
+  sed -e "s#__PREFIX__#$prefix#g" -e "s#__PORT__#$NCHAN_PORT#g" loadtest/bench/nchan.conf \
+    >"$prefix/nginx.conf"
+  taskset -c 0 nginx -c "$prefix/nginx.conf" -p "$prefix" -g 'daemon off;' \
+    >>"$OUT/nchan.log" 2>&1 &
+  NGINX_PID=$!
+  wait_http "http://127.0.0.1:$NCHAN_PORT/rtt"
+  NCHAN_WORKERS=$(pgrep -P "$NGINX_PID" | paste -sd, -)
+}
+
+stop_nchan() {
+  kill "$NGINX_PID" 2>/dev/null || true
+  wait "$NGINX_PID" 2>/dev/null || true
+  NGINX_PID=""
+}
+
+# run NAME ARGS...: one bounded load-generator run; its command and JSON land in $OUT.
+run() {
+  local name=$1
+  shift
+  echo "-- $name: parley-loadtest $*"
+  echo "parley-loadtest $*" >"$OUT/$name.cmd"
+  if ! timeout 900 "${LT[@]}" "$@" --quiet --json "$OUT/$name.json" >"$OUT/$name.txt" 2>&1; then
+    echo "$name failed: $(tail -n 3 "$OUT/$name.txt")" | tee -a "$OUT/failures.txt"
+  fi
+}
+
+if [ "$QUICK" = 1 ]; then
+  IDLE_SIZES="200 1000"; INBOX_RATES="50 200"; FANOUT_SESSIONS="50"; SEND_RATES="10"
+  HOLD=2; LOAD_SECS=3
+else
+  IDLE_SIZES="1000 5000 18000"; INBOX_RATES="100 200 400 1000 2000 5000"
+  FANOUT_SESSIONS="100 1000"; SEND_RATES="20 100"
+  HOLD=10; LOAD_SECS=10
+fi
+P=http://127.0.0.1:$PARLEY_PORT
+N=http://127.0.0.1:$NCHAN_PORT
+
+echo "== floors"
+start_nchan
+python3 loadtest/bench/floors.py "$N/rtt" "$OUT" >"$OUT/floors.json"
+cat "$OUT/floors.json"
+if [ -x /usr/lib/postgresql/15/bin/pg_test_fsync ]; then
+  timeout 120 /usr/lib/postgresql/15/bin/pg_test_fsync -s 2 -f "$OUT/pg_test_fsync.tmp" \
+    >"$OUT/pg_test_fsync.txt" 2>&1 || true
+  rm -f "$OUT/pg_test_fsync.tmp"
+fi
+
+echo "== idle"
+for n in $IDLE_SIZES; do
+  run "idle-nchan-$n" idle --peer nchan --target "$N" --sessions "$n" --rate 2000 \
+    --duration "$HOLD" --server-pid "$NCHAN_WORKERS"
+  stop_nchan
+  start_nchan
+done
+stop_nchan
+for n in $IDLE_SIZES; do
+  start_parley
+  run "idle-parley-$n" idle --target "$P" --sessions "$n" --rate 2000 --duration "$HOLD" \
+    --agents 2 --server-pid "$SERVER_PID"
+  stop_parley
+done
+
+echo "== fanout"
+for n in $FANOUT_SESSIONS; do
+  start_nchan
+  run "fanout-nchan-$n" fanout --peer nchan --target "$N" --sessions "$n" --rate 50 \
+    --step-factor 2 --step-secs 3 --max-rate 6400 --p99-bound-ms 50 --duration 60
+  stop_nchan
+  start_parley
+  run "fanout-parley-$n" fanout --target "$P" --sessions "$n" --rate 50 --agents 2 \
+    --step-factor 2 --step-secs 3 --max-rate 6400 --p99-bound-ms 50 --duration 60
+  stop_parley
+done
+
+echo "== inbox"
+for r in $INBOX_RATES; do
+  # At most ~6,000 messages per rate, so an overloaded server drains in bounded time.
+  secs=$(python3 -c "print(min($LOAD_SECS, max(1, 6000 // $r)))")
+  start_parley
+  run "inbox-$r" inbox --target "$P" --rate "$r" --duration "$secs" --customers 100 --agents 2 \
+    --drain 60 --max-inflight 1024
+  stop_parley
+done
+
+echo "== send"
+for r in $SEND_RATES; do
+  start_parley
+  run "send-$r" send --target "$P" --rate "$r" --duration "$LOAD_SECS" --customers 20 --agents 2 \
+    --drain 30
+  stop_parley
+done
+
+echo "== report"
+python3 loadtest/bench/report.py "$OUT" docs/BENCHMARKS.md docs/bench-latency.png
+echo "wrote docs/BENCHMARKS.md"

@@ -112,5 +112,22 @@ pub async fn mark_as_read(
         .await
         .and_then(|r| r)
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("mark as read failed: {e}")))?;
+    if modified > 0 {
+        // Blue ticks on the customer's phone; best effort, the inbox state is already saved.
+        let state = state.clone();
+        actix_web::rt::spawn(async move {
+            let Ok(Some(message_id)) = state.store.latest_incoming_id(&key.business_id, &key.phone).await else {
+                return;
+            };
+            let Ok(business) = state.store.business(&key.business_id).await else {
+                return;
+            };
+            if let Ok(creds) = crate::provider::Credentials::of(&business)
+                && let Err(err) = state.provider.mark_read(&creds, &message_id).await
+            {
+                tracing::warn!(error = %err, "provider mark-read failed");
+            }
+        });
+    }
     Ok(HttpResponse::Ok().json(json!({"status": "success", "modified_count": modified})))
 }

@@ -664,6 +664,19 @@ impl Store {
         Ok(row.and_then(|(at,)| at))
     }
 
+    /// The customer's newest message id (the provider marks it and all before it read).
+    pub async fn latest_incoming_id(&self, business_id: &str, phone: &str) -> ApiResult<Option<String>> {
+        let row: Option<(String,)> = sqlx::query_as(
+            "SELECT message_id FROM messages WHERE business_id = $1 AND phone = $2 \
+             AND direction = 'incoming' ORDER BY sent_at DESC LIMIT 1",
+        )
+        .bind(business_id)
+        .bind(phone)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|(id,)| id))
+    }
+
     pub async fn contact_name(&self, business_id: &str, phone: &str) -> ApiResult<String> {
         let row: Option<(String,)> =
             sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")

@@ -7,3 +7,4 @@ mod identity;
 mod inbox;
 mod live;
 mod sending;
+mod template_rules;

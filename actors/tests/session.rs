@@ -1,0 +1,108 @@
+//! The session actor with an in-memory event log: replay order, duplicates, slow consumers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix::Actor;
+use futures_util::future::BoxFuture;
+use parley_actors::events::Event;
+use parley_actors::hub::{Hub, Publish};
+use parley_actors::session::{EventLog, Frame, Replay, SessionActor, SessionSetup, Transport};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+fn event(seq: i64) -> Event {
+    Event {
+        business_id: "b1".into(),
+        seq,
+        channels: vec!["c".into()],
+        name: "new_message".into(),
+        data: json!({"n": seq}),
+    }
+}
+
+/// A log holding events 1..=10, answering after a delay so live events arrive meanwhile.
+struct SlowLog;
+
+impl EventLog for SlowLog {
+    fn since(&self, _: &str, after: i64) -> BoxFuture<'static, Result<Replay, String>> {
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            Ok(Replay::Events((after + 1..=10).map(event).collect()))
+        })
+    }
+}
+
+fn session(
+    hub: &actix::Addr<Hub>,
+    queue: usize,
+    resume_from: Option<i64>,
+) -> mpsc::Receiver<Frame> {
+    let (out, frames) = mpsc::channel(queue);
+    SessionActor::new(SessionSetup {
+        business_id: "b1".into(),
+        user_id: "u1".into(),
+        transport: Transport::WebSocket,
+        hub: hub.clone(),
+        log: Arc::new(SlowLog),
+        out,
+        channels: vec!["c".into()],
+        expires_in: Duration::from_secs(60),
+        resume_from,
+    })
+    .start();
+    frames
+}
+
+async fn next_json(frames: &mut mpsc::Receiver<Frame>) -> Value {
+    match tokio::time::timeout(Duration::from_secs(2), frames.recv()).await {
+        Ok(Some(Frame::Text(text))) => serde_json::from_str(&text).expect("json"),
+        other => panic!("expected a text frame, got {other:?}"),
+    }
+}
+
+#[actix::test]
+async fn a_resume_replays_the_log_then_live_events_in_order_without_duplicates() {
+    let hub = Hub::default().start();
+    let mut frames = session(&hub, 64, Some(4));
+    assert_eq!(next_json(&mut frames).await["event"], "ready");
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    // Live while the replay is still loading: 9 and 10 are also in the log, 11 is new.
+    for seq in 9..=11 {
+        hub.do_send(Publish(Arc::new(event(seq))));
+    }
+    let mut seqs = Vec::new();
+    for _ in 5..=11 {
+        seqs.push(next_json(&mut frames).await["seq"].as_i64().expect("seq"));
+    }
+    assert_eq!(seqs, (5..=11).collect::<Vec<_>>());
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), frames.recv())
+            .await
+            .is_err()
+    );
+}
+
+#[actix::test]
+async fn a_consumer_that_cannot_keep_up_is_closed_not_buffered() {
+    let hub = Hub::default().start();
+    let mut frames = session(&hub, 4, None);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    for seq in 1..=20 {
+        hub.do_send(Publish(Arc::new(event(seq))));
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut received = Vec::new();
+    while let Ok(Some(frame)) =
+        tokio::time::timeout(Duration::from_millis(200), frames.recv()).await
+    {
+        received.push(frame);
+    }
+    assert!(received.len() <= 4, "{received:?}");
+    assert_eq!(
+        received.last(),
+        Some(&Frame::Close(
+            "slow consumer: too many undelivered events".into()
+        ))
+    );
+}

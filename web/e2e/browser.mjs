@@ -60,8 +60,8 @@ export async function registerByApi(account = newAccount()) {
 /** Signs in through the login form as a person would. */
 export async function logIn(page, account) {
   await page.goto('/login');
-  // Pages of one browser share storage: start signed out.
-  await page.evaluate(() => localStorage.removeItem('refreshToken'));
+  // Pages of one browser share storage: start signed out, in English, with the default theme.
+  await page.evaluate(() => localStorage.clear());
   await page.reload();
   await page.getByLabel('Email or username').fill(account.username);
   await page.getByLabel('Password').fill(account.password);

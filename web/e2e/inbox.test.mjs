@@ -55,6 +55,13 @@ describe('inbox', () => {
     await reply.waitFor();
     await reply.getByRole('img', { name: 'Read' }).waitFor({ timeout: 20_000 });
     await screenshot(page, 'chat-dark-en');
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await page.getByRole('button', { name: 'التبديل إلى السمة الفاتحة' }).click();
+    await reply.getByRole('img', { name: 'مقروءة', exact: true }).waitFor();
+    await screenshot(page, 'chat-light-ar');
+    await page.getByRole('button', { name: 'التبديل إلى السمة الداكنة' }).click();
     await page.close();
   });
 

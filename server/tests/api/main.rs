@@ -6,5 +6,6 @@ mod helpers;
 mod identity;
 mod inbox;
 mod live;
+mod recipients;
 mod sending;
 mod template_rules;

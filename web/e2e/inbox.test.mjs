@@ -59,7 +59,7 @@ describe('inbox', () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('menuitem', { name: 'العربية' }).click();
     await page.getByRole('button', { name: 'التبديل إلى السمة الفاتحة' }).click();
-    await reply.getByRole('img', { name: 'مقروءة', exact: true }).waitFor();
+    await page.getByRole('img', { name: 'مقروءة', exact: true }).waitFor();
     await screenshot(page, 'chat-light-ar');
     await page.getByRole('button', { name: 'التبديل إلى السمة الداكنة' }).click();
     await page.close();

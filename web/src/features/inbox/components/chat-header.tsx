@@ -30,12 +30,12 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
       )}
       <Avatar name={name} />
       <div className="chat-title">
-        <h2>{name}</h2>
+        <h2 dir="auto">{name}</h2>
         <span dir="ltr" className="row-phone">
           {conversation.phone_number}
         </span>
       </div>
-      <ReplyWindowTimer window={replyWindow} />
+      <ReplyWindowTimer state={replyWindow} />
       <DropdownMenu
         label={t('chat.contactMenu')}
         icon="⋮"

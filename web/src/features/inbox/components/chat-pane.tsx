@@ -36,7 +36,7 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
   const phone = conversation.phone_number;
   const channel = conversation.conversation_id || (phoneNumberId ? conversationIdOf(phoneNumberId, phone) : '');
   const chat = useMessages(phone, channel, phoneNumberId);
-  const window = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
+  const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
   const touchStart = useRef<{ x: number; y: number } | null>(null);
 
   useEffect(() => {
@@ -72,7 +72,7 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
     >
       <ChatHeader
         conversation={conversation}
-        replyWindow={window}
+        replyWindow={replyWindow}
         showBack={small}
         onBack={onBack}
         onContactSaved={onContactSaved}
@@ -89,12 +89,12 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
           messages={chat.messages}
           hasOlder={chat.hasOlder}
           loadingOlder={chat.loadingOlder}
-          onLoadOlder={() => void chat.loadOlder()}
+          onLoadOlder={chat.loadOlder}
           onReply={reply}
           onRetry={retry}
         />
       )}
-      <MessageInput disabled={window.expired} onSend={send} />
+      <MessageInput disabled={replyWindow.expired} onSend={send} />
     </section>
   );
 }

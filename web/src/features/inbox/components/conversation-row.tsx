@@ -27,7 +27,7 @@ export function ConversationRow({ conversation, query, selected, onSelect }: Pro
       <Avatar name={name} />
       <span className="row-main">
         <span className="row-top">
-          <span className="row-name">
+          <span className="row-name" dir="auto">
             <HighlightedText text={name} query={query} />
           </span>
           {conversation.last_message_timestamp && (
@@ -40,7 +40,7 @@ export function ConversationRow({ conversation, query, selected, onSelect }: Pro
           <HighlightedText text={conversation.phone_number} query={query} />
         </span>
         <span className="row-bottom">
-          <span className="row-preview">{preview}</span>
+          <span className="row-preview" dir="auto">{preview}</span>
           {conversation.unread_count > 0 && (
             <span className="badge" aria-label={t('inbox.unreadCount', { count: conversation.unread_count })}>
               {conversation.unread_count}

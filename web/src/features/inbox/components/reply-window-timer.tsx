@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import type { ReplyWindow } from '../reply-window';
 
-export function ReplyWindowTimer({ window }: { window: ReplyWindow }) {
+export function ReplyWindowTimer({ state }: { state: ReplyWindow }) {
   const { t } = useTranslation();
-  const className = window.expired ? 'expired' : window.nearExpiry ? 'near-expiry' : '';
+  const className = state.expired ? 'expired' : state.nearExpiry ? 'near-expiry' : '';
   return (
     <span className={`reply-timer ${className}`} role="timer" aria-label={t('chat.replyWindow')}>
-      {window.expired ? t('chat.windowExpired') : window.remaining}
+      {state.expired ? t('chat.windowExpired') : state.remaining}
     </span>
   );
 }

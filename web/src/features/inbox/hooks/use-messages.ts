@@ -127,7 +127,7 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
 
   const send = useCallback(
     async ({ text, files }: Draft) => {
-      if (!phoneNumberId) return;
+      if (!phoneNumberId) throw new Error('The business phone number is not known yet');
       const trimmed = text.trim();
       const parts: OutgoingMessage[] = files.length
         ? files.map((file, index) => ({

@@ -1,0 +1,66 @@
+import type { Conversation } from '../../../lib/api/types';
+import { applyListEvent, type ConversationsState } from './use-conversations';
+
+const row = (phone: string, unread = 0): Conversation => ({
+  phone_number: phone,
+  name: phone,
+  conversation_id: `pn_${phone}`,
+  last_message_content: null,
+  last_message_timestamp: null,
+  last_incoming_timestamp: null,
+  unread_count: unread,
+});
+
+const state = (items: Conversation[]): ConversationsState => ({
+  items,
+  hasMore: false,
+  loading: false,
+  loadingMore: false,
+  failed: false,
+  totalUnread: 0,
+});
+
+const notification = (phone: string, unread: number, total: number) =>
+  ({
+    event: 'notification',
+    data: {
+      conversation_id: `pn_${phone}`,
+      phone_number: phone,
+      name: 'Cora',
+      preview: 'hello',
+      unread_count: unread,
+      total_unread: total,
+      last_message_timestamp: '2026-01-01T10:00:00Z',
+    },
+  }) as const;
+
+describe('live chat list updates', () => {
+  it('moves the notified conversation to the top with its preview and counts', () => {
+    const next = applyListEvent(state([row('1'), row('2')]), notification('2', 3, 7), false);
+    expect(next.items.map((item) => item.phone_number)).toEqual(['2', '1']);
+    expect(next.items[0]).toMatchObject({ name: 'Cora', unread_count: 3, last_message_content: { text: 'hello' } });
+    expect(next.totalUnread).toBe(7);
+  });
+
+  it('adds an unknown conversation unless a search is showing', () => {
+    expect(applyListEvent(state([row('1')]), notification('9', 1, 1), false).items).toHaveLength(2);
+    expect(applyListEvent(state([row('1')]), notification('9', 1, 1), true).items).toHaveLength(1);
+  });
+
+  it('records the last incoming time for the reply window', () => {
+    const message = {
+      message_id: 'm',
+      timestamp: '2026-01-01T11:00:00Z',
+      status: 'read',
+      direction: 'incoming',
+      type: 'text',
+      content: { text: 'hi' },
+    } as const;
+    const next = applyListEvent(
+      state([row('1')]),
+      { event: 'new_message', data: { conversation_id: 'pn_1', phone_number: '1', name: null, message } },
+      false,
+    );
+    expect(next.items[0]).toMatchObject({ last_incoming_timestamp: '2026-01-01T11:00:00Z', last_message_content: { text: 'hi' } });
+  });
+});

@@ -332,7 +332,7 @@ fn list_row_ids(list: &Value) -> Vec<String> {
         .collect()
 }
 
-/// `flow_definitions`: steps keyed by the button id that opens them, each reachable from the
+/// `flow_definitions`: steps keyed by the button id that opens them (kept in key order), each reachable from the
 /// reply's buttons (or list rows) or from another step's buttons, none named like another
 /// reply's trigger (such a button opens that reply instead).
 fn steps<'a>(

@@ -204,7 +204,7 @@ impl Store {
         row.map(Reply::from).ok_or_else(not_found)
     }
 
-    /// The flow steps of one reply, in the order they were given.
+    /// The flow steps of one reply, by trigger.
     pub async fn flow_steps(&self, business_id: &str, reply_id: &str) -> ApiResult<Vec<FlowStep>> {
         let rows: Vec<StepRow> = sqlx::query_as(concat!(
             "SELECT ",

@@ -7,5 +7,6 @@ mod identity;
 mod inbox;
 mod live;
 mod recipients;
+mod replies;
 mod sending;
 mod template_rules;

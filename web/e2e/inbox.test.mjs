@@ -119,4 +119,73 @@ describe('inbox', () => {
     await pane.getByText('Third, while offline').waitFor();
     await page.close();
   });
+
+  it('sends an image and a PDF, then opens them from the server', async () => {
+    const page = await browser.context.newPage();
+    const { account, tokens } = await registerByApi();
+    await logIn(page, account);
+    await page.getByRole('img', { name: 'Live' }).waitFor();
+    const phone = newPhone();
+    await inject(tokens, phone, 'Mia Media', { text: 'Please send the invoice' });
+    await page.getByRole('button', { name: 'Mia Media' }).click();
+    const pane = page.getByRole('region', { name: 'Mia Media' });
+    await pane.getByText('Please send the invoice').waitFor();
+
+    await pane.locator('input[type=file]').setInputFiles([
+      { name: 'invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from(PDF) },
+      { name: 'parcel.png', mimeType: 'image/png', buffer: Buffer.from(PNG, 'base64') },
+    ]);
+    await pane.getByRole('list', { name: 'Files to send' }).getByText('invoice.pdf').waitFor();
+    await pane.getByRole('textbox', { name: 'Type a message' }).fill('Here you go');
+    await pane.getByRole('button', { name: 'Send' }).click();
+    const sent = pane.getByRole('article', { name: 'Your message' });
+    await sent.filter({ hasText: 'Here you go' }).getByRole('img', { name: /Sent|Delivered|Read/ }).waitFor({ timeout: 20_000 });
+    await sent.getByRole('button', { name: 'Open image' }).getByRole('img').waitFor();
+
+    // After a reload the media comes from the server with the session's token.
+    await page.reload();
+    await page.getByRole('button', { name: 'Mia Media' }).click();
+    await pane.getByRole('button', { name: 'Open document invoice.pdf' }).waitFor();
+    await pane.getByRole('button', { name: 'Open image' }).click();
+    const viewer = page.getByRole('dialog', { name: 'Image viewer' });
+    await viewer.getByRole('img').waitFor();
+    assert.ok(await viewer.getByRole('img').evaluate((img) => img.complete && img.naturalWidth > 0));
+    await viewer.getByRole('button', { name: 'Close' }).click();
+
+    const [tab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      pane.getByRole('button', { name: 'Open document invoice.pdf' }).click(),
+    ]);
+    assert.match(tab.url(), /^blob:/);
+    await tab.close();
+    await page.close();
+  });
+
+  it('shows the list or the conversation on a small screen, with a back button', async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 800 });
+    const { account, tokens } = await registerByApi();
+    await logIn(page, account);
+    await page.getByRole('img', { name: 'Live' }).waitFor();
+    const phone = newPhone();
+    await inject(tokens, phone, 'Sam Small', { text: 'Hi from a phone' });
+    await page.getByRole('button', { name: 'Sam Small' }).click();
+    await page.getByRole('region', { name: 'Sam Small' }).getByText('Hi from a phone').waitFor();
+    assert.equal(await page.getByRole('searchbox').count(), 0);
+    await screenshot(page, 'chat-small-dark-en');
+    await page.getByRole('button', { name: 'Back to chats' }).click();
+    await page.getByRole('searchbox', { name: 'Search name or number' }).waitFor();
+    assert.equal(await page.getByRole('region', { name: 'Sam Small' }).count(), 0);
+    await page.close();
+  });
 });
+
+/** A 1×1 PNG and a one-page PDF. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PDF = `%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj
+trailer << /Root 1 0 R >>
+%%EOF
+`;

@@ -230,6 +230,19 @@ mod tests {
     }
 
     #[test]
+    fn a_hundred_thousand_rows() {
+        let mut text = String::from("PhoneNumber\n");
+        for i in 0..100_000u64 {
+            text.push_str(&format!("{}\n", 200_000_000_000 + i));
+        }
+        let started = std::time::Instant::now();
+        let parsed = csv(&text);
+        // Printed for docs/BENCHMARKS.md; `cargo test --release` gives the real figure.
+        println!("100,000-row csv parsed in {:?}", started.elapsed());
+        assert_eq!(parsed.numbers.len(), 100_000);
+    }
+
+    #[test]
     fn the_sample_parses() {
         assert_eq!(csv(SAMPLE_CSV).numbers.len(), 3);
     }

@@ -178,7 +178,42 @@ describe('inbox', () => {
     assert.equal(await page.getByRole('region', { name: 'Sam Small' }).count(), 0);
     await page.close();
   });
+
+  it('pages the list by infinite scroll and searches with highlighted matches', async () => {
+    const page = await browser.context.newPage();
+    const { account, tokens } = await registerByApi();
+    const prefix = newPhone().slice(0, 9);
+    for (let n = 0; n < 24; n += 1) {
+      await inject(tokens, `${prefix}${String(n).padStart(3, '0')}`, `Bulk ${String(n).padStart(2, '0')}`, { text: `Order ${n}` });
+    }
+    // A short window: the first page of 20 overfills it, so the second waits for the scroll.
+    await page.setViewportSize({ width: 1280, height: 400 });
+    await logIn(page, account);
+    const list = page.getByRole('list', { name: 'Chats' });
+    const secondPages = [];
+    page.on('request', (request) => request.url().includes('/api/users?page=2') && secondPages.push(request));
+    await list.getByRole('button', { name: /^Bulk/ }).first().waitFor();
+    const rowHeight = 76;
+    assert.equal(await list.evaluate((element) => element.scrollHeight), 20 * rowHeight);
+    await page.waitForTimeout(500);
+    assert.equal(secondPages.length, 0);
+    const nextPage = page.waitForResponse((r) => r.url().includes('/api/users?page=2'));
+    await list.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await nextPage;
+    // All 24 customers (and the sandbox's own simulated ones) are now in the list.
+    await page.waitForFunction((min) => document.querySelector('[aria-label="Chats"][role="list"]').scrollHeight >= min, 24 * rowHeight);
+
+    await page.getByRole('searchbox', { name: 'Search name or number' }).fill('bulk 07');
+    await list.getByRole('button', { name: 'Bulk 07' }).locator('mark', { hasText: 'Bulk 07' }).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.conversation-row').length === 1);
+    await page.getByRole('searchbox', { name: 'Search name or number' }).fill('nobody-by-this-name');
+    await page.getByText('No conversation matches your search').waitFor();
+    await page.getByRole('button', { name: 'Clear search' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('.conversation-row').length > 1);
+    await page.close();
+  });
 });
+
 
 /** A 1×1 PNG and a one-page PDF. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

@@ -6,4 +6,4 @@
 pub mod engine;
 pub mod form;
 
-pub use engine::{Answer, Choice, InboundKind, Reason, choose_reply};
+pub use engine::{Answer, Choice, InboundKind, OutgoingReply, Reason, choose_reply};

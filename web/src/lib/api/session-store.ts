@@ -4,8 +4,6 @@ const ACCESS = 'accessToken';
 const REFRESH = 'refreshToken';
 const ROLE = 'userRole';
 
-export type Role = 'admin' | 'agent';
-
 export interface SessionTokens {
   accessToken: string;
   refreshToken: string;

@@ -12,6 +12,9 @@ pub const NEW_CONTACT: &str = "new_contact";
 pub const TEMPLATE_STATUS: &str = "template_status";
 pub const SYSTEM_NOTIFICATION: &str = "system_notification";
 
+/// The `seq` of a transient event (bulk progress): not logged, never replayed, not ordered.
+pub const TRANSIENT: i64 = 0;
+
 /// A persisted event: it has its place (`seq`) in its business's event log before anyone sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {

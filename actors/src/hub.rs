@@ -94,6 +94,9 @@ struct Sequencer {
 impl Sequencer {
     /// Events ready to go out, in order.
     fn accept(&mut self, event: Arc<Event>) -> Vec<Arc<Event>> {
+        if event.seq == crate::events::TRANSIENT {
+            return vec![event];
+        }
         match self.next {
             Some(next) if event.seq > next => {
                 self.waiting.insert(event.seq, event);

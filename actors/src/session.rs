@@ -144,7 +144,8 @@ impl SessionActor {
     }
 
     fn send_event(&mut self, event: &Event, ctx: &mut Context<Self>) {
-        if event.seq <= self.last_sent {
+        let transient = event.seq == crate::events::TRANSIENT;
+        if event.seq <= self.last_sent && !transient {
             return;
         }
         let Some(channel) = event.matching_channel(&self.channels) else {
@@ -154,7 +155,9 @@ impl SessionActor {
             Transport::WebSocket => event.ws_frame(channel),
             Transport::Sse => event.sse_frame(),
         };
-        self.last_sent = event.seq;
+        if !transient {
+            self.last_sent = event.seq;
+        }
         self.push(Frame::Text(text), ctx);
     }
 

@@ -140,6 +140,7 @@ impl Application {
             store,
             settings,
         });
+        actix_web::rt::spawn(crate::sender::resume_jobs(state.clone()));
         tracing::info!(
             port,
             backend = ?state.store.backend(),

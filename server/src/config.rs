@@ -43,6 +43,8 @@ pub struct SandboxSettings {
     pub simulated_customers: usize,
     /// The throughput limit the sandbox enforces per number.
     pub rate_per_second: f64,
+    /// How long a submitted template stays PENDING.
+    pub template_review_ms: u64,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -17,6 +17,7 @@
 //! - `outbox`: durable delivery of outgoing messages, provider media
 //! - `media`: file type sniffing, limits and storage
 //! - `rate`: per-number token buckets
+//! - `sender`: template sync, rendering, and durable bulk sends
 
 pub mod api;
 pub mod app;
@@ -29,6 +30,7 @@ pub mod provider;
 pub mod rate;
 pub mod replies;
 pub mod secrets;
+pub mod sender;
 pub mod store;
 pub mod telemetry;
 pub mod templates;

@@ -6,7 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use parley_actors::conversation::{ConversationKey, Conversations, SendOutcome, Sent};
+use parley_actors::conversation::{
+    ConversationKey, Conversations, Outgoing, OutgoingMessage, OutgoingState, SendOutcome, Sent,
+};
 use serde_json::Value;
 
 use crate::config::OutboxSettings;
@@ -16,8 +18,30 @@ use crate::provider::{Credentials, Provider, ProviderError};
 use crate::rate::TokenBuckets;
 use crate::store::{OutboxItem, Store, now_ms};
 
-/// The key under which a payload names a stored file still to be uploaded to the provider.
+/// The key under which a payload names a stored file still to be uploaded to the provider, and
+/// the JSON pointer where its media id goes.
 pub const UPLOAD_KEY: &str = "parley_upload";
+
+/// What sending a message came to, for the caller.
+#[derive(Debug)]
+pub enum Delivery {
+    /// The provider took it; its id.
+    Accepted(String),
+    /// Stored; the outbox keeps trying (id is still the client's).
+    Queued { id: String, reason: String },
+    /// Refused for good, with what to tell the agent.
+    Refused(ApiError),
+}
+
+/// A refusal the agent sees, from the provider's error.
+fn refusal(err: &ProviderError) -> ApiError {
+    match err {
+        ProviderError::Unauthorized(_)
+        | ProviderError::NotConfigured
+        | ProviderError::Network(_) => ApiError::BadGateway(err.to_string()),
+        _ => ApiError::Unprocessable(err.to_string()),
+    }
+}
 
 /// What one attempt came to.
 #[derive(Debug)]
@@ -56,7 +80,8 @@ impl Outbox {
         }
     }
 
-    /// Uploads a stored file named by the payload, and puts the provider's media id in its place.
+    /// Uploads a stored file the payload names (`{"parley_upload": {"media_id", "pointer"}}`) and
+    /// puts the provider's media id where the pointer says.
     async fn resolve_upload(
         &self,
         creds: &Credentials,
@@ -64,41 +89,39 @@ impl Outbox {
         payload: &mut Value,
     ) -> Result<(), ProviderError> {
         let Some(upload) = payload
-            .get(UPLOAD_KEY)
-            .and_then(Value::as_str)
-            .map(String::from)
+            .as_object_mut()
+            .and_then(|map| map.remove(UPLOAD_KEY))
         else {
             return Ok(());
         };
-        let kind = payload
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
+        let gone = |why: String| ProviderError::Rejected {
+            code: 0,
+            message: why,
+        };
+        let (Some(local_id), Some(pointer)) = (
+            upload.get("media_id").and_then(Value::as_str),
+            upload.get("pointer").and_then(Value::as_str),
+        ) else {
+            return Err(gone("malformed upload reference".into()));
+        };
         let file = self
             .store
-            .media(business_id, &upload)
+            .media(business_id, local_id)
             .await
             .ok()
             .flatten()
-            .ok_or_else(|| ProviderError::Rejected {
-                code: 0,
-                message: "the file to send is gone".into(),
-            })?;
+            .ok_or_else(|| gone("the file to send is gone".into()))?;
         let bytes = tokio::fs::read(self.data_dir.join(&file.path))
             .await
-            .map_err(|e| ProviderError::Rejected {
-                code: 0,
-                message: format!("the file to send is unreadable: {e}"),
-            })?;
+            .map_err(|e| gone(format!("the file to send is unreadable: {e}")))?;
         let media_id = self
             .provider
             .upload_media(creds, bytes, &file.mime_type, &file.filename)
             .await?;
-        payload[kind.as_str()]["id"] = Value::String(media_id);
-        if let Some(map) = payload.as_object_mut() {
-            map.remove(UPLOAD_KEY);
-        }
+        let slot = payload
+            .pointer_mut(pointer)
+            .ok_or_else(|| gone(format!("no {pointer} in the message")))?;
+        *slot = Value::String(media_id);
         Ok(())
     }
 
@@ -159,6 +182,55 @@ impl Outbox {
             .and_then(|r| r)
             .map_err(|e| ApiError::Internal(anyhow::anyhow!("send outcome not recorded: {e}")))?;
         Ok(attempt)
+    }
+
+    /// Stores a message through its conversation actor, then makes the first attempt at once.
+    /// Idempotent on the client id: a repeat answers where the first one stands.
+    pub async fn send(
+        &self,
+        key: ConversationKey,
+        message: OutgoingMessage,
+    ) -> ApiResult<Delivery> {
+        let client_id = message.client_id.clone();
+        let recorded = self
+            .conversations
+            .ask(&key, Outgoing(message))
+            .await
+            .and_then(|r| r)
+            .map_err(|e| ApiError::Internal(anyhow::anyhow!("message not stored: {e}")))?;
+        match recorded {
+            OutgoingState::Created => {
+                let item = self
+                    .store
+                    .outbox_item(&key.business_id, &client_id)
+                    .await?
+                    .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("outbox entry vanished")))?;
+                Ok(match self.attempt(item).await? {
+                    Attempt::Accepted(id) => Delivery::Accepted(id),
+                    Attempt::Retrying(err) => Delivery::Queued {
+                        id: client_id,
+                        reason: err.to_string(),
+                    },
+                    Attempt::Failed(err) => Delivery::Refused(refusal(&err)),
+                })
+            }
+            OutgoingState::Existing {
+                message_id,
+                status,
+                error,
+            } => Ok(match status.as_str() {
+                "failed" => Delivery::Refused(ApiError::Unprocessable(
+                    error
+                        .and_then(|e| e.get("title").and_then(Value::as_str).map(String::from))
+                        .unwrap_or_else(|| "The message could not be sent".into()),
+                )),
+                "sending" | "pending" => Delivery::Queued {
+                    id: message_id,
+                    reason: "the first attempt is still under way".into(),
+                },
+                _ => Delivery::Accepted(message_id),
+            }),
+        }
     }
 
     /// Runs forever: picks up due entries (retries, and sends a crash left behind).

@@ -68,6 +68,8 @@ pub fn signature_matches(secret: &str, body: &[u8], header: &str) -> bool {
 struct Batch {
     messages: Vec<(ConversationKey, InboundMessage)>,
     statuses: Vec<(ConversationKey, StatusUpdate)>,
+    /// Template review decisions: (business, the change's value).
+    templates: Vec<(String, Value)>,
 }
 
 /// `POST /webhook`.
@@ -92,40 +94,65 @@ pub async fn receive(
     let mut businesses: HashMap<String, Option<Business>> = HashMap::new();
     let mut batch = Batch::default();
     let mut verified: HashSet<String> = HashSet::new();
-    for change in entries
-        .iter()
-        .filter_map(|e| e.get("changes").and_then(Value::as_array))
-        .flatten()
-    {
-        let value = change.get("value").unwrap_or(&Value::Null);
-        let Some(pnid) = value
-            .pointer("/metadata/phone_number_id")
-            .and_then(Value::as_str)
-        else {
-            continue;
-        };
-        if !businesses.contains_key(pnid) {
-            let found = state.store.business_by_phone_number_id(pnid).await?;
-            businesses.insert(pnid.to_string(), found);
-        }
-        let Some(business) = businesses.get(pnid).and_then(Option::as_ref) else {
-            tracing::warn!(
-                phone_number_id = pnid,
-                "webhook for an unknown number ignored"
-            );
-            continue;
-        };
-        if !verified.contains(&business.id) {
-            if business.app_secret.is_empty()
-                || !signature_matches(&business.app_secret, &body, &signature)
-            {
-                return Err(ApiError::Forbidden("Invalid webhook signature".into()));
+    for entry in entries {
+        let account = entry.get("id").and_then(Value::as_str).unwrap_or_default();
+        for change in entry
+            .get("changes")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let value = change.get("value").unwrap_or(&Value::Null);
+            let templates = change.get("field").and_then(Value::as_str)
+                == Some("message_template_status_update");
+            // Template decisions are about the account (WABA); everything else about a number.
+            let (key, found) = if templates {
+                let key = format!("waba:{account}");
+                match businesses.get(&key) {
+                    Some(found) => (key, found.clone()),
+                    None => (key, state.store.business_by_waba_id(account).await?),
+                }
+            } else {
+                let Some(pnid) = value
+                    .pointer("/metadata/phone_number_id")
+                    .and_then(Value::as_str)
+                else {
+                    continue;
+                };
+                match businesses.get(pnid) {
+                    Some(found) => (pnid.to_string(), found.clone()),
+                    None => (
+                        pnid.to_string(),
+                        state.store.business_by_phone_number_id(pnid).await?,
+                    ),
+                }
+            };
+            businesses.insert(key.clone(), found.clone());
+            let Some(business) = found else {
+                tracing::warn!(key = %key, "webhook for an unknown number or account ignored");
+                continue;
+            };
+            if !verified.contains(&business.id) {
+                if business.app_secret.is_empty()
+                    || !signature_matches(&business.app_secret, &body, &signature)
+                {
+                    return Err(ApiError::Forbidden("Invalid webhook signature".into()));
+                }
+                verified.insert(business.id.clone());
             }
-            verified.insert(business.id.clone());
+            if templates {
+                batch.templates.push((business.id.clone(), value.clone()));
+            } else {
+                collect(&business.id, value, &mut batch)?;
+            }
         }
-        collect(&business.id, value, &mut batch)?;
     }
 
+    for (business_id, update) in &batch.templates {
+        for event in state.store.template_decided(business_id, update).await? {
+            state.bus.publish(event);
+        }
+    }
     let media: Vec<(String, String)> = batch
         .messages
         .iter()

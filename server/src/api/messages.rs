@@ -3,8 +3,8 @@
 use actix_files::NamedFile;
 use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpRequest, HttpResponse, web};
-use parley_actors::conversation::{ConversationKey, Outgoing, OutgoingMessage, OutgoingState};
-use serde_json::{Value, json};
+use parley_actors::conversation::{ConversationKey, OutgoingMessage};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::api::conversations::customer_phone;
@@ -12,8 +12,7 @@ use crate::app::AppState;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult, non_blank};
 use crate::media::{check_upload, store_file};
-use crate::outbox::{Attempt, UPLOAD_KEY};
-use crate::provider::ProviderError;
+use crate::outbox::{Delivery, UPLOAD_KEY};
 use crate::store::now_ms;
 
 /// The Cloud API's longest text message.
@@ -40,16 +39,6 @@ pub struct SendForm {
 
 fn text_of(field: &Option<Text<String>>) -> Option<String> {
     non_blank(&field.as_ref().map(|t| t.0.clone()))
-}
-
-/// A refusal the agent sees, from the provider's error.
-fn refusal(err: &ProviderError) -> ApiError {
-    match err {
-        ProviderError::Unauthorized(_)
-        | ProviderError::NotConfigured
-        | ProviderError::Network(_) => ApiError::BadGateway(err.to_string()),
-        _ => ApiError::Unprocessable(err.to_string()),
-    }
 }
 
 fn accepted(id: &str, media_url: &Option<String>) -> HttpResponse {
@@ -140,7 +129,8 @@ pub async fn send_message(
             let url = format!("/api/media/{media_id}");
             media_url = Some(url.clone());
             let name = media_kind.name();
-            let mut body = json!({});
+            // The id is filled in by the outbox once the file is uploaded to the provider.
+            let mut body = json!({"id": ""});
             let mut shown = json!({"media_url": url, "mime_type": mime, "filename": filename});
             if name == "document" {
                 body["filename"] = json!(filename);
@@ -159,7 +149,8 @@ pub async fn send_message(
             }
             let payload = json!({
                 "messaging_product": "whatsapp", "recipient_type": "individual", "to": phone,
-                "type": name, name: body, UPLOAD_KEY: media_id,
+                "type": name, name: body,
+                UPLOAD_KEY: {"media_id": media_id, "pointer": format!("/{name}/id")},
             });
             (name.to_string(), content, payload)
         }
@@ -189,42 +180,18 @@ pub async fn send_message(
         sender_name,
         payload,
     };
-    let recorded = state
-        .conversations
-        .ask(&key, Outgoing(message))
-        .await
-        .and_then(|r| r)
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("message not stored: {e}")))?;
-    match recorded {
-        OutgoingState::Created => {
-            let item = state
-                .store
-                .outbox_item(&auth.business_id, &client_id)
-                .await?
-                .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("outbox entry vanished")))?;
-            match state.outbox.attempt(item).await? {
-                Attempt::Accepted(id) => Ok(accepted(&id, &media_url)),
-                Attempt::Retrying(err) => Ok(queued(&client_id, &err.to_string(), &media_url)),
-                Attempt::Failed(err) => Err(refusal(&err)),
-            }
-        }
-        OutgoingState::Existing {
-            message_id,
-            status,
-            error,
-        } => match status.as_str() {
-            "failed" => Err(ApiError::Unprocessable(
-                error
-                    .and_then(|e| e.get("title").and_then(Value::as_str).map(String::from))
-                    .unwrap_or_else(|| "The message could not be sent".into()),
-            )),
-            "sending" | "pending" => Ok(queued(
-                &message_id,
-                "the first attempt is still under way",
-                &media_url,
-            )),
-            _ => Ok(accepted(&message_id, &media_url)),
-        },
+    Ok(delivery_response(
+        state.outbox.send(key, message).await?,
+        &media_url,
+    ))
+}
+
+/// The HTTP answer to a delivery: 200 with the provider's id, 202 queued, or the refusal.
+pub fn delivery_response(delivery: Delivery, media_url: &Option<String>) -> HttpResponse {
+    match delivery {
+        Delivery::Accepted(id) => accepted(&id, media_url),
+        Delivery::Queued { id, reason } => queued(&id, &reason, media_url),
+        Delivery::Refused(err) => actix_web::ResponseError::error_response(&err),
     }
 }
 

@@ -5,6 +5,7 @@
 //! - `events`: WebSocket and SSE pushes
 //! - `messages`: sending, the user's config, media files
 //! - `contacts`: add, update, import, delete contacts
+//! - `sender`: templates list and the template sender (single and bulk)
 //! - `templates`: template creation, checked by the form's rules
 //! - `recipients`: recipient files for bulk sends, and the sample file
 //! - `replies`: automated replies and their flow steps
@@ -18,6 +19,7 @@ pub mod messages;
 pub mod multipart;
 pub mod recipients;
 pub mod replies;
+pub mod sender;
 pub mod templates;
 
 use actix_web::web;
@@ -57,6 +59,12 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/events/close", web::post().to(events::close_stream))
         .route("/send-message", web::post().to(messages::send_message))
+        .route("/templates", web::get().to(sender::list_templates))
+        .route(
+            "/send-template",
+            web::post().to(sender::send_template_message),
+        )
+        .route("/send-template/jobs/{id}", web::get().to(sender::get_job))
         .route("/config", web::get().to(messages::get_config))
         .route("/media/{id}", web::get().to(messages::get_media))
         .route("/contacts/add", web::post().to(contacts::add_contact))

@@ -1,18 +1,24 @@
 //! Template creation: the form's rules enforced on the server before the provider sees anything.
 
 use actix_multipart::Multipart;
-use actix_web::HttpResponse;
-use serde_json::Value;
+use actix_web::{HttpResponse, web};
+use serde_json::{Value, json};
 
 use super::multipart::Form;
+use crate::app::AppState;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
+use crate::sender::submit_template;
 use crate::templates::media::{HEADER_DOCUMENT_MAX, HeaderFile, sniff};
 use crate::templates::rules::check_template;
 
 /// `POST /api/create-template`: part `template` (the JSON), part `file` for a media header.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
-pub async fn create_template(auth: Auth, payload: Multipart) -> ApiResult<HttpResponse> {
+pub async fn create_template(
+    state: web::Data<AppState>,
+    auth: Auth,
+    payload: Multipart,
+) -> ApiResult<HttpResponse> {
     let form = Form::read(payload, HEADER_DOCUMENT_MAX as usize).await?;
     let raw = form
         .text("template")
@@ -27,9 +33,10 @@ pub async fn create_template(auth: Auth, payload: Multipart) -> ApiResult<HttpRe
     });
     check_template(&template, header_file.as_ref())
         .map_err(|failure| ApiError::Unprocessable(failure.message))?;
-    // The valid template goes to the provider next (upload the header file for its handle, then
-    // `POST /{waba-id}/message_templates`); that call is wired with the provider client.
-    Err(ApiError::NotImplemented(
-        "Template submission is not wired to the provider yet".into(),
-    ))
+    let header = file.map(|f| {
+        let mime = crate::media::sniff(&f.bytes).map_or("application/octet-stream", |(m, _)| m);
+        (f.bytes.clone(), mime.to_string())
+    });
+    let result = submit_template(&state, &auth.business_id, template, header).await?;
+    Ok(HttpResponse::Ok().json(json!({ "result": result })))
 }

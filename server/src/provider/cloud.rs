@@ -159,4 +159,87 @@ impl Provider for CloudClient {
             Ok((bytes.to_vec(), mime))
         })
     }
+
+    fn create_template(
+        &self,
+        creds: &Credentials,
+        body: Value,
+    ) -> BoxFuture<'static, Result<Value, ProviderError>> {
+        let request = self
+            .http
+            .post(self.url(&format!("{}/message_templates", creds.waba_id)))
+            .bearer_auth(&creds.access_token)
+            .json(&body)
+            .send();
+        Box::pin(async move { answer(request.await).await })
+    }
+
+    fn list_templates(
+        &self,
+        creds: &Credentials,
+    ) -> BoxFuture<'static, Result<Vec<Value>, ProviderError>> {
+        let first = self.url(&format!("{}/message_templates?limit=100", creds.waba_id));
+        let http = self.http.clone();
+        let token = creds.access_token.clone();
+        Box::pin(async move {
+            let mut templates = Vec::new();
+            let mut next = Some(first);
+            // Bounded: no account has more than a few thousand templates.
+            for _ in 0..50 {
+                let Some(url) = next.take() else { break };
+                let page = answer(http.get(url).bearer_auth(&token).send().await).await?;
+                templates.extend(
+                    page.get("data")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default(),
+                );
+                next = page
+                    .pointer("/paging/next")
+                    .and_then(Value::as_str)
+                    .map(String::from);
+            }
+            Ok(templates)
+        })
+    }
+
+    fn upload_handle(
+        &self,
+        creds: &Credentials,
+        bytes: Vec<u8>,
+        mime_type: &str,
+    ) -> BoxFuture<'static, Result<String, ProviderError>> {
+        let start = self
+            .http
+            .post(self.url(&format!("{}/uploads", creds.app_id)))
+            .bearer_auth(&creds.access_token)
+            .query(&[
+                ("file_length", bytes.len().to_string()),
+                ("file_type", mime_type.to_string()),
+            ])
+            .send();
+        let http = self.http.clone();
+        let token = creds.access_token.clone();
+        let base = self.url("");
+        Box::pin(async move {
+            let session = answer(start.await).await?;
+            let upload_id = session
+                .get("id")
+                .and_then(Value::as_str)
+                .ok_or_else(|| ProviderError::Network("upload session without an id".into()))?;
+            let done = answer(
+                http.post(format!("{base}{upload_id}"))
+                    .header("Authorization", format!("OAuth {token}"))
+                    .header("file_offset", "0")
+                    .body(bytes)
+                    .send()
+                    .await,
+            )
+            .await?;
+            done.get("h")
+                .and_then(Value::as_str)
+                .map(String::from)
+                .ok_or_else(|| ProviderError::Network("upload answer without a handle".into()))
+        })
+    }
 }

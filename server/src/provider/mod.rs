@@ -17,6 +17,10 @@ use crate::store::{Business, ProviderCredentials};
 pub struct Credentials {
     pub phone_number_id: String,
     pub access_token: String,
+    /// The WhatsApp Business Account: templates live there.
+    pub waba_id: String,
+    /// The Meta app: media header examples are uploaded through it.
+    pub app_id: String,
 }
 
 impl Credentials {
@@ -26,6 +30,8 @@ impl Credentials {
             Some(id) if !business.access_token.is_empty() => Ok(Credentials {
                 phone_number_id: id.to_string(),
                 access_token: business.access_token.clone(),
+                waba_id: business.waba_id.clone(),
+                app_id: business.app_id.clone(),
             }),
             _ => Err(ProviderError::NotConfigured),
         }
@@ -140,6 +146,24 @@ pub trait Provider: Send + Sync + 'static {
         creds: &Credentials,
         media_id: &str,
     ) -> BoxFuture<'static, Result<(Vec<u8>, String), ProviderError>>;
+    /// Submits a template for review; answers `{id, status, category}`.
+    fn create_template(
+        &self,
+        creds: &Credentials,
+        body: Value,
+    ) -> BoxFuture<'static, Result<Value, ProviderError>>;
+    /// The account's templates (all pages).
+    fn list_templates(
+        &self,
+        creds: &Credentials,
+    ) -> BoxFuture<'static, Result<Vec<Value>, ProviderError>>;
+    /// Uploads a template header example through the resumable upload; answers its handle.
+    fn upload_handle(
+        &self,
+        creds: &Credentials,
+        bytes: Vec<u8>,
+        mime_type: &str,
+    ) -> BoxFuture<'static, Result<String, ProviderError>>;
 }
 
 fn digits(len: usize) -> String {

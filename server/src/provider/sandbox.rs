@@ -65,6 +65,8 @@ pub struct Sandbox {
     buckets: TokenBuckets,
     /// Accepted message bodies per phone number id, newest last.
     sent: Mutex<HashMap<String, VecDeque<Value>>>,
+    /// Submitted templates per WhatsApp Business Account, kept in `sandbox-templates.json`.
+    templates: Mutex<HashMap<String, Vec<Value>>>,
 }
 
 fn graph_error(status: u16, code: i64, message: &str, details: &str) -> HttpResponse {
@@ -126,6 +128,83 @@ impl Sandbox {
             self_url,
             media_dir: data_dir.join("sandbox-media"),
             sent: Mutex::new(HashMap::new()),
+            templates: Mutex::new(
+                std::fs::read(data_dir.join("sandbox-templates.json"))
+                    .ok()
+                    .and_then(|raw| serde_json::from_slice(&raw).ok())
+                    .unwrap_or_default(),
+            ),
+        }
+    }
+
+    fn save_templates(&self, templates: &HashMap<String, Vec<Value>>) {
+        let path = self.media_dir.with_file_name("sandbox-templates.json");
+        if let Ok(raw) = serde_json::to_vec(templates)
+            && let Err(err) = std::fs::write(&path, raw)
+        {
+            tracing::warn!(error = %err, "sandbox templates not saved");
+        }
+    }
+
+    /// The status of a template of the account, if it was submitted.
+    fn template_status(&self, waba_id: &str, name: &str, language: &str) -> Option<String> {
+        let templates = self.templates.lock().unwrap_or_else(|p| p.into_inner());
+        templates.get(waba_id)?.iter().find_map(|t| {
+            (t["name"] == name && t["language"] == language)
+                .then(|| t["status"].as_str().unwrap_or_default().to_string())
+        })
+    }
+
+    /// Reviews a template after a while: approved, or rejected when its name starts with
+    /// `reject_`; the decision reaches the app as a `message_template_status_update` webhook.
+    async fn review(&self, state: &AppState, business_id: &str, template_id: &str) {
+        tokio::time::sleep(self.pause(self.settings.template_review_ms)).await;
+        let Ok(business) = state.store.business(business_id).await else {
+            return;
+        };
+        let decided = {
+            let mut templates = self.templates.lock().unwrap_or_else(|p| p.into_inner());
+            let decided = templates.get_mut(&business.waba_id).and_then(|list| {
+                let template = list.iter_mut().find(|t| t["id"] == template_id)?;
+                let name = template["name"].as_str().unwrap_or_default().to_string();
+                let (status, reason) = if name.starts_with("reject_") {
+                    ("REJECTED", "INVALID_FORMAT")
+                } else {
+                    ("APPROVED", "NONE")
+                };
+                template["status"] = json!(status);
+                Some(json!({
+                    "event": status,
+                    "message_template_id": template_id.parse::<i64>().unwrap_or_default(),
+                    "message_template_name": name,
+                    "message_template_language": template["language"],
+                    "message_template_category": template["category"],
+                    "reason": reason,
+                }))
+            });
+            self.save_templates(&templates);
+            decided
+        };
+        let Some(value) = decided else { return };
+        let body = json!({"object": "whatsapp_business_account", "entry": [{
+            "id": business.waba_id,
+            "time": now_ms() / 1000,
+            "changes": [{"field": "message_template_status_update", "value": value}],
+        }]})
+        .to_string();
+        let posted = self
+            .http
+            .post(format!("{}/webhook", self.self_url))
+            .header("Content-Type", "application/json")
+            .header(
+                "X-Hub-Signature-256",
+                sign(&business.app_secret, body.as_bytes()),
+            )
+            .body(body)
+            .send()
+            .await;
+        if let Err(err) = posted {
+            tracing::warn!(error = %err, "sandbox template decision not delivered");
         }
     }
 
@@ -320,7 +399,28 @@ pub async fn messages(
             &format!("the {kind} object is missing"),
         ));
     }
-    if kind != "template" {
+    if kind == "template" {
+        let name = body
+            .pointer("/template/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let language = body
+            .pointer("/template/language/code")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if sandbox
+            .template_status(&business.waba_id, name, language)
+            .as_deref()
+            != Some("APPROVED")
+        {
+            return Ok(graph_error(
+                404,
+                132001,
+                "(#132001) Template name does not exist in the translation",
+                &format!("template name ({name}) does not exist in {language} or is not approved"),
+            ));
+        }
+    } else {
         let last = state.store.last_incoming_at(&business.id, &to).await?;
         if last.is_none_or(|at| now_ms() - at > WINDOW_MS) {
             return Ok(graph_error(
@@ -552,6 +652,151 @@ pub async fn sent(
     Ok(HttpResponse::Ok().json(json!({ "messages": messages })))
 }
 
+/// The business whose token this is, when it owns the account or app named in the path.
+async fn authorized_for(
+    state: &AppState,
+    req: &HttpRequest,
+    owner: impl Fn(&Business) -> bool,
+) -> Result<Business, HttpResponse> {
+    let token = req
+        .headers()
+        .get("Authorization")
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim_start_matches("Bearer ").trim_start_matches("OAuth "))
+        .unwrap_or_default();
+    match state.store.business_by_access_token(token).await {
+        Ok(Some(business)) if !token.is_empty() && owner(&business) => Ok(business),
+        Ok(_) => Err(graph_error(
+            401,
+            190,
+            "Invalid OAuth access token.",
+            "The access token does not own this object.",
+        )),
+        Err(_) => Err(graph_error(
+            500,
+            1,
+            "An unknown error occurred",
+            "storage unavailable",
+        )),
+    }
+}
+
+/// `POST /sandbox/{version}/{waba_id}/message_templates`: submitted, PENDING until reviewed.
+pub async fn create_template(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    body: web::Json<Value>,
+) -> ApiResult<HttpResponse> {
+    let sandbox = sandbox(&state)?;
+    let (_, waba_id) = path.into_inner();
+    let business = match authorized_for(&state, &req, |b| b.waba_id == waba_id).await {
+        Ok(b) => b,
+        Err(response) => return Ok(response),
+    };
+    let body = body.into_inner();
+    let (Some(name), Some(language), Some(category)) = (
+        body.get("name").and_then(Value::as_str),
+        body.get("language").and_then(Value::as_str),
+        body.get("category").and_then(Value::as_str),
+    ) else {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            "name, language and category are required",
+        ));
+    };
+    let id = rand::thread_rng()
+        .gen_range(100_000_000_000_000u64..999_999_999_999_999)
+        .to_string();
+    {
+        let mut templates = sandbox.templates.lock().unwrap_or_else(|p| p.into_inner());
+        let list = templates.entry(waba_id.clone()).or_default();
+        if list
+            .iter()
+            .any(|t| t["name"] == name && t["language"] == language)
+        {
+            return Ok(graph_error(
+                400,
+                2388023,
+                "Message template already exists",
+                &format!("There is already {language} content for this template ({name})."),
+            ));
+        }
+        list.push(json!({
+            "id": id, "name": name, "language": language, "category": category,
+            "status": "PENDING", "components": body.get("components").cloned().unwrap_or(json!([])),
+            "parameter_format": body.get("parameter_format").cloned().unwrap_or(json!("POSITIONAL")),
+        }));
+        sandbox.save_templates(&templates);
+    }
+    let (review_state, business_id, template_id) = (state.clone(), business.id.clone(), id.clone());
+    actix_web::rt::spawn(async move {
+        if let Some(sandbox) = review_state.sandbox.as_ref() {
+            sandbox
+                .review(&review_state, &business_id, &template_id)
+                .await;
+        }
+    });
+    Ok(HttpResponse::Ok().json(json!({"id": id, "status": "PENDING", "category": category})))
+}
+
+/// `GET /sandbox/{version}/{waba_id}/message_templates`.
+pub async fn list_templates(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> ApiResult<HttpResponse> {
+    let sandbox = sandbox(&state)?;
+    let (_, waba_id) = path.into_inner();
+    if let Err(response) = authorized_for(&state, &req, |b| b.waba_id == waba_id).await {
+        return Ok(response);
+    }
+    let templates = sandbox.templates.lock().unwrap_or_else(|p| p.into_inner());
+    let data = templates.get(&waba_id).cloned().unwrap_or_default();
+    Ok(HttpResponse::Ok().json(json!({"data": data, "paging": {}})))
+}
+
+/// `POST /sandbox/{version}/{app_id}/uploads`: opens a resumable upload session.
+pub async fn start_upload(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> ApiResult<HttpResponse> {
+    sandbox(&state)?;
+    let (_, app_id) = path.into_inner();
+    if let Err(response) = authorized_for(&state, &req, |b| b.app_id == app_id).await {
+        return Ok(response);
+    }
+    let mut raw = [0u8; 12];
+    rand::thread_rng().fill(&mut raw);
+    Ok(HttpResponse::Ok().json(json!({"id": format!("upload:{}", hex::encode(raw))})))
+}
+
+/// `POST /sandbox/{version}/upload:{session}`: takes the bytes, answers the header handle.
+pub async fn finish_upload(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    body: web::Bytes,
+) -> ApiResult<HttpResponse> {
+    sandbox(&state)?;
+    let (_, session) = path.into_inner();
+    if let Err(response) = authorized_for(&state, &req, |_| true).await {
+        return Ok(response);
+    }
+    if !session.starts_with("upload:") || body.is_empty() {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            "not an upload session, or no bytes",
+        ));
+    }
+    Ok(HttpResponse::Ok().json(json!({"h": format!("4::{}", hex::encode(Sha256::digest(&body)))})))
+}
+
 /// Routes under `/sandbox`.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/customers/inject", web::post().to(inject))
@@ -562,5 +807,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(messages),
         )
         .route("/{version}/{phone_number_id}/media", web::post().to(upload))
+        .route(
+            "/{version}/{waba_id}/message_templates",
+            web::post().to(create_template),
+        )
+        .route(
+            "/{version}/{waba_id}/message_templates",
+            web::get().to(list_templates),
+        )
+        .route("/{version}/{app_id}/uploads", web::post().to(start_upload))
+        .route("/{version}/{session}", web::post().to(finish_upload))
         .route("/{version}/{media_id}", web::get().to(lookup_media));
 }

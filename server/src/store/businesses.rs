@@ -77,6 +77,30 @@ impl Store {
         .await?)
     }
 
+    /// The business owning a WhatsApp Business Account (template webhooks are routed by it).
+    pub async fn business_by_waba_id(&self, waba_id: &str) -> ApiResult<Option<Business>> {
+        Ok(sqlx::query_as(concat!(
+            "SELECT ",
+            business_columns!(),
+            " FROM businesses WHERE waba_id = $1 AND waba_id <> ''"
+        ))
+        .bind(waba_id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// The business a provider access token belongs to (the sandbox's check of bearer tokens).
+    pub async fn business_by_access_token(&self, token: &str) -> ApiResult<Option<Business>> {
+        Ok(sqlx::query_as(concat!(
+            "SELECT ",
+            business_columns!(),
+            " FROM businesses WHERE access_token = $1 AND access_token <> ''"
+        ))
+        .bind(token)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
     /// Businesses whose verify token matches (webhook verification handshake).
     pub async fn verify_token_exists(&self, verify_token: &str) -> ApiResult<bool> {
         let row: Option<(String,)> = sqlx::query_as(

@@ -120,10 +120,10 @@ fn preview(content: &Value) -> (Option<String>, Option<String>) {
 }
 
 /// An event to append, before it has its number.
-struct Draft {
-    channels: Vec<String>,
-    name: &'static str,
-    data: Value,
+pub(super) struct Draft {
+    pub(super) channels: Vec<String>,
+    pub(super) name: &'static str,
+    pub(super) data: Value,
 }
 
 /// The events of a status change: the receipt on both channels, and the billing alert when the
@@ -171,7 +171,7 @@ fn status_drafts(
 }
 
 /// Numbers and logs events inside the caller's transaction.
-async fn append_events(
+pub(super) async fn append_events(
     conn: &mut AnyConnection,
     business_id: &str,
     drafts: Vec<Draft>,
@@ -665,7 +665,11 @@ impl Store {
     }
 
     /// The customer's newest message id (the provider marks it and all before it read).
-    pub async fn latest_incoming_id(&self, business_id: &str, phone: &str) -> ApiResult<Option<String>> {
+    pub async fn latest_incoming_id(
+        &self,
+        business_id: &str,
+        phone: &str,
+    ) -> ApiResult<Option<String>> {
         let row: Option<(String,)> = sqlx::query_as(
             "SELECT message_id FROM messages WHERE business_id = $1 AND phone = $2 \
              AND direction = 'incoming' ORDER BY sent_at DESC LIMIT 1",

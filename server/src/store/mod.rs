@@ -6,18 +6,21 @@
 //! - `tokens`: refresh tokens, rotation and reuse detection
 //! - `conversations`: contacts, messages, receipts and the event log
 //! - `outbox`: sends waiting for the provider, and stored media files
+//! - `templates`: message templates and bulk template sends
 //! - `replies`: automated replies, their flow steps and cooldown memory
 
 mod businesses;
 pub mod conversations;
 mod outbox;
 mod replies;
+mod templates;
 mod tokens;
 mod users;
 
 pub use businesses::{Business, ProviderCredentials};
 pub use outbox::{MediaFile, OutboxItem};
 pub use replies::{FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, trigger_key};
+pub use templates::{JobRecipient, SendJob, TemplateRow};
 pub use tokens::RefreshOutcome;
 pub use users::{NewUser, ROLE_AGENT, ROLE_OWNER, User, UserChanges};
 

@@ -9,4 +9,5 @@ mod live;
 mod recipients;
 mod replies;
 mod sending;
+mod template_flow;
 mod template_rules;

@@ -1,0 +1,318 @@
+//! Message templates as the provider reports them, and bulk template sends.
+
+use parley_actors::events::{Event, NOTIFICATIONS, TEMPLATE_STATUS};
+use serde_json::{Value, json};
+use sqlx::FromRow;
+
+use super::conversations::{Draft, append_events};
+use super::{Store, now_ms};
+use crate::error::{ApiError, ApiResult};
+
+/// A template of the business.
+#[derive(Clone, Debug, FromRow)]
+pub struct TemplateRow {
+    pub id: String,
+    pub name: String,
+    pub language: String,
+    pub status: String,
+    pub category: String,
+    /// The provider's components array (JSON).
+    pub components: String,
+}
+
+impl TemplateRow {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "language": self.language,
+            "status": self.status,
+            "category": self.category,
+            "components": serde_json::from_str::<Value>(&self.components).unwrap_or(json!([])),
+        })
+    }
+}
+
+/// One recipient of a bulk send.
+#[derive(Clone, Debug, FromRow)]
+pub struct JobRecipient {
+    pub position: i64,
+    pub phone: String,
+    /// `pending`, `success` or `error`.
+    pub status: String,
+    pub message_id: Option<String>,
+    pub error: Option<String>,
+}
+
+/// A bulk send as stored.
+#[derive(Clone, Debug, FromRow)]
+pub struct SendJob {
+    pub business_id: String,
+    pub id: String,
+    pub template_name: String,
+    pub language_code: String,
+    /// The template message body with `to` left out (JSON).
+    pub payload: String,
+    pub sender_name: String,
+    pub total: i64,
+    pub finished_at: Option<i64>,
+}
+
+macro_rules! job_columns {
+    () => {
+        "business_id, id, template_name, language_code, payload, sender_name, total, finished_at"
+    };
+}
+
+impl Store {
+    /// Replaces what is known of these templates with the provider's word.
+    pub async fn upsert_templates(&self, business_id: &str, templates: &[Value]) -> ApiResult<()> {
+        let mut tx = self.begin_write().await?;
+        for t in templates {
+            let text = |key: &str| {
+                t.get(key)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let id = t
+                .get("id")
+                .map(|v| {
+                    v.as_str()
+                        .map(String::from)
+                        .unwrap_or_else(|| v.to_string())
+                })
+                .unwrap_or_default();
+            if id.is_empty() {
+                continue;
+            }
+            sqlx::query(
+                "INSERT INTO templates (business_id, id, name, language, status, category, components, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (business_id, id) DO UPDATE SET \
+                 name = excluded.name, language = excluded.language, status = excluded.status, \
+                 category = excluded.category, components = excluded.components, updated_at = excluded.updated_at",
+            )
+            .bind(business_id)
+            .bind(&id)
+            .bind(text("name"))
+            .bind(text("language"))
+            .bind(text("status"))
+            .bind(text("category"))
+            .bind(t.get("components").cloned().unwrap_or(json!([])).to_string())
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn templates(&self, business_id: &str) -> ApiResult<Vec<TemplateRow>> {
+        Ok(sqlx::query_as(
+            "SELECT id, name, language, status, category, components FROM templates \
+             WHERE business_id = $1 ORDER BY name, language",
+        )
+        .bind(business_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    pub async fn template_by_name(
+        &self,
+        business_id: &str,
+        name: &str,
+        language: &str,
+    ) -> ApiResult<Option<TemplateRow>> {
+        Ok(sqlx::query_as(
+            "SELECT id, name, language, status, category, components FROM templates \
+             WHERE business_id = $1 AND name = $2 AND language = $3",
+        )
+        .bind(business_id)
+        .bind(name)
+        .bind(language)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// The provider's review decision: stored, and logged as a `template_status` event.
+    pub async fn template_decided(
+        &self,
+        business_id: &str,
+        update: &Value,
+    ) -> ApiResult<Vec<Event>> {
+        let id = update
+            .get("message_template_id")
+            .map(|v| {
+                v.as_str()
+                    .map(String::from)
+                    .unwrap_or_else(|| v.to_string())
+            })
+            .unwrap_or_default();
+        let status = update
+            .get("event")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "UPDATE templates SET status = $1, updated_at = $2 WHERE business_id = $3 AND id = $4",
+        )
+        .bind(status)
+        .bind(now_ms())
+        .bind(business_id)
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?;
+        let draft = Draft {
+            channels: vec![NOTIFICATIONS.into()],
+            name: TEMPLATE_STATUS,
+            data: json!({
+                "id": id,
+                "name": update.get("message_template_name"),
+                "language": update.get("message_template_language"),
+                "status": status,
+                "reason": update.get("reason"),
+            }),
+        };
+        let events = append_events(&mut tx, business_id, vec![draft]).await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    /// Stores a bulk send and its recipients in one transaction.
+    pub async fn create_send_job(&self, job: &SendJob, recipients: &[String]) -> ApiResult<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query(concat!(
+            "INSERT INTO send_jobs (",
+            job_columns!(),
+            ", created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+        ))
+        .bind(&job.business_id)
+        .bind(&job.id)
+        .bind(&job.template_name)
+        .bind(&job.language_code)
+        .bind(&job.payload)
+        .bind(&job.sender_name)
+        .bind(job.total)
+        .bind(job.finished_at)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?;
+        for (position, phone) in recipients.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO send_job_recipients (business_id, job_id, position, phone, status) \
+                 VALUES ($1, $2, $3, $4, 'pending')",
+            )
+            .bind(&job.business_id)
+            .bind(&job.id)
+            .bind(position as i64)
+            .bind(phone)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn send_job(&self, business_id: &str, job_id: &str) -> ApiResult<SendJob> {
+        sqlx::query_as(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM send_jobs WHERE business_id = $1 AND id = $2"
+        ))
+        .bind(business_id)
+        .bind(job_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("No such send job".into()))
+    }
+
+    /// Jobs a restart interrupted.
+    pub async fn unfinished_send_jobs(&self) -> ApiResult<Vec<SendJob>> {
+        Ok(sqlx::query_as(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM send_jobs WHERE finished_at IS NULL"
+        ))
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    pub async fn pending_recipients(
+        &self,
+        business_id: &str,
+        job_id: &str,
+        limit: i64,
+    ) -> ApiResult<Vec<JobRecipient>> {
+        Ok(sqlx::query_as(
+            "SELECT position, phone, status, message_id, error FROM send_job_recipients \
+             WHERE business_id = $1 AND job_id = $2 AND status = 'pending' ORDER BY position LIMIT $3",
+        )
+        .bind(business_id)
+        .bind(job_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    pub async fn job_recipients(
+        &self,
+        business_id: &str,
+        job_id: &str,
+    ) -> ApiResult<Vec<JobRecipient>> {
+        Ok(sqlx::query_as(
+            "SELECT position, phone, status, message_id, error FROM send_job_recipients \
+             WHERE business_id = $1 AND job_id = $2 ORDER BY position",
+        )
+        .bind(business_id)
+        .bind(job_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    pub async fn set_recipient_result(
+        &self,
+        business_id: &str,
+        job_id: &str,
+        position: i64,
+        status: &str,
+        message_id: Option<&str>,
+        error: Option<&str>,
+    ) -> ApiResult<()> {
+        sqlx::query(
+            "UPDATE send_job_recipients SET status = $1, message_id = $2, error = $3 \
+             WHERE business_id = $4 AND job_id = $5 AND position = $6",
+        )
+        .bind(status)
+        .bind(message_id)
+        .bind(error)
+        .bind(business_id)
+        .bind(job_id)
+        .bind(position)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn finish_send_job(&self, business_id: &str, job_id: &str) -> ApiResult<()> {
+        sqlx::query("UPDATE send_jobs SET finished_at = $1 WHERE business_id = $2 AND id = $3")
+            .bind(now_ms())
+            .bind(business_id)
+            .bind(job_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// A client message's current id, status and error (a bulk job checks on a queued send).
+    pub async fn outgoing_status(
+        &self,
+        business_id: &str,
+        client_id: &str,
+    ) -> ApiResult<Option<(String, String, Option<String>)>> {
+        Ok(sqlx::query_as("SELECT message_id, status, error FROM messages WHERE business_id = $1 AND client_id = $2")
+            .bind(business_id)
+            .bind(client_id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+}

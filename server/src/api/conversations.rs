@@ -116,7 +116,11 @@ pub async fn mark_as_read(
         // Blue ticks on the customer's phone; best effort, the inbox state is already saved.
         let state = state.clone();
         actix_web::rt::spawn(async move {
-            let Ok(Some(message_id)) = state.store.latest_incoming_id(&key.business_id, &key.phone).await else {
+            let Ok(Some(message_id)) = state
+                .store
+                .latest_incoming_id(&key.business_id, &key.phone)
+                .await
+            else {
                 return;
             };
             let Ok(business) = state.store.business(&key.business_id).await else {

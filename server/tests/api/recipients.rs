@@ -105,6 +105,11 @@ both_backends!(
         let (status, body) = parse(&app, &token, b"not a workbook".to_vec(), "book.xlsx").await;
         assert_eq!(status, 422);
         assert_eq!(body["detail"], "Failed to parse Excel file");
+        let mut huge = b"PhoneNumber\n".to_vec();
+        huge.resize(33 * 1024 * 1024, b'1');
+        let (status, body) = parse(&app, &token, huge, "huge.csv").await;
+        assert_eq!(status, 422);
+        assert_eq!(body["detail"], "The recipient file must be at most 32 MB");
         let form = reqwest::multipart::Form::new().text("file", "x");
         let response = app
             .client

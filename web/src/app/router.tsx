@@ -1,14 +1,17 @@
+import { lazy } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { LoginPage } from '../features/auth/components/login-page';
 import { RegisterPage } from '../features/auth/components/register-page';
 import { UnauthorizedPage } from '../features/auth/components/unauthorized-page';
-import { InboxPage } from '../features/inbox/components/inbox-page';
-import { TestPage } from '../features/test-view/components/test-page';
 import { ProtectedRoute } from './protected-route';
 import { RouteEffects } from './route-effects';
 import { SignedInProviders } from './signed-in-providers';
 
 const CHAT_ROLES = ['admin', 'agent'];
+
+// The signed-in screens load as their own chunks, so the sign-in page starts smaller.
+const InboxPage = lazy(() => import('../features/inbox/components/inbox-page').then((m) => ({ default: m.InboxPage })));
+const TestPage = lazy(() => import('../features/test-view/components/test-page').then((m) => ({ default: m.TestPage })));
 
 export function createRouter() {
   return createBrowserRouter([

@@ -123,8 +123,9 @@ pub trait ConversationStore: Send + Sync + 'static {
     ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>>;
 }
 
+/// Answers true when the message was new (not a redelivery).
 #[derive(Message, Clone)]
-#[rtype(result = "Result<(), StoreError>")]
+#[rtype(result = "Result<bool, StoreError>")]
 pub struct Inbound(pub InboundMessage);
 
 #[derive(Message, Clone)]
@@ -191,10 +192,13 @@ impl Actor for ConversationActor {
 }
 
 impl Handler<Inbound> for ConversationActor {
-    type Result = AtomicResponse<Self, Result<(), StoreError>>;
+    type Result = AtomicResponse<Self, Result<bool, StoreError>>;
     fn handle(&mut self, msg: Inbound, _: &mut Context<Self>) -> Self::Result {
         let recorded = self.store.record_inbound(self.key.clone(), msg.0);
-        self.persist_then_publish(Box::pin(async move { Ok(((), recorded.await?)) }))
+        self.persist_then_publish(Box::pin(async move {
+            let events = recorded.await?;
+            Ok((!events.is_empty(), events))
+        }))
     }
 }
 

@@ -8,7 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use futures_util::future::join_all;
 use hmac::{Hmac, Mac};
 use parley_actors::conversation::{
-    ConversationKey, Inbound, InboundMessage, Receipt, StatusUpdate,
+    ConversationKey, Inbound, InboundMessage, OutgoingMessage, Receipt, StatusUpdate,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -16,6 +16,8 @@ use sha2::Sha256;
 
 use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::outbox::Delivery;
+use crate::replies::engine::{InboundKind, choose_reply};
 use crate::store::Business;
 
 /// Largest webhook body accepted (the provider batches up to 1000 updates).
@@ -166,18 +168,30 @@ pub async fn receive(
         .collect();
     let messages = batch.messages.into_iter().map(|(key, message)| {
         let conversations = state.conversations.clone();
-        async move { conversations.ask(&key, Inbound(message)).await? }
+        async move {
+            let new = conversations.ask(&key, Inbound(message.clone())).await?;
+            new.map(|new| new.then_some((key, message)))
+        }
     });
     let statuses = batch.statuses.into_iter().map(|(key, update)| {
         let conversations = state.conversations.clone();
         async move { conversations.ask(&key, Receipt(update)).await? }
     });
-    let outcomes = join_all(messages)
-        .await
-        .into_iter()
-        .chain(join_all(statuses).await);
-    for outcome in outcomes {
-        outcome.map_err(|e| ApiError::Internal(anyhow::anyhow!("webhook not persisted: {e}")))?;
+    let (messages, statuses) = futures_util::join!(join_all(messages), join_all(statuses));
+    let failed = |e| ApiError::Internal(anyhow::anyhow!("webhook not persisted: {e}"));
+    for outcome in statuses {
+        outcome.map_err(failed)?;
+    }
+    for outcome in messages {
+        // Only a message seen for the first time is answered, so redeliveries never double up.
+        if let Some((key, message)) = outcome.map_err(failed)? {
+            let state = state.clone();
+            actix_web::rt::spawn(async move {
+                if let Err(err) = auto_reply(&state, key, &message).await {
+                    tracing::warn!(error = %err, "automated reply not sent");
+                }
+            });
+        }
     }
     // Media is kept now, while the provider still has it (its URLs expire); a failure here is
     // retried when someone opens the file.
@@ -276,6 +290,71 @@ fn collect(business_id: &str, value: &Value, batch: &mut Batch) -> ApiResult<()>
                 error: status.pointer("/errors/0").cloned(),
             },
         ));
+    }
+    Ok(())
+}
+
+/// The sender of automated replies, as the inbox shows it.
+pub const AUTOMATED_SENDER: &str = "Automated reply";
+
+/// Answers a new inbound message with the business's automated reply, if one applies
+/// (docs/AUTOMATED_REPLIES.md). The reply goes through the conversation's actor and the outbox
+/// like any other message, after the message it answers.
+async fn auto_reply(
+    state: &AppState,
+    key: ConversationKey,
+    message: &InboundMessage,
+) -> ApiResult<()> {
+    let replies = state.store.replies(&key.business_id).await?;
+    if !replies.iter().any(|r| r.is_active) {
+        return Ok(());
+    }
+    let text = |pointer: &str| {
+        message
+            .content
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    };
+    let inbound = match (message.kind.as_str(), text("/interactive/type")) {
+        ("text", _) => InboundKind::Text(text("/text")),
+        ("interactive", "button_reply") => InboundKind::Button {
+            id: text("/interactive/id"),
+            title: text("/interactive/title"),
+        },
+        ("interactive", "list_reply") => InboundKind::ListRow {
+            id: text("/interactive/id"),
+            title: text("/interactive/title"),
+        },
+        ("button", _) => InboundKind::Button {
+            id: text("/payload"),
+            title: text("/text"),
+        },
+        _ => InboundKind::Other,
+    };
+    let steps = state.store.all_flow_steps(&key.business_id).await?;
+    let last_sent = state
+        .store
+        .reply_deliveries(&key.business_id, &key.phone)
+        .await?;
+    let now = crate::store::now_ms();
+    let Some(choice) = choose_reply(&replies, &steps, &inbound, &last_sent, now) else {
+        return Ok(());
+    };
+    let reply = choice.answer.message(&key.phone);
+    state
+        .store
+        .record_reply_delivery(&key.business_id, &choice.reply_id, &key.phone, now)
+        .await?;
+    let outgoing = OutgoingMessage {
+        client_id: format!("auto:{}", message.provider_id),
+        kind: reply.kind,
+        content: reply.content,
+        sender_name: AUTOMATED_SENDER.into(),
+        payload: reply.payload,
+    };
+    if let Delivery::Refused(err) = state.outbox.send(key, outgoing).await? {
+        tracing::warn!(error = %err, "automated reply refused by the provider");
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Integration tests: the real application on a random port, on SQLite and on Postgres.
 
+mod auto_replies;
 mod crash;
 mod google;
 mod helpers;

@@ -1,0 +1,186 @@
+//! The automated replies engine on inbound messages: trigger, a two-step button flow, the
+//! cooldown, and the default reply.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::live::*;
+
+const CUSTOMER: &str = "34600111222";
+
+async fn create_reply(app: &TestApp, token: &str, fields: &[(&str, String)]) {
+    let form = fields
+        .iter()
+        .fold(reqwest::multipart::Form::new(), |f, (k, v)| {
+            f.text(k.to_string(), v.clone())
+        });
+    let response = app
+        .client
+        .post(app.url("/api/automated-replies/"))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .expect("sent");
+    assert_eq!(
+        response.status().as_u16(),
+        201,
+        "{:?}",
+        response.text().await
+    );
+}
+
+/// The customer's message `n`, sent now.
+fn from_customer(n: u32, kind: &str, body: Value) -> Value {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_secs();
+    let mut message = json!({"from": CUSTOMER, "id": format!("wamid.auto{n}"), "timestamp": now.to_string(), "type": kind});
+    message[kind] = body;
+    message
+}
+
+/// What the provider was asked to send, once `count` messages are there (and nothing more
+/// arrives for a moment).
+async fn provider_got(app: &TestApp, biz: &Business, count: usize) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let sent = app.sandbox_sent(biz).await;
+        if sent.len() >= count {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            return app.sandbox_sent(biz).await;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "only {} of {count} replies: {sent:?}",
+            sent.len()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn shown_text(body: &Value) -> String {
+    body.pointer("/interactive/body/text")
+        .or_else(|| body.pointer("/text/body"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+both_backends!(
+    automated_replies_answer_triggers_walk_flows_respect_cooldown_and_default,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("autoreply").await;
+        let token = biz.session.access.clone();
+        let flows = json!({
+            "prices": {"responseText": "Our prices are low", "quickReplyButtons": [{"id": "brochure", "title": "Brochure"}]},
+            "brochure": {"responseText": "Here is the brochure", "quickReplyButtons": []},
+        });
+        create_reply(
+            &app,
+            &token,
+            &[
+                ("trigger", "Hello".into()),
+                ("type", "text".into()),
+                ("responseText", "Hi! How can we help?".into()),
+                ("isActive", "true".into()),
+                ("isDefault", "false".into()),
+                ("cooldownHours", "1".into()),
+                (
+                    "quickReplyButtons",
+                    json!([{"id": "prices", "title": "Prices"}]).to_string(),
+                ),
+                ("flow_definitions", flows.to_string()),
+            ],
+        )
+        .await;
+        create_reply(
+            &app,
+            &token,
+            &[
+                ("trigger", "fallback".into()),
+                ("type", "text".into()),
+                ("responseText", "We will get back to you".into()),
+                ("isActive", "true".into()),
+                ("isDefault", "true".into()),
+                ("cooldownHours", "0".into()),
+            ],
+        )
+        .await;
+
+        let post = |message: Value| {
+            let app = &app;
+            let biz = &biz;
+            async move {
+                let (status, body) = app
+                    .webhook(
+                        &inbound(&biz.phone_number_id, CUSTOMER, "Eva", vec![message]),
+                        &biz.app_secret,
+                    )
+                    .await;
+                assert_eq!(status, 200, "{body}");
+            }
+        };
+        post(from_customer(1, "text", json!({"body": "  hello "}))).await;
+        let sent = provider_got(&app, &biz, 1).await;
+        assert_eq!(shown_text(&sent[0]["body"]), "Hi! How can we help?");
+        assert_eq!(
+            sent[0]["body"]["interactive"]["action"]["buttons"][0]["reply"]["id"],
+            "prices"
+        );
+
+        post(from_customer(
+            2,
+            "interactive",
+            json!({"type": "button_reply", "button_reply": {"id": "prices", "title": "Prices"}}),
+        ))
+        .await;
+        let sent = provider_got(&app, &biz, 2).await;
+        assert_eq!(shown_text(&sent[1]["body"]), "Our prices are low");
+        post(from_customer(3, "interactive", json!({"type": "button_reply", "button_reply": {"id": "brochure", "title": "Brochure"}}))).await;
+        let sent = provider_got(&app, &biz, 3).await;
+        assert_eq!(shown_text(&sent[2]["body"]), "Here is the brochure");
+
+        // Inside the cooldown the same trigger answers nothing.
+        post(from_customer(4, "text", json!({"body": "HELLO"}))).await;
+        post(from_customer(
+            5,
+            "text",
+            json!({"body": "what time do you open?"}),
+        ))
+        .await;
+        let sent = provider_got(&app, &biz, 4).await;
+        assert_eq!(sent.len(), 4, "{sent:?}");
+        assert_eq!(shown_text(&sent[3]["body"]), "We will get back to you");
+
+        let (_, history) = app
+            .get(&format!("/api/conversation/{CUSTOMER}"), &token)
+            .await;
+        let replies: Vec<&Value> = history["messages"]
+            .as_array()
+            .expect("m")
+            .iter()
+            .filter(|m| m["direction"] == "outgoing")
+            .collect();
+        assert_eq!(replies.len(), 4);
+        assert!(
+            replies
+                .iter()
+                .all(|m| m["sender_name"] == "Automated reply")
+        );
+        // A redelivered message is not answered twice.
+        post(from_customer(
+            5,
+            "text",
+            json!({"body": "what time do you open?"}),
+        ))
+        .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(app.sandbox_sent(&biz).await.len(), 4);
+    }
+);

@@ -3,7 +3,8 @@
 # the load generator on core 1, runs every scenario at a few sizes, runs idle and fanout against
 # nginx + nchan (same core, same run), records the floors, and writes docs/BENCHMARKS.md and
 # docs/bench-latency.png. Loopback only; every step is bounded by `timeout`.
-# BENCH_QUICK=1 runs tiny sizes to check the script itself.
+# BENCH_QUICK=1 runs tiny sizes to check the script itself; BENCH_SKIP_BUILD=1 uses the binaries
+# already built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,8 +23,12 @@ for port in $PARLEY_PORT $NCHAN_PORT; do
   fi
 done
 
-echo "== build (release)"
-cargo build --release -p parley-server --bin parley -p parley-loadtest
+if [ "${BENCH_SKIP_BUILD:-0}" = 1 ]; then
+  echo "== using the release binaries already in target/release"
+else
+  echo "== build (release)"
+  cargo build --release -p parley-server -p parley-loadtest --bin parley --bin parley-loadtest
+fi
 
 echo "== peers and tools"
 if [ ! -f /usr/lib/nginx/modules/ngx_nchan_module.so ]; then

@@ -175,7 +175,12 @@ impl Application {
                         .route(web::get().to(webhook::verify))
                         .route(web::post().to(webhook::receive)),
                 )
-                .service(web::scope("/sandbox").configure(sandbox::routes))
+                .service(
+                    web::scope("/sandbox")
+                        // Template header examples go up as raw bytes, up to 100 MB.
+                        .app_data(web::PayloadConfig::new(MAX_UPLOAD))
+                        .configure(sandbox::routes),
+                )
                 .service(
                     web::scope("/identity")
                         .configure(auth::identity_routes)

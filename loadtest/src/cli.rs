@@ -26,17 +26,20 @@ pub const MAX_AGENTS: usize = 500;
 the WebSocket push over loopback only, and reports latency percentiles, delivered/s, losses and \
 duplicates as a table (and as JSON with --json).\n\n\
 Scenarios:\n\
-  idle    open --sessions authenticated WebSockets at --rate per second from several 127.0.0.x \
+* idle: open --sessions authenticated WebSockets at --rate per second from several 127.0.0.x \
 source addresses, hold them --duration seconds; reports connect latency, connect errors, drops \
 and (with --server-pid) server RSS per session.\n\
-  inbox   --customers post signed webhooks (mixed message types) at an open-loop --rate for \
+* inbox: --customers post signed webhooks (mixed message types) at an open-loop --rate for \
 --duration seconds while --agents are subscribed to every customer's conversation; latency runs \
 from each message's scheduled send time to its arrival at each agent.\n\
-  fanout  --sessions follow one conversation; the publish rate starts at --rate and grows by \
+* fanout: --sessions follow one conversation; the publish rate starts at --rate and grows by \
 --step-factor every --step-secs until p99 passes --p99-bound-ms (or --max-rate / --duration); \
 reports deliveries/s of the best step within the bound and every step.\n\
-  send    --agents send text messages through /api/send-message at --rate for --duration; \
+* send: --agents send text messages through /api/send-message at --rate for --duration; \
 reports send latency and time to the sandbox's delivered and read receipts.\n\n\
+In the report, delivered_per_sec is connects/s (idle), messages/s that reached every agent \
+(inbox), deliveries/s to followers (fanout) or completed sends/s (send); lost counts expected \
+deliveries that never arrived (idle: sessions that failed or dropped), duplicates repeated ones.\n\n\
 Every run is bounded in count and time, refuses a non-loopback --target, and sets itself up \
 through the public API (registers a business, agents, an app secret). Access tokens last 15 min \
 by default: for longer runs start the server with PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS raised.\n\

@@ -6,6 +6,7 @@ const PATHS = {
   clip: 'M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5H9v9a3 3 0 0 0 6 0V5a4.5 4.5 0 0 0-9 0v11.5a6 6 0 0 0 12 0v-10z',
   smile: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16zM8.5 8A1.5 1.5 0 1 0 8.5 11 1.5 1.5 0 0 0 8.5 8zm7 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zM7 14a5 5 0 0 0 10 0z',
   warning: 'M1 21h22L12 2zm12-3h-2v-2h2zm0-4h-2v-4h2z',
+  template: 'M4 3h16v18H4zm2 2v14h12V5zm2 2h8v2H8zm0 4h8v2H8zm0 4h5v2H8z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

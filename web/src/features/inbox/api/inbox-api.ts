@@ -1,5 +1,6 @@
 import { apiRequest } from '../../../lib/api/client';
 import type { Conversation, Message } from '../../../lib/api/types';
+import type { Template } from '../template-text';
 
 export const CONVERSATIONS_PAGE_SIZE = 20;
 export const MESSAGES_PAGE_SIZE = 30;
@@ -92,4 +93,25 @@ export function updateContact(originalPhone: string, name: string, phone: string
 
 export function deleteContact(phone: string): Promise<unknown> {
   return apiRequest(`/api/contacts/delete/${encodeURIComponent(phone)}`, { method: 'DELETE' });
+}
+
+export function getTemplates(): Promise<Template[]> {
+  return apiRequest('/api/templates');
+}
+
+export interface TemplateSend {
+  phone: string;
+  phoneNumberId: string;
+  template: Template;
+  components: unknown[];
+}
+
+export function sendTemplate({ phone, phoneNumberId, template, components }: TemplateSend): Promise<unknown> {
+  const form = new FormData();
+  form.set('to', phone);
+  form.set('phone_number_id', phoneNumberId);
+  form.set('template_name', template.name);
+  form.set('language_code', template.language);
+  form.set('components_json', JSON.stringify(components));
+  return apiRequest('/api/send-template', { method: 'POST', form });
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { detailOf } from '../../../lib/api/client';
 import type { Conversation } from '../../../lib/api/types';
@@ -11,6 +11,7 @@ import { lastIncomingTimestamp } from '../messages-state';
 import { ChatHeader } from './chat-header';
 import { MessageInput } from './message-input';
 import { MessageList } from './message-list';
+import { TemplateDialog } from './template-dialog';
 
 /** A swipe to the right at least this long goes back to the list on small screens. */
 const SWIPE_BACK_PX = 80;
@@ -38,6 +39,7 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
   const chat = useMessages(phone, channel, phoneNumberId);
   const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
   const touchStart = useRef<{ x: number; y: number } | null>(null);
+  const [templateOpen, setTemplateOpen] = useState(false);
 
   useEffect(() => {
     markAsRead(phone)
@@ -94,7 +96,8 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
           onRetry={retry}
         />
       )}
-      <MessageInput disabled={replyWindow.expired} onSend={send} />
+      <MessageInput disabled={replyWindow.expired} onSend={send} onTemplate={() => setTemplateOpen(true)} />
+      {templateOpen && <TemplateDialog phone={phone} phoneNumberId={phoneNumberId} onClose={() => setTemplateOpen(false)} />}
     </section>
   );
 }

@@ -6,8 +6,9 @@ import { MessageInput } from './message-input';
 
 function renderInput(disabled = false) {
   const onSend = vi.fn<(draft: Draft) => void>();
-  renderWithApp(<MessageInput disabled={disabled} onSend={onSend} />);
-  return { onSend, box: screen.getByRole('textbox', { name: 'Type a message' }) };
+  const onTemplate = vi.fn<() => void>();
+  renderWithApp(<MessageInput disabled={disabled} onSend={onSend} onTemplate={onTemplate} />);
+  return { onSend, onTemplate, box: screen.getByRole('textbox', { name: 'Type a message' }) };
 }
 
 describe('composer', () => {
@@ -43,9 +44,11 @@ describe('composer', () => {
     expect(onSend).toHaveBeenCalledWith({ text: 'both', files });
   });
 
-  it('is disabled with the banner when the reply window is closed', () => {
-    const { box } = renderInput(true);
+  it('is disabled with the banner when the reply window is closed, templates still open', async () => {
+    const { box, onTemplate } = renderInput(true);
     expect(box).toBeDisabled();
-    expect(screen.getByText('The 24-hour reply window has closed. Only templates can be sent now.')).toBeInTheDocument();
+    expect(screen.getByText(/The 24-hour reply window has closed/)).toBeInTheDocument();
+    await userEvent.click(screen.getAllByRole('button', { name: 'Send template' })[0]!);
+    expect(onTemplate).toHaveBeenCalled();
   });
 });

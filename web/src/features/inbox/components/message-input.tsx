@@ -12,9 +12,11 @@ const ACCEPT =
 interface Props {
   disabled: boolean;
   onSend: (draft: Draft) => void;
+  /** Templates stay possible when the reply window is closed. */
+  onTemplate: () => void;
 }
 
-export function MessageInput({ disabled, onSend }: Props) {
+export function MessageInput({ disabled, onSend, onTemplate }: Props) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -54,7 +56,10 @@ export function MessageInput({ disabled, onSend }: Props) {
     <form className="composer" onSubmit={submit}>
       {disabled && (
         <p className="window-banner" role="status">
-          {t('chat.windowExpiredBanner')}
+          {t('chat.windowExpiredBanner')}{' '}
+          <button type="button" className="link-button" onClick={onTemplate}>
+            {t('template.open')}
+          </button>
         </p>
       )}
       {files.length > 0 && (
@@ -76,6 +81,9 @@ export function MessageInput({ disabled, onSend }: Props) {
       )}
       <div className="composer-row">
         <EmojiPicker disabled={disabled} onPick={insert} />
+        <button type="button" className="icon-button" aria-label={t('template.open')} title={t('template.open')} onClick={onTemplate}>
+          <Icon name="template" />
+        </button>
         <button
           type="button"
           className="icon-button"

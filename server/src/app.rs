@@ -72,7 +72,8 @@ impl Application {
             settings.auth.jwt_secret.clone()
         };
         let http = reqwest::Client::builder()
-            .timeout(std::time::Duration::from_secs(30))
+            // Below the outbox lease, so an attempt in flight never outlives its claim.
+            .timeout(std::time::Duration::from_secs(15))
             .build()
             .context("Failed to build the HTTP client")?;
         // Bound first: the sandbox and the default provider URL point back at this listener.

@@ -69,6 +69,32 @@ pub struct Sandbox {
     templates: Mutex<HashMap<String, Vec<Value>>>,
 }
 
+/// The accepted messages of earlier runs, newest last (at most `SENT_LOG_LEN` per number).
+fn read_sent_log(path: &std::path::Path) -> HashMap<String, VecDeque<Value>> {
+    let mut sent: HashMap<String, VecDeque<Value>> = HashMap::new();
+    let Ok(raw) = std::fs::read_to_string(path) else {
+        return sent;
+    };
+    for line in raw
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    {
+        let number = line["phone_number_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        push_bounded(sent.entry(number).or_default(), line["message"].clone());
+    }
+    sent
+}
+
+fn push_bounded(log: &mut VecDeque<Value>, message: Value) {
+    if log.len() == SENT_LOG_LEN {
+        log.pop_front();
+    }
+    log.push_back(message);
+}
+
 fn graph_error(status: u16, code: i64, message: &str, details: &str) -> HttpResponse {
     let mut raw = [0u8; 9];
     rand::thread_rng().fill(&mut raw);
@@ -127,7 +153,7 @@ impl Sandbox {
             http,
             self_url,
             media_dir: data_dir.join("sandbox-media"),
-            sent: Mutex::new(HashMap::new()),
+            sent: Mutex::new(read_sent_log(&data_dir.join("sandbox-sent.jsonl"))),
             templates: Mutex::new(
                 std::fs::read(data_dir.join("sandbox-templates.json"))
                     .ok()
@@ -208,13 +234,22 @@ impl Sandbox {
         }
     }
 
+    /// Keeps an accepted message, in memory and appended to `sandbox-sent.jsonl`, so what the
+    /// "provider" received can be counted across restarts of the server.
     fn remember(&self, phone_number_id: &str, body: Value) {
-        let mut sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
-        let log = sent.entry(phone_number_id.to_string()).or_default();
-        if log.len() == SENT_LOG_LEN {
-            log.pop_front();
+        let line = json!({"phone_number_id": phone_number_id, "message": body});
+        let appended = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.media_dir.with_file_name("sandbox-sent.jsonl"))
+            .and_then(|mut file| {
+                std::io::Write::write_all(&mut file, format!("{line}\n").as_bytes())
+            });
+        if let Err(err) = appended {
+            tracing::warn!(error = %err, "sandbox sent log not written");
         }
-        log.push_back(body);
+        let mut sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
+        push_bounded(sent.entry(phone_number_id.to_string()).or_default(), body);
     }
 
     /// Posts a signed webhook for `business` to this server, as the provider would.

@@ -20,7 +20,8 @@ use crate::error::{ApiError, ApiResult};
 /// The provider's code for a billing problem: agents are told to check their payment method.
 pub const PAYMENT_ERROR_CODE: i64 = 131042;
 /// How long an attempt in flight holds its outbox entry before the worker may retry it.
-pub const OUTBOX_LEASE_MS: i64 = 60_000;
+/// Longer than the HTTP client's 15 s timeout.
+pub const OUTBOX_LEASE_MS: i64 = 20_000;
 /// Most events one resume replays; a longer gap gets `reset` and a re-fetch.
 const MAX_REPLAY: i64 = 10_000;
 

@@ -26,7 +26,12 @@ fn free_port() -> u16 {
 }
 
 /// Starts the binary on `port` with the test's database and data dir.
-async fn start(app: &TestApp, port: u16, provider_base_url: &str) -> Server {
+async fn start(
+    app: &TestApp,
+    port: u16,
+    provider_base_url: &str,
+    extra_env: &[(&str, &str)],
+) -> Server {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let child = Command::new(env!("CARGO_BIN_EXE_parley"))
         .arg("serve")
@@ -44,6 +49,8 @@ async fn start(app: &TestApp, port: u16, provider_base_url: &str) -> Server {
         .env("PARLEY_OUTBOX__POLL_MS", "100")
         .env("PARLEY_SANDBOX__SIMULATED_CUSTOMERS", "0")
         .env("PARLEY_SANDBOX__REPLY_PROBABILITY", "0")
+        .env("PARLEY_SANDBOX__TEMPLATE_REVIEW_MS", "200")
+        .envs(extra_env.iter().copied())
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -80,7 +87,7 @@ both_backends!(
             data_dir,
         };
         // First life: the provider is unreachable, so every send waits in the outbox.
-        let mut server = start(&app, first_port, "http://127.0.0.1:9").await;
+        let mut server = start(&app, first_port, "http://127.0.0.1:9", &[]).await;
         let biz = app.business("crashy").await;
         let customer = "4930123456789";
         let mut message = text(customer, "wamid.crash-in", "hello");
@@ -117,7 +124,7 @@ both_backends!(
         // Second life, with the sandbox as the provider.
         let second_port = free_port();
         app.address = format!("http://127.0.0.1:{second_port}");
-        let _server = start(&app, second_port, "").await;
+        let _server = start(&app, second_port, "", &[]).await;
         let deadline = Instant::now() + Duration::from_secs(30);
         let delivered = loop {
             let sent = app.sandbox_sent(&biz).await;
@@ -163,6 +170,95 @@ both_backends!(
                 .as_str()
                 .is_some_and(|id| id.starts_with("wamid."))),
             "{outgoing:?}"
+        );
+    }
+);
+
+both_backends!(
+    a_bulk_job_killed_midway_resumes_without_sending_twice,
+    |backend| async move {
+        let (settings, data_dir) = test_settings(backend).await;
+        let first_port = free_port();
+        let mut app = TestApp {
+            address: format!("http://127.0.0.1:{first_port}"),
+            client: reqwest::Client::new(),
+            settings,
+            data_dir,
+        };
+        // Paced at 20 messages/s, so the kill lands in the middle of the job.
+        let paced = [("PARLEY_OUTBOX__RATE_PER_SECOND", "20")];
+        let mut server = start(&app, first_port, "", &paced).await;
+        let biz = app.business("bulkcrash").await;
+        app.approved_template(&biz, "order_update").await;
+        let recipients: Vec<String> = (0..60).map(|i| format!("3361{:07}", i)).collect();
+        let components = serde_json::json!([
+            {"type": "header", "parameters": [{"type": "text", "text": "Ana"}]},
+            {"type": "body", "parameters": [{"type": "text", "text": "A-7"}, {"type": "text", "text": "soon"}]},
+        ]);
+        let (status, body) = app
+            .send_template(
+                &biz.session.access,
+                vec![
+                    ("send_mode", "bulk".into()),
+                    ("template_name", "order_update".into()),
+                    ("language_code", "en_US".into()),
+                    ("components_json", components.to_string()),
+                    ("recipients_json", serde_json::json!(recipients).to_string()),
+                ],
+            )
+            .await;
+        assert_eq!(status, 202, "{body}");
+        let job = body["job_id"].as_str().expect("job").to_string();
+        let path = format!("/api/send-template/jobs/{job}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let (_, report) = app.get(&path, &biz.session.access).await;
+            if report["done"].as_i64().unwrap_or_default() >= 10 {
+                assert_eq!(
+                    report["finished"], false,
+                    "killed too late to prove anything"
+                );
+                break;
+            }
+            assert!(Instant::now() < deadline, "the job did not start");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        server.0.kill().expect("SIGKILL");
+        server.0.wait().expect("reaped");
+        drop(server);
+
+        let second_port = free_port();
+        app.address = format!("http://127.0.0.1:{second_port}");
+        let _server = start(&app, second_port, "", &paced).await;
+        let deadline = Instant::now() + Duration::from_secs(90);
+        let report = loop {
+            let (_, report) = app.get(&path, &biz.session.access).await;
+            if report["finished"] == true {
+                break report;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the job did not resume: {}",
+                report["done"]
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        assert_eq!(report["success"], 60, "{report}");
+        // What the provider received over both lives (the sandbox keeps its log on disk).
+        let sent = app.sandbox_sent(&biz).await;
+        let mut per_recipient = std::collections::HashMap::new();
+        for message in sent.iter().filter(|m| m["body"]["type"] == "template") {
+            *per_recipient
+                .entry(message["body"]["to"].as_str().expect("to").to_string())
+                .or_insert(0) += 1;
+        }
+        assert_eq!(per_recipient.len(), 60);
+        // Exactly once, except the one message the kill may have caught between the provider's
+        // answer and its record (the Cloud API has no idempotency key; see docs/OPERATIONS.md).
+        let repeats: usize = per_recipient.values().map(|n| n - 1).sum();
+        assert!(
+            repeats <= 1,
+            "{repeats} recipients got the template twice: {per_recipient:?}"
         );
     }
 );

@@ -6,6 +6,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use crate::error::{ApiError, ApiResult};
+use crate::templates::media::{FileKind, sniff as kind_of};
 use crate::store::{MediaFile, Store};
 
 const MB: usize = 1024 * 1024;
@@ -39,40 +40,28 @@ impl MediaKind {
     }
 }
 
-/// Reads the type from the file's first bytes: (MIME type, kind), or `None` when unsupported.
+/// What the Cloud API takes of a file whose first bytes were read (`templates::media::sniff`):
+/// (MIME type, kind), or `None` when unsupported.
 pub fn sniff(bytes: &[u8]) -> Option<(&'static str, MediaKind)> {
-    let starts = |magic: &[u8]| bytes.starts_with(magic);
-    let at = |offset: usize, magic: &[u8]| bytes.get(offset..offset + magic.len()) == Some(magic);
-    if starts(&[0xFF, 0xD8, 0xFF]) {
-        Some(("image/jpeg", MediaKind::Image))
-    } else if starts(b"\x89PNG\r\n\x1a\n") {
-        Some(("image/png", MediaKind::Image))
-    } else if starts(b"%PDF-") {
-        Some(("application/pdf", MediaKind::Document))
-    } else if starts(b"OggS") {
-        Some(("audio/ogg", MediaKind::Audio))
-    } else if starts(b"ID3") || starts(&[0xFF, 0xFB]) || starts(&[0xFF, 0xF3]) {
-        Some(("audio/mpeg", MediaKind::Audio))
-    } else if starts(&[0xFF, 0xF1]) || starts(&[0xFF, 0xF9]) {
-        Some(("audio/aac", MediaKind::Audio))
-    } else if starts(b"#!AMR") {
-        Some(("audio/amr", MediaKind::Audio))
-    } else if at(4, b"ftypM4A") {
-        Some(("audio/mp4", MediaKind::Audio))
-    } else if at(4, b"ftyp3gp") {
-        Some(("video/3gpp", MediaKind::Video))
-    } else if at(4, b"ftyp") {
-        Some(("video/mp4", MediaKind::Video))
-    } else if starts(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
-        Some(("application/msword", MediaKind::Document))
-    } else if starts(b"PK\x03\x04") && contains(&bytes[..bytes.len().min(64 * 1024)], b"word/") {
-        Some((
+    Some(match kind_of(bytes) {
+        FileKind::Jpeg => ("image/jpeg", MediaKind::Image),
+        FileKind::Png => ("image/png", MediaKind::Image),
+        FileKind::Mp4 => ("video/mp4", MediaKind::Video),
+        FileKind::ThreeGp => ("video/3gpp", MediaKind::Video),
+        FileKind::Ogg => ("audio/ogg", MediaKind::Audio),
+        FileKind::Mp3 => ("audio/mpeg", MediaKind::Audio),
+        FileKind::Aac => ("audio/aac", MediaKind::Audio),
+        FileKind::Amr => ("audio/amr", MediaKind::Audio),
+        FileKind::M4a => ("audio/mp4", MediaKind::Audio),
+        FileKind::Pdf => ("application/pdf", MediaKind::Document),
+        FileKind::Ole => ("application/msword", MediaKind::Document),
+        // A zip is a Word document only when it holds the `word/` part.
+        FileKind::Zip if contains(&bytes[..bytes.len().min(64 * 1024)], b"word/") => (
             "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
             MediaKind::Document,
-        ))
-    } else {
-        None
-    }
+        ),
+        _ => return None,
+    })
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {

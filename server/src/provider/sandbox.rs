@@ -216,20 +216,8 @@ impl Sandbox {
             "id": business.waba_id,
             "time": now_ms() / 1000,
             "changes": [{"field": "message_template_status_update", "value": value}],
-        }]})
-        .to_string();
-        let posted = self
-            .http
-            .post(format!("{}/webhook", self.self_url))
-            .header("Content-Type", "application/json")
-            .header(
-                "X-Hub-Signature-256",
-                sign(&business.app_secret, body.as_bytes()),
-            )
-            .body(body)
-            .send()
-            .await;
-        if let Err(err) = posted {
+        }]});
+        if let Err(err) = self.post_signed(&business, body).await {
             tracing::warn!(error = %err, "sandbox template decision not delivered");
         }
     }
@@ -254,7 +242,11 @@ impl Sandbox {
 
     /// Posts a signed webhook for `business` to this server, as the provider would.
     pub async fn post_webhook(&self, business: &Business, value: Value) -> Result<u16, String> {
-        let body = envelope(business, value).to_string();
+        self.post_signed(business, envelope(business, value)).await
+    }
+
+    async fn post_signed(&self, business: &Business, body: Value) -> Result<u16, String> {
+        let body = body.to_string();
         let response = self
             .http
             .post(format!("{}/webhook", self.self_url))

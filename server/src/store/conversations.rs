@@ -171,6 +171,44 @@ fn status_drafts(
     drafts
 }
 
+fn new_contact_draft(pnid: &str, phone: &str, name: &str) -> Draft {
+    Draft {
+        channels: vec![NOTIFICATIONS.into()],
+        name: NEW_CONTACT,
+        data: json!({
+            "phone_number": phone,
+            "name": name,
+            "conversation_id": conversation_channel(pnid, phone),
+        }),
+    }
+}
+
+/// The events of a new message: the contact first when it is new, then the message itself.
+fn message_drafts(
+    pnid: &str,
+    phone: &str,
+    name: &str,
+    created: bool,
+    row: &MessageRow,
+) -> Vec<Draft> {
+    let conversation_id = conversation_channel(pnid, phone);
+    let mut drafts = Vec::new();
+    if created {
+        drafts.push(new_contact_draft(pnid, phone, name));
+    }
+    drafts.push(Draft {
+        channels: vec![conversation_id.clone()],
+        name: NEW_MESSAGE,
+        data: json!({
+            "conversation_id": conversation_id,
+            "phone_number": phone,
+            "name": name,
+            "message": row.to_json(&conversation_id),
+        }),
+    });
+    drafts
+}
+
 /// Numbers and logs events inside the caller's transaction.
 pub(super) async fn append_events(
     conn: &mut AnyConnection,
@@ -379,24 +417,7 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         let total = total_unread(&mut tx, &key.business_id).await?;
-        let mut drafts = Vec::new();
-        if created {
-            drafts.push(Draft {
-                channels: vec![NOTIFICATIONS.into()],
-                name: NEW_CONTACT,
-                data: json!({"phone_number": key.phone, "name": name, "conversation_id": conversation_id}),
-            });
-        }
-        drafts.push(Draft {
-            channels: vec![conversation_id.clone()],
-            name: NEW_MESSAGE,
-            data: json!({
-                "conversation_id": conversation_id,
-                "phone_number": key.phone,
-                "name": name,
-                "message": row.to_json(&conversation_id),
-            }),
-        });
+        let mut drafts = message_drafts(&pnid, &key.phone, &name, created, &row);
         drafts.push(Draft {
             channels: vec![NOTIFICATIONS.into()],
             name: NOTIFICATION,
@@ -505,7 +526,6 @@ impl Store {
             ));
         }
         let pnid = phone_number_id(&mut tx, &key.business_id).await?;
-        let conversation_id = conversation_channel(&pnid, &key.phone);
         let (name, created) = ensure_contact(&mut tx, &key, None).await?;
         let now = now_ms();
         let sent_at = next_time(&mut tx, &key, now).await?;
@@ -547,24 +567,7 @@ impl Store {
         .bind(&key.phone)
         .execute(&mut *tx)
         .await?;
-        let mut drafts = Vec::new();
-        if created {
-            drafts.push(Draft {
-                channels: vec![NOTIFICATIONS.into()],
-                name: NEW_CONTACT,
-                data: json!({"phone_number": key.phone, "name": name, "conversation_id": conversation_id}),
-            });
-        }
-        drafts.push(Draft {
-            channels: vec![conversation_id.clone()],
-            name: NEW_MESSAGE,
-            data: json!({
-                "conversation_id": conversation_id,
-                "phone_number": key.phone,
-                "name": name,
-                "message": row.to_json(&conversation_id),
-            }),
-        });
+        let drafts = message_drafts(&pnid, &key.phone, &name, created, &row);
         let events = append_events(&mut tx, &key.business_id, drafts).await?;
         tx.commit().await?;
         Ok((OutgoingState::Created, events))
@@ -924,18 +927,6 @@ pub struct ImportCounts {
 }
 
 impl Store {
-    fn new_contact_draft(pnid: &str, phone: &str, name: &str) -> Draft {
-        Draft {
-            channels: vec![NOTIFICATIONS.into()],
-            name: NEW_CONTACT,
-            data: json!({
-                "phone_number": phone,
-                "name": name,
-                "conversation_id": conversation_channel(pnid, phone),
-            }),
-        }
-    }
-
     /// Adds a contact; 409 when the number is already one.
     pub async fn add_contact(
         &self,
@@ -958,7 +949,7 @@ impl Store {
         let events = append_events(
             &mut tx,
             business_id,
-            vec![Self::new_contact_draft(&pnid, phone, name)],
+            vec![new_contact_draft(&pnid, phone, name)],
         )
         .await?;
         tx.commit().await?;
@@ -1018,7 +1009,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         let pnid = phone_number_id(&mut tx, business_id).await?;
-        let mut draft = Self::new_contact_draft(&pnid, target, name);
+        let mut draft = new_contact_draft(&pnid, target, name);
         if target != phone {
             draft.data["previous_phone_number"] = json!(phone);
         }
@@ -1052,7 +1043,7 @@ impl Store {
             match before {
                 None => {
                     counts.added += 1;
-                    drafts.push(Self::new_contact_draft(&pnid, phone, name));
+                    drafts.push(new_contact_draft(&pnid, phone, name));
                 }
                 Some((old,)) if old != *name => counts.updated += 1,
                 Some(_) => counts.unchanged += 1,

@@ -48,8 +48,9 @@ pub struct Store {
     backend: Backend,
 }
 
-static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
-static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+/// One set of migrations for both backends: the SQL keeps to what SQLite and Postgres share
+/// (TEXT, BIGINT, ON CONFLICT, partial indexes), so the two schemas cannot drift apart.
+static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
 impl Store {
     /// Connects to the configured database; creates the data dir for SQLite.
@@ -96,11 +97,7 @@ impl Store {
 
     /// Applies the migrations of this backend.
     pub async fn migrate(&self) -> anyhow::Result<()> {
-        let migrator = match self.backend {
-            Backend::Sqlite => &SQLITE_MIGRATIONS,
-            Backend::Postgres => &POSTGRES_MIGRATIONS,
-        };
-        migrator
+        MIGRATIONS
             .run(&self.pool)
             .await
             .context("Failed to apply migrations")

@@ -17,14 +17,14 @@ const FLAGS = [
   '--disable-quic',
 ];
 
-/** A fresh browser profile per test file; `close` removes it. */
-export async function startBrowser() {
+/** A fresh browser profile per test file; `close` removes it. `baseURL` defaults to PARLEY_URL. */
+export async function startBrowser({ baseURL = BASE_URL } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: FLAGS,
-    baseURL: BASE_URL,
+    baseURL,
     viewport: { width: 1280, height: 800 },
   });
   context.setDefaultTimeout(10_000);
@@ -47,8 +47,8 @@ export function newAccount() {
 }
 
 /** Creates an account through the API (faster than the form) and answers its tokens. */
-export async function registerByApi(account = newAccount()) {
-  const response = await fetch(`${BASE_URL}/identity/auth/register`, {
+export async function registerByApi(account = newAccount(), base = BASE_URL) {
+  const response = await fetch(`${base}/identity/auth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(account),

@@ -11,6 +11,9 @@ const CHAT_ROLES = ['admin', 'agent'];
 
 // The signed-in screens load as their own chunks, so the sign-in page starts smaller.
 const InboxPage = lazy(() => import('../features/inbox/components/inbox-page').then((m) => ({ default: m.InboxPage })));
+const EditProfilePage = lazy(() =>
+  import('../features/profile/components/edit-profile-page').then((m) => ({ default: m.EditProfilePage })),
+);
 const TestPage = lazy(() => import('../features/test-view/components/test-page').then((m) => ({ default: m.TestPage })));
 
 export function createRouter() {
@@ -35,6 +38,7 @@ export function createRouter() {
               element: <ProtectedRoute />,
               children: [
                 { path: '/test', element: <TestPage /> },
+                { path: '/edit-profile', element: <EditProfilePage /> },
                 { path: '*', element: <InboxPage /> },
               ],
             },

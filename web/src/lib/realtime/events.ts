@@ -22,10 +22,11 @@ export interface NotificationEvent {
   conversation_id: string;
   phone_number: string;
   name: string | null;
-  preview: string | null;
+  /** Absent from the notification a read sends (only the counts change). */
+  preview?: string | null;
   unread_count: number;
   total_unread: number;
-  last_message_timestamp: string | null;
+  last_message_timestamp?: string | null;
 }
 
 export interface NewContactEvent {

@@ -42,6 +42,12 @@ describe('live chat list updates', () => {
     expect(next.totalUnread).toBe(7);
   });
 
+  it('keeps the preview and time when a read only changes the counts', () => {
+    const read = { event: 'notification', data: { conversation_id: 'pn_2', phone_number: '2', name: 'Cora', unread_count: 0, total_unread: 0 } } as const;
+    const next = applyListEvent(applyListEvent(state([row('1'), row('2')]), notification('2', 3, 3), false), read, false);
+    expect(next.items[0]).toMatchObject({ unread_count: 0, last_message_content: { text: 'hello' }, last_message_timestamp: '2026-01-01T10:00:00Z' });
+  });
+
   it('adds an unknown conversation unless a search is showing', () => {
     expect(applyListEvent(state([row('1')]), notification('9', 1, 1), false).items).toHaveLength(2);
     expect(applyListEvent(state([row('1')]), notification('9', 1, 1), true).items).toHaveLength(1);

@@ -48,7 +48,7 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
           name: data.name ?? row.name,
           unread_count: data.unread_count,
           last_message_timestamp: data.last_message_timestamp ?? row.last_message_timestamp,
-          last_message_content: data.preview === null ? row.last_message_content : { text: data.preview },
+          last_message_content: typeof data.preview === 'string' ? { text: data.preview } : row.last_message_content,
         })),
       };
     }

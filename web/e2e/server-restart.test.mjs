@@ -1,0 +1,62 @@
+// A real server restart while the inbox stays open: the test runs its own server, kills it, starts
+// it again on the same port, data dir and database, and two customer messages sent after it is
+// back appear in the open conversation without a reload (the stream reconnects and resumes).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { logIn, registerByApi, startBrowser } from './browser.mjs';
+import { ownServer } from './server.mjs';
+
+const phone = `1677${String(Date.now() % 10_000_000).padStart(7, '0')}`;
+
+describe('server restart', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await ownServer();
+    browser = await startBrowser({ baseURL: server.url });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A simulated customer writes in through the sandbox of this test's server. */
+  async function inject(tokens, text) {
+    const response = await fetch(`${server.url}/sandbox/customers/inject`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.accessToken}` },
+      body: JSON.stringify({ from: phone, name: 'Rita Restart', text }),
+    });
+    assert.equal(response.status, 200, await response.text());
+  }
+
+  it('shows messages sent after the server came back, without a reload', async () => {
+    const page = await browser.context.newPage();
+    const { account, tokens } = await registerByApi(undefined, server.url);
+    await logIn(page, account);
+    await page.getByRole('img', { name: 'Live' }).waitFor();
+    await inject(tokens, 'Before the restart');
+    await page.getByRole('button', { name: 'Rita Restart' }).click();
+    const pane = page.getByRole('region', { name: 'Rita Restart' });
+    await pane.getByText('Before the restart').waitFor();
+    // Marks this document: a reload would lose it.
+    await page.evaluate(() => {
+      window.parleyRestartMarker = true;
+    });
+
+    await server.stop();
+    await page.getByRole('img', { name: 'Live' }).waitFor({ state: 'detached' });
+    await server.start();
+    await inject(tokens, 'First after the restart');
+    await inject(tokens, 'Second after the restart');
+
+    await page.getByRole('img', { name: 'Live' }).waitFor({ timeout: 15_000 });
+    await pane.getByText('First after the restart').waitFor({ timeout: 15_000 });
+    await pane.getByText('Second after the restart').waitFor({ timeout: 15_000 });
+    assert.equal(await pane.getByText('Before the restart').count(), 1);
+    assert.equal(await page.evaluate(() => window.parleyRestartMarker), true);
+    // The list row follows too.
+    await page.getByRole('button', { name: 'Rita Restart' }).filter({ hasText: 'Second after the restart' }).waitFor();
+    await page.close();
+  });
+});

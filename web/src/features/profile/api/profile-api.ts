@@ -1,0 +1,62 @@
+import { apiRequest } from '../../../lib/api/client';
+
+/** GET /identity/users/profile: the caller, plus the business's credentials (some owner only). */
+export interface Profile {
+  _id: string;
+  firstName?: string;
+  lastName?: string;
+  username?: string;
+  email?: string;
+  role?: string;
+  language?: string;
+  phoneNumberId?: string;
+  phoneNumber?: string;
+  whatsappBusinessAccountID?: string;
+  appId?: string;
+  accessToken?: string;
+  verifyToken?: string;
+  appSecretSet?: boolean;
+}
+
+/** A staff account of the owner's business (GET /identity/users/agents). */
+export interface Agent {
+  _id: string;
+  firstName: string;
+  lastName: string;
+  username: string;
+  email: string;
+}
+
+export type ProfilePatch = Partial<Record<string, string>>;
+
+export interface AgentPayload {
+  firstName: string;
+  lastName: string;
+  username: string;
+  email: string;
+  password?: string;
+}
+
+export function getProfile(): Promise<Profile> {
+  return apiRequest('/identity/users/profile');
+}
+
+export function updateProfile(patch: ProfilePatch): Promise<Profile> {
+  return apiRequest('/identity/users/profile', { method: 'PATCH', json: patch });
+}
+
+export function listAgents(): Promise<Agent[]> {
+  return apiRequest('/identity/users/agents');
+}
+
+export function createAgent(agent: AgentPayload): Promise<Agent> {
+  return apiRequest('/identity/users/agents', { method: 'POST', json: agent });
+}
+
+export function updateAgent(id: string, agent: AgentPayload): Promise<Agent> {
+  return apiRequest(`/identity/users/agents/${encodeURIComponent(id)}`, { method: 'PATCH', json: agent });
+}
+
+export function deleteAgent(id: string): Promise<unknown> {
+  return apiRequest(`/identity/users/agents/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}

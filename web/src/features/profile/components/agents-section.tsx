@@ -1,0 +1,141 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { messageOf } from '../../../lib/api/client';
+import { useToast } from '../../../lib/toast/toast-context';
+import { createAgent, deleteAgent, listAgents, updateAgent, type Agent } from '../api/profile-api';
+import { DeleteAgentModal } from './delete-agent-modal';
+import { agentFormFrom, agentPayload, EMPTY_AGENT, type AgentForm } from '../profile-forms';
+
+const AGENT_FIELDS: { name: keyof AgentForm; label: string; type: string; autoComplete: string }[] = [
+  { name: 'firstName', label: 'auth.firstName', type: 'text', autoComplete: 'off' },
+  { name: 'lastName', label: 'auth.lastName', type: 'text', autoComplete: 'off' },
+  { name: 'username', label: 'auth.username', type: 'text', autoComplete: 'off' },
+  { name: 'email', label: 'auth.email', type: 'email', autoComplete: 'off' },
+  { name: 'password', label: 'auth.password', type: 'password', autoComplete: 'new-password' },
+];
+
+/** The owner's agents: a form that creates or edits one, the list, and delete with confirmation. */
+export function AgentsSection() {
+  const { t } = useTranslation();
+  const showToast = useToast();
+  const [agents, setAgents] = useState<Agent[] | null>(null);
+  const [form, setForm] = useState<AgentForm>(EMPTY_AGENT);
+  const [editing, setEditing] = useState<Agent | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [deleting, setDeleting] = useState<Agent | null>(null);
+
+  const reload = useCallback(async () => {
+    try {
+      setAgents(await listAgents());
+    } catch (error) {
+      showToast(messageOf(error, t('failedToLoadData')), 'error');
+      setAgents((current) => current ?? []);
+    }
+  }, [showToast, t]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const startEdit = (agent: Agent) => {
+    setEditing(agent);
+    setForm(agentFormFrom(agent));
+  };
+  const resetForm = () => {
+    setEditing(null);
+    setForm(EMPTY_AGENT);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      if (editing) {
+        await updateAgent(editing._id, agentPayload(form, true));
+        showToast(t('agentUpdatedSuccessfully'), 'success');
+      } else {
+        await createAgent(agentPayload(form, false));
+        showToast(t('agentCreatedSuccessfully'), 'success');
+      }
+      resetForm();
+    } catch (error) {
+      showToast(messageOf(error, t('operationFailed')), 'error');
+    } finally {
+      setSaving(false);
+      await reload();
+    }
+  };
+
+  const confirmDelete = async (agent: Agent) => {
+    try {
+      await deleteAgent(agent._id);
+      showToast(t('agentDeletedSuccessfully'), 'success');
+      if (editing?._id === agent._id) resetForm();
+    } catch (error) {
+      showToast(messageOf(error, t('deleteFailed')), 'error');
+    } finally {
+      setDeleting(null);
+      await reload();
+    }
+  };
+
+  return (
+    <section className="panel-card" aria-labelledby="agents-heading">
+      <h2 id="agents-heading">{t('profile.agentsTitle')}</h2>
+      <form className="form agent-form" aria-label={editing ? t('profile.editAgent') : t('profile.addAgent')} onSubmit={(event) => void submit(event)}>
+        <h3>{editing ? t('profile.editAgent') : t('profile.addAgent')}</h3>
+        {AGENT_FIELDS.map((field) => (
+          <label key={field.name}>
+            {t(field.label)}
+            <input
+              type={field.type}
+              value={form[field.name]}
+              autoComplete={field.autoComplete}
+              required={field.name !== 'password' || !editing}
+              onChange={(event) => setForm((current) => ({ ...current, [field.name]: event.target.value }))}
+            />
+          </label>
+        ))}
+        {editing && <p className="note">{t('profile.passwordKept')}</p>}
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={saving}>
+            {editing ? t('profile.updateAgent') : t('profile.createAgent')}
+          </button>
+          {editing && (
+            <button type="button" onClick={resetForm}>
+              {t('cancel')}
+            </button>
+          )}
+        </div>
+      </form>
+      {agents === null ? (
+        <p className="muted">{t('loading')}</p>
+      ) : agents.length === 0 ? (
+        <p className="muted">{t('profile.noAgents')}</p>
+      ) : (
+        <ul className="agent-list" aria-label={t('profile.agentList')}>
+          {agents.map((agent) => {
+            const name = `${agent.firstName} ${agent.lastName}`;
+            return (
+              <li key={agent._id} aria-label={name}>
+                <div className="agent-main">
+                  <strong>{name}</strong>
+                  <span className="muted">
+                    @{agent.username} · {agent.email}
+                  </span>
+                </div>
+                <button type="button" onClick={() => startEdit(agent)} aria-label={t('profile.editNamed', { name })}>
+                  {t('profile.edit')}
+                </button>
+                <button type="button" className="danger" onClick={() => setDeleting(agent)} aria-label={t('profile.deleteNamed', { name })}>
+                  {t('profile.delete')}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {deleting && <DeleteAgentModal agent={deleting} onCancel={() => setDeleting(null)} onConfirm={() => confirmDelete(deleting)} />}
+    </section>
+  );
+}

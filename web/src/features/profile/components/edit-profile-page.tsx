@@ -1,0 +1,40 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { getStoredRole } from '../../../lib/api/session-store';
+import { getProfile, type Profile } from '../api/profile-api';
+import { AgentsSection } from './agents-section';
+import { ProfileSection } from './profile-section';
+
+/** /edit-profile: the caller's profile, and for the owner the business's agents. */
+export function EditProfilePage() {
+  const { t } = useTranslation();
+  const [profile, setProfile] = useState<Profile | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    getProfile()
+      .then((answer) => live && setProfile(answer))
+      .catch(() => live && setLoadFailed(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  // The profile answer carries the role; until it arrives, the one the session check stored.
+  const isOwner = (profile?.role ?? getStoredRole()) === 'admin';
+  return (
+    <main className="edit-profile">
+      <header className="page-header">
+        <Link to="/dashboard">← {t('profile.back')}</Link>
+        <h1>{t('profile.title')}</h1>
+      </header>
+      {loadFailed && (
+        <p role="alert" className="form-error">
+          {t('failedToLoadData')}
+        </p>
+      )}
+      {profile ? <ProfileSection profile={profile} isOwner={isOwner} /> : !loadFailed && <p className="muted">{t('loading')}</p>}
+      {isOwner && <AgentsSection />}
+    </main>
+  );
+}

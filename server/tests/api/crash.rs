@@ -18,26 +18,12 @@ impl Drop for Server {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
-/// Starts the binary on `port` with the test's database and data dir.
-async fn start(
-    app: &TestApp,
-    port: u16,
-    provider_base_url: &str,
-    extra_env: &[(&str, &str)],
-) -> Server {
+/// Starts the binary on a port it picks itself (so no other test can take it first), with the
+/// test's database and data dir, and points `app.address` at it.
+async fn start(app: &mut TestApp, provider_base_url: &str, extra_env: &[(&str, &str)]) -> Server {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let child = Command::new(env!("CARGO_BIN_EXE_parley"))
-        .arg("serve")
-        .arg("--bind")
-        .arg(format!("127.0.0.1:{port}"))
-        .arg("--data-dir")
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parley"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])
         .arg(app.data_dir.path())
         .current_dir(&root)
         .env("DATABASE_URL", app.settings.database_url())
@@ -51,19 +37,43 @@ async fn start(
         .env("PARLEY_SANDBOX__REPLY_PROBABILITY", "0")
         .env("PARLEY_SANDBOX__TEMPLATE_REVIEW_MS", "200")
         .envs(extra_env.iter().copied())
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
+        .env("RUST_LOG", "warn,parley_server::app=info")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("parley starts");
+    // The start-up line names the port; the rest of the log is drained so the pipe never fills.
+    let log = child.stdout.take().expect("stdout");
+    let (port_tx, port_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(log).lines().map_while(Result::ok) {
+            if !line.contains("Parley listening") {
+                continue;
+            }
+            let digits: String = line
+                .split("port")
+                .nth(1)
+                .unwrap_or_default()
+                .chars()
+                .skip_while(|c| !c.is_ascii_digit())
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if let Ok(port) = digits.parse::<u16>() {
+                let _ = port_tx.send(port);
+            }
+        }
+    });
     let server = Server(child);
+    let port = tokio::task::spawn_blocking(move || port_rx.recv_timeout(Duration::from_secs(60)))
+        .await
+        .expect("join")
+        .expect("parley did not report its port");
+    app.address = format!("http://127.0.0.1:{port}");
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let probe = app
-            .client
-            .head(format!("http://127.0.0.1:{port}/api/health"))
-            .send()
-            .await;
+        let probe = app.client.head(app.url("/api/health")).send().await;
         if probe.is_ok_and(|r| r.status().is_success()) {
             return server;
         }
@@ -79,15 +89,14 @@ both_backends!(
     pending_sends_survive_sigkill_and_are_delivered_once,
     |backend| async move {
         let (settings, data_dir) = test_settings(backend).await;
-        let first_port = free_port();
         let mut app = TestApp {
-            address: format!("http://127.0.0.1:{first_port}"),
+            address: String::new(),
             client: reqwest::Client::new(),
             settings,
             data_dir,
         };
         // First life: the provider is unreachable, so every send waits in the outbox.
-        let mut server = start(&app, first_port, "http://127.0.0.1:9", &[]).await;
+        let mut server = start(&mut app, "http://127.0.0.1:9", &[]).await;
         let biz = app.business("crashy").await;
         let customer = "4930123456789";
         let mut message = text(customer, "wamid.crash-in", "hello");
@@ -122,9 +131,7 @@ both_backends!(
         drop(server);
 
         // Second life, with the sandbox as the provider.
-        let second_port = free_port();
-        app.address = format!("http://127.0.0.1:{second_port}");
-        let _server = start(&app, second_port, "", &[]).await;
+        let _server = start(&mut app, "", &[]).await;
         let deadline = Instant::now() + Duration::from_secs(30);
         let delivered = loop {
             let sent = app.sandbox_sent(&biz).await;
@@ -178,16 +185,15 @@ both_backends!(
     a_bulk_job_killed_midway_resumes_without_sending_twice,
     |backend| async move {
         let (settings, data_dir) = test_settings(backend).await;
-        let first_port = free_port();
         let mut app = TestApp {
-            address: format!("http://127.0.0.1:{first_port}"),
+            address: String::new(),
             client: reqwest::Client::new(),
             settings,
             data_dir,
         };
         // Paced at 20 messages/s, so the kill lands in the middle of the job.
         let paced = [("PARLEY_OUTBOX__RATE_PER_SECOND", "20")];
-        let mut server = start(&app, first_port, "", &paced).await;
+        let mut server = start(&mut app, "", &paced).await;
         let biz = app.business("bulkcrash").await;
         app.approved_template(&biz, "order_update").await;
         let recipients: Vec<String> = (0..60).map(|i| format!("3361{:07}", i)).collect();
@@ -227,9 +233,7 @@ both_backends!(
         server.0.wait().expect("reaped");
         drop(server);
 
-        let second_port = free_port();
-        app.address = format!("http://127.0.0.1:{second_port}");
-        let _server = start(&app, second_port, "", &paced).await;
+        let _server = start(&mut app, "", &paced).await;
         let deadline = Instant::now() + Duration::from_secs(90);
         let report = loop {
             let (_, report) = app.get(&path, &biz.session.access).await;

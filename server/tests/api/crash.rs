@@ -130,9 +130,10 @@ both_backends!(
         server.0.wait().expect("reaped");
         drop(server);
 
-        // Second life, with the sandbox as the provider.
+        // Second life, with the sandbox as the provider. An entry the kill caught in an attempt
+        // stays leased for 20 s (OUTBOX_LEASE_MS) before it is retried.
         let _server = start(&mut app, "", &[]).await;
-        let deadline = Instant::now() + Duration::from_secs(30);
+        let deadline = Instant::now() + Duration::from_secs(45);
         let delivered = loop {
             let sent = app.sandbox_sent(&biz).await;
             if sent.len() >= 3 || Instant::now() > deadline {

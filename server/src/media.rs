@@ -6,8 +6,8 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use crate::error::{ApiError, ApiResult};
-use crate::templates::media::{FileKind, sniff as kind_of};
 use crate::store::{MediaFile, Store};
+use crate::templates::media::{FileKind, sniff as kind_of};
 
 const MB: usize = 1024 * 1024;
 

@@ -553,6 +553,25 @@ async fn media_info(sandbox: &Sandbox, media_id: &str) -> Option<MediaInfo> {
     serde_json::from_slice(&raw).ok()
 }
 
+/// A stored upload, when the bearer token is its number's access token.
+async fn owned_media(
+    state: &AppState,
+    sandbox: &Sandbox,
+    req: &HttpRequest,
+    media_id: &str,
+) -> Result<MediaInfo, HttpResponse> {
+    let Some(info) = media_info(sandbox, media_id).await else {
+        return Err(graph_error(
+            404,
+            100,
+            "(#100) Invalid parameter",
+            "Unknown media id",
+        ));
+    };
+    authorized(state, req, &info.phone_number_id).await?;
+    Ok(info)
+}
+
 /// `GET /sandbox/{version}/{media_id}`: the media's short-lived download URL.
 pub async fn lookup_media(
     state: web::Data<AppState>,
@@ -561,17 +580,10 @@ pub async fn lookup_media(
 ) -> ApiResult<HttpResponse> {
     let sandbox = sandbox(&state)?;
     let (_, media_id) = path.into_inner();
-    let Some(info) = media_info(sandbox, &media_id).await else {
-        return Ok(graph_error(
-            404,
-            100,
-            "(#100) Invalid parameter",
-            "Unknown media id",
-        ));
+    let info = match owned_media(&state, sandbox, &req, &media_id).await {
+        Ok(info) => info,
+        Err(response) => return Ok(response),
     };
-    if let Err(response) = authorized(&state, &req, &info.phone_number_id).await {
-        return Ok(response);
-    }
     Ok(HttpResponse::Ok().json(json!({
         "messaging_product": "whatsapp",
         "url": format!("{}/sandbox/files/{media_id}", sandbox.self_url),
@@ -590,17 +602,10 @@ pub async fn download(
 ) -> ApiResult<HttpResponse> {
     let sandbox = sandbox(&state)?;
     let media_id = path.into_inner();
-    let Some(info) = media_info(sandbox, &media_id).await else {
-        return Ok(graph_error(
-            404,
-            100,
-            "(#100) Invalid parameter",
-            "Unknown media id",
-        ));
+    let info = match owned_media(&state, sandbox, &req, &media_id).await {
+        Ok(info) => info,
+        Err(response) => return Ok(response),
     };
-    if let Err(response) = authorized(&state, &req, &info.phone_number_id).await {
-        return Ok(response);
-    }
     let bytes = tokio::fs::read(sandbox.media_dir.join(&media_id))
         .await
         .map_err(anyhow::Error::from)?;

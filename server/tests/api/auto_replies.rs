@@ -17,20 +17,8 @@ async fn create_reply(app: &TestApp, token: &str, fields: &[(&str, String)]) {
         .fold(reqwest::multipart::Form::new(), |f, (k, v)| {
             f.text(k.to_string(), v.clone())
         });
-    let response = app
-        .client
-        .post(app.url("/api/automated-replies/"))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .expect("sent");
-    assert_eq!(
-        response.status().as_u16(),
-        201,
-        "{:?}",
-        response.text().await
-    );
+    let (status, body) = app.post_form("/api/automated-replies/", token, form).await;
+    assert_eq!(status, 201, "{body}");
 }
 
 /// The customer's message `n`, sent now.

@@ -143,6 +143,36 @@ impl TestApp {
         (status, json)
     }
 
+    /// Sends a multipart form with the bearer token; answers (status, JSON or null).
+    pub async fn call_form(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        form: reqwest::multipart::Form,
+    ) -> (u16, Value) {
+        let response = self
+            .client
+            .request(method, self.url(path))
+            .bearer_auth(token)
+            .multipart(form)
+            .send()
+            .await
+            .expect("form sent");
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn post_form(
+        &self,
+        path: &str,
+        token: &str,
+        form: reqwest::multipart::Form,
+    ) -> (u16, Value) {
+        self.call_form(reqwest::Method::POST, path, token, form)
+            .await
+    }
+
     pub async fn post(&self, path: &str, body: Value, token: Option<&str>) -> (u16, Value) {
         self.call(reqwest::Method::POST, path, Some(body), token)
             .await

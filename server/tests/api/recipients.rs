@@ -14,16 +14,7 @@ async fn parse(app: &TestApp, token: &str, bytes: Vec<u8>, name: &str) -> (u16, 
         "file",
         reqwest::multipart::Part::bytes(bytes).file_name(name.to_string()),
     );
-    let response = app
-        .client
-        .post(app.url("/api/recipients/parse"))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .expect("sent");
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    app.post_form("/api/recipients/parse", token, form).await
 }
 
 fn xlsx_with_phone_number_header() -> Vec<u8> {

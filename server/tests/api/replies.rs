@@ -31,16 +31,7 @@ async fn send(
     token: &str,
     form: reqwest::multipart::Form,
 ) -> (u16, Value) {
-    let response = app
-        .client
-        .request(method, app.url(path))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .expect("sent");
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    app.call_form(method, path, token, form).await
 }
 
 async fn create(app: &TestApp, token: &str, form: reqwest::multipart::Form) -> (u16, Value) {

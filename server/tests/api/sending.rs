@@ -28,16 +28,7 @@ impl TestApp {
     }
 
     pub async fn send_form(&self, token: &str, form: reqwest::multipart::Form) -> (u16, Value) {
-        let response = self
-            .client
-            .post(self.url("/api/send-message"))
-            .bearer_auth(token)
-            .multipart(form)
-            .send()
-            .await
-            .expect("sent");
-        let status = response.status().as_u16();
-        (status, response.json().await.expect("json"))
+        self.post_form("/api/send-message", token, form).await
     }
 
     /// What the sandbox accepted for the business's number.
@@ -377,17 +368,13 @@ both_backends!(
                 "file",
                 reqwest::multipart::Part::bytes(png()).file_name("photo.png"),
             );
-        let uploaded: Value = app
-            .client
-            .post(app.url(&format!("/sandbox/v21.0/{}/media", biz.phone_number_id)))
-            .bearer_auth(&provider_token)
-            .multipart(form)
-            .send()
-            .await
-            .expect("upload")
-            .json()
-            .await
-            .expect("json");
+        let (_, uploaded) = app
+            .post_form(
+                &format!("/sandbox/v21.0/{}/media", biz.phone_number_id),
+                &provider_token,
+                form,
+            )
+            .await;
         let media_id = uploaded["id"].as_str().expect("media id").to_string();
 
         let (status, _) = app.post("/sandbox/customers/inject", json!({

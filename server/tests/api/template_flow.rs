@@ -27,16 +27,7 @@ fn components() -> Value {
 impl TestApp {
     pub async fn create_template(&self, token: &str, template: &Value) -> (u16, Value) {
         let form = reqwest::multipart::Form::new().text("template", template.to_string());
-        let response = self
-            .client
-            .post(self.url("/api/create-template"))
-            .bearer_auth(token)
-            .multipart(form)
-            .send()
-            .await
-            .expect("sent");
-        let status = response.status().as_u16();
-        (status, response.json().await.expect("json"))
+        self.post_form("/api/create-template", token, form).await
     }
 
     /// Submits a template and waits until the sandbox approved it.
@@ -67,16 +58,7 @@ impl TestApp {
             .fold(reqwest::multipart::Form::new(), |f, (k, v)| {
                 f.text(k.to_string(), v)
             });
-        let response = self
-            .client
-            .post(self.url("/api/send-template"))
-            .bearer_auth(token)
-            .multipart(form)
-            .send()
-            .await
-            .expect("sent");
-        let status = response.status().as_u16();
-        (status, response.json().await.expect("json"))
+        self.post_form("/api/send-template", token, form).await
     }
 }
 

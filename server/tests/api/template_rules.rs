@@ -130,16 +130,7 @@ async fn submit(
             reqwest::multipart::Part::bytes(bytes).file_name(name.to_string()),
         );
     }
-    let response = app
-        .client
-        .post(app.url("/api/create-template"))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .expect("sent");
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    app.post_form("/api/create-template", token, form).await
 }
 
 /// Largest header file the HTTP leg uploads; the direct test covers the 16 and 100 MB cases.
@@ -220,15 +211,10 @@ both_backends!(
         let app = spawn_app(backend).await;
         let session = app.register("broken").await;
         let form = reqwest::multipart::Form::new().text("template", "{not json");
-        let response = app
-            .client
-            .post(app.url("/api/create-template"))
-            .bearer_auth(&session.access)
-            .multipart(form)
-            .send()
-            .await
-            .expect("sent");
-        assert_eq!(response.status().as_u16(), 422);
+        let (status, _) = app
+            .post_form("/api/create-template", &session.access, form)
+            .await;
+        assert_eq!(status, 422);
         let form = reqwest::multipart::Form::new().text("template", "{}");
         let response = app
             .client

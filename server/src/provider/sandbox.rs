@@ -351,31 +351,10 @@ async fn authorized(
     req: &HttpRequest,
     phone_number_id: &str,
 ) -> Result<Business, HttpResponse> {
-    let token = req
-        .headers()
-        .get("Authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or_default();
-    match state
-        .store
-        .business_by_phone_number_id(phone_number_id)
-        .await
-    {
-        Ok(Some(business)) if !token.is_empty() && business.access_token == token => Ok(business),
-        Ok(_) => Err(graph_error(
-            401,
-            190,
-            "Invalid OAuth access token.",
-            "The access token does not belong to this phone number.",
-        )),
-        Err(_) => Err(graph_error(
-            500,
-            1,
-            "An unknown error occurred",
-            "storage unavailable",
-        )),
-    }
+    authorized_for(state, req, |b| {
+        b.phone_number_id.as_deref() == Some(phone_number_id)
+    })
+    .await
 }
 
 fn sandbox(state: &AppState) -> ApiResult<&Sandbox> {

@@ -1,12 +1,35 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The dev server proxies the API to a server started with `make run` (or `parley serve`).
 const apiTarget = process.env.PARLEY_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The worker is our own src/sw.ts (offline outbox, push); the plugin builds it and injects
+    // the precache list of the app shell, locales included, so the app opens offline.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: {
+        name: 'Parley',
+        short_name: 'Parley',
+        start_url: '/whatsapp',
+        display: 'standalone',
+        background_color: '#111b21',
+        theme_color: '#00a884',
+      },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,json,webmanifest}'],
+        rollupFormat: 'iife',
+      },
+    }),
+  ],
   server: {
     proxy: {
       '/api': { target: apiTarget, ws: true },

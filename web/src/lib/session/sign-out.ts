@@ -3,20 +3,23 @@
 import { apiRequest } from '../api/client';
 import { clearSession, getRefreshToken } from '../api/session-store';
 import { clearMediaCache } from '../media/media-cache';
+import { clearLocalStores } from '../offline/local-store';
+import { activeRegistration } from '../offline/service-worker';
+import { unsubscribeFromPush } from '../push/push';
 import { closeAllStreams } from '../realtime/streams';
 
 const PUSH_TOKEN_KEYS = ['fcmToken', 'nativeFcmToken'];
 
 export async function signOut(): Promise<void> {
-  const pushToken = localStorage.getItem('fcmToken');
   try {
-    await apiRequest('/api/unsubscribe-from-notifications', { method: 'POST', json: { token: pushToken } });
+    await unsubscribeFromPush(await activeRegistration());
   } catch (error) {
     // A server failure here is only logged; cleanup continues (spec section 4).
     console.warn('unsubscribe-from-notifications failed', error);
   }
   closeAllStreams();
   clearMediaCache();
+  await clearLocalStores().catch((error: unknown) => console.warn('local stores not cleared', error));
   const refreshToken = getRefreshToken();
   if (refreshToken) {
     await apiRequest('/identity/auth/logout', { method: 'POST', json: { refreshToken }, anonymous: true }).catch(

@@ -38,37 +38,7 @@ export function getConfig(): Promise<{ phoneNumberId: string }> {
   return apiRequest('/api/config');
 }
 
-export interface OutgoingMessage {
-  tempId: string;
-  phone: string;
-  phoneNumberId: string;
-  type: 'text' | 'image' | 'video' | 'audio' | 'document';
-  text?: string;
-  file?: File;
-}
-
-export interface SendAnswer {
-  status: string;
-  response?: { messages?: { id: string }[] };
-  media_url?: string;
-}
-
-export function sendMessage(message: OutgoingMessage): Promise<SendAnswer> {
-  const form = new FormData();
-  form.set('to', message.phone);
-  form.set('message_id', message.tempId);
-  form.set('phoneNumber', message.phone);
-  form.set('phoneNumberId', message.phoneNumberId);
-  form.set('message_type', message.type);
-  if (message.file) {
-    form.set('file', message.file);
-    form.set('filename', message.file.name);
-    if (message.text) form.set('caption', message.text);
-  } else {
-    form.set('text', message.text ?? '');
-  }
-  return apiRequest('/api/send-message', { method: 'POST', form });
-}
+// Sending goes through the outbox: lib/offline/send-message.ts.
 
 /** Plus signs are stripped from phone numbers before sending (spec section 5). */
 export function cleanPhone(phone: string): string {

@@ -1,6 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Conversation } from '../../../lib/api/types';
+import { isOnline, useConnectivityToasts } from '../../../lib/offline/connectivity';
+import { saveConversations, savedConversations } from '../../../lib/offline/local-store';
+import { usePushSubscription } from '../../../lib/push/use-push-subscription';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
+import { useToast } from '../../../lib/toast/toast-context';
 import type { RealtimeEvent } from '../../../lib/realtime/events';
 import { getConversations } from '../api/inbox-api';
 import { placeholderRow } from '../conversation-id';
@@ -74,11 +79,30 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
   }
 }
 
-/** The chat list: pages of 20 for the current search, kept live by the notifications channel. */
+/**
+ * The chat list: pages of 20 for the current search, kept live by the notifications channel.
+ * Loaded rows are saved; when the server cannot be reached the saved list shows. The inbox is
+ * the signed-in home, so it also carries the connectivity toasts and the push subscription.
+ */
 export function useConversations(search: string) {
   const [state, setState] = useState<ConversationsState>(INITIAL);
   const page = useRef(0);
   const request = useRef<AbortController | null>(null);
+  const { t } = useTranslation();
+  const showToast = useToast();
+  useConnectivityToasts();
+  usePushSubscription();
+
+  const showSaved = useCallback(async () => {
+    try {
+      const items = await savedConversations(search);
+      showToast(t(isOnline() ? 'failed_fetch_from_server' : 'offline_showing_saved_data'), 'info');
+      setState((current) => ({ ...current, items, loading: false, loadingMore: false, hasMore: false, failed: items.length === 0 }));
+    } catch {
+      showToast(t('failed_to_show_saved_users'), 'error');
+      setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
+    }
+  }, [search, showToast, t]);
 
   const load = useCallback(
     async (next: number) => {
@@ -89,6 +113,7 @@ export function useConversations(search: string) {
       try {
         const answer = await getConversations(next, search, controller.signal);
         page.current = next;
+        void saveConversations(answer.users).catch((error: unknown) => console.warn('list not saved', error));
         setState((current) => ({
           items: next === 1 ? answer.users : [...current.items, ...answer.users.filter((row) => !current.items.some((item) => item.phone_number === row.phone_number))],
           hasMore: answer.has_more,
@@ -99,11 +124,12 @@ export function useConversations(search: string) {
         }));
       } catch {
         if (controller.signal.aborted) return;
-        // errors.load_users: paging stops.
-        setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
+        // errors.load_users: paging stops; a first page falls back to the saved list.
+        if (next === 1) await showSaved();
+        else setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
       }
     },
-    [search],
+    [search, showSaved],
   );
 
   useEffect(() => {

@@ -1,7 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Message } from '../../../lib/api/types';
+import { useTranslation } from 'react-i18next';
+import type { Message, MessageType } from '../../../lib/api/types';
+import { isOnline } from '../../../lib/offline/connectivity';
+import type { PendingMessage } from '../../../lib/offline/db';
+import { saveMessages, savedMessages } from '../../../lib/offline/local-store';
+import { enqueue, onOutboxChange, pendingMessages, retryMessage, syncOutbox } from '../../../lib/offline/outbox';
+import { sendFromPage } from '../../../lib/offline/send-message';
+import { requestBackgroundSync } from '../../../lib/offline/service-worker';
 import { useFollow, useRealtimeEvents } from '../../../lib/realtime/realtime-context';
-import { getMessages, sendMessage, type OutgoingMessage } from '../api/inbox-api';
+import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
+import { getMessages } from '../api/inbox-api';
 import { applyStatus, applyStatusEvent, confirmSent, mergeMessages } from '../messages-state';
 
 export interface MessagesState {
@@ -20,70 +28,115 @@ export interface Draft {
   files: File[];
 }
 
-type OutgoingType = OutgoingMessage['type'];
-
-function typeOfFile(file: File): OutgoingType {
+function typeOfFile(file: File): MessageType {
   const kind = file.type.split('/')[0];
   return kind === 'image' || kind === 'video' || kind === 'audio' ? kind : 'document';
 }
 
-function tempId(): string {
-  return `tmp-${crypto.randomUUID()}`;
+let lastStamp = 0;
+
+/** Send order is queue order: each new message gets a strictly later timestamp. */
+function nextTimestamp(): string {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp).toISOString();
 }
 
-function optimistic(outgoing: OutgoingMessage, conversationId: string): Message {
-  const content =
-    outgoing.type === 'text'
-      ? { text: outgoing.text }
-      : {
-          caption: outgoing.text,
-          [outgoing.type]: {
-            media_url: outgoing.file ? URL.createObjectURL(outgoing.file) : undefined,
-            mime_type: outgoing.file?.type,
-            filename: outgoing.file?.name,
-          },
-        };
+/** How a queued message shows in the conversation until the server has it. */
+function displayed(pending: PendingMessage): Message {
+  const type = pending.message_type as MessageType;
+  const content = pending.file
+    ? {
+        caption: pending.caption,
+        [type]: { media_url: URL.createObjectURL(pending.file), mime_type: pending.file.type, filename: pending.filename },
+      }
+    : { text: pending.text };
   return {
-    message_id: outgoing.tempId,
-    timestamp: new Date().toISOString(),
-    status: 'sending',
+    message_id: pending.tempMessageId,
+    timestamp: pending.originalTimestamp,
+    status: pending.status,
     direction: 'outgoing',
-    type: outgoing.type,
+    type,
     content,
-    conversation_id: conversationId,
+    conversation_id: pending.conversation_id,
   };
 }
 
-/** One conversation's messages (mount it per conversation, e.g. keyed by phone): the newest 30, older pages on demand, live events, sending. */
+/**
+ * One conversation's messages (mount it per conversation, e.g. keyed by phone): the newest 30,
+ * older pages on demand, live events, and sending through the outbox. Offline, the saved
+ * messages and the queued ones show.
+ */
 export function useMessages(phone: string, conversationId: string, phoneNumberId: string | null) {
   const [state, setState] = useState<MessagesState>(EMPTY);
-  const outbox = useRef(new Map<string, OutgoingMessage>());
+  /** Temporary ids of this conversation's messages still in the outbox. */
+  const queued = useRef(new Set<string>());
+  const { t } = useTranslation();
+  const showToast = useToast();
   useFollow(conversationId);
+
+  const keepQueued = (messages: Message[]) => messages.filter((m) => queued.current.has(m.message_id));
 
   const loadLatest = useCallback(
     async (signal?: AbortSignal) => {
       try {
         const page = await getMessages(phone, undefined, signal);
+        void saveMessages(conversationId, page.messages).catch((error: unknown) => console.warn('messages not saved', error));
         setState((current) => ({
           ...current,
-          // Keep messages still being sent; the page replaces what the server knows.
-          messages: mergeMessages(current.messages.filter((m) => outbox.current.has(m.message_id)), page.messages),
+          messages: mergeMessages(keepQueued(current.messages), page.messages),
           hasOlder: page.has_more_older,
           loading: false,
           failed: false,
         }));
       } catch {
-        if (!signal?.aborted) setState((current) => ({ ...current, loading: false, failed: true }));
+        if (signal?.aborted) return;
+        try {
+          const saved = await savedMessages(conversationId);
+          if (signal?.aborted) return;
+          showToast(t(isOnline() ? 'failed_loading_latest_messages' : 'offline_showing_saved_data'), 'info', CHAT_TOAST_MS);
+          setState((current) => ({
+            ...current,
+            messages: mergeMessages(keepQueued(current.messages), saved),
+            loading: false,
+            failed: saved.length === 0,
+          }));
+        } catch {
+          showToast(t('failed_show_saved_messages'), 'error', CHAT_TOAST_MS);
+          setState((current) => ({ ...current, loading: false, failed: true }));
+        }
       }
     },
-    [phone],
+    [phone, conversationId, showToast, t],
   );
 
   useEffect(() => {
     const controller = new AbortController();
-    void loadLatest(controller.signal);
+    void pendingMessages()
+      .then((all) => {
+        const mine = all.filter((message) => message.to === phone);
+        mine.forEach((message) => queued.current.add(message.tempMessageId));
+        if (!controller.signal.aborted) setState((current) => ({ ...current, messages: mergeMessages(current.messages, mine.map(displayed)) }));
+      })
+      .catch((error: unknown) => console.warn('outbox not readable', error))
+      .finally(() => void loadLatest(controller.signal));
     return () => controller.abort();
-  }, [loadLatest]);
+  }, [phone, loadLatest]);
+
+  useEffect(
+    () =>
+      onOutboxChange((change) => {
+        const id = change.tempMessageId;
+        if (!queued.current.has(id)) return;
+        if (change.status === 'sent') {
+          queued.current.delete(id);
+          setState((current) => ({ ...current, messages: confirmSent(current.messages, id, change.messageId) }));
+          return;
+        }
+        if (change.status === 'pending' && change.retryCount === 1) showToast(t('failed_send_message_will_retry'), 'error', CHAT_TOAST_MS);
+        setState((current) => ({ ...current, messages: applyStatus(current.messages, id, change.status) }));
+      }),
+    [showToast, t],
+  );
 
   const loadOlder = useCallback(async () => {
     const oldest = state.messages[0];
@@ -108,59 +161,50 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
       setState((current) => ({ ...current, messages: mergeMessages(current.messages, [event.data.message]) }));
     } else if (event.event === 'message_status_update' && event.data.phone_number === phone) {
       const update = event.data;
-      if (update.client_message_id) outbox.current.delete(update.client_message_id);
+      if (update.client_message_id) queued.current.delete(update.client_message_id);
       setState((current) => ({ ...current, messages: applyStatusEvent(current.messages, update) }));
     }
   });
 
-  const deliver = useCallback(async (outgoing: OutgoingMessage) => {
-    try {
-      const answer = await sendMessage(outgoing);
-      outbox.current.delete(outgoing.tempId);
-      const providerId = answer.response?.messages?.[0]?.id;
-      setState((current) => ({ ...current, messages: confirmSent(current.messages, outgoing.tempId, providerId) }));
-    } catch (error) {
-      setState((current) => ({ ...current, messages: applyStatus(current.messages, outgoing.tempId, 'failed', String(error)) }));
-      throw error;
-    }
-  }, []);
-
+  /** Every message goes through the outbox; offline it waits there (pending, with the clock). */
   const send = useCallback(
     async ({ text, files }: Draft) => {
       if (!phoneNumberId) throw new Error('The business phone number is not known yet');
       const trimmed = text.trim();
-      const parts: OutgoingMessage[] = files.length
-        ? files.map((file, index) => ({
-            tempId: tempId(),
-            phone,
-            phoneNumberId,
-            type: typeOfFile(file),
-            file,
-            text: index === 0 && trimmed ? trimmed : undefined,
-          }))
-        : [{ tempId: tempId(), phone, phoneNumberId, type: 'text', text: trimmed }];
-      parts.forEach((part) => outbox.current.set(part.tempId, part));
+      const base = { to: phone, phoneNumber: phone, phoneNumberId, conversation_id: conversationId, senderName: 'You', retryCount: 0 };
+      const online = isOnline();
+      const status = online ? 'sending' : 'pending';
+      const parts: PendingMessage[] = (files.length ? files : [null]).map((file, index) => ({
+        ...base,
+        tempMessageId: `tmp-${crypto.randomUUID()}`,
+        originalTimestamp: nextTimestamp(),
+        status: 'pending',
+        ...(file
+          ? { message_type: typeOfFile(file), file, filename: file.name, caption: index === 0 && trimmed ? trimmed : undefined }
+          : { message_type: 'text', text: trimmed }),
+      }));
+      parts.forEach((part) => queued.current.add(part.tempMessageId));
       setState((current) => ({
         ...current,
-        messages: mergeMessages(current.messages, parts.map((part) => optimistic(part, conversationId))),
+        messages: mergeMessages(current.messages, parts.map((part) => ({ ...displayed(part), status }))),
       }));
-      const results = await Promise.allSettled(parts.map(deliver));
-      const failure = results.find((result) => result.status === 'rejected');
-      if (failure) throw failure.reason;
+      for (const part of parts) await enqueue(part);
+      if (online) {
+        await syncOutbox(sendFromPage);
+      } else {
+        showToast(t('offline_message_will_send'), 'info', CHAT_TOAST_MS);
+        await requestBackgroundSync().catch((error: unknown) => console.warn('background sync not registered', error));
+      }
     },
-    [phone, phoneNumberId, conversationId, deliver],
+    [phone, phoneNumberId, conversationId, showToast, t],
   );
 
   /** Manual retry of a failed message; the same client id makes the server ignore a duplicate. */
-  const retry = useCallback(
-    async (messageId: string) => {
-      const outgoing = outbox.current.get(messageId);
-      if (!outgoing) throw new Error('cannotRetryMessage');
-      setState((current) => ({ ...current, messages: applyStatus(current.messages, messageId, 'sending') }));
-      await deliver(outgoing);
-    },
-    [deliver],
-  );
+  const retry = useCallback(async (messageId: string) => {
+    if (!(await retryMessage(messageId))) throw new Error(t('cannotRetryMessage'));
+    await syncOutbox(sendFromPage);
+    if (queued.current.has(messageId)) throw new Error(t('retryFailed'));
+  }, [t]);
 
   return { ...state, loadOlder, send, retry };
 }

@@ -1,0 +1,36 @@
+// What the app keeps for offline use: the chat list (users store), each conversation's latest
+// messages (messages store, by conversation_id) and the media blobs (media store).
+import type { Conversation, Message } from '../api/types';
+import { db } from './db';
+import { SESSION_CACHE } from './service-worker';
+
+export async function saveConversations(rows: Conversation[]): Promise<void> {
+  const tx = (await db()).transaction('users', 'readwrite');
+  await Promise.all([...rows.map((row) => tx.store.put(row)), tx.done]);
+}
+
+/** The saved chat list, newest first, filtered by name or phone like the server's search. */
+export async function savedConversations(search: string): Promise<Conversation[]> {
+  const needle = search.trim().toLowerCase();
+  const rows = await (await db()).getAll('users');
+  return rows
+    .filter((row) => !needle || row.phone_number.includes(needle) || (row.name ?? '').toLowerCase().includes(needle))
+    .sort((a, b) => (b.last_message_timestamp ?? '').localeCompare(a.last_message_timestamp ?? ''));
+}
+
+export async function saveMessages(conversationId: string, messages: Message[]): Promise<void> {
+  const tx = (await db()).transaction('messages', 'readwrite');
+  await Promise.all([...messages.map((message) => tx.store.put({ ...message, conversation_id: conversationId })), tx.done]);
+}
+
+export async function savedMessages(conversationId: string): Promise<Message[]> {
+  const messages = await (await db()).getAllFromIndex('messages', 'conversation_id', conversationId);
+  return messages.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+}
+
+/** Sign-out clears the stores users, messages and pending-messages (spec section 4), and the worker's token. */
+export async function clearLocalStores(): Promise<void> {
+  if (typeof caches !== 'undefined') await caches.delete(SESSION_CACHE);
+  const tx = (await db()).transaction(['users', 'messages', 'pending-messages'], 'readwrite');
+  await Promise.all([tx.objectStore('users').clear(), tx.objectStore('messages').clear(), tx.objectStore('pending-messages').clear(), tx.done]);
+}

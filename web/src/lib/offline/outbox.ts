@@ -1,0 +1,113 @@
+// The outgoing queue (spec section 4, "Outgoing message"): every message is stored in
+// pending-messages before it leaves, and a sync sends the queue oldest first. A failed attempt
+// increments retryCount; at MAX_RETRIES the message is failed and waits for a manual retry. The
+// temporary id travels as `message_id`, which the server deduplicates on, so an attempt whose
+// answer was lost can be repeated without doubling the message. The page and the service worker
+// both run syncs; each record is changed in its own transaction, so they never resurrect a
+// message the other has already sent.
+import { db, type PendingMessage } from './db';
+
+export const MAX_RETRIES = 3;
+
+/** A send that did not reach the server (no network, or no valid token in the worker): not counted. */
+export class SendDeferred extends Error {}
+
+/** What a sync reports for one message. */
+export interface OutboxChange {
+  tempMessageId: string;
+  status: PendingMessage['status'] | 'sent';
+  /** The provider's id once sent. */
+  messageId?: string;
+  /** Failed attempts so far, after an attempt. */
+  retryCount?: number;
+}
+
+export type Sender = (message: PendingMessage) => Promise<string | undefined>;
+
+const changes = new EventTarget();
+
+export function onOutboxChange(listener: (change: OutboxChange) => void): () => void {
+  const handler = (event: Event) => listener((event as CustomEvent<OutboxChange>).detail);
+  changes.addEventListener('change', handler);
+  return () => changes.removeEventListener('change', handler);
+}
+
+export function announce(change: OutboxChange): void {
+  changes.dispatchEvent(new CustomEvent('change', { detail: change }));
+}
+
+export async function enqueue(message: PendingMessage): Promise<void> {
+  await (await db()).put('pending-messages', message);
+}
+
+/** The queue, oldest first. */
+export async function pendingMessages(): Promise<PendingMessage[]> {
+  const all = await (await db()).getAll('pending-messages');
+  return all.sort((a, b) => a.originalTimestamp.localeCompare(b.originalTimestamp));
+}
+
+/** Changes a record if it is still queued; answers the new record, or undefined when it is gone. */
+async function update(id: string, change: (message: PendingMessage) => PendingMessage): Promise<PendingMessage | undefined> {
+  const tx = (await db()).transaction('pending-messages', 'readwrite');
+  const current = await tx.store.get(id);
+  const next = current && change(current);
+  if (next) await tx.store.put(next);
+  await tx.done;
+  return next;
+}
+
+async function attempt(message: PendingMessage, send: Sender): Promise<boolean> {
+  const claimed = await update(message.tempMessageId, (m) => ({ ...m, status: 'sending' }));
+  if (!claimed) return true;
+  announce({ tempMessageId: message.tempMessageId, status: 'sending' });
+  try {
+    const messageId = await send(claimed);
+    await (await db()).delete('pending-messages', message.tempMessageId);
+    announce({ tempMessageId: message.tempMessageId, status: 'sent', messageId });
+    return true;
+  } catch (error) {
+    const deferred = error instanceof SendDeferred;
+    const after = await update(message.tempMessageId, (m) => {
+      const retryCount = deferred ? m.retryCount : m.retryCount + 1;
+      return { ...m, retryCount, status: retryCount >= MAX_RETRIES ? 'failed' : 'pending' };
+    });
+    if (after) announce({ tempMessageId: after.tempMessageId, status: after.status, retryCount: after.retryCount });
+    return false;
+  }
+}
+
+let running: Promise<boolean> | null = null;
+let again = false;
+
+/**
+ * Sends the queued messages in order. A message that fails stops the pass so nothing overtakes
+ * it; failed ones wait for a manual retry and do not block the rest. One pass at a time: a call
+ * during a pass makes it run once more, so messages queued meanwhile are not left behind.
+ * Answers whether the pass stopped on a message that must be tried again later.
+ */
+export function syncOutbox(send: Sender): Promise<boolean> {
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    do {
+      again = false;
+      for (const message of await pendingMessages()) {
+        if (message.status === 'failed') continue;
+        if (!(await attempt(message, send))) return true;
+      }
+    } while (again);
+    return false;
+  })().finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+/** A manual retry: the failed message starts over with a fresh count. */
+export async function retryMessage(tempMessageId: string): Promise<boolean> {
+  const queued = await update(tempMessageId, (m) => ({ ...m, retryCount: 0, status: 'pending' }));
+  if (queued) announce({ tempMessageId, status: 'pending' });
+  return queued !== undefined;
+}

@@ -1,0 +1,44 @@
+// POST /api/send-message for a queued message, shared by the page and the service worker.
+import { apiRequest } from '../api/client';
+import type { PendingMessage } from './db';
+import { SendDeferred } from './outbox';
+
+export const SEND_MESSAGE_PATH = '/api/send-message';
+
+export interface SendAnswer {
+  status: string;
+  response?: { messages?: { id: string }[] };
+  media_url?: string;
+}
+
+/** The multipart body of the spec's send-message call; message_id is the temporary id. */
+export function sendForm(message: PendingMessage): FormData {
+  const form = new FormData();
+  form.set('to', message.to);
+  form.set('message_id', message.tempMessageId);
+  form.set('phoneNumber', message.phoneNumber);
+  if (message.phoneNumberId) form.set('phoneNumberId', message.phoneNumberId);
+  form.set('message_type', message.message_type);
+  if (message.file) {
+    form.set('file', message.file, message.filename);
+    if (message.filename) form.set('filename', message.filename);
+    if (message.caption) form.set('caption', message.caption);
+  } else {
+    form.set('text', message.text ?? '');
+  }
+  return form;
+}
+
+export function providerIdOf(answer: SendAnswer): string | undefined {
+  return answer.response?.messages?.[0]?.id;
+}
+
+/** The page's sender: through the API client (token refresh included). No network defers. */
+export async function sendFromPage(message: PendingMessage): Promise<string | undefined> {
+  try {
+    return providerIdOf(await apiRequest<SendAnswer>(SEND_MESSAGE_PATH, { method: 'POST', form: sendForm(message) }));
+  } catch (error) {
+    if (error instanceof TypeError) throw new SendDeferred('network unreachable');
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+/// <reference lib="webworker" />
+// The service worker: the app shell precached so the app opens offline, media cached at runtime,
+// the outbox sent by background sync when the page is closed (MESSAGE_SENT tells open pages),
+// and Web Push notifications that open the conversation when clicked.
+import { ExpirationPlugin } from 'workbox-expiration';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
+import { MEDIA_CACHE, isMediaPath } from './lib/media/media-cache';
+import { onOutboxChange, SendDeferred, syncOutbox } from './lib/offline/outbox';
+import { providerIdOf, sendForm, SEND_MESSAGE_PATH, type SendAnswer } from './lib/offline/send-message';
+import { OUTBOX_SYNC_TAG, SESSION_CACHE, SESSION_TOKEN_URL, type MessageSent } from './lib/offline/service-worker';
+import type { PendingMessage } from './lib/offline/db';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
+
+interface SyncEvent extends ExtendableEvent {
+  tag: string;
+}
+
+/** What the server pushes (server/src/push.rs). */
+interface PushPayload {
+  conversation_id: string;
+  name: string;
+  preview: string;
+}
+
+void self.skipWaiting();
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+// Client routes (/whatsapp, /login, ...) get the precached shell; the API never does.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/(api|identity|sandbox)\//] }));
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && isMediaPath(url.pathname),
+  new CacheFirst({ cacheName: MEDIA_CACHE, plugins: [new ExpirationPlugin({ maxEntries: 300 })] }),
+);
+
+async function sendFromWorker(message: PendingMessage): Promise<string | undefined> {
+  const token = await (await (await caches.open(SESSION_CACHE)).match(SESSION_TOKEN_URL))?.text();
+  if (!token) throw new SendDeferred('no session');
+  let response: Response;
+  try {
+    response = await fetch(SEND_MESSAGE_PATH, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: sendForm(message) });
+  } catch {
+    throw new SendDeferred('network unreachable');
+  }
+  // An expired token is the open page's to refresh; the message waits for it.
+  if (response.status === 401 || response.status === 403) throw new SendDeferred('token refused');
+  if (!response.ok) throw new Error(`send-message answered ${response.status}`);
+  return providerIdOf((await response.json()) as SendAnswer);
+}
+
+async function tellPages(report: MessageSent): Promise<void> {
+  const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  pages.forEach((page) => page.postMessage(report));
+}
+
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent;
+  if (sync.tag !== OUTBOX_SYNC_TAG) return;
+  const reports: Promise<void>[] = [];
+  const stop = onOutboxChange((change) => {
+    if (change.status === 'sent') {
+      reports.push(tellPages({ type: 'MESSAGE_SENT', tempMessageId: change.tempMessageId, messageId: change.messageId }));
+    }
+  });
+  sync.waitUntil(
+    syncOutbox(sendFromWorker)
+      .then(async (unfinished) => {
+        await Promise.all(reports);
+        // Rejecting makes the browser fire the sync again later.
+        if (unfinished) throw new Error('messages still waiting');
+      })
+      .finally(stop),
+  );
+});
+
+self.addEventListener('push', (event) => {
+  const payload = event.data?.json() as PushPayload | undefined;
+  if (!payload) return;
+  event.waitUntil(
+    self.registration.showNotification(payload.name, {
+      body: payload.preview,
+      tag: payload.conversation_id,
+      data: { conversationId: payload.conversation_id },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const { conversationId } = event.notification.data as { conversationId: string };
+  const url = `/whatsapp?conversation_id=${encodeURIComponent(conversationId)}`;
+  event.waitUntil(
+    (async () => {
+      const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const page = pages[0];
+      if (page) await (await page.focus()).navigate(url);
+      else await self.clients.openWindow(url);
+    })(),
+  );
+});

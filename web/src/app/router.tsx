@@ -14,6 +14,11 @@ const InboxPage = lazy(() => import('../features/inbox/components/inbox-page').t
 const EditProfilePage = lazy(() =>
   import('../features/profile/components/edit-profile-page').then((m) => ({ default: m.EditProfilePage })),
 );
+const AutomatedRepliesPage = lazy(() =>
+  import('../features/replies/components/automated-replies-page').then((m) => ({ default: m.AutomatedRepliesPage })),
+);
+const SenderPage = lazy(() => import('../features/sender/components/sender-page').then((m) => ({ default: m.SenderPage })));
+const TemplatePage = lazy(() => import('../features/templates/components/template-page').then((m) => ({ default: m.TemplatePage })));
 const TestPage = lazy(() => import('../features/test-view/components/test-page').then((m) => ({ default: m.TestPage })));
 
 export function createRouter() {
@@ -32,6 +37,9 @@ export function createRouter() {
               children: [
                 { path: '/', element: <InboxPage /> },
                 { path: '/whatsapp', element: <InboxPage /> },
+                { path: '/template', element: <TemplatePage /> },
+                { path: '/sender', element: <SenderPage /> },
+                { path: '/automated-replies', element: <AutomatedRepliesPage /> },
               ],
             },
             {

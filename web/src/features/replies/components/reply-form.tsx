@@ -1,0 +1,124 @@
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { hasMedia, validateDraft, type DraftError, type ReplyDraft, type ReplyTab } from '../reply-draft';
+import { ButtonsEditor, type Flow } from './buttons-editor';
+import { ListEditor } from './list-editor';
+import { MediaField } from './media-field';
+
+const TABS: ReplyTab[] = ['standard', 'list'];
+
+/**
+ * The inline create/edit form: a standard tab (text or media, quick-reply buttons, flow steps)
+ * and a list tab. The first broken rule shows under the form; `onSave` reports server errors.
+ */
+export function ReplyForm({
+  initial,
+  editing,
+  others,
+  triggers,
+  suggestions,
+  onSave,
+  onCancel,
+}: {
+  initial: ReplyDraft;
+  editing: boolean;
+  others: Set<string>;
+  triggers: string[];
+  suggestions: string[];
+  onSave: (draft: ReplyDraft) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const suggestionsId = useId();
+  const [draft, setDraft] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<DraftError | null>(null);
+  const change = (part: Partial<ReplyDraft>) => setDraft((current) => ({ ...current, ...part }));
+  const flow: Flow = {
+    steps: draft.steps,
+    setStep: (id, step) =>
+      setDraft((current) => {
+        const steps = { ...current.steps };
+        if (step) steps[id] = step;
+        else delete steps[id];
+        return { ...current, steps };
+      }),
+    others,
+    triggers,
+  };
+  const title = t(editing ? 'replies.editReply' : 'replies.newReply');
+
+  return (
+    <form
+      className="reply-form panel-card form"
+      aria-label={title}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const found = validateDraft(draft, others);
+        setProblem(found);
+        if (found) return;
+        setSaving(true);
+        void onSave(draft).finally(() => setSaving(false));
+      }}
+    >
+      <h2>{title}</h2>
+      <div role="tablist" aria-label={t('replies.tabs')} className="tabs">
+        {TABS.map((tab) => (
+          <button key={tab} type="button" role="tab" aria-selected={draft.tab === tab} onClick={() => change({ tab })}>
+            {t(tab === 'standard' ? 'replies.tabStandard' : 'replies.tabList')}
+          </button>
+        ))}
+      </div>
+      <label>
+        {t('replies.trigger')}
+        <input value={draft.trigger} list={suggestionsId} maxLength={256} onChange={(e) => change({ trigger: e.target.value })} />
+      </label>
+      <datalist id={suggestionsId}>
+        {suggestions.map((text) => (
+          <option key={text} value={text}>
+            {text}
+          </option>
+        ))}
+      </datalist>
+      <p className="muted">{t('replies.triggerHint')}</p>
+      <label>
+        {t('replies.cooldown')}
+        <input type="number" min={0} step="any" inputMode="decimal" value={draft.cooldownHours} onChange={(e) => change({ cooldownHours: e.target.value })} />
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={draft.isActive} onChange={(e) => change({ isActive: e.target.checked })} />
+        {t('replies.isActive')}
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={draft.isDefault} onChange={(e) => change({ isDefault: e.target.checked })} />
+        {t('replies.isDefault')}
+      </label>
+      {draft.tab === 'standard' ? (
+        <>
+          <MediaField media={draft.media} onChange={(media) => change({ media })} />
+          <label>
+            {t(hasMedia(draft.media) ? 'replies.caption' : 'replies.responseText')}
+            <textarea rows={3} value={draft.text} onChange={(e) => change({ text: e.target.value })} />
+          </label>
+          <ButtonsEditor buttons={draft.buttons} onChange={(buttons) => change({ buttons })} flow={flow} />
+        </>
+      ) : (
+        <ListEditor list={draft.list} onChange={(list) => change({ list })} />
+      )}
+      {problem && (
+        <p role="alert" className="form-error">
+          {t(`replies.errors.${problem.key}`, problem.values)}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saving}>
+          {t(saving ? 'replies.saving' : 'replies.save')}
+        </button>
+        <button type="button" onClick={onCancel} disabled={saving}>
+          {t('cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

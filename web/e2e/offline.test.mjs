@@ -1,0 +1,119 @@
+// Offline work against the real server and sandbox: messages sent offline wait in the outbox,
+// survive a reload served by the service worker, and are delivered once, in order, when the
+// connection returns; a send the server keeps refusing ends failed, and its retry works.
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { logIn, registerByApi, startBrowser } from './browser.mjs';
+import { ownServer } from './server.mjs';
+
+let server;
+let browser;
+let phoneCounter = 0;
+const newPhone = () => `1777${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
+
+async function api(tokens, path, init = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    ...init,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.accessToken}`, ...init.headers },
+  });
+  assert.equal(response.status, 200, await response.clone().text());
+  return response.json();
+}
+
+/** A signed-in page with the service worker in control, in the conversation of a customer who just wrote. */
+async function openConversation(name, text) {
+  const { account, tokens } = await registerByApi(undefined, server.url);
+  const phone = newPhone();
+  await api(tokens, '/sandbox/customers/inject', { method: 'POST', body: JSON.stringify({ from: phone, name, text }) });
+  const page = await browser.context.newPage();
+  await logIn(page, account);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.getByRole('button', { name }).click();
+  const pane = page.getByRole('region', { name });
+  await pane.getByRole('article', { name: 'Customer message' }).filter({ hasText: text }).waitFor();
+  return { page, pane, tokens, phone };
+}
+
+async function type(pane, text) {
+  const box = pane.getByRole('textbox', { name: 'Type a message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** The texts of the business's messages in the server's history, oldest first. */
+async function sentTexts(tokens, phone) {
+  const history = await api(tokens, `/api/conversation/${phone}?limit=30`);
+  return history.messages.filter((m) => m.direction === 'outgoing').map((m) => m.content.text);
+}
+
+describe('offline', () => {
+  before(async () => {
+    server = await ownServer();
+    browser = await startBrowser({ baseURL: server.url });
+  });
+  afterEach(async () => {
+    await browser.context.setOffline(false);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('queues messages offline, shows them after an offline reload, and delivers them once in order', async () => {
+    const { page, pane, tokens, phone } = await openConversation('Olga Offline', 'Are you there?');
+    await browser.context.setOffline(true);
+    await page.getByRole('alert').filter({ hasText: 'You are offline.' }).waitFor();
+
+    const texts = ['first while offline', 'second while offline', 'third while offline'];
+    for (const text of texts) await type(pane, text);
+    await page.getByRole('status').filter({ hasText: 'Offline: the message will be sent when you are back online.' }).first().waitFor();
+    const mine = pane.getByRole('article', { name: 'Your message' });
+    for (const text of texts) await mine.filter({ hasText: text }).getByRole('img', { name: 'Pending' }).waitFor();
+
+    // Still offline: the service worker serves the app, the local database the list and messages.
+    await page.reload();
+    await page.getByRole('button', { name: 'Olga Offline' }).click();
+    await pane.getByRole('article', { name: 'Customer message' }).filter({ hasText: 'Are you there?' }).waitFor();
+    for (const text of texts) await mine.filter({ hasText: text }).getByRole('img', { name: 'Pending' }).waitFor();
+    assert.deepEqual(await sentTexts(tokens, phone), [], 'nothing reached the server while offline');
+
+    await browser.context.setOffline(false);
+    await page.getByRole('status').filter({ hasText: 'Connection restored.' }).waitFor();
+    for (const text of texts) {
+      await mine.filter({ hasText: text }).locator('[data-status="sent"], [data-status="delivered"], [data-status="read"]').waitFor({ timeout: 20_000 });
+    }
+    assert.deepEqual(await sentTexts(tokens, phone), texts);
+    const order = await mine.evaluateAll((nodes) => nodes.map((node) => node.textContent));
+    assert.deepEqual(
+      texts.map((text) => order.findIndex((content) => content.includes(text))),
+      [0, 1, 2],
+    );
+    // A reload online shows each message once: the server's copies replaced the queued ones.
+    await page.reload();
+    await page.getByRole('button', { name: 'Olga Offline' }).click();
+    await mine.filter({ hasText: texts[2] }).waitFor();
+    for (const text of texts) assert.equal(await mine.filter({ hasText: text }).count(), 1);
+    await page.close();
+  });
+
+  it('marks a message failed after three refused sends, and its retry delivers it once', async () => {
+    const { page, pane, tokens, phone } = await openConversation('Fred Failing', 'Hello?');
+    let refused = 0;
+    await page.route('**/api/send-message', (route) => {
+      refused += 1;
+      return route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"boom","message":"boom"}' });
+    });
+    await type(pane, 'refused three times');
+    const bubble = pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'refused three times' });
+    await page.getByRole('alert').filter({ hasText: 'Sending failed; it will be retried.' }).waitFor();
+    await bubble.getByRole('img', { name: 'Failed' }).waitFor({ timeout: 20_000 });
+    assert.equal(refused, 3);
+    assert.deepEqual(await sentTexts(tokens, phone), []);
+
+    await page.unroute('**/api/send-message');
+    await bubble.getByRole('button', { name: 'Retry' }).click();
+    await bubble.locator('[data-status="sent"], [data-status="delivered"], [data-status="read"]').waitFor({ timeout: 20_000 });
+    assert.deepEqual(await sentTexts(tokens, phone), ['refused three times']);
+    await page.close();
+  });
+});

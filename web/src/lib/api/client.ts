@@ -44,6 +44,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Identity calls made before a session exists skip the bearer token. */
   anonymous?: boolean;
+  /** Reports the share of the body sent so far (0–1); the request then goes by XMLHttpRequest. */
+  onUploadProgress?: (fraction: number) => void;
 }
 
 let refreshing: Promise<string> | null = null;
@@ -105,7 +107,30 @@ function send(path: string, options: RequestOptions, token: string | null): Prom
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.json);
   }
-  return fetch(path, { method: options.method ?? 'GET', headers, body, signal: options.signal });
+  const init = { method: options.method ?? 'GET', headers, body, signal: options.signal };
+  return options.onUploadProgress ? sendWithProgress(path, init, options.onUploadProgress) : fetch(path, init);
+}
+
+/** fetch() cannot report upload progress; XMLHttpRequest can. Answers the same Response. */
+function sendWithProgress(
+  path: string,
+  init: { method: string; headers: Record<string, string>; body?: BodyInit; signal?: AbortSignal },
+  onProgress: (fraction: number) => void,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(init.method, path);
+    Object.entries(init.headers).forEach(([name, value]) => xhr.setRequestHeader(name, value));
+    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    xhr.onload = () => {
+      const nullBody = xhr.status === 204 || xhr.status === 205 || xhr.status === 304;
+      resolve(new Response(nullBody ? null : xhr.responseText, { status: xhr.status, statusText: xhr.statusText }));
+    };
+    xhr.onerror = () => reject(new TypeError('Network request failed'));
+    xhr.onabort = () => reject(new DOMException('Aborted', 'AbortError'));
+    init.signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(init.body as XMLHttpRequestBodyInit | undefined);
+  });
 }
 
 async function isTokenExpired(response: Response): Promise<boolean> {

@@ -31,6 +31,26 @@ export interface TemplateButton {
   copy_code?: string;
 }
 
+/** A template component as the provider defines it (GET /api/templates). */
+export interface TemplateComponent {
+  type: string;
+  /** HEADER only: TEXT, IMAGE, VIDEO, DOCUMENT or LOCATION. */
+  format?: string;
+  text?: string;
+  /** BUTTONS only. */
+  buttons?: TemplateButton[];
+}
+
+/** A template of the business (GET /api/templates); only APPROVED ones can be sent. */
+export interface Template {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category?: string;
+  components: TemplateComponent[];
+}
+
 export interface ListRow {
   id: string;
   title: string;

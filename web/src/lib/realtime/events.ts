@@ -41,6 +41,16 @@ export interface SystemNotificationEvent {
   conversation_id?: string;
 }
 
+/** Progress of a bulk template send (transient: seq 0, never replayed). */
+export interface BulkSendProgressEvent {
+  job_id: string;
+  total: number;
+  done: number;
+  success: number;
+  errors: number;
+  finished: boolean;
+}
+
 export type RealtimeEvent =
   | { event: 'new_message'; seq?: number; channel?: string; data: NewMessageEvent }
   | { event: 'message_status_update'; seq?: number; channel?: string; data: StatusUpdateEvent }
@@ -48,6 +58,7 @@ export type RealtimeEvent =
   | { event: 'new_contact'; seq?: number; channel?: string; data: NewContactEvent }
   | { event: 'template_status'; seq?: number; channel?: string; data: Record<string, unknown> }
   | { event: 'system_notification'; seq?: number; channel?: string; data: SystemNotificationEvent }
+  | { event: 'bulk_send_progress'; seq?: number; channel?: string; data: BulkSendProgressEvent }
   /** The server could not replay the gap since the last seq: re-fetch everything. */
   | { event: 'reset'; seq?: number; channel?: string; data?: undefined };
 

@@ -61,7 +61,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         } catch {
           return;
         }
-        if (typeof event.seq === 'number') {
+        // seq 0 marks a transient event (bulk send progress): never logged, so never replayed.
+        if (typeof event.seq === 'number' && event.seq > 0) {
           // A replay after resume can repeat events already seen.
           if (event.seq <= lastSeq.current) return;
           lastSeq.current = event.seq;

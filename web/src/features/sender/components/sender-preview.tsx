@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isMediaHeader, previewParts, type SenderInputs, type TemplateShape } from '../send-components';
+
+/** Half the side of the map box around a location, in degrees. */
+const MAP_SPAN = 0.005;
+
+interface Props {
+  shape: TemplateShape | null;
+  inputs: SenderInputs;
+}
+
+/** The sticky chat-bubble preview; body variables without a value show in red. */
+export function SenderPreview({ shape, inputs }: Props) {
+  const { t } = useTranslation();
+  return (
+    <aside className="sender-preview" aria-label={t('sender.preview')}>
+      <h2>{t('sender.preview')}</h2>
+      {shape ? (
+        <div className="sender-bubble">
+          <PreviewHeader shape={shape} inputs={inputs} />
+          <p className="message-text">
+            {previewParts(shape.bodyText, inputs.values).map((part, i) =>
+              'text' in part ? (
+                <span key={i}>{part.text}</span>
+              ) : part.value ? (
+                <span key={i}>{part.value}</span>
+              ) : (
+                <span key={i} className="sender-missing" title={t('sender.missingVariable')}>
+                  {`{{${part.variable}}}`}
+                </span>
+              ),
+            )}
+          </p>
+          {shape.footerText && <small className="muted">{shape.footerText}</small>}
+          {shape.buttons.length > 0 && (
+            <ul className="sender-buttons">
+              {shape.buttons.map((button, i) => (
+                <li key={i}>{button.text}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : (
+        <p className="muted">{t('sender.previewEmpty')}</p>
+      )}
+    </aside>
+  );
+}
+
+function PreviewHeader({ shape, inputs }: Props & { shape: TemplateShape }) {
+  const { t } = useTranslation();
+  const format = shape.headerFormat;
+  const file = inputs.mediaFile;
+  const [imageUrl, setImageUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file || format !== 'IMAGE') return;
+    const url = URL.createObjectURL(file);
+    setImageUrl(url);
+    return () => {
+      URL.revokeObjectURL(url);
+      setImageUrl(null);
+    };
+  }, [file, format]);
+
+  if (format === 'TEXT') return <strong>{shape.headerText}</strong>;
+  if (format === 'LOCATION') {
+    const latitude = Number(inputs.location.latitude);
+    const longitude = Number(inputs.location.longitude);
+    const placed = inputs.location.latitude.trim() !== '' && inputs.location.longitude.trim() !== '';
+    if (!placed || !Number.isFinite(latitude) || !Number.isFinite(longitude)) {
+      return <div className="sender-media-placeholder">{t('sender.location')}</div>;
+    }
+    const box = [longitude - MAP_SPAN, latitude - MAP_SPAN, longitude + MAP_SPAN, latitude + MAP_SPAN].join(',');
+    return (
+      <figure className="sender-map">
+        <iframe
+          title={t('sender.location')}
+          src={`https://www.openstreetmap.org/export/embed.html?bbox=${box}&marker=${latitude},${longitude}`}
+        />
+        <figcaption>
+          <strong>{inputs.location.name}</strong> {inputs.location.address}
+        </figcaption>
+      </figure>
+    );
+  }
+  if (!isMediaHeader(format)) return null;
+  if (imageUrl) return <img className="sender-media" src={imageUrl} alt={file?.name ?? ''} />;
+  return <div className="sender-media-placeholder">{file?.name ?? t(`sender.headerMedia.${format}`)}</div>;
+}

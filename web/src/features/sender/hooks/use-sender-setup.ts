@@ -1,0 +1,49 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { detailOf, messageOf } from '../../../lib/api/client';
+import type { Template } from '../../../lib/api/types';
+import { getConfig, getTemplates } from '../api/sender-api';
+import { isApproved } from '../send-components';
+import type { SenderStatus } from '../sender-status';
+
+export interface SenderSetup {
+  /** True until the settings and template fetch ends. */
+  loading: boolean;
+  phoneNumberId: string | null;
+  /** The APPROVED templates only. */
+  templates: Template[];
+}
+
+/** Loads the business's number and its approved templates, reporting each step on the status line. */
+export function useSenderSetup(setStatus: (status: SenderStatus | null) => void): SenderSetup {
+  const { t } = useTranslation();
+  const [setup, setSetup] = useState<SenderSetup>({ loading: true, phoneNumberId: null, templates: [] });
+
+  useEffect(() => {
+    let live = true;
+    const fail = (text: string) => {
+      if (!live) return;
+      setStatus({ type: 'error', text: t('sender.fetchError', { detail: text }) });
+      setSetup((current) => ({ ...current, loading: false }));
+    };
+    const load = async () => {
+      setStatus({ type: 'loading', text: t('sender.loadingSettings') });
+      const config = await getConfig();
+      const phoneNumberId = config?.phoneNumberId || null;
+      if (!phoneNumberId) return fail(t('sender.noSettings'));
+      if (!live) return;
+      setStatus({ type: 'loading', text: t('sender.fetchingTemplates') });
+      const templates = await getTemplates();
+      if (!Array.isArray(templates)) return fail(t('sender.noTemplates'));
+      if (!live) return;
+      setSetup({ loading: false, phoneNumberId, templates: templates.filter(isApproved) });
+      setStatus(null);
+    };
+    load().catch((error: unknown) => fail(detailOf(error, messageOf(error, t('sender.fetchFailed')))));
+    return () => {
+      live = false;
+    };
+  }, [setStatus, t]);
+
+  return setup;
+}

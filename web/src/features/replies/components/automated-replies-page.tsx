@@ -99,7 +99,9 @@ export function AutomatedRepliesPage() {
   return (
     <main className="automated-replies">
       <header className="page-header">
-        <Link to="/whatsapp">← {t('replies.back')}</Link>
+        <Link to="/whatsapp">
+          <span className="back-arrow">←</span> {t('replies.back')}
+        </Link>
         <div className="replies-title">
           <div>
             <h1>{t('replies.title')}</h1>

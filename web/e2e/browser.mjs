@@ -17,13 +17,19 @@ const FLAGS = [
   '--disable-quic',
 ];
 
-/** A fresh browser profile per test file; `close` removes it. `baseURL` defaults to PARLEY_URL. */
-export async function startBrowser({ baseURL = BASE_URL } = {}) {
+/** Chromium's own fake microphone and camera (a tone and a test pattern), allowed without a prompt. */
+const FAKE_MEDIA_FLAGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
+/**
+ * A fresh browser profile per test file; `close` removes it. `baseURL` defaults to PARLEY_URL;
+ * `fakeMedia` gives getUserMedia Chromium's fake devices.
+ */
+export async function startBrowser({ baseURL = BASE_URL, fakeMedia = false } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    args: FLAGS,
+    args: fakeMedia ? [...FLAGS, ...FAKE_MEDIA_FLAGS] : FLAGS,
     baseURL,
     viewport: { width: 1280, height: 800 },
   });
@@ -55,6 +61,16 @@ export async function registerByApi(account = newAccount(), base = BASE_URL) {
   });
   if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
   return { account, tokens: await response.json() };
+}
+
+/** A simulated customer writes in through the sandbox (`body`: `{text}` or `{message}`). */
+export async function injectMessage(tokens, from, name, body, base = BASE_URL) {
+  const response = await fetch(`${base}/sandbox/customers/inject`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.accessToken}` },
+    body: JSON.stringify({ from, name, ...body }),
+  });
+  if (response.status !== 200) throw new Error(`inject answered ${response.status}: ${await response.text()}`);
 }
 
 /** Signs in through the login form as a person would. */

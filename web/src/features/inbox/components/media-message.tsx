@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MediaRef } from '../../../lib/api/types';
 import { useMediaUrl } from '../../../lib/media/use-media-url';
+import { useThumbnail } from '../../../lib/thumbnails/use-thumbnail';
+import { videoThumbnail } from '../../../lib/thumbnails/video-thumbnail';
 import { MediaViewer } from './media-viewer';
 
 type Kind = 'image' | 'video' | 'audio' | 'sticker';
@@ -19,9 +21,12 @@ export function MediaMessage({ kind, media }: { kind: Kind; media: MediaRef }) {
   const source = useSource(media);
   const [viewing, setViewing] = useState(false);
   const [playing, setPlaying] = useState(false);
+  const thumbnail = useThumbnail(kind === 'video' ? media.media_url : undefined, videoThumbnail);
 
-  if (source.status === 'loading') return <div className="media-placeholder" aria-busy="true">{t('loading')}</div>;
-  if (source.status === 'failed') return <div className="media-placeholder">{t('failedToFetchMedia')}</div>;
+  if (source.status === 'loading') {
+    return <div className="media-placeholder" aria-busy="true">{t(kind === 'audio' ? 'loadingAudio' : 'loading')}</div>;
+  }
+  if (source.status === 'failed') return <div className="media-placeholder">{t(kind === 'audio' ? 'errorLoadingAudio' : 'failedToFetchMedia')}</div>;
 
   switch (kind) {
     case 'image':
@@ -35,10 +40,16 @@ export function MediaMessage({ kind, media }: { kind: Kind; media: MediaRef }) {
         </>
       );
     case 'video':
-      // The first frame serves as the thumbnail until the user plays it.
+      // A generated thumbnail (the first frame) stands in for the video until the user plays it.
       return (
         <div className="video">
-          <video src={source.url} preload="metadata" controls={playing} autoPlay={playing} aria-label={t('media.video')} />
+          {playing ? (
+            <video src={source.url} controls autoPlay aria-label={t('media.video')} />
+          ) : thumbnail.status === 'image' ? (
+            <img src={thumbnail.url} alt={t('media.videoThumbnail')} />
+          ) : (
+            <div className="video-placeholder" aria-busy={thumbnail.status === 'loading'} aria-label={t('media.video')} role="img" />
+          )}
           {!playing && (
             <button type="button" className="play" aria-label={t('media.play')} onClick={() => setPlaying(true)}>
               ▶

@@ -45,8 +45,14 @@ describe('message rendering by kind', () => {
 
   it('says so when media cannot be fetched', async () => {
     fakeServer({});
-    show(message('audio', { audio: { media_url: '/api/media/8', mime_type: 'audio/ogg' } }));
+    show(message('image', { image: { media_url: '/api/media/8', mime_type: 'image/png' } }));
     expect(await screen.findByText('Could not load the media.')).toBeInTheDocument();
+  });
+
+  it('says errorLoadingAudio when a voice note cannot be fetched', async () => {
+    fakeServer({});
+    show(message('audio', { audio: { media_url: '/api/media/8', mime_type: 'audio/ogg' } }));
+    expect(await screen.findByText('Could not load the audio.')).toBeInTheDocument();
   });
 
   it('shows a document as a card with its file type', () => {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Draft } from '../hooks/use-messages';
 import { textDirection } from '../text-direction';
 import { EmojiPicker } from './emoji-picker';
+import { VoiceRecorder } from './voice-recorder';
 
 const MAX_HEIGHT_PX = 200;
 const ACCEPT =
@@ -119,6 +120,7 @@ export function MessageInput({ disabled, onSend, onTemplate }: Props) {
           }}
           onKeyDown={onKeyDown}
         />
+        <VoiceRecorder disabled={disabled} onSend={(file) => onSend({ text: '', files: [file] })} />
         <button type="submit" className="primary" disabled={disabled || (!text.trim() && files.length === 0)}>
           {t('chat.send')}
         </button>

@@ -1,6 +1,6 @@
 // The automated replies manager against the real server and the sandbox: replies built in the
-// form (a two-step button flow and a default reply) answer simulated customers, and the answers
-// show up in the inbox conversation.
+// form (a two-step button flow, and a default reply whose button is linked to the trigger reply)
+// answer simulated customers, and the answers show up in the inbox conversation.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BASE_URL, logIn, registerByApi, screenshot, startBrowser } from './browser.mjs';
@@ -65,6 +65,13 @@ describe('automated replies', () => {
     await form.getByLabel('Trigger').fill('fallback');
     await form.getByLabel('Response text').fill('Sorry, type hello to start.');
     await form.getByLabel(/^Default reply/).check();
+    // Its button opens the trigger reply: linked, so it gets no flow step of its own.
+    const start = form.getByRole('group', { name: 'Button 1', exact: true });
+    await start.getByLabel('Title').fill('Start');
+    await start.getByLabel('Link to reply').selectOption('hello');
+    assert.equal(await start.getByLabel('ID', { exact: true }).inputValue(), 'hello');
+    await start.getByText('This button opens the reply “hello”.').waitFor();
+    assert.equal(await start.getByRole('button', { name: 'Add flow step' }).count(), 0);
     await form.getByRole('button', { name: 'Save reply' }).click();
     await page.getByRole('article', { name: 'fallback' }).getByText('Default', { exact: true }).waitFor();
     await screenshot(page, 'replies-dark-en');
@@ -95,7 +102,14 @@ describe('automated replies', () => {
 
     await inject(tokens, phone, { text: 'What are your opening hours?' });
     await answers.filter({ hasText: 'Sorry, type hello to start.' }).waitFor();
-    assert.equal(await answers.count(), 3);
+
+    // The default reply's button is linked to "hello": pressing it answers as the trigger does.
+    await inject(tokens, phone, {
+      message: { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'hello', title: 'Start' } } },
+    });
+    await answers.filter({ hasText: 'Hi! How can we help?' }).nth(1).waitFor();
+    assert.equal(await answers.count(), 4);
+    await screenshot(page, 'replies-inbox-dark-en');
 
     // The list in Arabic on the light theme.
     await page.getByRole('button', { name: 'Settings' }).click();

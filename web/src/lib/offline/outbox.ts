@@ -56,6 +56,7 @@ async function update(id: string, change: (message: PendingMessage) => PendingMe
   return next;
 }
 
+/** One try at a message; answers whether the pass may go on (sent, gone, or now failed). */
 async function attempt(message: PendingMessage, send: Sender): Promise<boolean> {
   const claimed = await update(message.tempMessageId, (m) => ({ ...m, status: 'sending' }));
   if (!claimed) return true;
@@ -72,7 +73,7 @@ async function attempt(message: PendingMessage, send: Sender): Promise<boolean> 
       return { ...m, retryCount, status: retryCount >= MAX_RETRIES ? 'failed' : 'pending' };
     });
     if (after) announce({ tempMessageId: after.tempMessageId, status: after.status, retryCount: after.retryCount });
-    return false;
+    return after?.status !== 'pending';
   }
 }
 

@@ -1,0 +1,162 @@
+import 'fake-indexeddb/auto';
+import { db, type PendingMessage } from './db';
+import { enqueue, MAX_RETRIES, type Sender, onOutboxChange, pendingMessages, retryMessage, SendDeferred, syncOutbox, type OutboxChange } from './outbox';
+import { sendForm } from './send-message';
+
+const pending = (id: string, at: string, extra: Partial<PendingMessage> = {}): PendingMessage => ({
+  tempMessageId: id,
+  to: '15550001',
+  phoneNumber: '15550001',
+  phoneNumberId: 'pnid',
+  message_type: 'text',
+  text: `text ${id}`,
+  originalTimestamp: at,
+  conversation_id: 'pnid_15550001',
+  senderName: 'You',
+  retryCount: 0,
+  status: 'pending',
+  ...extra,
+});
+
+/** A stand-in for the server: records the message_id of every attempt, refuses while told to. */
+function server(refuse: (id: string) => boolean = () => false) {
+  const attempts: string[] = [];
+  const send = vi.fn<Sender>(async (message) => {
+    const id = sendForm(message).get('message_id') as string;
+    attempts.push(id);
+    if (refuse(id)) throw new Error('500');
+    return `wamid.${id}`;
+  });
+  return { attempts, send };
+}
+
+beforeEach(async () => {
+  await (await db()).clear('pending-messages');
+});
+
+describe('the outbox', () => {
+  it('sends in the order the messages were written, each under its temporary id, and empties the queue', async () => {
+    await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
+    await enqueue(pending('c', '2026-01-01T10:00:03.000Z'));
+    const { attempts, send } = server();
+    const changes: OutboxChange[] = [];
+    const stop = onOutboxChange((change) => changes.push(change));
+
+    expect(await syncOutbox(send)).toBe(false);
+    stop();
+
+    expect(attempts).toEqual(['a', 'b', 'c']);
+    expect(await pendingMessages()).toEqual([]);
+    expect(changes.filter((change) => change.status === 'sent')).toEqual([
+      { tempMessageId: 'a', status: 'sent', messageId: 'wamid.a' },
+      { tempMessageId: 'b', status: 'sent', messageId: 'wamid.b' },
+      { tempMessageId: 'c', status: 'sent', messageId: 'wamid.c' },
+    ]);
+  });
+
+  it('counts each refused attempt, keeps later messages behind it, and marks it failed at 3', async () => {
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
+    await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
+    const { attempts, send } = server((id) => id === 'a');
+
+    expect(await syncOutbox(send)).toBe(true);
+    expect(attempts).toEqual(['a']);
+    expect(await pendingMessages()).toMatchObject([
+      { tempMessageId: 'a', retryCount: 1, status: 'pending' },
+      { tempMessageId: 'b', retryCount: 0, status: 'pending' },
+    ]);
+
+    await syncOutbox(send);
+    const changes: OutboxChange[] = [];
+    const stop = onOutboxChange((change) => changes.push(change));
+    expect(await syncOutbox(send)).toBe(false);
+    stop();
+
+    // The third refusal fails it; a failed message no longer holds the queue back.
+    expect(MAX_RETRIES).toBe(3);
+    expect(attempts).toEqual(['a', 'a', 'a', 'b']);
+    expect(changes).toContainEqual({ tempMessageId: 'a', status: 'failed', retryCount: 3 });
+    expect(await pendingMessages()).toMatchObject([{ tempMessageId: 'a', retryCount: 3, status: 'failed' }]);
+
+    // Later syncs leave it alone until a manual retry.
+    await syncOutbox(send);
+    expect(attempts).toHaveLength(4);
+  });
+
+  it('sends a failed message again after a manual retry, under the same id', async () => {
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z', { retryCount: 3, status: 'failed' }));
+    const { attempts, send } = server();
+
+    expect(await retryMessage('a')).toBe(true);
+    expect(await pendingMessages()).toMatchObject([{ tempMessageId: 'a', retryCount: 0, status: 'pending' }]);
+    await syncOutbox(send);
+
+    expect(attempts).toEqual(['a']);
+    expect(await pendingMessages()).toEqual([]);
+    expect(await retryMessage('a')).toBe(false);
+  });
+
+  it('does not count a send that never reached the server', async () => {
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
+    const send = vi.fn<Sender>(async () => {
+      throw new SendDeferred('offline');
+    });
+
+    expect(await syncOutbox(send)).toBe(true);
+    expect(await syncOutbox(send)).toBe(true);
+
+    expect(send).toHaveBeenCalledTimes(2);
+    expect(await pendingMessages()).toMatchObject([{ tempMessageId: 'a', retryCount: 0, status: 'pending' }]);
+  });
+
+  it('runs one pass at a time and picks up what was queued during it', async () => {
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
+    const attempts: string[] = [];
+    const send = async (message: PendingMessage): Promise<string> => {
+      attempts.push(message.tempMessageId);
+      if (message.tempMessageId === 'a') {
+        await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
+        void syncOutbox(send);
+      }
+      return 'wamid';
+    };
+
+    await syncOutbox(send);
+
+    expect(attempts).toEqual(['a', 'b']);
+  });
+
+  it('leaves alone a message another sender (the service worker) already delivered', async () => {
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
+    const send = vi.fn<Sender>(async () => {
+      await (await db()).delete('pending-messages', 'a');
+      throw new Error('answer lost');
+    });
+
+    await syncOutbox(send);
+
+    expect(await pendingMessages()).toEqual([]);
+  });
+});
+
+describe('the send-message form', () => {
+  it('carries the spec fields, with the temporary id as message_id', () => {
+    const text = sendForm(pending('tmp-1', '2026-01-01T10:00:01.000Z'));
+    expect(Object.fromEntries(text.entries())).toEqual({
+      to: '15550001',
+      message_id: 'tmp-1',
+      phoneNumber: '15550001',
+      phoneNumberId: 'pnid',
+      message_type: 'text',
+      text: 'text tmp-1',
+    });
+    const file = new File(['%PDF'], 'offer.pdf', { type: 'application/pdf' });
+    const media = sendForm(pending('tmp-2', '2026-01-01T10:00:01.000Z', { message_type: 'document', text: undefined, file, filename: 'offer.pdf', caption: 'Our offer' }));
+    expect(media.get('message_id')).toBe('tmp-2');
+    expect(media.get('caption')).toBe('Our offer');
+    expect(media.get('filename')).toBe('offer.pdf');
+    expect((media.get('file') as File).name).toBe('offer.pdf');
+    expect(media.has('text')).toBe(false);
+  });
+});

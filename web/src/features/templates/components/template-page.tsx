@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { LanguageToggle } from '../../../components/language-toggle';
 import { Modal } from '../../../components/modal';
 import { ThemeToggle } from '../../../components/theme-toggle';
 import { createTemplate, type Submission } from '../api/templates-api';
@@ -80,7 +81,10 @@ export function TemplatePage() {
       <header className="template-page-header">
         <Link to="/whatsapp">← {t('templateForm.back')}</Link>
         <h1>{t('templateForm.title')}</h1>
-        <ThemeToggle />
+        <div className="template-page-toolbar">
+          <LanguageToggle />
+          <ThemeToggle />
+        </div>
       </header>
       <div className="template-page-layout">
         <form className="form template-form" aria-label={t('templateForm.title')} noValidate onSubmit={(event) => void submit(event)}>

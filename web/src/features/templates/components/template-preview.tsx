@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { variables } from '../template-rules';
 import { fillExamples, type DraftButton, type TemplateDraft } from '../template-draft';
 
-const BUTTON_ICONS: Record<DraftButton['type'], string> = { QUICK_REPLY: '↩', URL: '↗', PHONE_NUMBER: '✆', COPY_CODE: '⧉' };
+const BUTTON_ICONS: Record<DraftButton['type'], string> = { QUICK_REPLY: '↩', URL: '↗', PHONE_NUMBER: '✆', COPY_CODE: '❐' };
 
 interface Props {
   draft: TemplateDraft;

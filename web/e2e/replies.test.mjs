@@ -5,9 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BASE_URL, logIn, registerByApi, screenshot, startBrowser } from './browser.mjs';
 
-// A 1×1 PNG, enough for the media preview.
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkaPhfDwAEgwGAx4WZ7wAAAABJRU5ErkJggg==', 'base64');
-
 /** A simulated customer writes in through the sandbox (a text, or a raw message object). */
 async function inject(tokens, from, body) {
   const response = await fetch(`${BASE_URL}/sandbox/customers/inject`, {
@@ -42,9 +39,10 @@ describe('automated replies', () => {
     await page.getByRole('button', { name: 'Add new reply' }).click();
     const form = page.getByRole('form', { name: 'New reply' });
     await form.getByLabel('Trigger').fill('hello');
-    // Media attaches with a preview and can be removed again.
-    await form.getByLabel('Attach media').setInputFiles({ name: 'menu.png', mimeType: 'image/png', buffer: PIXEL });
-    await page.waitForFunction(() => document.querySelector('.media-preview img')?.naturalWidth === 1);
+    // Media attaches with a preview and can be removed again. The image: a 240×135 PNG of the page.
+    const picture = await page.screenshot({ clip: { x: 220, y: 10, width: 240, height: 135 } });
+    await form.getByLabel('Attach media').setInputFiles({ name: 'menu.png', mimeType: 'image/png', buffer: picture });
+    await page.waitForFunction(() => document.querySelector('.media-preview img')?.naturalWidth === 240);
     await form.getByLabel('Caption (optional)').waitFor();
     await form.getByRole('button', { name: 'Remove media' }).click();
     await form.getByLabel('Response text').fill('Hi! How can we help?');
@@ -52,8 +50,10 @@ describe('automated replies', () => {
     await button.getByLabel('Title').fill('Prices');
     await button.getByLabel('ID', { exact: true }).fill('prices');
     await button.getByRole('button', { name: 'Add flow step' }).click();
+    // The step answers with an image and a caption.
     const step = form.getByRole('region', { name: 'Flow step “prices”' });
-    await step.getByLabel('Response text').fill('Our prices start at 5 EUR.');
+    await step.getByLabel('Attach media').setInputFiles({ name: 'price-list.png', mimeType: 'image/png', buffer: picture });
+    await step.getByLabel('Caption (optional)').fill('Our prices start at 5 EUR.');
     await form.getByRole('button', { name: 'Save reply' }).click();
     const hello = page.getByRole('article', { name: 'hello' });
     await hello.getByText('1 flow step').waitFor();
@@ -80,7 +80,11 @@ describe('automated replies', () => {
     await hello.getByRole('button', { name: 'Edit hello' }).click();
     const editing = page.getByRole('form', { name: 'Edit reply' });
     await editing.getByRole('button', { name: 'Edit flow step' }).click();
-    assert.equal(await editing.getByRole('region', { name: 'Flow step “prices”' }).getByLabel('Response text').inputValue(), 'Our prices start at 5 EUR.');
+    const storedStep = editing.getByRole('region', { name: 'Flow step “prices”' });
+    assert.equal(await storedStep.getByLabel('Caption (optional)').inputValue(), 'Our prices start at 5 EUR.');
+    // The stored image is fetched with the session's token for the preview.
+    await storedStep.getByRole('img', { name: 'Media preview' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('.step-editor .media-preview img')?.naturalWidth === 240);
     await editing.evaluate((element) => element.scrollIntoView());
     await screenshot(page, 'replies-form-dark-en');
     await hello.getByRole('button', { name: 'Edit hello' }).click();
@@ -98,7 +102,10 @@ describe('automated replies', () => {
     await inject(tokens, phone, {
       message: { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'prices', title: 'Prices' } } },
     });
-    await answers.filter({ hasText: 'Our prices start at 5 EUR.' }).waitFor();
+    // The step's image arrives with its caption and loads (fetched with the session's token).
+    const image = answers.filter({ hasText: 'Our prices start at 5 EUR.' }).locator('img');
+    await image.waitFor();
+    assert.equal(await image.evaluate((img) => img.decode().then(() => img.naturalWidth)), 240);
 
     await inject(tokens, phone, { text: 'What are your opening hours?' });
     await answers.filter({ hasText: 'Sorry, type hello to start.' }).waitFor();

@@ -70,10 +70,7 @@ export function RecipientUpload({ disabled, onRecipients, onStatus, onUploadProg
           type="file"
           accept={RECIPIENT_FILE_ACCEPT}
           disabled={disabled}
-          onChange={(event) => {
-            void pick(event.target.files?.[0]);
-            event.target.value = '';
-          }}
+          onChange={(event) => void pick(event.target.files?.[0])}
         />
       </label>
       <p className="note">{t('sender.fileHint')}</p>

@@ -36,7 +36,7 @@ export function SenderPreview({ shape, inputs }: Props) {
           {shape.buttons.length > 0 && (
             <ul className="sender-buttons">
               {shape.buttons.map((button, i) => (
-                <li key={i}>{button.text}</li>
+                <li key={i}>{button.text || t('sender.copyCode')}</li>
               ))}
             </ul>
           )}

@@ -68,7 +68,7 @@ export function TemplateInputs({ shape, inputs, onChange }: Props) {
       {shape.urlVariableButtons.map(({ index, button }) =>
         textInput(buttonKey(index), t('sender.buttonVariable', { text: button.text, url: button.url })),
       )}
-      {shape.couponButtons.map(({ index, button }) => textInput(couponKey(index), t('sender.couponCode', { text: button.text })))}
+      {shape.couponButtons.map(({ index }) => textInput(couponKey(index), t('sender.couponCode')))}
       {shape.mpmButtons.length > 0 && (
         <fieldset className="sender-group">
           <legend>{t('sender.products')}</legend>

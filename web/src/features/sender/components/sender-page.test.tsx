@@ -1,0 +1,163 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import type { Template } from '../../../lib/api/types';
+import { fakeRealtime } from '../../../testing/fake-realtime';
+import { fakeServer, json, type RecordedRequest } from '../../../testing/fake-server';
+import { renderWithApp } from '../../../testing/render';
+import { stubXhr } from '../testing/fake-xhr';
+import { SenderPage } from './sender-page';
+
+const ORDER: Template = {
+  id: 't1',
+  name: 'order_update',
+  language: 'en_US',
+  status: 'APPROVED',
+  components: [
+    { type: 'BODY', text: 'Order {{1}} ships {{2}}.' },
+    { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://example.com/t/{{1}}' }] },
+  ],
+};
+const PENDING: Template = { ...ORDER, id: 't2', name: 'draft_offer', status: 'PENDING' };
+
+function formFields(request: RecordedRequest): Record<string, string> {
+  return Object.fromEntries([...(request.body as FormData).entries()].map(([key, value]) => [key, String(value)]));
+}
+
+/** The page, with a live stream the test feeds. */
+function renderPage() {
+  const realtime = fakeRealtime();
+  renderWithApp(
+    <MemoryRouter>
+      <realtime.Provider value={realtime.value}>
+        <SenderPage />
+      </realtime.Provider>
+    </MemoryRouter>,
+  );
+  return realtime;
+}
+
+const setupRoutes = {
+  'GET /api/config': () => json({ phoneNumberId: '1000001' }),
+  'GET /api/templates': () => json([ORDER, PENDING]),
+};
+
+describe('sender page', () => {
+  beforeEach(stubXhr);
+
+  it('shows the loading spinner, then only approved templates as "name (language)"', async () => {
+    let release: () => void = () => undefined;
+    fakeServer({
+      ...setupRoutes,
+      'GET /api/config': async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return json({ phoneNumberId: '1000001' });
+      },
+    });
+    renderPage();
+    expect(await screen.findByText('Loading Configuration...')).toBeInTheDocument();
+    release();
+    const select = await screen.findByRole('combobox', { name: 'Template' });
+    expect([...(select as HTMLSelectElement).options].map((o) => o.text)).toEqual(['Select a template...', 'order_update (en_US)']);
+    expect(screen.getByText('Select a template to view the preview.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send Message' })).toBeDisabled();
+  });
+
+  it('reports a loading failure with the server detail', async () => {
+    fakeServer({ ...setupRoutes, 'GET /api/templates': () => json({ detail: 'Database down', message: 'x' }, 500) });
+    renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Fetch Error: Database down');
+  });
+
+  it('reports missing settings', async () => {
+    fakeServer({ ...setupRoutes, 'GET /api/config': () => json({ phoneNumberId: null }) });
+    renderPage();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Fetch Error: No settings found');
+  });
+
+  it('asks for the number, marks missing variables in red, then sends to one recipient', async () => {
+    const { requests } = fakeServer({
+      ...setupRoutes,
+      'POST /api/send-template': () => json({ status: 'success', response: { messages: [{ id: 'wamid.1' }] } }),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Template' }), 'order_update (en_US)');
+    const preview = screen.getByRole('complementary', { name: 'Live Preview' });
+    expect(preview.querySelectorAll('.sender-missing')).toHaveLength(2);
+
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(screen.getByRole('alert')).toHaveTextContent("Please enter the recipient's number");
+
+    await user.type(screen.getByLabelText('Body variable 1'), 'A-7');
+    await user.type(screen.getByLabelText('Body variable 2'), 'today');
+    await user.type(screen.getByLabelText(/Variable of the "Track" button/), 'A7');
+    expect(preview).toHaveTextContent('Order A-7 ships today.');
+    expect(preview.querySelectorAll('.sender-missing')).toHaveLength(0);
+    await user.selectOptions(screen.getByLabelText('Country code'), 'Saudi Arabia (+966)');
+    await user.type(screen.getByLabelText('Phone number'), '0501234567');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+
+    expect(await screen.findByText('Message sent successfully')).toBeInTheDocument();
+    const send = requests.find((r) => r.path === '/api/send-template');
+    expect(send && formFields(send)).toEqual({
+      send_mode: 'single',
+      template_name: 'order_update',
+      language_code: 'en_US',
+      phone_number_id: '1000001',
+      to: '966501234567',
+      components_json: JSON.stringify([
+        { type: 'body', parameters: [{ type: 'text', text: 'A-7' }, { type: 'text', text: 'today' }] },
+        { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'A7' }] },
+      ]),
+    });
+  });
+
+  it('shows the server detail when a send fails', async () => {
+    fakeServer({
+      ...setupRoutes,
+      'POST /api/send-template': () => json({ detail: 'Template order_update (en_US) is PAUSED', message: 'x' }, 422),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Template' }), 'order_update (en_US)');
+    await user.type(screen.getByLabelText('Phone number'), '1001234567');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Send failed: Template order_update (en_US) is PAUSED');
+  });
+
+  it('sends to the numbers of a file and reports the job from its live progress', async () => {
+    const { requests } = fakeServer({
+      ...setupRoutes,
+      'POST /api/recipients/parse': () => json({ fileName: 'list.csv', count: 2, numbers: ['201001234567', '15551234567'], invalid_rows: [] }),
+      'POST /api/send-template': () => json({ status: 'accepted', job_id: 'job-1', total: 2, results: {} }, 202),
+      'GET /api/send-template/jobs/job-1': () =>
+        json({ job_id: 'job-1', total: 2, done: 0, success: 0, errors: 0, finished: false, results: {} }),
+    });
+    const user = userEvent.setup();
+    const { emit } = renderPage();
+    await user.click(await screen.findByRole('radio', { name: 'Bulk from CSV' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Template' }), 'order_update (en_US)');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please upload a CSV file for bulk sending');
+
+    const csv = new File(['PhoneNumber\n201001234567\n15551234567\n'], 'list.csv', { type: 'text/csv' });
+    await user.upload(screen.getByLabelText('Recipient file (csv, xls, xlsx)'), csv);
+    expect(await screen.findByText('2 numbers loaded successfully from list.csv')).toBeInTheDocument();
+    expect(screen.getByText('Upload: 100%')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    await waitFor(() => expect(requests.some((r) => r.path === '/api/send-template/jobs/job-1')).toBe(true));
+    const send = requests.find((r) => r.path === '/api/send-template');
+    expect(send && formFields(send)).toMatchObject({ send_mode: 'bulk', recipients_json: '["201001234567","15551234567"]' });
+    expect(screen.getByRole('button', { name: 'Send Message' })).toBeDisabled();
+
+    const progress = { job_id: 'job-1', total: 2, success: 1, errors: 0 };
+    emit({ event: 'bulk_send_progress', data: { ...progress, job_id: 'another', done: 2, finished: true } });
+    emit({ event: 'bulk_send_progress', data: { ...progress, done: 1, finished: false } });
+    expect(await screen.findByText('Sending... 1 of 2')).toBeInTheDocument();
+    emit({ event: 'bulk_send_progress', data: { ...progress, done: 2, errors: 1, finished: true } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Bulk send complete. Success: 1, Errors: 1');
+    expect(screen.getByRole('button', { name: 'Send Message' })).toBeEnabled();
+  });
+});

@@ -49,6 +49,11 @@ describe('message rendering by kind', () => {
     expect(await screen.findByText('Could not load the media.')).toBeInTheDocument();
   });
 
+  it('says audio is sending while a voice note is on its way', () => {
+    show(message('audio', { audio: { media_url: 'blob:note', mime_type: 'audio/ogg' } }, { direction: 'outgoing', status: 'pending' }));
+    expect(screen.getByText('Audio is sending…')).toBeInTheDocument();
+  });
+
   it('says errorLoadingAudio when a voice note cannot be fetched', async () => {
     fakeServer({});
     show(message('audio', { audio: { media_url: '/api/media/8', mime_type: 'audio/ogg' } }));

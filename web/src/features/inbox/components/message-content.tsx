@@ -26,6 +26,10 @@ export function MessageContent({ message, onReply }: { message: Message; onReply
     case 'audio':
     case 'sticker': {
       const media = content[message.type];
+      const sending = message.status === 'sending' || message.status === 'pending';
+      if (message.type === 'audio' && message.direction === 'outgoing' && sending) {
+        return <p className="media-placeholder">{t('sendingAudio')}</p>;
+      }
       return (
         <>
           {media ? <MediaMessage kind={message.type} media={media} /> : <p>{t('failedToFetchMedia')}</p>}

@@ -43,7 +43,7 @@ function middleColour(image) {
     canvas.height = img.naturalHeight;
     const context = canvas.getContext('2d');
     context.drawImage(img, 0, 0);
-    return [...context.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data.slice(0, 3)];
+    return Array.from(context.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data.subarray(0, 3));
   });
 }
 

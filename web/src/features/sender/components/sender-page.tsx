@@ -130,7 +130,7 @@ export function SenderPage() {
                 onUploadProgress={setUploadPercent}
               />
             )}
-            {shape && <TemplateInputs shape={shape} inputs={inputs} onChange={setInputs} />}
+            {shape && <TemplateInputs key={templateId} shape={shape} inputs={inputs} onChange={setInputs} />}
             <button type="submit" className="primary" disabled={busy || !template}>
               {t('sender.send')}
             </button>

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { headerMedia } from '../header-file';
 import { HEADER_TEXT_MAX, type Failure, variables } from '../template-rules';
-import { HEADER_TYPES, type HeaderType, nextVariable, type TemplateDraft } from '../template-draft';
+import { useVariableInserter } from '../hooks/use-variable-inserter';
+import { HEADER_TYPES, type HeaderType, type TemplateDraft } from '../template-draft';
 import { FieldError } from './field-error';
 
 interface Props {
@@ -18,6 +19,7 @@ export function HeaderFields({ draft, update, fileName, onFile, onHeaderType, fa
   const { t } = useTranslation();
   const media = headerMedia(draft.headerType);
   const [variable] = variables(draft.headerText);
+  const inserter = useVariableInserter<HTMLInputElement>(draft.headerText, draft.parameterFormat, (headerText) => update({ headerText }));
   return (
     <fieldset className="template-form-section">
       <legend>{t('templateForm.header')}</legend>
@@ -35,14 +37,10 @@ export function HeaderFields({ draft, update, fileName, onFile, onHeaderType, fa
         <>
           <label>
             {t('templateForm.headerText')}
-            <input value={draft.headerText} maxLength={HEADER_TEXT_MAX} onChange={(event) => update({ headerText: event.target.value })} />
+            <input ref={inserter.ref} value={draft.headerText} maxLength={HEADER_TEXT_MAX} onChange={(event) => update({ headerText: event.target.value })} />
           </label>
           <div className="template-form-row">
-            <button
-              type="button"
-              disabled={variable !== undefined}
-              onClick={() => update({ headerText: draft.headerText + nextVariable(draft.headerText, draft.parameterFormat) })}
-            >
+            <button type="button" disabled={variable !== undefined} onClick={inserter.insert}>
               {t('templateForm.addHeaderVariable')}
             </button>
             <span className="note">{t('templateForm.counter', { count: [...draft.headerText].length, max: HEADER_TEXT_MAX })}</span>

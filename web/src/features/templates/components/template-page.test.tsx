@@ -110,6 +110,23 @@ describe('template creation page', () => {
     expect(within(form()).getByRole('alert')).toHaveTextContent('Body variable {{first_name}} needs an example value.');
   });
 
+  it('adds a variable where the caret is', async () => {
+    renderPage();
+    await userEvent.type(field('Body text'), 'Hello world');
+    (field('Body text') as HTMLTextAreaElement).setSelectionRange(5, 5);
+    await userEvent.click(screen.getByRole('button', { name: 'Add body variable' }));
+    expect(field('Body text')).toHaveValue('Hello{{1}} world');
+    (field('Body text') as HTMLTextAreaElement).setSelectionRange(0, 5);
+    await userEvent.click(screen.getByRole('button', { name: 'Add body variable' }));
+    expect(field('Body text')).toHaveValue('{{2}}{{1}} world');
+    // Named: the caret waits between the braces for the name.
+    await userEvent.click(within(form()).getByRole('radio', { name: 'Named ({{name}})' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add body variable' }));
+    expect(field('Body text')).toHaveFocus();
+    await userEvent.keyboard('first_name');
+    expect(field('Body text')).toHaveValue('{{2}}{{first_name}}{{1}} world');
+  });
+
   it('keeps the per-type and total button maximums with alerts, and removes buttons', async () => {
     const { toast } = renderPage();
     await addButton('Call phone number');

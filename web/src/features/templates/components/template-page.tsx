@@ -8,6 +8,7 @@ import { createTemplate, type Submission } from '../api/templates-api';
 import { headerMedia } from '../header-file';
 import { useHeaderFile } from '../hooks/use-header-file';
 import { useReviewStatus } from '../hooks/use-review-status';
+import { useVariableInserter } from '../hooks/use-variable-inserter';
 import { BODY_MAX, FOOTER_MAX, NAME_MAX, checkTemplate } from '../template-rules';
 import {
   CATEGORIES,
@@ -16,7 +17,6 @@ import {
   distinctVariables,
   type HeaderType,
   LANGUAGES,
-  nextVariable,
   normalizeName,
   type ParameterFormat,
   type TemplateDraft,
@@ -47,6 +47,7 @@ export function TemplatePage() {
   const review = useReviewStatus(submitted);
 
   const update = (patch: Partial<TemplateDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  const bodyInserter = useVariableInserter<HTMLTextAreaElement>(draft.body, draft.parameterFormat, (body) => update({ body }));
   const template = buildTemplate(draft);
   const fileInfo = header.chosen ? { kind: header.chosen.kind, size: header.chosen.file.size } : null;
   // Rules are shown once a submission was tried, then follow every change.
@@ -146,10 +147,10 @@ export function TemplatePage() {
             <legend>{t('templateForm.body')}</legend>
             <label>
               {t('templateForm.bodyText')}
-              <textarea rows={6} value={draft.body} maxLength={BODY_MAX} onChange={(event) => update({ body: event.target.value })} />
+              <textarea ref={bodyInserter.ref} rows={6} value={draft.body} maxLength={BODY_MAX} onChange={(event) => update({ body: event.target.value })} />
             </label>
             <div className="template-form-row">
-              <button type="button" onClick={() => update({ body: draft.body + nextVariable(draft.body, draft.parameterFormat) })}>
+              <button type="button" onClick={bodyInserter.insert}>
                 {t('templateForm.addBodyVariable')}
               </button>
               <span className="note">{t('templateForm.counter', { count: [...draft.body].length, max: BODY_MAX })}</span>

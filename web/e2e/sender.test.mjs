@@ -238,6 +238,20 @@ describe('template sender', () => {
       await upload.setInputFiles(file);
       await page.getByRole('alert').filter({ hasText: message }).waitFor();
     }
+
+    // In Arabic the screen is right-to-left and so are its messages.
+    await page.goto('/whatsapp');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await page.goto('/sender');
+    await page.getByRole('heading', { name: 'مرسل القوالب' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+    const arabic = page.getByRole('form', { name: 'مرسل القوالب' });
+    await arabic.getByRole('radio', { name: 'إرسال جماعي من ملف CSV' }).check();
+    await arabic.getByLabel('ملف المستلمين (csv أو xls أو xlsx)').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('1') });
+    await page.getByRole('alert').filter({ hasText: 'نوع الملف غير مدعوم' }).waitFor();
+    await page.getByRole('complementary', { name: 'معاينة مباشرة' }).getByText('اختر قالبًا لعرض المعاينة.').waitFor();
+    await screenshot(page, 'sender-dark-ar');
     await page.close();
   });
 });

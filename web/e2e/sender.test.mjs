@@ -20,28 +20,28 @@ async function api(tokens, path, init = {}) {
   return body;
 }
 
-/** Submits a template through the API and waits until the sandbox's review approved it. */
-async function approvedTemplate(tokens, name) {
-  const template = {
-    name,
-    language: 'en_US',
-    category: 'UTILITY',
-    parameter_format: 'POSITIONAL',
-    components: [
-      { type: 'HEADER', format: 'TEXT', text: 'Order update' },
-      { type: 'BODY', text: 'Order {{1}} ships {{2}}.', example: { body_text: [['123', 'today']] } },
-      { type: 'FOOTER', text: 'Reply STOP to opt out' },
-      {
-        type: 'BUTTONS',
-        buttons: [
-          { type: 'URL', text: 'Track', url: 'https://example.com/track/{{1}}', example: ['abc123'] },
-          { type: 'COPY_CODE', example: 'SAVE10' },
-        ],
-      },
+// A 1×1 PNG, for an image header.
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkaPhfDwAEgwGAx4WZ7wAAAABJRU5ErkJggg==', 'base64');
+
+const ORDER_COMPONENTS = [
+  { type: 'HEADER', format: 'TEXT', text: 'Order update' },
+  { type: 'BODY', text: 'Order {{1}} ships {{2}}.', example: { body_text: [['123', 'today']] } },
+  { type: 'FOOTER', text: 'Reply STOP to opt out' },
+  {
+    type: 'BUTTONS',
+    buttons: [
+      { type: 'URL', text: 'Track', url: 'https://example.com/track/{{1}}', example: ['abc123'] },
+      { type: 'COPY_CODE', example: 'SAVE10' },
     ],
-  };
+  },
+];
+
+/** Submits a template through the API and waits until the sandbox's review approved it. */
+async function approvedTemplate(tokens, name, components = ORDER_COMPONENTS, headerFile = null) {
+  const template = { name, language: 'en_US', category: 'UTILITY', parameter_format: 'POSITIONAL', components };
   const form = new FormData();
   form.set('template', JSON.stringify(template));
+  if (headerFile) form.set('file', new Blob([headerFile], { type: 'image/png' }), 'header.png');
   await api(tokens, '/api/create-template', { method: 'POST', body: form });
   const deadline = Date.now() + TEMPLATE_APPROVAL_MS;
   for (;;) {
@@ -219,6 +219,40 @@ describe('template sender', () => {
     await screenshot(page, 'sender-bulk-light-en');
     await page.goto('/whatsapp');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    await page.close();
+  });
+
+  it('sends a template with an image header, the chosen file uploaded with it', async () => {
+    const { account, tokens } = await registerByApi();
+    const name = `photo_offer_${Date.now().toString(36)}`;
+    const components = [
+      { type: 'HEADER', format: 'IMAGE', example: { header_handle: ['HEADER_FILE'] } },
+      { type: 'BODY', text: 'New in store today.' },
+    ];
+    await approvedTemplate(tokens, name, components, PIXEL);
+    const page = await browser.context.newPage();
+    await logIn(page, account);
+    await page.goto('/sender');
+    const form = page.getByRole('form', { name: 'Template sender' });
+    await form.getByLabel('Template').selectOption({ label: `${name} (en_US)` });
+    await form.getByLabel('Phone number').fill('1001234568');
+    // Without the file, the template's header cannot be built.
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This template requires variables' }).waitFor();
+    await form.getByLabel('Header image (JPEG or PNG)').setInputFiles({ name: 'offer.png', mimeType: 'image/png', buffer: PIXEL });
+    await page.waitForFunction(() => document.querySelector('.sender-preview img')?.naturalWidth === 1);
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await page.getByRole('status').filter({ hasText: 'Message sent successfully' }).waitFor();
+    const [sent] = (await sandboxTemplates(tokens)).filter((m) => m.to === '201001234568');
+    const header = sent?.template.components.find((c) => c.type === 'header');
+    assert.equal(header?.parameters[0]?.type, 'image');
+    // The provider got the id of the file uploaded to it (not the client's placeholder): our PNG.
+    const profile = await api(tokens, '/identity/users/profile');
+    const file = await fetch(`${BASE_URL}/sandbox/files/${header.parameters[0].image.id}`, {
+      headers: { Authorization: `Bearer ${profile.accessToken}` },
+    });
+    assert.equal(file.status, 200);
+    assert.deepEqual(Buffer.from(await file.arrayBuffer()), PIXEL);
     await page.close();
   });
 

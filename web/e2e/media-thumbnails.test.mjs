@@ -127,7 +127,7 @@ describe('media thumbnails', () => {
     await receivedPage.waitFor({ timeout: 20_000 });
     await receivedCard.getByText('2 pages').waitFor();
     assert.ok(isBlue(await middleColour(receivedPage)), 'the first (blue) page is drawn');
-    await screenshot(page, 'pdf-thumbnails');
+    await screenshot(page, 'pdf-thumbnails-dark-en');
 
     // Server media is drawn once: its thumbnails are in the local database under the media URLs.
     const history = await (await fetch(`${BASE_URL}/api/conversation/${phone}`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } })).json();
@@ -175,7 +175,7 @@ describe('media thumbnails', () => {
     await preview.waitFor();
     assert.ok(isBlue(await middleColour(preview)), 'the first (blue) frame is drawn');
     assert.equal(await sent.locator('video').count(), 0);
-    await screenshot(page, 'video-thumbnail');
+    await screenshot(page, 'video-thumbnail-dark-en');
 
     // From the server after a reload, then played.
     await page.reload();

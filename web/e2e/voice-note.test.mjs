@@ -67,13 +67,13 @@ describe('voice notes', () => {
     const timer = pane.getByRole('timer', { name: 'Recording time' });
     await timer.filter({ hasText: '00:00' }).waitFor();
     await timer.filter({ hasText: '00:02' }).waitFor();
-    await screenshot(page, 'voice-note-recording');
+    await screenshot(page, 'voice-note-recording-dark-en');
     await pane.getByRole('button', { name: 'Stop' }).click();
 
     const preview = pane.getByLabel('Voice note preview');
     await preview.waitFor();
     await page.waitForFunction((audio) => audio.readyState >= 1, await preview.elementHandle());
-    await screenshot(page, 'voice-note-playback');
+    await screenshot(page, 'voice-note-playback-dark-en');
     await pane.getByRole('button', { name: 'Send voice note' }).click();
     await preview.waitFor({ state: 'detached' });
 

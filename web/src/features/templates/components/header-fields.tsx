@@ -19,7 +19,7 @@ export function HeaderFields({ draft, update, fileName, onFile, onHeaderType, fa
   const { t } = useTranslation();
   const media = headerMedia(draft.headerType);
   const [variable] = variables(draft.headerText);
-  const inserter = useVariableInserter<HTMLInputElement>(draft.headerText, draft.parameterFormat, (headerText) => update({ headerText }));
+  const { ref: headerRef, insert: insertHeaderVariable } = useVariableInserter<HTMLInputElement>(draft.headerText, draft.parameterFormat, (headerText) => update({ headerText }));
   return (
     <fieldset className="template-form-section">
       <legend>{t('templateForm.header')}</legend>
@@ -37,10 +37,10 @@ export function HeaderFields({ draft, update, fileName, onFile, onHeaderType, fa
         <>
           <label>
             {t('templateForm.headerText')}
-            <input ref={inserter.ref} value={draft.headerText} maxLength={HEADER_TEXT_MAX} onChange={(event) => update({ headerText: event.target.value })} />
+            <input ref={headerRef} value={draft.headerText} maxLength={HEADER_TEXT_MAX} onChange={(event) => update({ headerText: event.target.value })} />
           </label>
           <div className="template-form-row">
-            <button type="button" disabled={variable !== undefined} onClick={inserter.insert}>
+            <button type="button" disabled={variable !== undefined} onClick={insertHeaderVariable}>
               {t('templateForm.addHeaderVariable')}
             </button>
             <span className="note">{t('templateForm.counter', { count: [...draft.headerText].length, max: HEADER_TEXT_MAX })}</span>

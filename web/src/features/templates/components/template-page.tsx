@@ -47,7 +47,7 @@ export function TemplatePage() {
   const review = useReviewStatus(submitted);
 
   const update = (patch: Partial<TemplateDraft>) => setDraft((current) => ({ ...current, ...patch }));
-  const bodyInserter = useVariableInserter<HTMLTextAreaElement>(draft.body, draft.parameterFormat, (body) => update({ body }));
+  const { ref: bodyRef, insert: insertBodyVariable } = useVariableInserter<HTMLTextAreaElement>(draft.body, draft.parameterFormat, (body) => update({ body }));
   const template = buildTemplate(draft);
   const fileInfo = header.chosen ? { kind: header.chosen.kind, size: header.chosen.file.size } : null;
   // Rules are shown once a submission was tried, then follow every change.
@@ -147,10 +147,10 @@ export function TemplatePage() {
             <legend>{t('templateForm.body')}</legend>
             <label>
               {t('templateForm.bodyText')}
-              <textarea ref={bodyInserter.ref} rows={6} value={draft.body} maxLength={BODY_MAX} onChange={(event) => update({ body: event.target.value })} />
+              <textarea ref={bodyRef} rows={6} value={draft.body} maxLength={BODY_MAX} onChange={(event) => update({ body: event.target.value })} />
             </label>
             <div className="template-form-row">
-              <button type="button" onClick={bodyInserter.insert}>
+              <button type="button" onClick={insertBodyVariable}>
                 {t('templateForm.addBodyVariable')}
               </button>
               <span className="note">{t('templateForm.counter', { count: [...draft.body].length, max: BODY_MAX })}</span>

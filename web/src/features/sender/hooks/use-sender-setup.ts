@@ -16,11 +16,13 @@ export interface SenderSetup {
 
 /** Loads the business's number and its approved templates, reporting each step on the status line. */
 export function useSenderSetup(setStatus: (status: SenderStatus | null) => void): SenderSetup {
-  const { t } = useTranslation();
+  // The i18n instance stays the same when the language changes, so a switch does not reload.
+  const { i18n } = useTranslation();
   const [setup, setSetup] = useState<SenderSetup>({ loading: true, phoneNumberId: null, templates: [] });
 
   useEffect(() => {
     let live = true;
+    const t = i18n.t.bind(i18n);
     const fail = (text: string) => {
       if (!live) return;
       setStatus({ type: 'error', text: t('sender.fetchError', { detail: text }) });
@@ -43,7 +45,7 @@ export function useSenderSetup(setStatus: (status: SenderStatus | null) => void)
     return () => {
       live = false;
     };
-  }, [setStatus, t]);
+  }, [i18n, setStatus]);
 
   return setup;
 }

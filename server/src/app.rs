@@ -24,6 +24,7 @@ use crate::outbox::Outbox;
 use crate::provider::Provider;
 use crate::provider::cloud::CloudClient;
 use crate::provider::sandbox::{self, Sandbox};
+use crate::push::Push;
 use crate::store::Store;
 use crate::{api, auth, secrets, telemetry, webhook};
 
@@ -51,6 +52,8 @@ pub struct AppState {
     pub outbox: Arc<Outbox>,
     /// The fake Cloud API, when it is the provider.
     pub sandbox: Option<Sandbox>,
+    /// Web Push of new customer messages to subscribed browsers.
+    pub push: Push,
     /// Checked against when a login names no account, so timing tells nothing.
     pub dummy_hash: String,
 }
@@ -122,7 +125,9 @@ impl Application {
                 &settings.server.data_dir,
             )
         });
+        let push = Push::start(&settings, store.clone(), http.clone())?;
         let state = web::Data::new(AppState {
+            push,
             hub,
             bus,
             conversations,

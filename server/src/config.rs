@@ -16,6 +16,7 @@ pub struct Settings {
     pub provider: ProviderSettings,
     pub outbox: OutboxSettings,
     pub sandbox: SandboxSettings,
+    pub push: PushSettings,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -29,6 +30,32 @@ pub struct OutboxSettings {
     pub rate_per_second: f64,
     /// How often the worker looks for due retries.
     pub poll_ms: u64,
+}
+
+#[derive(Clone, Deserialize)]
+pub struct PushSettings {
+    /// The VAPID `sub` claim, how push services reach the operator (`mailto:` or `https:`);
+    /// empty means the public URL.
+    pub subject: String,
+    /// Hex of the 32-byte P-256 private key; empty: generated on first start and kept in the
+    /// data dir (`vapid.key`). Every node of one deployment needs the same key.
+    pub vapid_private_key: String,
+    /// Notifications waiting for the sender; beyond this they are dropped, never the webhook
+    /// slowed.
+    pub queue_len: usize,
+    /// Accepts `http://` endpoints (a local push service in tests); real ones are `https://`.
+    pub allow_http_endpoints: bool,
+}
+
+impl fmt::Debug for PushSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PushSettings")
+            .field("subject", &self.subject)
+            .field("vapid_private_key", &"[redacted]")
+            .field("queue_len", &self.queue_len)
+            .field("allow_http_endpoints", &self.allow_http_endpoints)
+            .finish()
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]

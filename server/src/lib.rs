@@ -18,6 +18,7 @@
 //! - `media`: file type sniffing, limits and storage
 //! - `rate`: per-number token buckets
 //! - `sender`: template sync, rendering, and durable bulk sends
+//! - `push`: Web Push of new customer messages to the business's subscribed browsers
 
 pub mod api;
 pub mod app;
@@ -27,6 +28,7 @@ pub mod error;
 pub mod media;
 pub mod outbox;
 pub mod provider;
+pub mod push;
 pub mod rate;
 pub mod replies;
 pub mod secrets;

@@ -185,6 +185,7 @@ pub async fn receive(
     for outcome in messages {
         // Only a message seen for the first time is answered, so redeliveries never double up.
         if let Some((key, message)) = outcome.map_err(failed)? {
+            state.push.notify(&key, &message);
             let state = state.clone();
             actix_web::rt::spawn(async move {
                 if let Err(err) = auto_reply(&state, key, &message).await {

@@ -9,6 +9,7 @@
 //! - `templates`: template creation, checked by the form's rules
 //! - `recipients`: recipient files for bulk sends, and the sample file
 //! - `replies`: automated replies and their flow steps
+//! - `push`: Web Push key, subscribe and unsubscribe
 //! - `multipart`: multipart forms read with limits
 
 pub mod contacts;
@@ -17,6 +18,7 @@ pub mod events;
 pub mod health;
 pub mod messages;
 pub mod multipart;
+pub mod push;
 pub mod recipients;
 pub mod replies;
 pub mod sender;
@@ -65,6 +67,15 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
             web::post().to(sender::send_template_message),
         )
         .route("/send-template/jobs/{id}", web::get().to(sender::get_job))
+        .route("/push/public-key", web::get().to(push::get_public_key))
+        .route(
+            "/subscribe-to-notifications",
+            web::post().to(push::subscribe_to_notifications),
+        )
+        .route(
+            "/unsubscribe-from-notifications",
+            web::post().to(push::unsubscribe_from_notifications),
+        )
         .route("/config", web::get().to(messages::get_config))
         .route("/media/{id}", web::get().to(messages::get_media))
         .route("/contacts/add", web::post().to(contacts::add_contact))

@@ -107,7 +107,7 @@ fn status_rank(status: &str) -> i32 {
 }
 
 /// The preview the list shows: text, else caption.
-fn preview(content: &Value) -> (Option<String>, Option<String>) {
+pub(crate) fn preview(content: &Value) -> (Option<String>, Option<String>) {
     let text = content
         .get("text")
         .or_else(|| content.get("body"))

@@ -8,10 +8,12 @@
 //! - `outbox`: sends waiting for the provider, and stored media files
 //! - `templates`: message templates and bulk template sends
 //! - `replies`: automated replies, their flow steps and cooldown memory
+//! - `push`: Web Push subscriptions of the business's users
 
 mod businesses;
 pub mod conversations;
 mod outbox;
+mod push;
 mod replies;
 mod templates;
 mod tokens;
@@ -19,6 +21,7 @@ mod users;
 
 pub use businesses::{Business, ProviderCredentials};
 pub use outbox::{MediaFile, OutboxItem};
+pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use replies::{FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, trigger_key};
 pub use templates::{JobRecipient, SendJob, TemplateRow};
 pub use tokens::RefreshOutcome;

@@ -7,6 +7,7 @@ mod helpers;
 mod identity;
 mod inbox;
 mod live;
+mod push;
 mod recipients;
 mod replies;
 mod sending;

@@ -1,0 +1,80 @@
+//! Web Push registration: the application server key, and subscribing and unsubscribing the
+//! caller's browsers (docs/API.md, "Push notifications").
+
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::app::AppState;
+use crate::auth::extract::Auth;
+use crate::error::{ApiError, ApiResult};
+use crate::push::{REFRESH_AFTER_MS, endpoint_of, parse_subscription};
+use crate::store::iso_time;
+
+/// The one platform this server delivers to.
+const WEB: &str = "web";
+
+#[derive(Deserialize)]
+pub struct SubscribeForm {
+    /// The browser's `PushSubscription` (object or JSON string).
+    #[serde(default)]
+    token: Value,
+    platform: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub struct UnsubscribeForm {
+    /// The `PushSubscription`, or its endpoint URL.
+    #[serde(default)]
+    token: Value,
+}
+
+/// `GET /api/push/public-key`: the VAPID key for `PushManager.subscribe`.
+pub async fn get_public_key(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(json!({"publicKey": state.push.public_key()}))
+}
+
+/// `POST /api/subscribe-to-notifications` {token, platform: "web"}: registers or refreshes the
+/// caller's browser.
+#[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+pub async fn subscribe_to_notifications(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<SubscribeForm>,
+) -> ApiResult<HttpResponse> {
+    match body.platform.as_deref().map(str::trim) {
+        Some(WEB) => {}
+        None | Some("") => return Err(ApiError::BadRequest("platform is required".into())),
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "platform \"{other}\" is not supported: this server sends Web Push only \
+                 (platform \"web\")"
+            )));
+        }
+    }
+    let subscription = parse_subscription(&body.token, state.settings.push.allow_http_endpoints)?;
+    auth.user(&state).await?;
+    let refreshed = state
+        .store
+        .upsert_push_subscription(&auth.business_id, &auth.user_id, WEB, &subscription)
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({
+        "status": "success",
+        "refresh_after": iso_time(refreshed + REFRESH_AFTER_MS),
+    })))
+}
+
+/// `POST /api/unsubscribe-from-notifications` {token}: forgets one of the caller's browsers.
+#[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+pub async fn unsubscribe_from_notifications(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<UnsubscribeForm>,
+) -> ApiResult<HttpResponse> {
+    let endpoint = endpoint_of(&body.token)?;
+    let removed = state
+        .store
+        .delete_push_subscription(&auth.business_id, &auth.user_id, &endpoint)
+        .await?;
+    Ok(HttpResponse::Ok().json(json!({"status": "success", "removed": removed})))
+}

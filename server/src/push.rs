@@ -1,0 +1,342 @@
+//! Web Push to the business's users when a customer writes (docs/API.md, "Push notifications").
+//!
+//! The VAPID key is configured or generated once and kept in the data dir, like the JWT key. The
+//! webhook only queues a notification (`Push::notify`, never waiting); a worker encrypts each one
+//! per browser (RFC 8291, aes128gcm, by the `web-push` crate) and posts it with the app's HTTP
+//! client, a few at a time. Browsers their push service reports gone (404/410) are forgotten.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use anyhow::Context;
+use base64::Engine;
+use base64::alphabet::URL_SAFE;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use futures_util::StreamExt;
+use parley_actors::conversation::{ConversationKey, InboundMessage};
+use parley_actors::events::conversation_channel;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use web_push::{
+    ContentEncoding, PartialVapidSignatureBuilder, SubscriptionInfo, Urgency,
+    VapidSignatureBuilder, WebPushMessageBuilder, request_builder::build_request,
+};
+
+use crate::config::Settings;
+use crate::error::{ApiError, ApiResult};
+use crate::store::{PushSubscription, Store, conversations::preview, iso_time};
+
+/// Browsers re-register this long after their last registration (the spec's 7 days); the
+/// subscribe call answers when.
+pub const REFRESH_AFTER_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+/// Characters of the message text a notification carries (the payload limit is ~4 KB).
+pub const PREVIEW_CHARS: usize = 120;
+/// How long a push service keeps a notification for a browser that is offline.
+const TTL_SECS: u32 = 24 * 60 * 60;
+/// Notifications being delivered at once, and browsers posted to at once for each.
+const CONCURRENT_NOTIFICATIONS: usize = 4;
+const CONCURRENT_SENDS: usize = 8;
+/// One push service request; a slow service costs a send, never the worker.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// Longest accepted endpoint URL.
+const MAX_ENDPOINT_LEN: usize = 2048;
+
+/// base64url, with or without padding (browsers omit it, some libraries add it).
+const BASE64URL: GeneralPurpose = GeneralPurpose::new(
+    &URL_SAFE,
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// One new customer message waiting to be pushed.
+struct Notice {
+    key: ConversationKey,
+    message_id: String,
+    kind: String,
+    preview: String,
+    timestamp_ms: i64,
+}
+
+/// The queue in front of the sender; cheap to share.
+pub struct Push {
+    queue: mpsc::Sender<Notice>,
+    /// The application server key as `PushManager.subscribe` takes it (base64url, 65 bytes).
+    public_key: String,
+    /// Notifications dropped because the queue was full.
+    dropped: AtomicU64,
+}
+
+/// What the worker needs to deliver.
+struct Sender {
+    store: Store,
+    http: reqwest::Client,
+    vapid: PartialVapidSignatureBuilder,
+    subject: String,
+}
+
+impl Push {
+    /// Loads (or creates) the VAPID key and starts the worker.
+    pub fn start(settings: &Settings, store: Store, http: reqwest::Client) -> anyhow::Result<Push> {
+        let private_hex = if settings.push.vapid_private_key.is_empty() {
+            crate::secrets::load_or_create(&settings.server.data_dir, "vapid.key", 32)?
+        } else {
+            settings.push.vapid_private_key.clone()
+        };
+        let private = hex::decode(private_hex.trim()).context("The VAPID key is not hex")?;
+        let vapid = VapidSignatureBuilder::from_base64_no_sub(&URL_SAFE_NO_PAD.encode(private))
+            .map_err(|_| {
+                anyhow::anyhow!(
+                    "The VAPID key is not a P-256 private key (a generated vapid.key that fails \
+                     this may be deleted to make a new one; browsers then subscribe again)"
+                )
+            })?;
+        let public_key = URL_SAFE_NO_PAD.encode(vapid.get_public_key());
+        let subject = match settings.push.subject.as_str() {
+            "" => settings.server.public_url.clone(),
+            subject => subject.to_string(),
+        };
+        let (queue, notices) = mpsc::channel(settings.push.queue_len.max(1));
+        let sender = Arc::new(Sender {
+            store,
+            http,
+            vapid,
+            subject,
+        });
+        actix_web::rt::spawn(run(sender, notices));
+        Ok(Push {
+            queue,
+            public_key,
+            dropped: AtomicU64::new(0),
+        })
+    }
+
+    pub fn public_key(&self) -> &str {
+        &self.public_key
+    }
+
+    /// Queues a push for a new customer message; returns at once. A full queue drops it: a late
+    /// or missing notification is better than a slow webhook.
+    pub fn notify(&self, key: &ConversationKey, message: &InboundMessage) {
+        let (text, caption) = preview(&message.content);
+        let notice = Notice {
+            key: key.clone(),
+            message_id: message.provider_id.clone(),
+            kind: message.kind.clone(),
+            preview: shorten(text.or(caption).unwrap_or_default().trim()),
+            timestamp_ms: message.timestamp_ms,
+        };
+        if self.queue.try_send(notice).is_err() {
+            let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+            if dropped % 1000 == 1 {
+                tracing::warn!(dropped, "push queue full: notifications dropped");
+            }
+        }
+    }
+}
+
+/// At most `PREVIEW_CHARS` characters, with an ellipsis when cut.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(PREVIEW_CHARS) {
+        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+        None => text.to_string(),
+    }
+}
+
+async fn run(sender: Arc<Sender>, notices: mpsc::Receiver<Notice>) {
+    futures_util::stream::unfold(notices, |mut notices| async move {
+        notices.recv().await.map(|notice| (notice, notices))
+    })
+    .for_each_concurrent(CONCURRENT_NOTIFICATIONS, |notice| {
+        let sender = sender.clone();
+        async move {
+            if let Err(err) = sender.deliver(notice).await {
+                tracing::warn!(error = %err, "push notification not sent");
+            }
+        }
+    })
+    .await;
+}
+
+impl Sender {
+    /// Posts one notification to every subscribed browser of the business.
+    async fn deliver(&self, notice: Notice) -> ApiResult<()> {
+        let business_id = &notice.key.business_id;
+        let subscriptions = self.store.push_subscriptions(business_id).await?;
+        if subscriptions.is_empty() {
+            return Ok(());
+        }
+        let business = self.store.business(business_id).await?;
+        let phone = &notice.key.phone;
+        let name = self.store.contact_name(business_id, phone).await?;
+        let payload = json!({
+            "conversation_id": conversation_channel(
+                business.phone_number_id.as_deref().unwrap_or_default(),
+                phone,
+            ),
+            "phone_number": phone,
+            "name": if name.trim().is_empty() { phone } else { &name },
+            "preview": notice.preview,
+            "message_type": notice.kind,
+            "message_id": notice.message_id,
+            "timestamp": iso_time(notice.timestamp_ms),
+        })
+        .to_string();
+        futures_util::stream::iter(subscriptions)
+            .for_each_concurrent(CONCURRENT_SENDS, |subscription| {
+                let payload = payload.as_bytes();
+                async move {
+                    if let Err(err) = self.send(business_id, &subscription, payload).await {
+                        tracing::warn!(error = %err, "push to one browser failed");
+                    }
+                }
+            })
+            .await;
+        Ok(())
+    }
+
+    /// Encrypts and posts to one browser; forgets it when its push service says it is gone.
+    async fn send(
+        &self,
+        business_id: &str,
+        subscription: &PushSubscription,
+        payload: &[u8],
+    ) -> anyhow::Result<()> {
+        let info = SubscriptionInfo::new(
+            subscription.endpoint.as_str(),
+            &subscription.p256dh,
+            &subscription.auth,
+        );
+        let endpoint = url::Url::parse(&subscription.endpoint).context("endpoint URL")?;
+        let host = endpoint.host_str().unwrap_or_default().to_string();
+        let mut signature = self.vapid.clone().add_sub_info(&info);
+        signature.add_claim("sub", self.subject.as_str());
+        // The audience is the endpoint's origin, port included (the library drops the port).
+        signature.add_claim("aud", endpoint.origin().ascii_serialization());
+        let mut message = WebPushMessageBuilder::new(&info);
+        message.set_payload(ContentEncoding::Aes128Gcm, payload);
+        message.set_ttl(TTL_SECS);
+        message.set_urgency(Urgency::High);
+        message.set_vapid_signature(signature.build().context("VAPID signature")?);
+        let (parts, body) =
+            build_request::<Vec<u8>>(message.build().context("encryption")?).into_parts();
+        let mut request = self
+            .http
+            .post(&subscription.endpoint)
+            .timeout(SEND_TIMEOUT)
+            .body(body);
+        for (name, value) in &parts.headers {
+            // reqwest sets the length of the body itself.
+            if name.as_str() != "content-length" {
+                request = request.header(name.as_str(), value.as_bytes());
+            }
+        }
+        let status = request
+            .send()
+            .await
+            .with_context(|| format!("push service {host} unreachable"))?
+            .status();
+        match status.as_u16() {
+            200..=299 => Ok(()),
+            404 | 410 => {
+                tracing::info!(host = %host, "push subscription expired; removed");
+                self.store
+                    .drop_expired_push_subscription(business_id, &subscription.endpoint)
+                    .await?;
+                Ok(())
+            }
+            _ => anyhow::bail!("push service {host} answered {status}"),
+        }
+    }
+}
+
+/// Reads the `token` of a subscribe call: a `PushSubscription` as JSON (an object, or that
+/// object as a string), checked so that every stored subscription can be encrypted to.
+pub fn parse_subscription(token: &Value, allow_http: bool) -> ApiResult<PushSubscription> {
+    const SHAPE: &str = "token must be a PushSubscription: {\"endpoint\": \"https://…\", \
+                         \"keys\": {\"p256dh\": \"…\", \"auth\": \"…\"}}";
+    let parsed;
+    let object = match token {
+        Value::Object(_) => token,
+        Value::String(raw) => {
+            parsed = serde_json::from_str::<Value>(raw)
+                .map_err(|_| ApiError::BadRequest(SHAPE.into()))?;
+            &parsed
+        }
+        Value::Null => return Err(ApiError::BadRequest("token is required".into())),
+        _ => return Err(ApiError::BadRequest(SHAPE.into())),
+    };
+    let field = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+    let (Some(endpoint), Some(p256dh), Some(auth)) = (
+        field("/endpoint"),
+        field("/keys/p256dh"),
+        field("/keys/auth"),
+    ) else {
+        return Err(ApiError::BadRequest(SHAPE.into()));
+    };
+    Ok(PushSubscription {
+        endpoint: check_endpoint(endpoint, allow_http)?,
+        p256dh: check_key(
+            p256dh,
+            "keys.p256dh",
+            "an uncompressed P-256 public key (65 bytes)",
+            |raw| raw.len() == 65 && raw[0] == 4 && p256::PublicKey::from_sec1_bytes(raw).is_ok(),
+        )?,
+        auth: check_key(auth, "keys.auth", "16 bytes", |raw| raw.len() == 16)?,
+    })
+}
+
+/// The endpoint of an unsubscribe call's `token`: a subscription (object or string) or the bare
+/// endpoint URL.
+pub fn endpoint_of(token: &Value) -> ApiResult<String> {
+    let endpoint_in = |object: &Value| {
+        object
+            .get("endpoint")
+            .and_then(Value::as_str)
+            .map(String::from)
+    };
+    let endpoint = match token {
+        Value::Object(_) => endpoint_in(token),
+        Value::String(raw) => match serde_json::from_str::<Value>(raw) {
+            Ok(parsed @ Value::Object(_)) => endpoint_in(&parsed),
+            _ => Some(raw.clone()),
+        },
+        _ => None,
+    };
+    endpoint
+        .map(|e| e.trim().to_string())
+        .filter(|e| !e.is_empty())
+        .ok_or_else(|| {
+            ApiError::BadRequest(
+                "token is required: the PushSubscription, or its endpoint URL".into(),
+            )
+        })
+}
+
+fn check_endpoint(endpoint: &str, allow_http: bool) -> ApiResult<String> {
+    let endpoint = endpoint.trim();
+    let parsed = url::Url::parse(endpoint)
+        .map_err(|_| ApiError::BadRequest("token.endpoint is not a URL".into()))?;
+    let scheme_ok = parsed.scheme() == "https" || (allow_http && parsed.scheme() == "http");
+    if !scheme_ok || parsed.host_str().is_none() {
+        return Err(ApiError::BadRequest(
+            "token.endpoint must be an https URL of a push service".into(),
+        ));
+    }
+    if endpoint.len() > MAX_ENDPOINT_LEN {
+        return Err(ApiError::BadRequest(format!(
+            "token.endpoint is longer than {MAX_ENDPOINT_LEN} characters"
+        )));
+    }
+    Ok(endpoint.to_string())
+}
+
+/// A base64url key (`what` it must hold) that `valid` accepts, normalised to no padding.
+fn check_key(raw: &str, field: &str, what: &str, valid: fn(&[u8]) -> bool) -> ApiResult<String> {
+    match BASE64URL.decode(raw.trim()) {
+        Ok(bytes) if valid(&bytes) => Ok(URL_SAFE_NO_PAD.encode(bytes)),
+        _ => Err(ApiError::BadRequest(format!(
+            "token.{field} must be base64url of {what}"
+        ))),
+    }
+}

@@ -53,6 +53,9 @@ describe('voice notes', () => {
     const { account, tokens } = await registerByApi();
     await logIn(page, account);
     await page.getByRole('img', { name: 'Live' }).waitFor();
+    // A first page of the list that answers after the customer's live event replaces the rows
+    // (use-conversations), so the customer writes in once the list has loaded.
+    await page.getByLabel('Loading chats').waitFor({ state: 'detached' });
     const phone = newPhone();
     await injectMessage(tokens, phone, name, { text: 'Can you send a voice note?' });
     await page.getByRole('button', { name }).click();

@@ -1,4 +1,5 @@
-import { bodyParameters, fillPlaceholders, placeholders, type Template } from './template-text';
+import type { Template } from '../../lib/api/types';
+import { bodyParameters, fillPlaceholders, placeholders } from './template-text';
 
 const template: Template = {
   id: 't1',

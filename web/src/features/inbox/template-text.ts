@@ -1,19 +1,6 @@
 // Templates as the provider describes them: components with {{n}} placeholders in the text.
 
-export interface TemplateComponent {
-  type: string;
-  format?: string;
-  text?: string;
-}
-
-export interface Template {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  category?: string;
-  components: TemplateComponent[];
-}
+import type { Template } from '../../lib/api/types';
 
 /** The placeholder numbers of a text, in order and without repeats: "Hi {{1}}, {{2}}" → [1, 2]. */
 export function placeholders(text: string): number[] {

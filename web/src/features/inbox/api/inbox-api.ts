@@ -1,6 +1,5 @@
 import { apiRequest } from '../../../lib/api/client';
-import type { Conversation, Message } from '../../../lib/api/types';
-import type { Template } from '../template-text';
+import type { Conversation, Message, Template } from '../../../lib/api/types';
 
 export const CONVERSATIONS_PAGE_SIZE = 20;
 export const MESSAGES_PAGE_SIZE = 30;

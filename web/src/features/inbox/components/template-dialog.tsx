@@ -4,7 +4,8 @@ import { Modal } from '../../../components/modal';
 import { detailOf } from '../../../lib/api/client';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getTemplates, sendTemplate } from '../api/inbox-api';
-import { bodyParameters, componentText, fillPlaceholders, placeholders, type Template } from '../template-text';
+import type { Template } from '../../../lib/api/types';
+import { bodyParameters, componentText, fillPlaceholders, placeholders } from '../template-text';
 
 interface Props {
   phone: string;

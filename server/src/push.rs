@@ -31,8 +31,10 @@ use crate::store::{PushSubscription, Store, conversations::preview, iso_time};
 /// Browsers re-register this long after their last registration (the spec's 7 days); the
 /// subscribe call answers when.
 pub const REFRESH_AFTER_MS: i64 = 7 * 24 * 60 * 60 * 1000;
-/// Characters of the message text a notification carries (the payload limit is ~4 KB).
+/// Characters of the message text and of the contact name a notification carries (the payload
+/// limit is ~4 KB).
 pub const PREVIEW_CHARS: usize = 120;
+const NAME_CHARS: usize = 80;
 /// How long a push service keeps a notification for a browser that is offline.
 const TTL_SECS: u32 = 24 * 60 * 60;
 /// Notifications being delivered at once, and browsers posted to at once for each.
@@ -123,7 +125,7 @@ impl Push {
             key: key.clone(),
             message_id: message.provider_id.clone(),
             kind: message.kind.clone(),
-            preview: shorten(text.or(caption).unwrap_or_default().trim()),
+            preview: shorten(text.or(caption).unwrap_or_default().trim(), PREVIEW_CHARS),
             timestamp_ms: message.timestamp_ms,
         };
         if self.queue.try_send(notice).is_err() {
@@ -135,9 +137,9 @@ impl Push {
     }
 }
 
-/// At most `PREVIEW_CHARS` characters, with an ellipsis when cut.
-fn shorten(text: &str) -> String {
-    match text.char_indices().nth(PREVIEW_CHARS) {
+/// At most `max` characters, with an ellipsis when cut.
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
         Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
         None => text.to_string(),
     }
@@ -175,7 +177,10 @@ impl Sender {
                 phone,
             ),
             "phone_number": phone,
-            "name": if name.trim().is_empty() { phone } else { &name },
+            "name": match name.trim() {
+                "" => phone.clone(),
+                name => shorten(name, NAME_CHARS),
+            },
             "preview": notice.preview,
             "message_type": notice.kind,
             "message_id": notice.message_id,
@@ -234,6 +239,8 @@ impl Sender {
         let status = request
             .send()
             .await
+            // The endpoint URL is a capability: it stays out of the logs.
+            .map_err(reqwest::Error::without_url)
             .with_context(|| format!("push service {host} unreachable"))?
             .status();
         match status.as_u16() {

@@ -270,7 +270,7 @@ pub fn parse_subscription(token: &Value, allow_http: bool) -> ApiResult<PushSubs
                 .map_err(|_| ApiError::BadRequest(SHAPE.into()))?;
             &parsed
         }
-        Value::Null => return Err(ApiError::BadRequest("token is required".into())),
+        Value::Null => return Err(ApiError::Unprocessable("token is required".into())),
         _ => return Err(ApiError::BadRequest(SHAPE.into())),
     };
     let field = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
@@ -314,7 +314,7 @@ pub fn endpoint_of(token: &Value) -> ApiResult<String> {
         .map(|e| e.trim().to_string())
         .filter(|e| !e.is_empty())
         .ok_or_else(|| {
-            ApiError::BadRequest(
+            ApiError::Unprocessable(
                 "token is required: the PushSubscription, or its endpoint URL".into(),
             )
         })

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::app::AppState;
 use crate::auth::extract::Auth;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, required};
 use crate::push::{REFRESH_AFTER_MS, endpoint_of, parse_subscription};
 use crate::store::iso_time;
 
@@ -42,15 +42,12 @@ pub async fn subscribe_to_notifications(
     auth: Auth,
     body: web::Json<SubscribeForm>,
 ) -> ApiResult<HttpResponse> {
-    match body.platform.as_deref().map(str::trim) {
-        Some(WEB) => {}
-        None | Some("") => return Err(ApiError::BadRequest("platform is required".into())),
-        Some(other) => {
-            return Err(ApiError::BadRequest(format!(
-                "platform \"{other}\" is not supported: this server sends Web Push only \
-                 (platform \"web\")"
-            )));
-        }
+    let platform = required(&body.platform, "platform")?;
+    if platform != WEB {
+        return Err(ApiError::BadRequest(format!(
+            "platform \"{platform}\" is not supported: this server sends Web Push only \
+             (platform \"web\")"
+        )));
     }
     let subscription = parse_subscription(&body.token, state.settings.push.allow_http_endpoints)?;
     auth.user(&state).await?;

@@ -500,9 +500,25 @@ both_backends!(
         };
         let mut off_curve = vec![4u8];
         off_curve.extend([1u8; 64]);
-        let cases = [
+        for (body, expected) in [
             (json!({"platform": "web"}), "token is required"),
             (json!({"token": good()}), "platform is required"),
+            (
+                json!({"token": good(), "platform": " "}),
+                "platform is required",
+            ),
+        ] {
+            let (status, answer) = app
+                .post(
+                    "/api/subscribe-to-notifications",
+                    body.clone(),
+                    Some(&session.access),
+                )
+                .await;
+            assert_eq!(status, 422, "{body} -> {answer}");
+            assert_eq!(answer["detail"], expected);
+        }
+        let cases = [
             (
                 json!({"token": good(), "platform": "android"}),
                 "platform \"android\" is not supported",
@@ -561,7 +577,7 @@ both_backends!(
                 Some(&session.access),
             )
             .await;
-        assert_eq!(status, 400, "{answer}");
+        assert_eq!(status, 422, "{answer}");
         assert!(
             answer["detail"]
                 .as_str()

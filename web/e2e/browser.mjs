@@ -73,6 +73,24 @@ export async function injectMessage(tokens, from, name, body, base = BASE_URL) {
   if (response.status !== 200) throw new Error(`inject answered ${response.status}: ${await response.text()}`);
 }
 
+/**
+ * Signs a new account in on a new page of `context`, lets customer `name` (`phone`) write `text`
+ * and opens that conversation by its conversation_id link: a list whose first page answers after
+ * the customer's live event can drop the new row, which is not what these tests are about.
+ */
+export async function openCustomerConversation(context, { name, phone, text }) {
+  const page = await context.newPage();
+  const { account, tokens } = await registerByApi();
+  await logIn(page, account);
+  await injectMessage(tokens, phone, name, { text });
+  const config = await fetch(`${BASE_URL}/api/config`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } });
+  const { phoneNumberId } = await config.json();
+  await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${phone}`);
+  const pane = page.getByRole('region', { name });
+  await pane.getByText(text).waitFor();
+  return { page, tokens, pane };
+}
+
 /** Signs in through the login form as a person would. */
 export async function logIn(page, account) {
   await page.goto('/login');

@@ -3,7 +3,7 @@
 // played, and the thumbnails of server media are kept in the local database.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, logIn, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, injectMessage, openCustomerConversation, screenshot, startBrowser } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1699${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
@@ -92,20 +92,10 @@ describe('media thumbnails', () => {
     await browser.close();
   });
 
-  async function openConversation(name, firstMessage) {
-    const page = await browser.context.newPage();
-    const { account, tokens } = await registerByApi();
-    await logIn(page, account);
-    await page.getByRole('img', { name: 'Live' }).waitFor();
-    // A first page of the list that answers after the customer's live event replaces the rows
-    // (use-conversations), so the customer writes in once the list has loaded.
-    await page.getByLabel('Loading chats').waitFor({ state: 'detached' });
+  async function openConversation(name, text) {
     const phone = newPhone();
-    await injectMessage(tokens, phone, name, { text: firstMessage });
-    await page.getByRole('button', { name }).click();
-    const pane = page.getByRole('region', { name });
-    await pane.getByText(firstMessage).waitFor();
-    return { page, tokens, phone, pane };
+    const opened = await openCustomerConversation(browser.context, { name, phone, text });
+    return { ...opened, phone };
   }
 
   it('shows the first page and page count of PDFs sent and received, kept in the local database', async () => {

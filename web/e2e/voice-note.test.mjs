@@ -4,7 +4,7 @@
 // or slide left to cancel.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, logIn, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, openCustomerConversation, screenshot, startBrowser } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1688${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
@@ -49,19 +49,9 @@ describe('voice notes', () => {
   });
 
   async function openConversation(name) {
-    const page = await browser.context.newPage();
-    const { account, tokens } = await registerByApi();
-    await logIn(page, account);
-    await page.getByRole('img', { name: 'Live' }).waitFor();
-    // A first page of the list that answers after the customer's live event replaces the rows
-    // (use-conversations), so the customer writes in once the list has loaded.
-    await page.getByLabel('Loading chats').waitFor({ state: 'detached' });
     const phone = newPhone();
-    await injectMessage(tokens, phone, name, { text: 'Can you send a voice note?' });
-    await page.getByRole('button', { name }).click();
-    const pane = page.getByRole('region', { name });
-    await pane.getByText('Can you send a voice note?').waitFor();
-    return { page, tokens, phone, pane };
+    const opened = await openCustomerConversation(browser.context, { name, phone, text: 'Can you send a voice note?' });
+    return { ...opened, phone };
   }
 
   it('records, plays back and sends a voice note that the server keeps as Ogg/Opus audio', async () => {

@@ -8,21 +8,39 @@ import { MediaViewer } from './media-viewer';
 
 type Kind = 'image' | 'video' | 'audio' | 'sticker';
 
-/** Local previews of files being sent are blob: URLs; server media needs the authenticated fetch. */
-function useSource(media: MediaRef) {
+/**
+ * Local previews of files being sent are blob: URLs; server media needs the authenticated fetch,
+ * made only once `wanted`.
+ */
+function useSource(media: MediaRef, wanted: boolean) {
   const local = media.media_url?.startsWith('blob:') ? media.media_url : undefined;
-  const remote = useMediaUrl(local ? undefined : media.media_url);
+  const remote = useMediaUrl(local || !wanted ? undefined : media.media_url);
   if (local) return { status: 'ready' as const, url: local };
   return remote;
 }
 
 export function MediaMessage({ kind, media }: { kind: Kind; media: MediaRef }) {
   const { t } = useTranslation();
-  const source = useSource(media);
   const [viewing, setViewing] = useState(false);
   const [playing, setPlaying] = useState(false);
+  // A video is fetched to be played; until then its thumbnail (drawn once, then kept) stands in.
+  const source = useSource(media, kind !== 'video' || playing);
   const thumbnail = useThumbnail(kind === 'video' ? media.media_url : undefined, videoThumbnail);
 
+  if (kind === 'video' && !playing) {
+    return (
+      <div className="video">
+        {thumbnail.status === 'image' ? (
+          <img src={thumbnail.url} alt={t('media.videoThumbnail')} />
+        ) : (
+          <div className="video-placeholder" aria-busy={thumbnail.status === 'loading'} aria-label={t('media.video')} role="img" />
+        )}
+        <button type="button" className="play" aria-label={t('media.play')} onClick={() => setPlaying(true)}>
+          ▶
+        </button>
+      </div>
+    );
+  }
   if (source.status === 'loading') {
     return <div className="media-placeholder" aria-busy="true">{t(kind === 'audio' ? 'loadingAudio' : 'loading')}</div>;
   }
@@ -40,21 +58,9 @@ export function MediaMessage({ kind, media }: { kind: Kind; media: MediaRef }) {
         </>
       );
     case 'video':
-      // A generated thumbnail (the first frame) stands in for the video until the user plays it.
       return (
         <div className="video">
-          {playing ? (
-            <video src={source.url} controls autoPlay aria-label={t('media.video')} />
-          ) : thumbnail.status === 'image' ? (
-            <img src={thumbnail.url} alt={t('media.videoThumbnail')} />
-          ) : (
-            <div className="video-placeholder" aria-busy={thumbnail.status === 'loading'} aria-label={t('media.video')} role="img" />
-          )}
-          {!playing && (
-            <button type="button" className="play" aria-label={t('media.play')} onClick={() => setPlaying(true)}>
-              ▶
-            </button>
-          )}
+          <video src={source.url} controls autoPlay aria-label={t('media.video')} />
         </div>
       );
     case 'audio':

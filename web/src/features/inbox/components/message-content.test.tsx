@@ -153,9 +153,19 @@ describe('message rendering by kind', () => {
   });
 
   it('waits for a media fetch before showing it', async () => {
-    fakeServer({ 'GET /api/media/10': () => new Response('video', { headers: { 'Content-Type': 'video/mp4' } }) });
-    show(message('video', { video: { media_url: '/api/media/10', mime_type: 'video/mp4' } }));
+    fakeServer({ 'GET /api/media/10': () => new Response('png', { headers: { 'Content-Type': 'image/png' } }) });
+    show(message('image', { image: { media_url: '/api/media/10', mime_type: 'image/png' } }));
     expect(screen.getByText('Loading...')).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Play video' })).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Open image' })).toBeInTheDocument());
+  });
+
+  it('shows a placeholder until the thumbnail is drawn, and plays the video on demand', async () => {
+    const { requests } = fakeServer({ 'GET /api/media/11': () => new Response('mp4', { headers: { 'Content-Type': 'video/mp4' } }) });
+    show(message('video', { video: { media_url: '/api/media/11', mime_type: 'video/mp4' } }));
+    // jsdom decodes no video, so the thumbnail stays in the making.
+    expect(screen.getByRole('img', { name: 'Video' })).toHaveAttribute('aria-busy', 'true');
+    await userEvent.click(screen.getByRole('button', { name: 'Play video' }));
+    await waitFor(() => expect(screen.getByLabelText('Video')).toHaveAttribute('controls'));
+    expect(requests.filter((request) => request.path === '/api/media/11').length).toBe(1);
   });
 });

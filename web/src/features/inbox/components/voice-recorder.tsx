@@ -41,9 +41,8 @@ export function VoiceRecorder({ disabled, onSend }: { disabled: boolean; onSend:
     hold.current = null;
     setHolding(false);
     if (!send) return cancel();
-    const file = await stop();
+    const file = await stop(false);
     if (file) onSend(file);
-    discard();
   };
 
   const onPointerDown = async (event: PointerEvent<HTMLButtonElement>) => {
@@ -115,7 +114,7 @@ export function VoiceRecorder({ disabled, onSend }: { disabled: boolean; onSend:
               <button type="button" className="link-button" onClick={cancel}>
                 {t('voice.delete')}
               </button>
-              <button type="button" className="primary" onClick={() => void stop()}>
+              <button type="button" className="primary" onClick={() => void stop(true)}>
                 {t('voice.stop')}
               </button>
             </>

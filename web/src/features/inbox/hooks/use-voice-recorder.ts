@@ -30,7 +30,8 @@ function end(session: Session): Promise<Blob> {
 
 /**
  * The microphone as a voice-note recorder: `start` (false when the microphone is refused),
- * `stop` (the file, or null when too short and discarded), `cancel` and `discard`.
+ * `stop` (the file, or null when too short and discarded; kept for playback when `review`),
+ * `cancel` and `discard`.
  */
 export function useVoiceRecorder() {
   const [recording, setRecording] = useState<Recording>({ phase: 'idle' });
@@ -50,12 +51,12 @@ export function useVoiceRecorder() {
     return true;
   }, []);
 
-  const stop = useCallback(async () => {
+  const stop = useCallback(async (review: boolean) => {
     const current = session.current;
     session.current = null;
     if (!current) return null;
     const file = await voiceNoteFile(await end(current)).catch(() => null);
-    setRecording(file ? { phase: 'stopped', file, url: URL.createObjectURL(file) } : { phase: 'idle' });
+    setRecording(file && review ? { phase: 'stopped', file, url: URL.createObjectURL(file) } : { phase: 'idle' });
     return file;
   }, []);
 

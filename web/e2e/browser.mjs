@@ -17,19 +17,22 @@ const FLAGS = [
   '--disable-quic',
 ];
 
-/** Chromium's own fake microphone and camera (a tone and a test pattern), allowed without a prompt. */
-const FAKE_MEDIA_FLAGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+/** Chromium's own fake microphone (a tone): allowed without a prompt, or refused (headless refuses prompts). */
+const MICROPHONE_FLAGS = {
+  allowed: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  refused: ['--use-fake-device-for-media-stream'],
+};
 
 /**
  * A fresh browser profile per test file; `close` removes it. `baseURL` defaults to PARLEY_URL;
- * `fakeMedia` gives getUserMedia Chromium's fake devices.
+ * `microphone` ('allowed' or 'refused') gives getUserMedia Chromium's fake devices.
  */
-export async function startBrowser({ baseURL = BASE_URL, fakeMedia = false } = {}) {
+export async function startBrowser({ baseURL = BASE_URL, microphone } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    args: fakeMedia ? [...FLAGS, ...FAKE_MEDIA_FLAGS] : FLAGS,
+    args: [...FLAGS, ...(MICROPHONE_FLAGS[microphone] ?? [])],
     baseURL,
     viewport: { width: 1280, height: 800 },
   });

@@ -1,7 +1,7 @@
 // Voice notes in Chromium with its fake microphone (a steady tone): record, stop, play back, send;
 // the server keeps it as audio (Ogg/Opus, re-wrapped from Chromium's WebM in the browser), the
 // sandbox accepted it, and the bytes decode. On a touch screen, hold to record and release to send,
-// or slide left to cancel.
+// or slide left to cancel. A refused microphone says so.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BASE_URL, openCustomerConversation, screenshot, startBrowser } from './browser.mjs';
@@ -42,7 +42,7 @@ function decodedSeconds(page, mediaUrl, token) {
 describe('voice notes', () => {
   let browser;
   before(async () => {
-    browser = await startBrowser({ fakeMedia: true });
+    browser = await startBrowser({ microphone: 'allowed' });
   });
   after(async () => {
     await browser.close();
@@ -125,6 +125,25 @@ describe('voice notes', () => {
       ['audio'],
     );
     assert.equal((await sandboxSent(tokens)).filter((m) => m.body.type === 'audio').length, 1);
+    await page.close();
+  });
+});
+
+describe('voice notes without the microphone', () => {
+  let browser;
+  before(async () => {
+    browser = await startBrowser({ microphone: 'refused' });
+  });
+  after(async () => {
+    await browser.close();
+  });
+
+  it('shows microphoneAccessDenied when the microphone is refused, and the recorder stays idle', async () => {
+    const { page, pane } = await openCustomerConversation(browser.context, { name: 'Nina Nomic', phone: newPhone(), text: 'Hello?' });
+    await pane.getByRole('button', { name: 'Record a voice note' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Microphone access was denied.' }).waitFor();
+    assert.equal(await pane.getByRole('timer', { name: 'Recording time' }).count(), 0);
+    await pane.getByRole('button', { name: 'Record a voice note' }).waitFor();
     await page.close();
   });
 });

@@ -129,6 +129,20 @@ describe('message rendering by kind', () => {
     expect(screen.getByText('No')).toBeInTheDocument();
   });
 
+  it('shows the buttons and the image header of an automated reply', async () => {
+    fakeServer({ 'GET /api/media/reply.png': () => new Response('png', { headers: { 'Content-Type': 'image/png' } }) });
+    show(
+      message(
+        'interactive',
+        { text: 'Our prices', buttons: [{ id: 'more', title: 'More' }], image: { media_url: '/api/media/reply.png' } },
+        { direction: 'outgoing' },
+      ),
+    );
+    expect(screen.getByText('Our prices')).toBeInTheDocument();
+    expect(screen.getByText('More')).toHaveClass('chip');
+    expect(await screen.findByRole('button', { name: 'Open image' })).toBeInTheDocument();
+  });
+
   it.each([
     ['sending', 'Sending'],
     ['sent', 'Sent'],

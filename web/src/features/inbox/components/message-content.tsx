@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { InteractiveList as List, InteractiveReply, Message } from '../../../lib/api/types';
+import type { InteractiveList as List, InteractiveReply, Message, MessageContent as Content } from '../../../lib/api/types';
 import { DocumentCard } from './document-card';
 import { InteractiveList } from './interactive-list';
 import { LocationCard } from './location-card';
@@ -14,6 +14,28 @@ function isList(interactive: List | InteractiveReply | undefined): interactive i
 
 function Caption({ text }: { text: string | undefined }) {
   return text ? <TextWithLinks text={text} /> : null;
+}
+
+/** The quick-reply buttons a message offers (a customer taps one to answer with its title). */
+function QuickReplies({ content }: { content: Content }) {
+  if (!content.buttons?.length) return null;
+  return (
+    <div className="message-buttons">
+      {content.buttons.map((button) => (
+        <span key={button.id} className="chip">
+          {button.title}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** The media header of a button message (an automated reply may carry an image, video or document). */
+function ButtonsHeader({ content }: { content: Content }) {
+  if (content.document) return <DocumentCard media={content.document} />;
+  if (content.image) return <MediaMessage kind="image" media={content.image} />;
+  if (content.video) return <MediaMessage kind="video" media={content.video} />;
+  return null;
 }
 
 /** Renders a message body by its kind. */
@@ -59,8 +81,10 @@ export function MessageContent({ message, onReply }: { message: Message; onReply
       if (isList(interactive)) return <InteractiveList list={interactive} onChoose={onReply} />;
       return (
         <div className="interactive-reply">
+          <ButtonsHeader content={content} />
           <TextWithLinks text={content.text ?? interactive?.title ?? ''} />
           {interactive && 'description' in interactive && interactive.description && <small>{interactive.description}</small>}
+          <QuickReplies content={content} />
         </div>
       );
     }
@@ -73,15 +97,7 @@ export function MessageContent({ message, onReply }: { message: Message; onReply
       return (
         <>
           <TextWithLinks text={content.text ?? content.full_text ?? content.body ?? ''} />
-          {content.buttons?.length ? (
-            <div className="message-buttons">
-              {content.buttons.map((button) => (
-                <span key={button.id} className="chip">
-                  {button.title}
-                </span>
-              ))}
-            </div>
-          ) : null}
+          <QuickReplies content={content} />
         </>
       );
   }

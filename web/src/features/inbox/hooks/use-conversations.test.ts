@@ -1,5 +1,5 @@
 import type { Conversation } from '../../../lib/api/types';
-import { applyListEvent, type ConversationsState } from './use-conversations';
+import { applyListEvent, type ConversationsState, withFirstPage } from './use-conversations';
 
 const row = (phone: string, unread = 0): Conversation => ({
   phone_number: phone,
@@ -68,5 +68,11 @@ describe('live chat list updates', () => {
       false,
     );
     expect(next.items[0]).toMatchObject({ last_incoming_timestamp: '2026-01-01T11:00:00Z', last_message_content: { text: 'hi' } });
+  });
+
+  it('keeps a conversation that arrived live while the first page was loading', () => {
+    const live = applyListEvent(state([]), notification('9', 1, 1), false).items;
+    expect(withFirstPage(live, [row('1'), row('2')]).map((item) => item.phone_number)).toEqual(['9', '1', '2']);
+    expect(withFirstPage(live, [row('9', 1), row('1')]).map((item) => item.phone_number)).toEqual(['9', '1']);
   });
 });

@@ -80,6 +80,15 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
 }
 
 /**
+ * The list once its first page arrives. The list is emptied when the page is asked for, so the
+ * rows it holds now came from live events meanwhile; those the page does not know stay on top
+ * (the page may have been read before their conversation existed).
+ */
+export function withFirstPage(live: Conversation[], page: Conversation[]): Conversation[] {
+  return [...live.filter((row) => !page.some((item) => item.phone_number === row.phone_number)), ...page];
+}
+
+/**
  * The chat list: pages of 20 for the current search, kept live by the notifications channel.
  * Loaded rows are saved; when the server cannot be reached the saved list shows. The inbox is
  * the signed-in home, so it also carries the connectivity toasts and the push subscription.
@@ -115,7 +124,7 @@ export function useConversations(search: string) {
         page.current = next;
         void saveConversations(answer.users).catch((error: unknown) => console.warn('list not saved', error));
         setState((current) => ({
-          items: next === 1 ? answer.users : [...current.items, ...answer.users.filter((row) => !current.items.some((item) => item.phone_number === row.phone_number))],
+          items: next === 1 ? withFirstPage(current.items, answer.users) : [...current.items, ...answer.users.filter((row) => !current.items.some((item) => item.phone_number === row.phone_number))],
           hasMore: answer.has_more,
           loading: false,
           loadingMore: false,

@@ -1,6 +1,7 @@
 // Offline work against the real server and sandbox: messages sent offline wait in the outbox,
 // survive a reload served by the service worker, and are delivered once, in order, when the
-// connection returns; a send the server keeps refusing ends failed, and its retry works.
+// connection returns; a message queued by a page that was then closed is sent by the service
+// worker's background sync; a send the server keeps refusing ends failed, and its retry works.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { logIn, registerByApi, startBrowser } from './browser.mjs';
@@ -94,6 +95,58 @@ describe('offline', () => {
     await mine.filter({ hasText: texts[2] }).waitFor();
     for (const text of texts) assert.equal(await mine.filter({ hasText: text }).count(), 1);
     await page.close();
+  });
+
+  it('has the service worker send a message queued by a page that was closed, and tell open pages', async () => {
+    const { page, pane, tokens, phone } = await openConversation('Walter Worker', 'Ping?');
+    await browser.context.setOffline(true);
+    await page.getByRole('alert').filter({ hasText: 'You are offline.' }).waitFor();
+    await type(pane, 'sent by the worker');
+    await pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'sent by the worker' }).getByRole('img', { name: 'Pending' }).waitFor();
+    // The page has handed the message to the worker: its session and a background sync.
+    await page.waitForFunction(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      const token = await (await (await caches.open('parley-session')).match('/__parley/access-token'))?.text();
+      return token === localStorage.getItem('accessToken') && (await registration.sync.getTags()).includes('outbox');
+    });
+
+    // A page without the app (so it sends nothing itself) listens for the worker's report.
+    const listener = await browser.context.newPage();
+    await listener.goto('/privacy.html');
+    await listener.evaluate(() => {
+      window.reports = [];
+      navigator.serviceWorker.addEventListener('message', (event) => window.reports.push(event.data));
+    });
+    await page.close();
+    assert.deepEqual(await sentTexts(tokens, phone), []);
+    await browser.context.setOffline(false);
+
+    // The browser fires the sync when it sees the network back; DevTools fires it once the
+    // worker can reach the server (the offline switch reaches the worker a moment later).
+    const [worker] = browser.context.serviceWorkers();
+    const reachable = () => worker.evaluate(() => fetch('/api/health', { method: 'HEAD' }).then((r) => r.ok, () => false));
+    for (let tries = 0; !(await reachable()); tries += 1) {
+      assert.ok(tries < 100, 'the worker never saw the network back');
+      await listener.waitForTimeout(100);
+    }
+    const cdp = await browser.context.newCDPSession(listener);
+    const registered = new Promise((done) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const live = registrations.find((r) => !r.isDeleted && r.scopeURL === `${server.url}/`);
+        if (live) done(live.registrationId);
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: server.url, registrationId: await registered, tag: 'outbox', lastChance: false });
+
+    await listener.waitForFunction(() => window.reports.some((report) => report.type === 'MESSAGE_SENT'));
+    const reports = await listener.evaluate(() => window.reports);
+    assert.equal(reports.length, 1);
+    const [report] = reports;
+    assert.match(report.tempMessageId, /^tmp-/);
+    assert.ok(report.messageId, 'the provider id comes with the report');
+    assert.deepEqual(await sentTexts(tokens, phone), ['sent by the worker']);
+    await listener.close();
   });
 
   it('marks a message failed after three refused sends, and its retry delivers it once', async () => {

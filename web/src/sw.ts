@@ -52,28 +52,29 @@ async function sendFromWorker(message: PendingMessage): Promise<string | undefin
   return providerIdOf((await response.json()) as SendAnswer);
 }
 
-async function tellPages(report: MessageSent): Promise<void> {
-  const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  pages.forEach((page) => page.postMessage(report));
-}
+/** Reports still being posted; a sync event lasts until they are out. */
+const reports = new Set<Promise<void>>();
+
+// Every message this worker sends is reported once to the open pages, whichever sync sent it.
+onOutboxChange((change) => {
+  if (change.status !== 'sent') return;
+  const report: MessageSent = { type: 'MESSAGE_SENT', tempMessageId: change.tempMessageId, messageId: change.messageId };
+  const posting = self.clients
+    .matchAll({ type: 'window', includeUncontrolled: true })
+    .then((pages) => pages.forEach((page) => page.postMessage(report)));
+  reports.add(posting);
+  void posting.finally(() => reports.delete(posting));
+});
 
 self.addEventListener('sync', (event) => {
   const sync = event as SyncEvent;
   if (sync.tag !== OUTBOX_SYNC_TAG) return;
-  const reports: Promise<void>[] = [];
-  const stop = onOutboxChange((change) => {
-    if (change.status === 'sent') {
-      reports.push(tellPages({ type: 'MESSAGE_SENT', tempMessageId: change.tempMessageId, messageId: change.messageId }));
-    }
-  });
   sync.waitUntil(
-    syncOutbox(sendFromWorker)
-      .then(async (unfinished) => {
-        await Promise.all(reports);
-        // Rejecting makes the browser fire the sync again later.
-        if (unfinished) throw new Error('messages still waiting');
-      })
-      .finally(stop),
+    syncOutbox(sendFromWorker).then(async (unfinished) => {
+      await Promise.all(reports);
+      // Rejecting makes the browser fire the sync again later.
+      if (unfinished) throw new Error('messages still waiting');
+    }),
   );
 });
 

@@ -24,6 +24,8 @@ export interface PendingMessage {
   senderName: string;
   retryCount: number;
   status: 'pending' | 'sending' | 'failed';
+  /** When a sender (this page, another tab, the worker) took it; the claim lapses after a minute. */
+  claimedAt?: number;
 }
 
 export interface ParleyDb extends DBSchema {

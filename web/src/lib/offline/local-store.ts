@@ -1,6 +1,7 @@
 // What the app keeps for offline use: the chat list (users store), each conversation's latest
 // messages (messages store, by conversation_id) and the media blobs (media store).
 import type { Conversation, Message } from '../api/types';
+import { MEDIA_CACHE } from '../media/media-cache';
 import { db } from './db';
 import { SESSION_CACHE } from './service-worker';
 
@@ -28,9 +29,14 @@ export async function savedMessages(conversationId: string): Promise<Message[]> 
   return messages.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
 }
 
-/** Sign-out clears the stores users, messages and pending-messages (spec section 4), and the worker's token. */
+/**
+ * Sign-out clears the stores users, messages and pending-messages (spec section 4). The media
+ * (both caches) and thumbnails go too, and the worker's copy of the token: the next account on
+ * this browser must not see the last one's files.
+ */
 export async function clearLocalStores(): Promise<void> {
-  if (typeof caches !== 'undefined') await caches.delete(SESSION_CACHE);
-  const tx = (await db()).transaction(['users', 'messages', 'pending-messages'], 'readwrite');
-  await Promise.all([tx.objectStore('users').clear(), tx.objectStore('messages').clear(), tx.objectStore('pending-messages').clear(), tx.done]);
+  if (typeof caches !== 'undefined') await Promise.all([caches.delete(SESSION_CACHE), caches.delete(MEDIA_CACHE)]);
+  const stores = ['users', 'messages', 'pending-messages', 'media', 'thumbnails'] as const;
+  const tx = (await db()).transaction(stores, 'readwrite');
+  await Promise.all([...stores.map((name) => tx.objectStore(name).clear()), tx.done]);
 }

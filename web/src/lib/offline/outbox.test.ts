@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { db, type PendingMessage } from './db';
-import { enqueue, MAX_RETRIES, type Sender, onOutboxChange, pendingMessages, retryMessage, SendDeferred, syncOutbox, type OutboxChange } from './outbox';
+import { CLAIM_LEASE_MS, enqueue, MAX_RETRIES, type Sender, onOutboxChange, pendingMessages, retryMessage, SendDeferred, syncOutbox, type OutboxChange } from './outbox';
 import { sendForm } from './send-message';
 
 const pending = (id: string, at: string, extra: Partial<PendingMessage> = {}): PendingMessage => ({
@@ -124,6 +124,19 @@ describe('the outbox', () => {
 
     await syncOutbox(send);
 
+    expect(attempts).toEqual(['a', 'b']);
+  });
+
+  it('leaves a message another sender is sending to it, and takes over a claim that lapsed', async () => {
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z', { status: 'sending', claimedAt: Date.now() }));
+    await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
+    const { attempts, send } = server();
+
+    expect(await syncOutbox(send)).toBe(true);
+    expect(attempts).toEqual([]);
+
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z', { status: 'sending', claimedAt: Date.now() - CLAIM_LEASE_MS }));
+    expect(await syncOutbox(send)).toBe(false);
     expect(attempts).toEqual(['a', 'b']);
   });
 

@@ -8,6 +8,8 @@
 import { db, type PendingMessage } from './db';
 
 export const MAX_RETRIES = 3;
+/** How long a message being sent by one sender is left alone by the others. */
+export const CLAIM_LEASE_MS = 60_000;
 
 /** A send that did not reach the server (no network, or no valid token in the worker): not counted. */
 export class SendDeferred extends Error {}
@@ -46,8 +48,11 @@ export async function pendingMessages(): Promise<PendingMessage[]> {
   return all.sort((a, b) => a.originalTimestamp.localeCompare(b.originalTimestamp));
 }
 
-/** Changes a record if it is still queued; answers the new record, or undefined when it is gone. */
-async function update(id: string, change: (message: PendingMessage) => PendingMessage): Promise<PendingMessage | undefined> {
+/**
+ * Changes a record if it is still queued; answers the new record, or undefined when it is gone
+ * or `change` declines.
+ */
+async function update(id: string, change: (message: PendingMessage) => PendingMessage | undefined): Promise<PendingMessage | undefined> {
   const tx = (await db()).transaction('pending-messages', 'readwrite');
   const current = await tx.store.get(id);
   const next = current && change(current);
@@ -58,7 +63,14 @@ async function update(id: string, change: (message: PendingMessage) => PendingMe
 
 /** One try at a message; answers whether the pass may go on (sent, gone, or now failed). */
 async function attempt(message: PendingMessage, send: Sender): Promise<boolean> {
-  const claimed = await update(message.tempMessageId, (m) => ({ ...m, status: 'sending' }));
+  const now = Date.now();
+  let busy = false;
+  const claimed = await update(message.tempMessageId, (m) => {
+    busy = m.status === 'sending' && m.claimedAt !== undefined && now - m.claimedAt < CLAIM_LEASE_MS;
+    return busy ? undefined : { ...m, status: 'sending', claimedAt: now };
+  });
+  // Another sender has it: wait for the next pass rather than send it twice or overtake it.
+  if (busy) return false;
   if (!claimed) return true;
   announce({ tempMessageId: message.tempMessageId, status: 'sending' });
   try {

@@ -41,9 +41,13 @@ export function registerServiceWorker(): Promise<ServiceWorkerRegistration | nul
   return registration;
 }
 
-/** The registration once active, or null without a worker. */
+/**
+ * The active registration, or null without a worker. A page the worker controls has it at once
+ * (registering again may wait on an update check that the network holds up).
+ */
 export async function activeRegistration(): Promise<ServiceWorkerRegistration | null> {
-  if (!(await registration)) return null;
+  if (!('serviceWorker' in navigator)) return null;
+  if (!navigator.serviceWorker.controller && !(await registration)) return null;
   return navigator.serviceWorker.ready;
 }
 

@@ -1,7 +1,8 @@
 // Offline work against the real server and sandbox: messages sent offline wait in the outbox,
 // survive a reload served by the service worker, and are delivered once, in order, when the
 // connection returns; a message queued by a page that was then closed is sent by the service
-// worker's background sync; a send the server keeps refusing ends failed, and its retry works.
+// worker's background sync; a send the server keeps refusing ends failed, and its retry works;
+// a push message shows a notification with the contact's name and the preview.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { logIn, registerByApi, startBrowser } from './browser.mjs';
@@ -39,6 +40,27 @@ async function type(pane, text) {
   const box = pane.getByRole('textbox', { name: 'Type a message' });
   await box.fill(text);
   await box.press('Enter');
+}
+
+/** Polls a check made outside the page (in the worker) until it holds. */
+async function eventually(check, what) {
+  for (let tries = 0; !(await check()); tries += 1) {
+    assert.ok(tries < 100, what);
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+}
+
+/** The worker's registration id as DevTools knows it, with a DevTools session on `page`. */
+async function workerRegistration(page) {
+  const cdp = await browser.context.newCDPSession(page);
+  const registered = new Promise((done) =>
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const live = registrations.find((r) => !r.isDeleted && r.scopeURL === `${server.url}/`);
+      if (live) done(live.registrationId);
+    }),
+  );
+  await cdp.send('ServiceWorker.enable');
+  return { cdp, registrationId: await registered };
 }
 
 /** The texts of the business's messages in the server's history, oldest first. */
@@ -125,19 +147,9 @@ describe('offline', () => {
     // worker can reach the server (the offline switch reaches the worker a moment later).
     const [worker] = browser.context.serviceWorkers();
     const reachable = () => worker.evaluate(() => fetch('/api/health', { method: 'HEAD' }).then((r) => r.ok, () => false));
-    for (let tries = 0; !(await reachable()); tries += 1) {
-      assert.ok(tries < 100, 'the worker never saw the network back');
-      await listener.waitForTimeout(100);
-    }
-    const cdp = await browser.context.newCDPSession(listener);
-    const registered = new Promise((done) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const live = registrations.find((r) => !r.isDeleted && r.scopeURL === `${server.url}/`);
-        if (live) done(live.registrationId);
-      }),
-    );
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: server.url, registrationId: await registered, tag: 'outbox', lastChance: false });
+    await eventually(reachable, 'the worker never saw the network back');
+    const { cdp, registrationId } = await workerRegistration(listener);
+    await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: server.url, registrationId, tag: 'outbox', lastChance: false });
 
     await listener.waitForFunction(() => window.reports.some((report) => report.type === 'MESSAGE_SENT'));
     const reports = await listener.evaluate(() => window.reports);
@@ -167,6 +179,24 @@ describe('offline', () => {
     await bubble.getByRole('button', { name: 'Retry' }).click();
     await bubble.locator('[data-status="sent"], [data-status="delivered"], [data-status="read"]').waitFor({ timeout: 20_000 });
     assert.deepEqual(await sentTexts(tokens, phone), ['refused three times']);
+    await page.close();
+  });
+
+  it('shows a pushed message as a notification with the contact name and the preview', async () => {
+    await browser.context.grantPermissions(['notifications'], { origin: server.url });
+    const page = await browser.context.newPage();
+    await page.goto('/privacy.html');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const { cdp, registrationId } = await workerRegistration(page);
+    const payload = { conversation_id: '123_15550001', phone_number: '15550001', name: 'Nina Notify', preview: 'Is the parcel on its way?' };
+
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId, data: JSON.stringify(payload) });
+
+    const [worker] = browser.context.serviceWorkers();
+    const shown = () => worker.evaluate(async () => (await self.registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, data: n.data })));
+    await eventually(async () => (await shown()).length > 0, 'no notification was shown');
+    assert.deepEqual(await shown(), [{ title: 'Nina Notify', body: 'Is the parcel on its way?', data: { conversationId: '123_15550001' } }]);
+    await browser.context.clearPermissions();
     await page.close();
   });
 });

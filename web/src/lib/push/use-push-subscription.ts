@@ -14,7 +14,7 @@ export function usePushSubscription(): void {
       .then((registration) => registration && ensurePushSubscription(registration))
       .catch((error: unknown) => {
         if (error instanceof PushPermissionBlocked) {
-          if (live && error.justRefused) showToast(t('push.permissionBlocked'), 'error');
+          if (live && error.justRefused) showToast(t('push.permissionBlocked'), 'info');
         } else console.warn('push subscription failed', error);
       });
     return () => {

@@ -169,9 +169,11 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
   /** Every message goes through the outbox; offline it waits there (pending, with the clock). */
   const send = useCallback(
     async ({ text, files }: Draft) => {
-      if (!phoneNumberId) throw new Error('The business phone number is not known yet');
+      // After an offline reload the config is unknown, but the conversation id starts with it.
+      const businessNumber = phoneNumberId ?? (conversationId.endsWith(`_${phone}`) ? conversationId.slice(0, -phone.length - 1) : null);
+      if (!businessNumber) throw new Error('The business phone number is not known yet');
       const trimmed = text.trim();
-      const base = { to: phone, phoneNumber: phone, phoneNumberId, conversation_id: conversationId, senderName: 'You', retryCount: 0 };
+      const base = { to: phone, phoneNumber: phone, phoneNumberId: businessNumber, conversation_id: conversationId, senderName: 'You', retryCount: 0 };
       const online = isOnline();
       const status = online ? 'sending' : 'pending';
       const parts: PendingMessage[] = (files.length ? files : [null]).map((file, index) => ({

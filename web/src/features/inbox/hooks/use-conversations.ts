@@ -5,7 +5,7 @@ import { isOnline, useConnectivityToasts } from '../../../lib/offline/connectivi
 import { saveConversations, savedConversations } from '../../../lib/offline/local-store';
 import { usePushSubscription } from '../../../lib/push/use-push-subscription';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
-import { useToast } from '../../../lib/toast/toast-context';
+import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import type { RealtimeEvent } from '../../../lib/realtime/events';
 import { getConversations } from '../api/inbox-api';
 import { placeholderRow } from '../conversation-id';
@@ -99,16 +99,16 @@ export function useConversations(search: string) {
   const request = useRef<AbortController | null>(null);
   const { t } = useTranslation();
   const showToast = useToast();
-  useConnectivityToasts();
+  useConnectivityToasts(CHAT_TOAST_MS);
   usePushSubscription();
 
   const showSaved = useCallback(async () => {
     try {
       const items = await savedConversations(search);
-      showToast(t(isOnline() ? 'failed_fetch_from_server' : 'offline_showing_saved_data'), 'info');
+      showToast(t(isOnline() ? 'failed_fetch_from_server' : 'offline_showing_saved_data'), 'info', CHAT_TOAST_MS);
       setState((current) => ({ ...current, items, loading: false, loadingMore: false, hasMore: false, failed: items.length === 0 }));
     } catch {
-      showToast(t('failed_to_show_saved_users'), 'error');
+      showToast(t('failed_to_show_saved_users'), 'error', CHAT_TOAST_MS);
       setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
     }
   }, [search, showToast, t]);

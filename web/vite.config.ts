@@ -25,7 +25,7 @@ export default defineConfig({
         theme_color: '#00a884',
       },
       injectManifest: {
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,json,webmanifest}'],
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,json,webmanifest}'],
         rollupFormat: 'iife',
       },
     }),

@@ -25,11 +25,13 @@ describe('the local database', () => {
     expect(database.transaction('thumbnails').store.keyPath).toBe('mediaUrl');
   });
 
-  it('keeps thumbnails by media URL', async () => {
-    const blob = await new Response('png bytes').blob();
-    await putThumbnail('/api/media/9', blob);
+  it('keeps thumbnails with their page count by media URL', async () => {
+    const image = await new Response('png bytes').blob();
+    await putThumbnail('/api/media/9', { image, pages: 2 });
 
-    expect(await (await getThumbnail('/api/media/9'))?.text()).toBe('png bytes');
+    const stored = await getThumbnail('/api/media/9');
+    expect(stored?.pages).toBe(2);
+    expect(await stored?.image.text()).toBe('png bytes');
     expect(await getThumbnail('/api/media/10')).toBeUndefined();
   });
 });

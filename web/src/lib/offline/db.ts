@@ -33,7 +33,7 @@ export interface ParleyDb extends DBSchema {
   messages: { key: string; value: Message; indexes: { conversation_id: string } };
   conversations: { key: string; value: Conversation };
   media: { key: string; value: { url: string; blob: Blob } };
-  thumbnails: { key: string; value: { mediaUrl: string; blob: Blob } };
+  thumbnails: { key: string; value: { mediaUrl: string } & Thumbnail };
   'pending-messages': { key: string; value: PendingMessage };
 }
 
@@ -75,10 +75,17 @@ export function db(): Promise<IDBPDatabase<ParleyDb>> {
   return opening;
 }
 
-export async function getThumbnail(key: string): Promise<Blob | undefined> {
-  return (await (await db()).get('thumbnails', key))?.blob;
+/** A drawn thumbnail: a PDF's first page (with its page count) or a video's first frame. */
+export interface Thumbnail {
+  image: Blob;
+  pages?: number;
 }
 
-export async function putThumbnail(key: string, blob: Blob): Promise<void> {
-  await (await db()).put('thumbnails', { mediaUrl: key, blob });
+export async function getThumbnail(key: string): Promise<Thumbnail | undefined> {
+  const row = await (await db()).get('thumbnails', key);
+  return row && { image: row.image, pages: row.pages };
+}
+
+export async function putThumbnail(key: string, thumbnail: Thumbnail): Promise<void> {
+  await (await db()).put('thumbnails', { mediaUrl: key, ...thumbnail });
 }

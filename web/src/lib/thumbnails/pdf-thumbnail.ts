@@ -2,7 +2,8 @@
 // load; its worker is a separate file that Vite emits and names (`?url`).
 // oxlint-disable-next-line import/default -- Vite answers `?url` imports with the file's URL
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-import { canvasImage, thumbnailCanvas, type Thumbnail } from './thumbnail-cache';
+import type { Thumbnail } from '../offline/db';
+import { canvasImage, thumbnailCanvas } from './thumbnail-cache';
 
 /** The first page of the PDF at `url` (an object URL) and its page count. */
 export async function pdfThumbnail(url: string): Promise<Thumbnail> {

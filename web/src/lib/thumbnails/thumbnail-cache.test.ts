@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { Blob as NodeBlob } from 'node:buffer';
-import { getThumbnail } from '../offline/db';
-import { cachedThumbnail, type Thumbnail } from './thumbnail-cache';
+import { getThumbnail, type Thumbnail } from '../offline/db';
+import { cachedThumbnail } from './thumbnail-cache';
 
 const jpeg = (text: string) => new Blob([text], { type: 'image/jpeg' });
 
@@ -14,7 +14,7 @@ describe('thumbnail cache', () => {
     const first = await cachedThumbnail('/api/media/pdf-1', make);
     expect(first.pages).toBe(3);
     expect(make).toHaveBeenCalledTimes(1);
-    expect(await (await getThumbnail('/api/media/pdf-1'))?.text()).toBe('page one');
+    expect(await (await getThumbnail('/api/media/pdf-1'))?.image.text()).toBe('page one');
 
     const again = await cachedThumbnail('/api/media/pdf-1', make);
     expect(make).toHaveBeenCalledTimes(1);

@@ -1,25 +1,8 @@
 // Generated thumbnails (a PDF's first page, a video's first frame) are kept in the local
 // database's thumbnails store, keyed by the media URL, so each is drawn once per device.
-import { getThumbnail, putThumbnail } from '../offline/db';
-
-/** A drawn thumbnail; `pages` for documents. */
-export interface Thumbnail {
-  image: Blob;
-  pages?: number;
-}
+import { getThumbnail, putThumbnail, type Thumbnail } from '../offline/db';
 
 const WIDTH_PX = 320;
-
-// The store holds one blob per media URL; a PDF's page count rides along as a parameter of the
-// blob's MIME type ("image/jpeg;pages=3"), so one record keeps the whole thumbnail.
-function stored({ image, pages }: Thumbnail): Blob {
-  return pages === undefined ? image : new Blob([image], { type: `${image.type};pages=${pages}` });
-}
-
-function restored(blob: Blob): Thumbnail {
-  const pages = /;\s*pages=(\d+)/.exec(blob.type)?.[1];
-  return pages === undefined ? { image: blob } : { image: blob, pages: Number(pages) };
-}
 
 /**
  * The thumbnail of the media at `key` from the local database, else made and stored. Local
@@ -28,9 +11,9 @@ function restored(blob: Blob): Thumbnail {
 export async function cachedThumbnail(key: string | undefined, make: () => Promise<Thumbnail>): Promise<Thumbnail> {
   if (!key) return make();
   const hit = await getThumbnail(key).catch(() => undefined);
-  if (hit) return restored(hit);
+  if (hit) return hit;
   const made = await make();
-  await putThumbnail(key, stored(made)).catch(() => undefined);
+  await putThumbnail(key, made).catch(() => undefined);
   return made;
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { mediaObjectUrl } from '../media/media-cache';
-import { cachedThumbnail, type Thumbnail } from './thumbnail-cache';
+import type { Thumbnail } from '../offline/db';
+import { cachedThumbnail } from './thumbnail-cache';
 
 /** Loading, then the drawn image (with a document's page count), or `icon` when none can be drawn. */
 export type ThumbnailState = { status: 'loading' } | { status: 'icon' } | { status: 'image'; url: string; pages?: number };

@@ -1,4 +1,5 @@
-import { canvasImage, thumbnailCanvas, type Thumbnail } from './thumbnail-cache';
+import type { Thumbnail } from '../offline/db';
+import { canvasImage, thumbnailCanvas } from './thumbnail-cache';
 
 /** The first frame of the video at `url`, drawn to a canvas. */
 export async function videoThumbnail(url: string): Promise<Thumbnail> {

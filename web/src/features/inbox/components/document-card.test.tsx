@@ -18,7 +18,7 @@ describe('document card', () => {
   });
 
   it('shows a stored first page and page count without fetching the PDF', async () => {
-    await putThumbnail('/api/media/41', new Blob(['jpeg'], { type: 'image/jpeg;pages=3' }));
+    await putThumbnail('/api/media/41', { image: new Blob(['jpeg'], { type: 'image/jpeg' }), pages: 3 });
     const { requests } = fakeServer({});
     renderWithApp(<DocumentCard media={{ media_url: '/api/media/41', mime_type: 'application/pdf', filename: 'offer.pdf' }} />);
     expect(await screen.findByRole('img', { name: 'First page of offer.pdf' })).toHaveAttribute('src', 'blob:thumbnail');

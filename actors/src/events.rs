@@ -1,5 +1,8 @@
 //! Events pushed to agents, and the channel names they travel on.
 
+use std::sync::OnceLock;
+
+use bytestring::ByteString;
 use serde_json::{Value, json};
 
 /// The channel of everything in a business (list updates, receipts, template status…).
@@ -34,29 +37,53 @@ pub fn conversation_channel(phone_number_id: &str, phone: &str) -> String {
     format!("{phone_number_id}_{phone}")
 }
 
-impl Event {
-    /// The WebSocket frame, naming the channel it matched for this session.
-    pub fn ws_frame(&self, channel: &str) -> String {
-        json!({"event": self.name, "seq": self.seq, "channel": channel, "data": self.data})
-            .to_string()
+/// An event on its way to sessions. Its frames are formatted once, when the first session needs
+/// them, and then shared by every session that follows the same channel.
+#[derive(Debug)]
+pub struct SharedEvent {
+    pub event: Event,
+    /// The WebSocket frame for each of `event.channels`, by index.
+    ws: Vec<OnceLock<ByteString>>,
+    sse: OnceLock<ByteString>,
+}
+
+impl SharedEvent {
+    pub fn new(event: Event) -> SharedEvent {
+        SharedEvent {
+            ws: event.channels.iter().map(|_| OnceLock::new()).collect(),
+            sse: OnceLock::new(),
+            event,
+        }
+    }
+
+    /// The WebSocket frame naming `event.channels[channel]`, the channel it matched.
+    pub fn ws_frame(&self, channel: usize) -> ByteString {
+        self.ws[channel]
+            .get_or_init(|| {
+                let e = &self.event;
+                let name = &e.channels[channel];
+                json!({"event": e.name, "seq": e.seq, "channel": name, "data": e.data})
+                    .to_string()
+                    .into()
+            })
+            .clone()
     }
 
     /// The SSE frame: the id lets the browser resume with `Last-Event-ID`.
-    pub fn sse_frame(&self) -> String {
-        format!(
-            "id: {}\nevent: {}\ndata: {}\n\n",
-            self.seq, self.name, self.data
-        )
+    pub fn sse_frame(&self) -> ByteString {
+        self.sse
+            .get_or_init(|| {
+                let e = &self.event;
+                format!("id: {}\nevent: {}\ndata: {}\n\n", e.seq, e.name, e.data).into()
+            })
+            .clone()
     }
 
-    /// The first of the given subscriptions that carries this event.
-    pub fn matching_channel<'a>(
-        &'a self,
-        subscribed: &std::collections::HashSet<String>,
-    ) -> Option<&'a str> {
-        self.channels
+    /// The index of the first of the given subscriptions that carries this event.
+    pub fn matching_channel(&self, subscribed: &[String]) -> Option<usize> {
+        self.event
+            .channels
             .iter()
-            .find(|c| subscribed.contains(c.as_str()))
-            .map(String::as_str)
+            .position(|c| subscribed.contains(c))
     }
 }

@@ -7,15 +7,15 @@ use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 
-use crate::events::Event;
+use crate::events::{Event, SharedEvent};
 
 /// Identifies one connected session on this node.
 pub type SessionId = u64;
 
-/// An event for a session, with the channel it matched.
+/// An event for a session (the session picks the channel it follows it on).
 #[derive(Message, Clone)]
 #[rtype(result = "()")]
-pub struct Deliver(pub Arc<Event>);
+pub struct Deliver(pub Arc<SharedEvent>);
 
 /// Asks a session to close, with the reason sent to the client.
 #[derive(Message, Clone)]
@@ -64,7 +64,7 @@ pub struct CloseChannel {
 /// A persisted event to route.
 #[derive(Message)]
 #[rtype(result = "()")]
-pub struct Publish(pub Arc<Event>);
+pub struct Publish(pub Event);
 
 /// How many sessions are connected (for health and tests).
 #[derive(Message)]
@@ -84,41 +84,48 @@ struct SessionEntry {
 
 /// Puts one business's events back in `seq` order: conversation actors commit in seq order but
 /// may reach the hub in another, and a client that resumes after seq N must have seen all < N.
-#[derive(Default)]
 struct Sequencer {
-    next: Option<i64>,
-    waiting: BTreeMap<i64, Arc<Event>>,
+    /// The seq due next. Known from the start (the log's counter when the hub started, else 1),
+    /// so even the first events after a start wait for the ones before them.
+    next: i64,
+    waiting: BTreeMap<i64, Arc<SharedEvent>>,
     waiting_since: Option<Instant>,
 }
 
 impl Sequencer {
-    /// Events ready to go out, in order.
-    fn accept(&mut self, event: Arc<Event>) -> Vec<Arc<Event>> {
-        if event.seq == crate::events::TRANSIENT {
-            return vec![event];
-        }
-        match self.next {
-            Some(next) if event.seq > next => {
-                self.waiting.insert(event.seq, event);
-                self.waiting_since.get_or_insert_with(Instant::now);
-                Vec::new()
-            }
-            Some(next) if event.seq < next => vec![event],
-            _ => {
-                self.next = Some(event.seq + 1);
-                let mut ready = vec![event];
-                self.drain_consecutive(&mut ready);
-                ready
-            }
+    /// For a business whose last logged event is `seq` (0: none yet).
+    fn after(seq: i64) -> Sequencer {
+        Sequencer {
+            next: seq + 1,
+            waiting: BTreeMap::new(),
+            waiting_since: None,
         }
     }
 
-    fn drain_consecutive(&mut self, ready: &mut Vec<Arc<Event>>) {
-        while let Some(next) = self.next {
-            let Some(event) = self.waiting.remove(&next) else {
-                break;
-            };
-            self.next = Some(next + 1);
+    /// Events ready to go out, in order.
+    fn accept(&mut self, event: Arc<SharedEvent>) -> Vec<Arc<SharedEvent>> {
+        let seq = event.event.seq;
+        if seq == crate::events::TRANSIENT {
+            return vec![event];
+        }
+        if seq > self.next {
+            self.waiting.insert(seq, event);
+            self.waiting_since.get_or_insert_with(Instant::now);
+            return Vec::new();
+        }
+        if seq < self.next {
+            // A straggler, given up on earlier: late rather than never.
+            return vec![event];
+        }
+        self.next = seq + 1;
+        let mut ready = vec![event];
+        self.drain_consecutive(&mut ready);
+        ready
+    }
+
+    fn drain_consecutive(&mut self, ready: &mut Vec<Arc<SharedEvent>>) {
+        while let Some(event) = self.waiting.remove(&self.next) {
+            self.next += 1;
             ready.push(event);
         }
         if self.waiting.is_empty() {
@@ -127,7 +134,7 @@ impl Sequencer {
     }
 
     /// After `GAP_WAIT`, a missing event is given up on (its publisher died): release the rest.
-    fn release_stale(&mut self) -> Vec<Arc<Event>> {
+    fn release_stale(&mut self) -> Vec<Arc<SharedEvent>> {
         if self
             .waiting_since
             .is_none_or(|since| since.elapsed() < GAP_WAIT)
@@ -136,7 +143,7 @@ impl Sequencer {
         }
         let mut ready = Vec::new();
         if let Some((&first, _)) = self.waiting.iter().next() {
-            self.next = Some(first);
+            self.next = first;
             self.drain_consecutive(&mut ready);
             self.waiting_since = (!self.waiting.is_empty()).then(Instant::now);
         }
@@ -153,7 +160,20 @@ pub struct Hub {
 }
 
 impl Hub {
-    fn route(&self, event: &Arc<Event>) {
+    /// A hub that continues each business's event log after the given last seqs (a business
+    /// not named starts at seq 1).
+    pub fn resuming(last_seqs: HashMap<String, i64>) -> Hub {
+        Hub {
+            order: last_seqs
+                .into_iter()
+                .map(|(business, seq)| (business, Sequencer::after(seq)))
+                .collect(),
+            ..Hub::default()
+        }
+    }
+
+    fn route(&self, shared: &Arc<SharedEvent>) {
+        let event = &shared.event;
         let mut reached = HashSet::new();
         for channel in &event.channels {
             let key = (event.business_id.clone(), channel.clone());
@@ -162,7 +182,7 @@ impl Hub {
                 if reached.insert(*id)
                     && let Some(entry) = self.sessions.get(id)
                 {
-                    entry.deliver.do_send(Deliver(event.clone()));
+                    entry.deliver.do_send(Deliver(shared.clone()));
                 }
             }
         }
@@ -275,8 +295,8 @@ impl Handler<Publish> for Hub {
         let ready = self
             .order
             .entry(msg.0.business_id.clone())
-            .or_default()
-            .accept(msg.0);
+            .or_insert_with(|| Sequencer::after(0))
+            .accept(Arc::new(SharedEvent::new(msg.0)));
         for event in ready {
             self.route(&event);
         }
@@ -301,7 +321,7 @@ pub struct InProcessBus(pub Addr<Hub>);
 
 impl EventBus for InProcessBus {
     fn publish(&self, event: Event) {
-        self.0.do_send(Publish(Arc::new(event)));
+        self.0.do_send(Publish(event));
     }
 }
 
@@ -310,34 +330,42 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn event(seq: i64) -> Arc<Event> {
-        Arc::new(Event {
+    fn event(seq: i64) -> Arc<SharedEvent> {
+        Arc::new(SharedEvent::new(Event {
             business_id: "b".into(),
             seq,
             channels: vec!["c".into()],
             name: "n".into(),
             data: json!({}),
-        })
+        }))
     }
 
     #[test]
     fn sequencer_holds_an_early_event_until_the_gap_fills() {
-        let mut seq = Sequencer::default();
+        let mut seq = Sequencer::after(0);
         assert_eq!(seq.accept(event(1)).len(), 1);
         assert!(seq.accept(event(3)).is_empty());
-        let out: Vec<i64> = seq.accept(event(2)).iter().map(|e| e.seq).collect();
+        let out: Vec<i64> = seq.accept(event(2)).iter().map(|e| e.event.seq).collect();
         assert_eq!(out, vec![2, 3]);
     }
 
     #[test]
     fn sequencer_gives_up_on_a_gap_after_the_wait() {
-        let mut seq = Sequencer::default();
+        let mut seq = Sequencer::after(0);
         seq.accept(event(1));
         assert!(seq.accept(event(3)).is_empty());
         assert!(seq.release_stale().is_empty());
         seq.waiting_since = Some(Instant::now() - GAP_WAIT);
-        let out: Vec<i64> = seq.release_stale().iter().map(|e| e.seq).collect();
+        let out: Vec<i64> = seq.release_stale().iter().map(|e| e.event.seq).collect();
         assert_eq!(out, vec![3]);
         assert_eq!(seq.accept(event(4)).len(), 1);
+    }
+
+    #[test]
+    fn sequencer_holds_even_the_first_events_after_a_start_until_the_earlier_ones_arrive() {
+        let mut seq = Sequencer::after(5);
+        assert!(seq.accept(event(7)).is_empty());
+        let out: Vec<i64> = seq.accept(event(6)).iter().map(|e| e.event.seq).collect();
+        assert_eq!(out, vec![6, 7]);
     }
 }

@@ -2,17 +2,17 @@
 //! subscriptions, replays missed events on resume, pings, and closes consumers that cannot keep
 //! up instead of buffering for them without bound.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
+use bytestring::ByteString;
 use futures_util::future::BoxFuture;
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use crate::events::Event;
+use crate::events::{Event, SharedEvent};
 use crate::hub::{
     CloseSession, Connect, Deliver, Disconnect, Hub, SessionId, Subscribe, Unsubscribe,
 };
@@ -29,8 +29,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// What the writer task sends on the wire.
 #[derive(Debug, PartialEq)]
 pub enum Frame {
-    /// A formatted event (JSON for WebSocket, an SSE block for SSE).
-    Text(String),
+    /// A formatted event (JSON for WebSocket, an SSE block for SSE); shared, not copied, when
+    /// many sessions send the same event.
+    Text(ByteString),
     Ping,
     /// The last frame: the connection ends with this reason.
     Close(String),
@@ -79,12 +80,13 @@ pub struct SessionActor {
     log: Arc<dyn EventLog>,
     /// Bounded: when it is full the client is too slow and gets closed.
     out: mpsc::Sender<Frame>,
-    channels: HashSet<String>,
+    /// Followed channels: a handful at most, so a vector (smaller than a set when idle).
+    channels: Vec<String>,
     last_heard: Instant,
     /// Time left on the access token; the stream ends when it runs out.
     expires_in: Duration,
     /// While a resume is replaying, live events wait here so order holds.
-    held: Option<Vec<Arc<Event>>>,
+    held: Option<Vec<Arc<SharedEvent>>>,
     /// Highest seq sent, so an event both replayed and live goes out once.
     last_sent: i64,
     /// Resume asked at connect time (SSE `Last-Event-ID`).
@@ -114,7 +116,7 @@ impl SessionActor {
             hub: setup.hub,
             log: setup.log,
             out: setup.out,
-            channels: setup.channels.into_iter().collect(),
+            channels: setup.channels,
             last_heard: Instant::now(),
             expires_in: setup.expires_in,
             held: None,
@@ -143,20 +145,21 @@ impl SessionActor {
         ctx.stop();
     }
 
-    fn send_event(&mut self, event: &Event, ctx: &mut Context<Self>) {
-        let transient = event.seq == crate::events::TRANSIENT;
-        if event.seq <= self.last_sent && !transient {
+    fn send_event(&mut self, shared: &SharedEvent, ctx: &mut Context<Self>) {
+        let seq = shared.event.seq;
+        let transient = seq == crate::events::TRANSIENT;
+        if seq <= self.last_sent && !transient {
             return;
         }
-        let Some(channel) = event.matching_channel(&self.channels) else {
+        let Some(channel) = shared.matching_channel(&self.channels) else {
             return;
         };
         let text = match self.transport {
-            Transport::WebSocket => event.ws_frame(channel),
-            Transport::Sse => event.sse_frame(),
+            Transport::WebSocket => shared.ws_frame(channel),
+            Transport::Sse => shared.sse_frame(),
         };
         if !transient {
-            self.last_sent = event.seq;
+            self.last_sent = seq;
         }
         self.push(Frame::Text(text), ctx);
     }
@@ -166,7 +169,7 @@ impl SessionActor {
             Transport::WebSocket => json!({"event": name, "channel": channel}).to_string(),
             Transport::Sse => format!("event: {name}\ndata: {{}}\n\n"),
         };
-        self.push(Frame::Text(text), ctx);
+        self.push(Frame::Text(text.into()), ctx);
     }
 
     fn subscribe(&mut self, channel: String, ctx: &mut Context<Self>) {
@@ -181,7 +184,9 @@ impl SessionActor {
         if self.transport == Transport::WebSocket {
             self.send_control("subscribed", Some(&channel), ctx);
         }
-        self.channels.insert(channel);
+        if !self.channels.contains(&channel) {
+            self.channels.push(channel);
+        }
     }
 
     fn resume(&mut self, after: i64, ctx: &mut Context<Self>) {
@@ -191,8 +196,8 @@ impl SessionActor {
             match result {
                 Ok(Replay::Events(events)) => {
                     session.last_sent = session.last_sent.max(after);
-                    for event in &events {
-                        session.send_event(event, ctx);
+                    for event in events {
+                        session.send_event(&SharedEvent::new(event), ctx);
                     }
                 }
                 Ok(Replay::TooOld) | Err(_) => {
@@ -278,7 +283,7 @@ impl Handler<ClientOp> for SessionActor {
                     id: self.id,
                     channel: channel.clone(),
                 });
-                self.channels.remove(&channel);
+                self.channels.retain(|c| *c != channel);
             }
             ClientOp::Resume(after) => self.resume(after, ctx),
             ClientOp::Heard => {}

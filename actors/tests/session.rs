@@ -63,13 +63,14 @@ async fn next_json(frames: &mut mpsc::Receiver<Frame>) -> Value {
 
 #[actix::test]
 async fn a_resume_replays_the_log_then_live_events_in_order_without_duplicates() {
-    let hub = Hub::default().start();
+    // Events up to 8 were published before this session connected.
+    let hub = Hub::resuming([("b1".to_string(), 8)].into()).start();
     let mut frames = session(&hub, 64, Some(4));
     assert_eq!(next_json(&mut frames).await["event"], "ready");
     tokio::time::sleep(Duration::from_millis(20)).await;
     // Live while the replay is still loading: 9 and 10 are also in the log, 11 is new.
     for seq in 9..=11 {
-        hub.do_send(Publish(Arc::new(event(seq))));
+        hub.do_send(Publish(event(seq)));
     }
     let mut seqs = Vec::new();
     for _ in 5..=11 {
@@ -89,7 +90,7 @@ async fn a_consumer_that_cannot_keep_up_is_closed_not_buffered() {
     let mut frames = session(&hub, 4, None);
     tokio::time::sleep(Duration::from_millis(50)).await;
     for seq in 1..=20 {
-        hub.do_send(Publish(Arc::new(event(seq))));
+        hub.do_send(Publish(event(seq)));
     }
     tokio::time::sleep(Duration::from_millis(100)).await;
     let mut received = Vec::new();

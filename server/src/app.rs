@@ -90,7 +90,9 @@ impl Application {
             address.ip().to_string()
         };
         let self_url = format!("http://{host}:{port}");
-        let hub = Hub::default().start();
+        // The hub continues each business's log where it stands, so it orders even the first
+        // events after a start (group commit publishes a batch's events in any order).
+        let hub = Hub::resuming(store.last_seqs().await?).start();
         let bus: Arc<dyn EventBus> = Arc::new(InProcessBus(hub.clone()));
         let conversations = Conversations::new(
             Arc::new(store.clone()),

@@ -295,8 +295,12 @@ fn push_progress(state: &AppState, job: &SendJob, report: &Value, finished: bool
     let n = |k: &str| report.get(k).and_then(Value::as_i64).unwrap_or_default();
     state
         .hub
-        .do_send(parley_actors::hub::Publish(std::sync::Arc::new(
-            progress_event(job, n("done"), n("success"), n("errors"), finished),
+        .do_send(parley_actors::hub::Publish(progress_event(
+            job,
+            n("done"),
+            n("success"),
+            n("errors"),
+            finished,
         )));
 }
 

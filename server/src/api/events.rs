@@ -104,14 +104,14 @@ fn sse_response(frames: mpsc::Receiver<Frame>) -> HttpResponse {
     let body = futures_util::stream::unfold(Some(frames), |frames| async move {
         let mut frames = frames?;
         let (chunk, rest) = match frames.recv().await? {
-            Frame::Text(text) => (text, Some(frames)),
-            Frame::Ping => (": ping\n\n".to_string(), Some(frames)),
+            Frame::Text(text) => (text.into_bytes(), Some(frames)),
+            Frame::Ping => (web::Bytes::from_static(b": ping\n\n"), Some(frames)),
             Frame::Close(reason) => {
                 let data = json!({ "reason": reason });
-                (format!("event: close\ndata: {data}\n\n"), None)
+                (format!("event: close\ndata: {data}\n\n").into(), None)
             }
         };
-        Some((Ok::<_, actix_web::Error>(web::Bytes::from(chunk)), rest))
+        Some((Ok::<_, actix_web::Error>(chunk), rest))
     });
     HttpResponse::Ok()
         .content_type("text/event-stream")

@@ -1,6 +1,8 @@
 //! Conversations, messages and the event log. Implements the actors' `ConversationStore` and
 //! `EventLog`: every change is written with the events it causes, numbered, in one transaction.
 
+use std::collections::HashMap;
+
 use futures_util::future::BoxFuture;
 use parley_actors::conversation::{
     ConversationKey, ConversationStore, InboundMessage, OutgoingMessage, OutgoingState,
@@ -22,6 +24,8 @@ pub const PAYMENT_ERROR_CODE: i64 = 131042;
 /// How long an attempt in flight holds its outbox entry before the worker may retry it.
 /// Longer than the HTTP client's 15 s timeout.
 pub const OUTBOX_LEASE_MS: i64 = 20_000;
+/// Events written by one INSERT (six parameters each, well under both backends' limits).
+const EVENT_ROWS_PER_INSERT: usize = 100;
 /// Most events one resume replays; a longer gap gets `reset` and a re-fetch.
 const MAX_REPLAY: i64 = 10_000;
 
@@ -184,7 +188,7 @@ fn new_contact_draft(pnid: &str, phone: &str, name: &str) -> Draft {
 }
 
 /// The events of a new message: the contact first when it is new, then the message itself.
-fn message_drafts(
+pub(super) fn message_drafts(
     pnid: &str,
     phone: &str,
     name: &str,
@@ -229,33 +233,54 @@ pub(super) async fn append_events(
     .fetch_one(&mut *conn)
     .await?;
     let now = now_ms();
-    let mut events = Vec::with_capacity(drafts.len());
-    for (i, draft) in drafts.into_iter().enumerate() {
-        let seq = last - count + 1 + i as i64;
-        sqlx::query(
-            "INSERT INTO events (business_id, seq, channels, name, data, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(business_id)
-        .bind(seq)
-        .bind(draft.channels.join("\n"))
-        .bind(draft.name)
-        .bind(draft.data.to_string())
-        .bind(now)
-        .execute(&mut *conn)
-        .await?;
-        events.push(Event {
+    let events: Vec<Event> = drafts
+        .into_iter()
+        .enumerate()
+        .map(|(i, draft)| Event {
             business_id: business_id.to_string(),
-            seq,
+            seq: last - count + 1 + i as i64,
             channels: draft.channels,
             name: draft.name.to_string(),
             data: draft.data,
-        });
+        })
+        .collect();
+    // Several rows per statement: a batch of inbound messages logs hundreds of events.
+    for chunk in events.chunks(EVENT_ROWS_PER_INSERT) {
+        let rows = (0..chunk.len())
+            .map(|i| {
+                let b = i * 6;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${})",
+                    b + 1,
+                    b + 2,
+                    b + 3,
+                    b + 4,
+                    b + 5,
+                    b + 6
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "INSERT INTO events (business_id, seq, channels, name, data, created_at) VALUES {rows}"
+        );
+        // Only numbered placeholders are formatted in; the values are bound.
+        let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for event in chunk {
+            insert = insert
+                .bind(business_id)
+                .bind(event.seq)
+                .bind(event.channels.join("\n"))
+                .bind(event.name.as_str())
+                .bind(event.data.to_string())
+                .bind(now);
+        }
+        insert.execute(&mut *conn).await?;
     }
     Ok(events)
 }
 
-async fn phone_number_id(
+pub(super) async fn phone_number_id(
     conn: &mut AnyConnection,
     business_id: &str,
 ) -> Result<String, sqlx::Error> {
@@ -267,7 +292,10 @@ async fn phone_number_id(
     Ok(row.and_then(|(id,)| id).unwrap_or_default())
 }
 
-async fn total_unread(conn: &mut AnyConnection, business_id: &str) -> Result<i64, sqlx::Error> {
+pub(super) async fn total_unread(
+    conn: &mut AnyConnection,
+    business_id: &str,
+) -> Result<i64, sqlx::Error> {
     let (total,): (Option<i64>,) = sqlx::query_as(
         "SELECT CAST(SUM(unread_count) AS BIGINT) FROM contacts WHERE business_id = $1",
     )
@@ -278,7 +306,7 @@ async fn total_unread(conn: &mut AnyConnection, business_id: &str) -> Result<i64
 }
 
 /// Inserts a message unless its id (or client id) is known; answers how many rows went in.
-async fn insert_message(
+pub(super) async fn insert_message(
     conn: &mut AnyConnection,
     business_id: &str,
     row: &MessageRow,
@@ -308,7 +336,7 @@ async fn insert_message(
 
 /// The next time in a conversation: now-ish, but after every message already in it, so times
 /// are unique and increasing and history pages are exact.
-async fn next_time(
+pub(super) async fn next_time(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     wanted: i64,
@@ -323,7 +351,7 @@ async fn next_time(
 }
 
 /// The contact of a conversation, created when new; answers (name, created).
-async fn ensure_contact(
+pub(super) async fn ensure_contact(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     name: Option<&str>,
@@ -371,69 +399,6 @@ impl Store {
             super::Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
             super::Backend::Postgres => self.pool.begin().await,
         }
-    }
-
-    async fn insert_inbound(
-        &self,
-        key: ConversationKey,
-        message: InboundMessage,
-    ) -> Result<Vec<Event>, sqlx::Error> {
-        let mut tx = self.begin_write().await?;
-        let pnid = phone_number_id(&mut tx, &key.business_id).await?;
-        let conversation_id = conversation_channel(&pnid, &key.phone);
-        let (name, created) =
-            ensure_contact(&mut tx, &key, message.contact_name.as_deref()).await?;
-        let sent_at = next_time(&mut tx, &key, message.timestamp_ms).await?;
-        let row = MessageRow {
-            message_id: message.provider_id,
-            phone: key.phone.clone(),
-            direction: "incoming".into(),
-            kind: message.kind,
-            content: message.content.to_string(),
-            status: "received".into(),
-            is_read: 0,
-            sender_name: name.clone(),
-            sent_at,
-            error: None,
-        };
-        let inserted = insert_message(&mut tx, &key.business_id, &row, None).await?;
-        if inserted == 0 {
-            // A redelivery: nothing new happened.
-            tx.rollback().await?;
-            return Ok(Vec::new());
-        }
-        let (text, caption) = preview(&message.content);
-        let (unread,): (i64,) = sqlx::query_as(
-            "UPDATE contacts SET last_message_at = $1, last_incoming_at = $2, last_text = $3, \
-             last_caption = $4, unread_count = unread_count + 1 \
-             WHERE business_id = $5 AND phone = $6 RETURNING unread_count",
-        )
-        .bind(sent_at)
-        .bind(sent_at)
-        .bind(&text)
-        .bind(&caption)
-        .bind(&key.business_id)
-        .bind(&key.phone)
-        .fetch_one(&mut *tx)
-        .await?;
-        let total = total_unread(&mut tx, &key.business_id).await?;
-        let mut drafts = message_drafts(&pnid, &key.phone, &name, created, &row);
-        drafts.push(Draft {
-            channels: vec![NOTIFICATIONS.into()],
-            name: NOTIFICATION,
-            data: json!({
-                "conversation_id": conversation_id,
-                "phone_number": key.phone,
-                "name": name,
-                "preview": text.or(caption),
-                "unread_count": unread,
-                "total_unread": total,
-                "last_message_timestamp": iso_time(sent_at),
-            }),
-        });
-        let events = append_events(&mut tx, &key.business_id, drafts).await?;
-        tx.commit().await?;
-        Ok(events)
     }
 
     async fn apply_status(
@@ -816,6 +781,15 @@ impl Store {
         Ok(())
     }
 
+    /// Each business's last event seq.
+    pub async fn last_seqs(&self) -> ApiResult<HashMap<String, i64>> {
+        let rows: Vec<(String, i64)> =
+            sqlx::query_as("SELECT business_id, seq FROM event_counters")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows.into_iter().collect())
+    }
+
     async fn replay(&self, business_id: &str, after: i64) -> Result<Replay, sqlx::Error> {
         let counter: Option<(i64,)> =
             sqlx::query_as("SELECT seq FROM event_counters WHERE business_id = $1")
@@ -865,8 +839,8 @@ impl ConversationStore for Store {
         key: ConversationKey,
         message: InboundMessage,
     ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>> {
-        let store = self.clone();
-        Box::pin(async move { Ok(store.insert_inbound(key, message).await?) })
+        let ingest = self.ingest.clone();
+        Box::pin(async move { Ok(ingest.record(key, message).await?) })
     }
 
     fn record_status(

@@ -5,6 +5,7 @@
 //! - `users`: owners and agents
 //! - `tokens`: refresh tokens, rotation and reuse detection
 //! - `conversations`: contacts, messages, receipts and the event log
+//! - `ingest`: group commit of inbound messages
 //! - `outbox`: sends waiting for the provider, and stored media files
 //! - `templates`: message templates and bulk template sends
 //! - `replies`: automated replies, their flow steps and cooldown memory
@@ -12,6 +13,7 @@
 
 mod businesses;
 pub mod conversations;
+mod ingest;
 mod outbox;
 mod push;
 mod replies;
@@ -49,6 +51,8 @@ pub struct Store {
     pool: AnyPool,
     /// Picks the migration set and a few dialect details.
     backend: Backend,
+    /// The group-commit writer of inbound messages.
+    ingest: ingest::Ingest,
 }
 
 /// One set of migrations for both backends: the SQL keeps to what SQLite and Postgres share
@@ -95,7 +99,14 @@ impl Store {
             .connect_with(options)
             .await
             .with_context(|| format!("Failed to connect to {}", crate::config::redact_url(&url)))?;
-        Ok(Store { pool, backend })
+        let (ingest, writer) = ingest::Ingest::new();
+        let store = Store {
+            pool,
+            backend,
+            ingest,
+        };
+        tokio::spawn(ingest::run(store.clone(), writer));
+        Ok(store)
     }
 
     /// Applies the migrations of this backend.

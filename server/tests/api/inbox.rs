@@ -631,3 +631,102 @@ both_backends!(
         assert_eq!(event.data["reason"], "closed by the client");
     }
 );
+
+both_backends!(
+    concurrent_webhooks_are_each_stored_once_with_dense_ordered_seqs,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("burst").await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+        let customers: Vec<String> = (0..20).map(|i| format!("1650555{i:04}")).collect();
+        let post = |phone: &String| {
+            let body = inbound(
+                &biz.phone_number_id,
+                phone,
+                "Burst",
+                vec![text(phone, &format!("wamid.burst{phone}"), "hi")],
+            );
+            let (app, secret) = (&app, &biz.app_secret);
+            async move { app.webhook(&body, secret).await.0 }
+        };
+        // Each message twice, all at once: the writer takes whatever is waiting as one batch.
+        let statuses =
+            futures_util::future::join_all(customers.iter().chain(&customers).map(post)).await;
+        assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+
+        // A new contact and a notification per customer, nothing more.
+        let mut frames = Vec::new();
+        for _ in 0..customers.len() * 2 {
+            frames.push(ws.next_frame().await);
+        }
+        ws.assert_quiet(Duration::from_millis(400)).await;
+        let seqs: Vec<i64> = frames
+            .iter()
+            .map(|f| f["seq"].as_i64().expect("seq"))
+            .collect();
+        assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
+        // Three events per message (contact, message, notification), none skipped: this
+        // channel sees the first and the last, and nothing of the business came before.
+        assert_eq!(
+            (seqs[0], seqs[seqs.len() - 1]),
+            (1, 3 * customers.len() as i64)
+        );
+        let notifications: Vec<&Value> = frames
+            .iter()
+            .filter(|f| f["event"] == "notification")
+            .collect();
+        assert_eq!(notifications.len(), customers.len());
+        let totals: Vec<i64> = notifications
+            .iter()
+            .map(|f| f["data"]["total_unread"].as_i64().expect("total"))
+            .collect();
+        assert_eq!(totals, (1..=customers.len() as i64).collect::<Vec<_>>());
+    }
+);
+
+both_backends!(
+    a_message_that_cannot_be_stored_fails_alone,
+    |backend| async move {
+        use parley_actors::conversation::{ConversationKey, ConversationStore, InboundMessage};
+        let app = spawn_app(backend).await;
+        let biz = app.business("poison").await;
+        let store = parley_server::store::Store::connect(&app.settings)
+            .await
+            .expect("store");
+        let business_id = store
+            .business_by_phone_number_id(&biz.phone_number_id)
+            .await
+            .expect("lookup")
+            .expect("business")
+            .id;
+        let message = |id: &str| InboundMessage {
+            provider_id: id.into(),
+            timestamp_ms: 1_700_000_000_000,
+            kind: "text".into(),
+            content: json!({"text": id}),
+            contact_name: None,
+        };
+        let key = |business_id: &str| ConversationKey {
+            business_id: business_id.into(),
+            phone: CUSTOMER.into(),
+        };
+        // Queued together, so the writer takes them as one batch; the unknown business breaks
+        // its transaction.
+        let (bad, good) = futures_util::join!(
+            store.record_inbound(key("no-such-business"), message("wamid.bad")),
+            store.record_inbound(key(&business_id), message("wamid.good")),
+        );
+        assert!(bad.is_err());
+        let events = good.expect("the good message is stored");
+        assert!(events.iter().any(|e| e.name == "new_message"));
+        let (status, page) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        assert_eq!(status, 200, "{page}");
+        assert!(page.to_string().contains("wamid.good"), "{page}");
+    }
+);

@@ -64,30 +64,30 @@ pub(super) struct Writer(mpsc::UnboundedReceiver<Pending>);
 pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
     let mut batch = Vec::new();
     while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let items: Vec<(ConversationKey, InboundMessage)> = batch
-            .iter()
-            .map(|p| (p.key.clone(), p.message.clone()))
-            .collect();
+        let (items, answers): (Vec<_>, Vec<_>) = batch
+            .drain(..)
+            .map(|p: Pending| ((p.key, p.message), p.answer))
+            .unzip();
         match store.insert_inbound(&items).await {
             Ok(events) => {
-                for (pending, events) in batch.drain(..).zip(events) {
-                    let _ = pending.answer.send(Ok(events));
+                for (answer, events) in answers.into_iter().zip(events) {
+                    let _ = answer.send(Ok(events));
                 }
             }
             // One bad message must not fail the others: each is retried in its own transaction.
-            Err(err) if batch.len() > 1 => {
-                tracing::warn!(error = %err, size = batch.len(), "batch not committed, retrying its messages one by one");
-                for (pending, item) in batch.drain(..).zip(items) {
+            Err(err) if items.len() > 1 => {
+                tracing::warn!(error = %err, size = items.len(), "batch not committed, retrying its messages one by one");
+                for (answer, item) in answers.into_iter().zip(&items) {
                     let result = store
-                        .insert_inbound(std::slice::from_ref(&item))
+                        .insert_inbound(std::slice::from_ref(item))
                         .await
                         .map(|mut events| events.pop().unwrap_or_default());
-                    let _ = pending.answer.send(result);
+                    let _ = answer.send(result);
                 }
             }
             Err(err) => {
-                if let Some(pending) = batch.pop() {
-                    let _ = pending.answer.send(Err(err));
+                if let Some(answer) = answers.into_iter().next() {
+                    let _ = answer.send(Err(err));
                 }
             }
         }

@@ -178,7 +178,7 @@ echo "== bulk"
 start_parley PARLEY_OUTBOX__RATE_PER_SECOND="$BULK_RATE" \
   PARLEY_SANDBOX__RATE_PER_SECOND=$((BULK_RATE * 10))
 run "bulk-$BULK_RECIPIENTS" bulk --target "$P" --recipients "$BULK_RECIPIENTS" --rate "$BULK_RATE" \
-  --sandbox-log "$PARLEY_DATA/sandbox-sent.jsonl" --drain 30
+  --sandbox-log "$PARLEY_DATA/sandbox-sent.jsonl" --drain 120
 stop_parley
 
 echo "== report"

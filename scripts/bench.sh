@@ -57,11 +57,10 @@ wait_http() { # URL
   return 1
 }
 
-start_parley() {
-  local data
-  data=$(mktemp -d -p "$OUT" parley-data.XXXX)
-  RUST_LOG=warn PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS=7200 taskset -c 0 \
-    target/release/parley serve --bind "127.0.0.1:$PARLEY_PORT" --data-dir "$data" \
+start_parley() { # [NAME=VALUE...]: extra settings for this server; its data dir lands in $PARLEY_DATA
+  PARLEY_DATA=$(mktemp -d -p "$OUT" parley-data.XXXX)
+  env RUST_LOG=warn PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS=7200 "$@" taskset -c 0 \
+    target/release/parley serve --bind "127.0.0.1:$PARLEY_PORT" --data-dir "$PARLEY_DATA" \
     >>"$OUT/parley.log" 2>&1 &
   SERVER_PID=$!
   wait_http "http://127.0.0.1:$PARLEY_PORT/api/health"
@@ -106,12 +105,14 @@ run() {
 
 if [ "$QUICK" = 1 ]; then
   IDLE_SIZES="200 1000"; INBOX_RATES="50 200"; FANOUT_SESSIONS="50"; SEND_RATES="10"
-  HOLD=2; LOAD_SECS=3
+  HOLD=2; LOAD_SECS=3; BULK_RECIPIENTS=2000
 else
   IDLE_SIZES="1000 5000 18000"; INBOX_RATES="100 200 400 1000 2000 5000"
   FANOUT_SESSIONS="100 1000"; SEND_RATES="20 100"
-  HOLD=10; LOAD_SECS=10
+  HOLD=10; LOAD_SECS=10; BULK_RECIPIENTS=100000
 fi
+# The bulk job's configured pace; the sandbox's own limit sits 10x above it so it never refuses.
+BULK_RATE=${BULK_RATE:-500}
 P=http://127.0.0.1:$PARLEY_PORT
 N=http://127.0.0.1:$NCHAN_PORT
 
@@ -172,6 +173,13 @@ for r in $SEND_RATES; do
     --drain 30
   stop_parley
 done
+
+echo "== bulk"
+start_parley PARLEY_OUTBOX__RATE_PER_SECOND="$BULK_RATE" \
+  PARLEY_SANDBOX__RATE_PER_SECOND=$((BULK_RATE * 10))
+run "bulk-$BULK_RECIPIENTS" bulk --target "$P" --recipients "$BULK_RECIPIENTS" --rate "$BULK_RATE" \
+  --sandbox-log "$PARLEY_DATA/sandbox-sent.jsonl" --drain 120
+stop_parley
 
 echo "== report"
 python3 loadtest/bench/report.py "$OUT" docs/BENCHMARKS.md docs/bench-latency.png

@@ -177,14 +177,27 @@ w("## send: agents send through /api/send-message, receipts from the sandbox")
 w("")
 w("| offered/s | sends/s | send p50 ms | send p99 ms | delivered p50 ms | delivered p99 ms | read p50 ms | read p99 ms | sent | lost | dup | errors |")
 w("|---|---|---|---|---|---|---|---|---|---|---|---|")
-for r_ in sizes("send-"):
-    r = load(f"send-{r_}")
-    if not r:
-        w(f"| {r_:,} | run failed | | | | | | | | | | |")
-        continue
-    w(f"| {r_:,} | {f(r['delivered_per_sec'], 0)} | {f(r['p50_ms'], 2)} | {f(r['p99_ms'], 2)} | {f(r.get('delivered_p50_ms'), 2)} | {f(r.get('delivered_p99_ms'), 2)} | {f(r.get('read_p50_ms'), 2)} | {f(r.get('read_p99_ms'), 2)} | {r['expected']:,} | {r['lost']} | {r['duplicates']} | {r['errors']} |")
+def rows(prefix, columns, row):
+    """One table row per run of `prefix`; a failed run fills the rest of its `columns` blank."""
+    for r_ in sizes(prefix):
+        r = load(f"{prefix}{r_}")
+        w(row(r_, r) if r else f"| {r_:,} | run failed |" + " |" * (columns - 2))
+
+
+rows("send-", 12, lambda r_, r: f"| {r_:,} | {f(r['delivered_per_sec'], 0)} | {f(r['p50_ms'], 2)} | {f(r['p99_ms'], 2)} | {f(r.get('delivered_p50_ms'), 2)} | {f(r.get('delivered_p99_ms'), 2)} | {f(r.get('read_p50_ms'), 2)} | {f(r.get('read_p99_ms'), 2)} | {r['expected']:,} | {r['lost']} | {r['duplicates']} | {r['errors']} |")
 w("")
 w("Receipt times include the sandbox's configured delivered/read delays.")
+w("")
+
+# Bulk
+w("## bulk: one template job, paced by `[outbox] rate_per_second`")
+w("")
+w("| recipients | configured/s | achieved/s | deviation % | worst 1 s window % | worst 10 s window % | wall s | sent once | lost | dup | errors | finished |")
+w("|---|---|---|---|---|---|---|---|---|---|---|---|")
+rows("bulk-", 12, lambda r_, r: f"| {r_:,} | {f(r['offered_rate'], 0)} | {f(r['delivered_per_sec'], 1)} | {f(r.get('rate_deviation_pct'), 2)} | {f(r.get('worst_1s_deviation_pct'), 2)} | {f(r.get('worst_10s_deviation_pct'), 2)} | {f(r['duration_secs'], 1)} | {r['delivered']:,} | {r['lost']} | {r['duplicates']} | {r['errors']} | {r.get('job_finished')} |")
+w("")
+w("Windows run from one `bulk_send_progress` event (pushed at most every 0.5 s) to the first at least 1 s (10 s) later;")
+w("lost and duplicates count the recipients in the sandbox's `sandbox-sent.jsonl`.")
 w("")
 
 # Commands

@@ -16,6 +16,8 @@ pub const MAX_DURATION_SECS: f64 = 900.0;
 /// Most simulated customers and agents.
 pub const MAX_CUSTOMERS: usize = 10_000;
 pub const MAX_AGENTS: usize = 500;
+/// Most recipients of one bulk job.
+pub const MAX_RECIPIENTS: usize = 200_000;
 
 #[derive(Parser, Debug, Clone)]
 #[command(
@@ -36,9 +38,9 @@ from each message's scheduled send time to its arrival at each agent.\n\
 --step-factor every --step-secs until p99 passes --p99-bound-ms (or --max-rate / --duration); \
 reports deliveries/s of the best step within the bound and every step.\n\
 * send: --agents send text messages through /api/send-message at --rate for --duration; \
-reports send latency and time to the sandbox's delivered and read receipts.\n\n\
+reports send latency and time to the sandbox's delivered and read receipts.\n* bulk: uploads a generated csv of --recipients numbers to /api/recipients/parse, creates and waits for an approved template, starts one bulk job through /api/send-template and follows its bulk_send_progress events; --rate must equal the server's [outbox] rate_per_second (and the sandbox's rate_per_second must be higher). Reports the achieved rate and its deviation from --rate overall and in the worst 1 s and 10 s windows, the job's wall time, and from --sandbox-log (the server's data_dir/sandbox-sent.jsonl) recipients never sent (lost) and sent more than once (duplicates); a job not finished within three times its planned time is reported as it stands (job_finished false).\n\n\
 In the report, delivered_per_sec is connects/s (idle), messages/s that reached every agent \
-(inbox), deliveries/s to followers (fanout) or completed sends/s (send); lost counts expected \
+(inbox), deliveries/s to followers (fanout), completed sends/s (send) or recipients sent per second (bulk); lost counts expected \
 deliveries that never arrived (idle: sessions that failed or dropped), duplicates repeated ones.\n\n\
 Every run is bounded in count and time, refuses a non-loopback --target, and sets itself up \
 through the public API (registers a business, agents, an app secret). Access tokens last 15 min \
@@ -84,6 +86,15 @@ pub enum Scenario {
     },
     /// Agents send through /api/send-message; send latency and receipt times.
     Send,
+    /// One bulk template job; how closely it keeps the configured rate (--rate).
+    Bulk {
+        /// Recipients in the generated csv.
+        #[arg(long, default_value_t = 1_000)]
+        recipients: usize,
+        /// The server's data_dir/sandbox-sent.jsonl: what the sandbox accepted.
+        #[arg(long)]
+        sandbox_log: PathBuf,
+    },
 }
 
 /// Which server the run drives.
@@ -111,7 +122,8 @@ pub struct Common {
     /// WebSocket sessions (idle, fanout).
     #[arg(long, global = true, default_value_t = 100)]
     pub sessions: usize,
-    /// Offered rate per second: messages (inbox, fanout start, send) or connections (idle).
+    /// Offered rate per second: messages (inbox, fanout start, send), connections (idle), or
+    /// the server's configured send rate (bulk).
     #[arg(long, global = true, default_value_t = 100.0)]
     pub rate: f64,
     /// Seconds of load (inbox, send), of holding (idle), or the cap on all steps (fanout).
@@ -195,9 +207,21 @@ impl Common {
                     bail!("--max-rate must be in (0, {MAX_RATE}]");
                 }
             }
+            Scenario::Bulk { recipients, .. } => {
+                if *recipients == 0 || *recipients > MAX_RECIPIENTS {
+                    bail!("--recipients must be in 1..={MAX_RECIPIENTS}");
+                }
+                if *recipients as f64 / self.rate > MAX_DURATION_SECS {
+                    bail!("--recipients / --rate must be at most {MAX_DURATION_SECS} seconds");
+                }
+            }
             _ => {}
         }
-        if self.peer == Peer::Nchan && matches!(scenario, Scenario::Inbox { .. } | Scenario::Send) {
+        let parley_only = matches!(
+            scenario,
+            Scenario::Inbox { .. } | Scenario::Send | Scenario::Bulk { .. }
+        );
+        if self.peer == Peer::Nchan && parley_only {
             bail!("--peer nchan supports the idle and fanout scenarios only");
         }
         Ok(url)

@@ -16,6 +16,8 @@ use url::Url;
 
 pub type Ws = WebSocketStream<TcpStream>;
 
+/// The event a bulk job pushes while it runs (server/src/sender.rs).
+pub const BULK_SEND_PROGRESS: &str = "\"bulk_send_progress\"";
 /// Password of every account a run creates.
 const PASSWORD: &str = "loadtest-password";
 /// How long a session waits for `ready` and `subscribed` before giving up.
@@ -122,6 +124,22 @@ impl Api {
             status,
             serde_json::from_str(&text).unwrap_or(Value::String(text)),
         ))
+    }
+
+    /// Posts a multipart form with a bearer token; answers the status and the JSON body.
+    pub async fn form(
+        &self,
+        path: &str,
+        token: &str,
+        form: reqwest::multipart::Form,
+    ) -> Result<(u16, Value)> {
+        let request = self.http.post(self.url(path)).multipart(form);
+        json_answer(path, request.bearer_auth(token)).await
+    }
+
+    /// GETs `path` with a bearer token; answers the status and the JSON body.
+    pub async fn get(&self, path: &str, token: &str) -> Result<(u16, Value)> {
+        json_answer(path, self.http.get(self.url(path)).bearer_auth(token)).await
     }
 
     /// Registers an owner, sets an app secret and creates `agents` agents who log in.
@@ -243,6 +261,15 @@ impl Api {
         };
         Ok(SocketAddr::new(ip, port))
     }
+}
+
+async fn json_answer(path: &str, request: reqwest::RequestBuilder) -> Result<(u16, Value)> {
+    let response = request
+        .send()
+        .await
+        .with_context(|| format!("Failed to reach {path}"))?;
+    let status = response.status().as_u16();
+    Ok((status, response.json().await.unwrap_or(Value::Null)))
 }
 
 fn access_token(body: &Value) -> Result<String> {

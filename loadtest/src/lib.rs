@@ -4,7 +4,7 @@
 //! - `cli`: the command line, one subcommand per scenario, and the bounds every run obeys.
 //! - `client`: setup through the public API, signed webhooks, WebSocket sessions bound to a
 //!   loopback source address, the latency marker carried in message text, process RSS.
-//! - `scenarios`: `idle`, `inbox`, `fanout`, `send`, and the open-loop publisher they share.
+//! - `scenarios`: `idle`, `inbox`, `fanout`, `send`, `bulk`, and the open-loop publisher they share.
 //! - `report`: histograms, the report, its table and JSON.
 //!
 //! The binary parses arguments and calls [`run`]; the smoke tests call [`run`] too.
@@ -36,6 +36,10 @@ pub async fn run(cli: &Cli) -> Result<Report> {
             max_rate,
         } => scenarios::fanout(&run, *p99_bound_ms, *step_secs, *step_factor, *max_rate).await?,
         Scenario::Send => scenarios::send(&run).await?,
+        Scenario::Bulk {
+            recipients,
+            sandbox_log,
+        } => scenarios::bulk(&run, *recipients, sandbox_log).await?,
     };
     if let Some(path) = &cli.common.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")?;

@@ -123,6 +123,10 @@ const TABLE_ORDER: &[&str] = &[
     "delivered_p99_ms",
     "read_p50_ms",
     "read_p99_ms",
+    "job_finished",
+    "rate_deviation_pct",
+    "worst_1s_deviation_pct",
+    "worst_10s_deviation_pct",
 ];
 
 /// One rate step of `fanout`.
@@ -183,6 +187,18 @@ pub struct Report {
     pub read_p50_ms: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_p99_ms: Option<f64>,
+    /// Bulk: whether the job reported itself finished within three times its planned time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_finished: Option<bool>,
+    /// Bulk: achieved rate against the configured one, in %, over the whole job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_deviation_pct: Option<f64>,
+    /// Bulk: the largest deviation of any window of at least 1 s between progress events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst_1s_deviation_pct: Option<f64>,
+    /// Bulk: the same over windows of at least 10 s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst_10s_deviation_pct: Option<f64>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<Step>,
 }

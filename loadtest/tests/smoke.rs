@@ -14,7 +14,7 @@ use parley_server::config::Settings;
 /// A running server; the data dir goes with it.
 struct Server {
     target: String,
-    _data_dir: tempfile::TempDir,
+    data_dir: tempfile::TempDir,
 }
 
 /// Starts Parley on its own actix system in a background thread.
@@ -26,6 +26,9 @@ fn spawn_server() -> Server {
     settings.server.data_dir = data_dir.path().to_path_buf();
     settings.server.web_dir = data_dir.path().join("no-web");
     settings.database.url = String::new();
+    // The bulk smoke run sends at the outbox's pace; the sandbox's limit must stay above it.
+    settings.outbox.rate_per_second = 400.0;
+    settings.sandbox.rate_per_second = 4_000.0;
     let (port_tx, port_rx) = mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
@@ -36,14 +39,13 @@ fn spawn_server() -> Server {
     });
     let port = port_rx.recv().expect("server started");
     let target = format!("http://127.0.0.1:{port}");
-    Server {
-        target,
-        _data_dir: data_dir,
-    }
+    Server { target, data_dir }
 }
 
 async fn run(args: &str) -> Report {
     let server = spawn_server();
+    // `{data}` in the arguments stands for the server's data dir.
+    let args = args.replace("{data}", &server.data_dir.path().display().to_string());
     let line = format!(
         "parley-loadtest {args} --target {} --quiet --drain 10",
         server.target
@@ -97,6 +99,15 @@ async fn send_gets_delivered_and_read_receipts() {
     assert_eq!(report.delivered, 10);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bulk_sends_every_recipient_exactly_once() {
+    let report =
+        run("bulk --recipients 200 --rate 400 --sandbox-log {data}/sandbox-sent.jsonl").await;
+    assert_eq!(report.expected, 200);
+    assert_eq!(report.delivered, 200);
+    assert_eq!(report.job_finished, Some(true));
+}
+
 #[test]
 fn a_non_loopback_target_is_refused() {
     for target in [
@@ -118,6 +129,8 @@ fn runs_are_bounded() {
         "inbox --rate 1000000",
         "inbox --duration 100000",
         "fanout --step-factor 1",
+        "bulk --recipients 0 --sandbox-log x",
+        "bulk --recipients 100000 --rate 10 --sandbox-log x",
     ] {
         let cli = Cli::try_parse_from(format!("parley-loadtest {args}").split_whitespace())
             .expect("arguments parse");

@@ -211,7 +211,9 @@ fn progress_event(job: &SendJob, done: i64, success: i64, errors: i64, finished:
 
 /// Sends a bulk job's pending recipients in order, one at a time, at the outbox's per-number
 /// pace. Every result is stored before the next recipient, so a restart resumes where it stopped
-/// and the client id (`job:position`) keeps a recipient from being sent twice.
+/// and the client id (`job:position`) keeps a recipient from being sent twice. Progress is
+/// counted as results come (seeded from the stored counts when a job resumes), never by
+/// re-reading the recipients.
 pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
     let base: Value = serde_json::from_str(&job.payload).unwrap_or(Value::Null);
     let template = state
@@ -225,6 +227,13 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
         .cloned()
         .unwrap_or(json!([]));
     let content = template.map_or(Value::Null, |t| rendered(&t, &components));
+    let (mut success, mut errors) = match state.store.job_counts(&job.business_id, &job.id).await {
+        Ok(counts) => counts,
+        Err(err) => {
+            tracing::error!(error = %err, job = %job.id, "bulk job stalled");
+            return;
+        }
+    };
     let mut last_push = std::time::Instant::now();
     loop {
         let pending = match state
@@ -274,11 +283,14 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
                 tracing::error!(error = %err, job = %job.id, "bulk result not stored");
                 return;
             }
+            if status == "success" {
+                success += 1;
+            } else {
+                errors += 1;
+            }
             if last_push.elapsed() >= std::time::Duration::from_millis(500) {
                 last_push = std::time::Instant::now();
-                if let Ok(r) = job_report(&state, &job.business_id, &job.id).await {
-                    push_progress(&state, &job, &r, false);
-                }
+                push_progress(&state, &job, success, errors, false);
             }
         }
     }
@@ -286,20 +298,17 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
         tracing::error!(error = %err, job = %job.id, "bulk job not closed");
         return;
     }
-    if let Ok(r) = job_report(&state, &job.business_id, &job.id).await {
-        push_progress(&state, &job, &r, true);
-    }
+    push_progress(&state, &job, success, errors, true);
 }
 
-fn push_progress(state: &AppState, job: &SendJob, report: &Value, finished: bool) {
-    let n = |k: &str| report.get(k).and_then(Value::as_i64).unwrap_or_default();
+fn push_progress(state: &AppState, job: &SendJob, success: i64, errors: i64, finished: bool) {
     state
         .hub
         .do_send(parley_actors::hub::Publish(progress_event(
             job,
-            n("done"),
-            n("success"),
-            n("errors"),
+            success + errors,
+            success,
+            errors,
             finished,
         )));
 }

@@ -269,6 +269,20 @@ impl Store {
         .await?)
     }
 
+    /// (success, errors) of a job's recipients so far.
+    pub async fn job_counts(&self, business_id: &str, job_id: &str) -> ApiResult<(i64, i64)> {
+        let (success, errors): (i64, i64) = sqlx::query_as(
+            "SELECT COALESCE(SUM(CASE WHEN status = 'success' THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END), 0) \
+             FROM send_job_recipients WHERE business_id = $1 AND job_id = $2",
+        )
+        .bind(business_id)
+        .bind(job_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((success, errors))
+    }
+
     pub async fn set_recipient_result(
         &self,
         business_id: &str,

@@ -1,6 +1,8 @@
 //! One actor per (business, customer phone): the single writer of its conversation. Inbound
-//! messages, outgoing sends, receipts and mark-as-read pass through its mailbox one at a time, so their order is
-//! the order users see. It persists first, then publishes what the store recorded.
+//! messages, outgoing sends, receipts and mark-as-read pass through its mailbox one at a time, so
+//! their order is the order users see. Each change is persisted before its events are published.
+//! Inbound messages are only queued in mailbox order for the store's group commit, which
+//! publishes them: a busy conversation gets many messages per commit, not one.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -88,12 +90,15 @@ pub enum SendOutcome {
 /// What the conversation actor needs from storage. Each call persists its change and the events
 /// it causes in one transaction and answers those events, already numbered.
 pub trait ConversationStore: Send + Sync + 'static {
-    /// Nothing (no events) when the message was seen before.
+    /// Queues the message for the next group commit at once, in call order, and publishes its
+    /// events on `bus` after the commit, in seq order with the rest of its batch. Answers whether
+    /// the message was new: a redelivery records and publishes nothing.
     fn record_inbound(
         &self,
         key: ConversationKey,
         message: InboundMessage,
-    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>>;
+        bus: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<bool, StoreError>>;
 
     /// Moves a message's status forward only; an unknown message's status is kept for later.
     fn record_status(
@@ -192,13 +197,13 @@ impl Actor for ConversationActor {
 }
 
 impl Handler<Inbound> for ConversationActor {
-    type Result = AtomicResponse<Self, Result<bool, StoreError>>;
+    type Result = ResponseFuture<Result<bool, StoreError>>;
     fn handle(&mut self, msg: Inbound, _: &mut Context<Self>) -> Self::Result {
-        let recorded = self.store.record_inbound(self.key.clone(), msg.0);
-        self.persist_then_publish(Box::pin(async move {
-            let events = recorded.await?;
-            Ok((!events.is_empty(), events))
-        }))
+        self.last_active = Instant::now();
+        // Not atomic: the message is queued now, in mailbox order, so the next one does not wait
+        // for this one's commit, and the store publishes (one ordered publisher per batch).
+        self.store
+            .record_inbound(self.key.clone(), msg.0, self.bus.clone())
     }
 }
 

@@ -4,6 +4,7 @@
 //! - `conversation`: one actor per conversation, the single writer of it; its registry
 //! - `hub`: one per node, routes events to the sessions that follow their channels
 //! - `session`: one per WebSocket or SSE connection
+//! - `queue`: the bounded queue from a session to its connection's writer
 //!
 //! This crate knows no HTTP and no SQL: it declares the traits it needs (`ConversationStore`,
 //! `EventLog`, `EventBus`) and the server implements them.
@@ -11,4 +12,5 @@
 pub mod conversation;
 pub mod events;
 pub mod hub;
+pub mod queue;
 pub mod session;

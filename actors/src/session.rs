@@ -10,12 +10,12 @@ use actix::prelude::*;
 use bytestring::ByteString;
 use futures_util::future::BoxFuture;
 use serde_json::json;
-use tokio::sync::mpsc;
 
 use crate::events::{Event, SharedEvent};
 use crate::hub::{
     CloseSession, Connect, Deliver, Disconnect, Hub, SessionId, Subscribe, Unsubscribe,
 };
+use crate::queue;
 
 /// How often the server pings (WebSocket) or sends a keep-alive comment (SSE).
 pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(15);
@@ -79,7 +79,7 @@ pub struct SessionActor {
     hub: Addr<Hub>,
     log: Arc<dyn EventLog>,
     /// Bounded: when it is full the client is too slow and gets closed.
-    out: mpsc::Sender<Frame>,
+    out: queue::Sender<Frame>,
     /// Followed channels: a handful at most, so a vector (smaller than a set when idle).
     channels: Vec<String>,
     last_heard: Instant,
@@ -100,7 +100,7 @@ pub struct SessionSetup {
     pub transport: Transport,
     pub hub: Addr<Hub>,
     pub log: Arc<dyn EventLog>,
-    pub out: mpsc::Sender<Frame>,
+    pub out: queue::Sender<Frame>,
     pub channels: Vec<String>,
     pub expires_in: Duration,
     pub resume_from: Option<i64>,

@@ -7,9 +7,9 @@ use actix::Actor;
 use futures_util::future::BoxFuture;
 use parley_actors::events::Event;
 use parley_actors::hub::{Hub, Publish};
+use parley_actors::queue;
 use parley_actors::session::{EventLog, Frame, Replay, SessionActor, SessionSetup, Transport};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 
 fn event(seq: i64) -> Event {
     Event {
@@ -35,10 +35,10 @@ impl EventLog for SlowLog {
 
 fn session(
     hub: &actix::Addr<Hub>,
-    queue: usize,
+    capacity: usize,
     resume_from: Option<i64>,
-) -> mpsc::Receiver<Frame> {
-    let (out, frames) = mpsc::channel(queue);
+) -> queue::Receiver<Frame> {
+    let (out, frames) = queue::bounded(capacity);
     SessionActor::new(SessionSetup {
         business_id: "b1".into(),
         user_id: "u1".into(),
@@ -54,7 +54,7 @@ fn session(
     frames
 }
 
-async fn next_json(frames: &mut mpsc::Receiver<Frame>) -> Value {
+async fn next_json(frames: &mut queue::Receiver<Frame>) -> Value {
     match tokio::time::timeout(Duration::from_secs(2), frames.recv()).await {
         Ok(Some(Frame::Text(text))) => serde_json::from_str(&text).expect("json"),
         other => panic!("expected a text frame, got {other:?}"),

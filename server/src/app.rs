@@ -7,9 +7,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix::{Actor, Addr};
-use actix_web::dev::Server;
+use actix_codec::Framed;
+use actix_http::body::MessageBody;
+use actix_http::h1::Codec;
+use actix_http::{HttpService, Request};
+use actix_service::map_config;
+use actix_web::dev::{
+    AppConfig, Server, ServiceFactory, ServiceRequest, ServiceResponse, fn_service,
+};
+use actix_web::http::Method;
 use actix_web::middleware::{Compress, from_fn};
-use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use actix_web::rt::net::TcpStream;
+use actix_web::{App, HttpRequest, HttpResponse, web};
 use anyhow::Context;
 use parley_actors::conversation::Conversations;
 use parley_actors::hub::{EventBus, Hub, InProcessBus};
@@ -156,48 +165,23 @@ impl Application {
             "Parley listening"
         );
         let web_dir = state.settings.server.web_dir.clone();
-        let server = HttpServer::new(move || {
-            App::new()
-                .app_data(state.clone())
-                .app_data(web::JsonConfig::default().error_handler(|err, _| {
-                    ApiError::BadRequest(format!("Invalid JSON body: {err}")).into()
-                }))
-                .app_data(
-                    actix_multipart::form::MultipartFormConfig::default()
-                        .total_limit(MAX_UPLOAD)
-                        .memory_limit(2 * 1024 * 1024),
-                )
-                .app_data(web::QueryConfig::default().error_handler(|err, _| {
-                    ApiError::BadRequest(format!("Invalid query: {err}")).into()
-                }))
-                .wrap(Compress::default())
-                .wrap(from_fn(telemetry::request_span))
-                .service(
-                    web::scope("/api")
-                        .configure(api::api_routes)
-                        .default_service(web::to(not_found)),
-                )
-                .service(
-                    web::resource("/webhook")
-                        .app_data(web::PayloadConfig::new(webhook::MAX_BODY))
-                        .route(web::get().to(webhook::verify))
-                        .route(web::post().to(webhook::receive)),
-                )
-                .service(
-                    web::scope("/sandbox")
-                        // Template header examples go up as raw bytes, up to 100 MB.
-                        .app_data(web::PayloadConfig::new(MAX_UPLOAD))
-                        .configure(sandbox::routes),
-                )
-                .service(
-                    web::scope("/identity")
-                        .configure(auth::identity_routes)
-                        .default_service(web::to(not_found)),
-                )
-                .configure(|cfg| serve_web_app(cfg, &web_dir))
-        })
-        .listen(listener)?
-        .run();
+        // actix-web's `HttpServer` offers no upgrade hook, so the service is assembled here:
+        // WebSocket upgrades go to `api::ws` with the bare socket, everything else to the app.
+        let server = Server::build()
+            .listen("parley", listener, move || {
+                let ws_state = state.clone();
+                let app = routes(state.clone(), web_dir.clone());
+                HttpService::build()
+                    .local_addr(address)
+                    .upgrade(fn_service(
+                        move |(req, framed): (Request, Framed<TcpStream, Codec>)| {
+                            api::ws::serve(ws_state.clone(), req, framed)
+                        },
+                    ))
+                    .finish(map_config(app, |_| AppConfig::default()))
+                    .tcp()
+            })?
+            .run();
         Ok(Application { port, server })
     }
 
@@ -209,6 +193,61 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// Every HTTP route of the process.
+fn routes(
+    state: web::Data<AppState>,
+    web_dir: PathBuf,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(state)
+        .app_data(web::JsonConfig::default().error_handler(|err, _| {
+            ApiError::BadRequest(format!("Invalid JSON body: {err}")).into()
+        }))
+        .app_data(
+            actix_multipart::form::MultipartFormConfig::default()
+                .total_limit(MAX_UPLOAD)
+                .memory_limit(2 * 1024 * 1024),
+        )
+        .app_data(
+            web::QueryConfig::default().error_handler(|err, _| {
+                ApiError::BadRequest(format!("Invalid query: {err}")).into()
+            }),
+        )
+        .wrap(Compress::default())
+        .wrap(from_fn(telemetry::request_span))
+        .service(
+            web::scope("/api")
+                .configure(api::api_routes)
+                .default_service(web::to(not_found)),
+        )
+        .service(
+            web::resource("/webhook")
+                .app_data(web::PayloadConfig::new(webhook::MAX_BODY))
+                .route(web::get().to(webhook::verify))
+                .route(web::post().to(webhook::receive)),
+        )
+        .service(
+            web::scope("/sandbox")
+                // Template header examples go up as raw bytes, up to 100 MB.
+                .app_data(web::PayloadConfig::new(MAX_UPLOAD))
+                .configure(sandbox::routes),
+        )
+        .service(
+            web::scope("/identity")
+                .configure(auth::identity_routes)
+                .default_service(web::to(not_found)),
+        )
+        .configure(|cfg| serve_web_app(cfg, &web_dir))
 }
 
 /// Drops logged events past the resume window, once a minute.
@@ -225,11 +264,12 @@ fn spawn_event_pruning(store: Store, retention_secs: u64) {
 }
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound(format!(
-        "No route for {} {}",
-        req.method(),
-        req.path()
-    )))
+    Err(no_route(req.method(), req.path()))
+}
+
+/// 404 for a path no route serves.
+pub fn no_route(method: &Method, path: &str) -> ApiError {
+    ApiError::NotFound(format!("No route for {method} {path}"))
 }
 
 /// The built web app at `/`; unknown paths get `index.html` so client routes load.

@@ -1,4 +1,4 @@
-//! Live pushes: the WebSocket (`/api/ws`) and the SSE shim (`/api/events/stream/…`). Both are
+//! Live pushes over SSE (`/api/events/stream/…`); the WebSocket (`/api/ws`) is in `ws`. Both are
 //! fronted by a `SessionActor`; these handlers only wire sockets to it.
 
 use std::sync::Arc;
@@ -6,34 +6,33 @@ use std::time::Duration;
 
 use actix::Actor;
 use actix_web::http::header::ContentEncoding;
-use actix_web::{HttpRequest, HttpResponse, rt, web};
-use actix_ws::{CloseCode, CloseReason, Message};
-use futures_util::StreamExt;
+use actix_web::{HttpRequest, HttpResponse, web};
 use parley_actors::events::NOTIFICATIONS;
 use parley_actors::hub::CloseChannel;
-use parley_actors::session::{ClientOp, Frame, SessionActor, SessionSetup, Transport};
+use parley_actors::queue;
+use parley_actors::session::{Frame, SessionActor, SessionSetup, Transport};
 use serde::Deserialize;
 use serde_json::json;
-use tokio::sync::mpsc;
 
 use crate::app::AppState;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult, required};
 use crate::store::now_ms;
 
-fn setup(
+/// A session for the caller and the queue its frames come out of.
+pub(super) fn setup(
     state: &AppState,
-    auth: &Auth,
+    auth: Auth,
     transport: Transport,
     channels: Vec<String>,
     resume_from: Option<i64>,
-) -> (SessionSetup, mpsc::Receiver<Frame>) {
-    let (out, frames) = mpsc::channel(state.settings.realtime.session_queue_len.max(2));
+) -> (SessionSetup, queue::Receiver<Frame>) {
+    let (out, frames) = queue::bounded(state.settings.realtime.session_queue_len.max(2));
     // A token is refused once the clock passes `exp`, i.e. from the next whole second.
     let expires_in_ms = (auth.expires_at as i64 + 1) * 1000 - now_ms();
     let setup = SessionSetup {
-        business_id: auth.business_id.clone(),
-        user_id: auth.user_id.clone(),
+        business_id: auth.business_id,
+        user_id: auth.user_id,
         transport,
         hub: state.hub.clone(),
         log: Arc::new(state.store.clone()),
@@ -45,61 +44,8 @@ fn setup(
     (setup, frames)
 }
 
-/// `GET /api/ws?token=`: subscribe, unsubscribe and resume over one socket.
-pub async fn websocket(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    body: web::Payload,
-) -> Result<HttpResponse, actix_web::Error> {
-    let auth = Auth::from_header_or_query(&req)?;
-    let (response, session, mut incoming) = actix_ws::handle(&req, body)?;
-    let (setup, mut frames) = setup(&state, &auth, Transport::WebSocket, Vec::new(), None);
-    let actor = SessionActor::new(setup).start();
-
-    let mut writer = session.clone();
-    rt::spawn(async move {
-        while let Some(frame) = frames.recv().await {
-            let sent = match frame {
-                Frame::Text(text) => writer.text(text).await,
-                Frame::Ping => writer.ping(b"").await,
-                Frame::Close(reason) => {
-                    let reason = CloseReason {
-                        code: CloseCode::Policy,
-                        description: Some(reason),
-                    };
-                    let _ = writer.close(Some(reason)).await;
-                    return;
-                }
-            };
-            if sent.is_err() {
-                return;
-            }
-        }
-        let _ = writer.close(None).await;
-    });
-
-    let mut ponger = session;
-    rt::spawn(async move {
-        while let Some(Ok(message)) = incoming.next().await {
-            match message {
-                Message::Text(text) => actor.do_send(ClientOp::parse(&text)),
-                Message::Ping(bytes) => {
-                    actor.do_send(ClientOp::Heard);
-                    if ponger.pong(&bytes).await.is_err() {
-                        break;
-                    }
-                }
-                Message::Close(_) => break,
-                _ => actor.do_send(ClientOp::Heard),
-            }
-        }
-        actor.do_send(ClientOp::Gone);
-    });
-    Ok(response)
-}
-
 /// An SSE response fed by a session's frames; a `Close` frame is the last one.
-fn sse_response(frames: mpsc::Receiver<Frame>) -> HttpResponse {
+fn sse_response(frames: queue::Receiver<Frame>) -> HttpResponse {
     // `None` marks a stream that has sent its close event.
     let body = futures_util::stream::unfold(Some(frames), |frames| async move {
         let mut frames = frames?;
@@ -133,7 +79,7 @@ fn open_stream(state: &AppState, req: &HttpRequest, channel: String) -> ApiResul
     let auth = Auth::from_header_or_query(req)?;
     let (setup, frames) = setup(
         state,
-        &auth,
+        auth,
         Transport::Sse,
         vec![channel],
         last_event_id(req),

@@ -23,6 +23,7 @@ pub mod recipients;
 pub mod replies;
 pub mod sender;
 pub mod templates;
+pub mod ws;
 
 use actix_web::web;
 
@@ -50,7 +51,7 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
             "/conversation/{phone}/mark-as-read",
             web::post().to(conversations::mark_as_read),
         )
-        .route("/ws", web::get().to(events::websocket))
+        .route("/ws", web::to(ws::not_upgraded))
         .route(
             "/events/stream/notifications/all",
             web::get().to(events::notifications_stream),

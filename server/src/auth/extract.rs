@@ -2,9 +2,10 @@
 
 use std::future::{Ready, ready};
 
+use actix_web::http::header::HeaderMap;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 
-use super::tokens::Claims;
+use super::tokens::{Claims, TokenIssuer};
 use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::store::{ROLE_OWNER, User};
@@ -56,39 +57,49 @@ impl Auth {
 
     /// Checks the `Authorization: Bearer` header.
     pub fn from_header(req: &HttpRequest) -> ApiResult<Auth> {
-        let token = req
-            .headers()
-            .get("Authorization")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split_once(' '))
-            // The scheme is case-insensitive (RFC 9110 §11.1).
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim())
-            .filter(|token| !token.is_empty())
-            .ok_or_else(|| ApiError::Unauthorized("Missing bearer token".into()))?;
-        Self::from_token(req, token)
+        Self::verify(&app_state(req)?.tokens, bearer(req.headers())?)
     }
 
     /// Stream endpoints (WebSocket, SSE) cannot set headers from a browser: they take `?token=`.
     pub fn from_header_or_query(req: &HttpRequest) -> ApiResult<Auth> {
-        if req.headers().contains_key("Authorization") {
-            return Self::from_header(req);
+        Self::for_stream(req.headers(), req.query_string(), &app_state(req)?.tokens)
+    }
+
+    /// As `from_header_or_query`, from a request's parts (the WebSocket upgrade has no
+    /// `HttpRequest`).
+    pub fn for_stream(headers: &HeaderMap, query: &str, tokens: &TokenIssuer) -> ApiResult<Auth> {
+        if headers.contains_key("Authorization") {
+            return Self::verify(tokens, bearer(headers)?);
         }
-        let query =
-            web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
-                .map_err(|_| ApiError::Unauthorized("Missing token".into()))?;
+        let query = web::Query::<std::collections::HashMap<String, String>>::from_query(query)
+            .map_err(|_| ApiError::Unauthorized("Missing token".into()))?;
         let token = query
             .get("token")
             .ok_or_else(|| ApiError::Unauthorized("Missing token".into()))?;
-        Self::from_token(req, token)
+        Self::verify(tokens, token)
     }
 
-    fn from_token(req: &HttpRequest, token: &str) -> ApiResult<Auth> {
-        let state = req
-            .app_data::<web::Data<AppState>>()
-            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("app state missing")))?;
-        state.tokens.verify(token).map(Auth::from_claims)
+    fn verify(tokens: &TokenIssuer, token: &str) -> ApiResult<Auth> {
+        tokens.verify(token).map(Auth::from_claims)
     }
+}
+
+fn app_state(req: &HttpRequest) -> ApiResult<&web::Data<AppState>> {
+    req.app_data::<web::Data<AppState>>()
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("app state missing")))
+}
+
+/// The token of an `Authorization: Bearer` header.
+fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
+    headers
+        .get("Authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        // The scheme is case-insensitive (RFC 9110 §11.1).
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty())
+        .ok_or_else(|| ApiError::Unauthorized("Missing bearer token".into()))
 }
 
 impl FromRequest for Auth {

@@ -2,6 +2,7 @@
 //! `EventLog`: every change is written with the events it causes, numbered, in one transaction.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 use parley_actors::conversation::{
@@ -12,6 +13,7 @@ use parley_actors::events::{
     Event, MESSAGE_STATUS_UPDATE, NEW_CONTACT, NEW_MESSAGE, NOTIFICATION, NOTIFICATIONS,
     SYSTEM_NOTIFICATION, conversation_channel,
 };
+use parley_actors::hub::EventBus;
 use parley_actors::session::{EventLog, Replay};
 use serde_json::{Value, json};
 use sqlx::{AnyConnection, FromRow};
@@ -838,9 +840,10 @@ impl ConversationStore for Store {
         &self,
         key: ConversationKey,
         message: InboundMessage,
-    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>> {
-        let ingest = self.ingest.clone();
-        Box::pin(async move { Ok(ingest.record(key, message).await?) })
+        bus: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<bool, StoreError>> {
+        let committed = self.ingest.submit(key, message, bus);
+        Box::pin(async move { Ok(committed.await?) })
     }
 
     fn record_status(

@@ -1,12 +1,16 @@
 //! Group commit of inbound messages (docs/decisions/0002-group-commit.md). Conversation actors
 //! hand their messages to one writer task; it takes everything waiting, writes it in one
-//! transaction and answers each message with its events only after the commit. While one commit
-//! (and its fsync) runs, the next batch gathers, so there is no timer and no added wait.
+//! transaction and, only after the commit, publishes the batch's events in seq order and answers
+//! each message. While one commit (and its fsync) runs, the next batch gathers, so there is no
+//! timer and no added wait. Being the one publisher of inbound events keeps them in order on
+//! their way to the hub, however busy the threads of the actors that queued them.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel};
+use parley_actors::hub::EventBus;
 use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
@@ -19,11 +23,13 @@ use super::{Store, iso_time};
 /// Most messages in one transaction: bounds how long one commit holds the write lock.
 const MAX_BATCH: usize = 512;
 
-/// One message waiting for the writer, and where its answer goes.
+/// One message waiting for the writer, where its events go, and where its answer (new or not)
+/// goes.
 struct Pending {
     key: ConversationKey,
     message: InboundMessage,
-    answer: oneshot::Sender<Result<Vec<Event>, sqlx::Error>>,
+    bus: Arc<dyn EventBus>,
+    answer: oneshot::Sender<Result<bool, sqlx::Error>>,
 }
 
 /// The writer's queue. Cheap to clone.
@@ -37,23 +43,26 @@ impl Ingest {
         (Ingest(queue), Writer(waiting))
     }
 
-    /// Records one message in the next batch; answers its events once they are committed
-    /// (nothing when the message was seen before).
-    pub(super) async fn record(
+    /// Queues one message for the next batch now; the future answers once it is committed and
+    /// its events are published (false when the message was seen before).
+    pub(super) fn submit(
         &self,
         key: ConversationKey,
         message: InboundMessage,
-    ) -> Result<Vec<Event>, sqlx::Error> {
+        bus: Arc<dyn EventBus>,
+    ) -> impl Future<Output = Result<bool, sqlx::Error>> + use<> {
         let (answer, answered) = oneshot::channel();
-        let writer_gone = || sqlx::Error::PoolClosed;
-        self.0
-            .send(Pending {
-                key,
-                message,
-                answer,
-            })
-            .map_err(|_| writer_gone())?;
-        answered.await.map_err(|_| writer_gone())?
+        let queued = self.0.send(Pending {
+            key,
+            message,
+            bus,
+            answer,
+        });
+        async move {
+            let writer_gone = || sqlx::Error::PoolClosed;
+            queued.map_err(|_| writer_gone())?;
+            answered.await.map_err(|_| writer_gone())?
+        }
     }
 }
 
@@ -64,34 +73,43 @@ pub(super) struct Writer(mpsc::UnboundedReceiver<Pending>);
 pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
     let mut batch = Vec::new();
     while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let (items, answers): (Vec<_>, Vec<_>) = batch
+        let (items, outlets): (Vec<_>, Vec<_>) = batch
             .drain(..)
-            .map(|p: Pending| ((p.key, p.message), p.answer))
+            .map(|p: Pending| ((p.key, p.message), (p.bus, p.answer)))
             .unzip();
         match store.insert_inbound(&items).await {
             Ok(events) => {
-                for (answer, events) in answers.into_iter().zip(events) {
-                    let _ = answer.send(Ok(events));
+                for ((bus, answer), events) in outlets.into_iter().zip(events) {
+                    let _ = answer.send(Ok(publish(&*bus, events)));
                 }
             }
             // One bad message must not fail the others: each is retried in its own transaction.
             Err(err) if items.len() > 1 => {
                 tracing::warn!(error = %err, size = items.len(), "batch not committed, retrying its messages one by one");
-                for (answer, item) in answers.into_iter().zip(&items) {
+                for ((bus, answer), item) in outlets.into_iter().zip(&items) {
                     let result = store
                         .insert_inbound(std::slice::from_ref(item))
                         .await
-                        .map(|mut events| events.pop().unwrap_or_default());
+                        .map(|mut events| publish(&*bus, events.pop().unwrap_or_default()));
                     let _ = answer.send(result);
                 }
             }
             Err(err) => {
-                if let Some(answer) = answers.into_iter().next() {
+                if let Some((_, answer)) = outlets.into_iter().next() {
                     let _ = answer.send(Err(err));
                 }
             }
         }
     }
+}
+
+/// Publishes one message's committed events; answers whether there were any (a new message).
+fn publish(bus: &dyn EventBus, events: Vec<Event>) -> bool {
+    let new = !events.is_empty();
+    for event in events {
+        bus.publish(event);
+    }
+    new
 }
 
 impl Store {

@@ -689,6 +689,17 @@ both_backends!(
     a_message_that_cannot_be_stored_fails_alone,
     |backend| async move {
         use parley_actors::conversation::{ConversationKey, ConversationStore, InboundMessage};
+        use parley_actors::events::Event;
+        use parley_actors::hub::EventBus;
+        use std::sync::{Arc, Mutex};
+        /// Keeps what the store publishes.
+        #[derive(Default)]
+        struct Collected(Mutex<Vec<Event>>);
+        impl EventBus for Collected {
+            fn publish(&self, event: Event) {
+                self.0.lock().expect("events").push(event);
+            }
+        }
         let app = spawn_app(backend).await;
         let biz = app.business("poison").await;
         let store = parley_server::store::Store::connect(&app.settings)
@@ -713,13 +724,17 @@ both_backends!(
         };
         // Queued together, so the writer takes them as one batch; the unknown business breaks
         // its transaction.
+        let bus = Arc::new(Collected::default());
         let (bad, good) = futures_util::join!(
-            store.record_inbound(key("no-such-business"), message("wamid.bad")),
-            store.record_inbound(key(&business_id), message("wamid.good")),
+            store.record_inbound(key("no-such-business"), message("wamid.bad"), bus.clone()),
+            store.record_inbound(key(&business_id), message("wamid.good"), bus.clone()),
         );
         assert!(bad.is_err());
-        let events = good.expect("the good message is stored");
-        assert!(events.iter().any(|e| e.name == "new_message"));
+        assert!(good.expect("the good message is stored"), "new");
+        let published = bus.0.lock().expect("events");
+        assert!(published.iter().any(|e| e.name == "new_message"));
+        assert!(published.iter().all(|e| e.business_id == business_id));
+        drop(published);
         let (status, page) = app
             .get(
                 &format!("/api/conversation/{CUSTOMER}"),
@@ -728,5 +743,61 @@ both_backends!(
             .await;
         assert_eq!(status, 200, "{page}");
         assert!(page.to_string().contains("wamid.good"), "{page}");
+    }
+);
+
+both_backends!(
+    websocket_refusals_answer_json_errors_before_the_upgrade,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("refused").await;
+        // An upgrade request as a browser sends it.
+        let upgrade_as = |path: String, version: &str| {
+            app.client
+                .get(format!("{}{path}", app.address))
+                .header("Connection", "Upgrade")
+                .header("Upgrade", "websocket")
+                .header("Sec-WebSocket-Version", version)
+                .header("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+        };
+        let upgrade = |path: String| upgrade_as(path, "13");
+        let token = &biz.session.access;
+        let cases = [
+            (
+                upgrade(format!("/api/nowhere?token={token}")),
+                404,
+                "No route for GET /api/nowhere".to_string(),
+            ),
+            (upgrade("/api/ws".into()), 401, "Missing token".into()),
+            (
+                upgrade("/api/ws?token=forged".into()),
+                401,
+                "Invalid token".into(),
+            ),
+            (
+                upgrade_as(format!("/api/ws?token={token}"), "8"),
+                400,
+                "Not a WebSocket handshake: unsupported WebSocket version".into(),
+            ),
+            (
+                app.client
+                    .get(format!("{}/api/ws?token={token}", app.address)),
+                400,
+                "This endpoint takes WebSocket upgrades only".into(),
+            ),
+        ];
+        for (request, status, detail) in cases {
+            let response = request.send().await.expect("answered");
+            assert_eq!(response.status().as_u16(), status);
+            let body: Value = response.json().await.expect("JSON error body");
+            assert_eq!(body["detail"], detail, "{body}");
+            assert_eq!(body["message"], detail, "{body}");
+        }
+        // The refusals left the endpoint working.
+        let mut ws = WsClient::connect(&app, token).await;
+        ws.subscribe(&format!("{}_{}", biz.phone_number_id, CUSTOMER))
+            .await;
+        post_texts(&app, &biz, "still", 1).await;
+        assert_eq!(ws.next_frame().await["event"], "new_message");
     }
 );

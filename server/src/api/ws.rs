@@ -1,0 +1,136 @@
+//! `GET /api/ws?token=`: subscribe, unsubscribe and resume over one WebSocket.
+//!
+//! Upgrades leave actix-http at the handshake: its HTTP/1 dispatcher keeps two 8 KiB buffers for
+//! as long as a connection lives, which would be most of an idle session's memory. Here the bare
+//! socket goes to tungstenite with a small read buffer, and one task per connection moves frames
+//! between it and the session's `SessionActor` (the same actor SSE streams use).
+
+use std::io;
+
+use actix::Actor;
+use actix_codec::Framed;
+use actix_http::body::{self, BodySize};
+use actix_http::h1::{Codec, Message as H1};
+use actix_http::ws::{handshake_response, verify_handshake};
+use actix_http::{ConnectionType, Request};
+use actix_web::rt::net::TcpStream;
+use actix_web::{HttpResponse, ResponseError, web};
+use futures_util::{SinkExt, StreamExt};
+use parley_actors::session::{ClientOp, Frame, SessionActor, Transport};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
+use tokio_tungstenite::tungstenite::{Bytes, Message, Utf8Bytes};
+
+use super::events::setup;
+use crate::app::{AppState, no_route};
+use crate::auth::extract::Auth;
+use crate::error::{ApiError, ApiResult};
+
+const PATH: &str = "/api/ws";
+/// Client operations are a few hundred bytes; anything past this closes the socket.
+const MAX_MESSAGE: usize = 64 * 1024;
+/// Grows only while a larger frame is read.
+const READ_BUFFER: usize = 256;
+
+/// Serves one upgrade request, from the handshake to the close.
+pub async fn serve(
+    state: web::Data<AppState>,
+    req: Request,
+    mut framed: Framed<TcpStream, Codec>,
+) -> Result<(), actix_web::Error> {
+    let auth = match accept(&state, &req) {
+        Ok(auth) => auth,
+        Err(error) => return Ok(refuse(framed, error).await?),
+    };
+    let accepted = handshake_response(req.head()).finish().drop_body();
+    drop(req);
+    framed.send(H1::Item((accepted, BodySize::None))).await?;
+    let config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE));
+    // The block drops the HTTP codec's buffers; bytes already read past the handshake go on.
+    let socket = {
+        let parts = framed.into_parts();
+        let leftover = parts.read_buf.to_vec();
+        WebSocketStream::from_partially_read(parts.io, leftover, Role::Server, Some(config)).await
+    };
+    run(&state, auth, socket).await;
+    Ok(())
+}
+
+/// The path, the caller's token and the handshake headers, checked in that order.
+fn accept(state: &AppState, req: &Request) -> ApiResult<Auth> {
+    if req.path() != PATH {
+        return Err(no_route(req.method(), req.path()));
+    }
+    let auth = Auth::for_stream(
+        &req.head().headers,
+        req.uri().query().unwrap_or(""),
+        &state.tokens,
+    )?;
+    verify_handshake(req.head())
+        .map_err(|e| ApiError::BadRequest(format!("Not a WebSocket handshake: {e}")))?;
+    Ok(auth)
+}
+
+/// Answers with the error's JSON body and closes the connection.
+async fn refuse(mut framed: Framed<TcpStream, Codec>, error: ApiError) -> io::Result<()> {
+    let (mut head, content) = actix_http::Response::from(error.error_response()).into_parts();
+    head.head_mut().set_connection_type(ConnectionType::Close);
+    let content = body::to_bytes(content)
+        .await
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    framed
+        .send(H1::Item((head, BodySize::Sized(content.len() as u64))))
+        .await?;
+    framed.send(H1::Chunk(Some(content))).await?;
+    framed.send(H1::Chunk(None)).await
+}
+
+/// Moves frames both ways until either side ends the session.
+async fn run(state: &AppState, auth: Auth, mut socket: WebSocketStream<TcpStream>) {
+    let (setup, mut frames) = setup(state, auth, Transport::WebSocket, Vec::new(), None);
+    let actor = SessionActor::new(setup).start();
+    loop {
+        tokio::select! {
+            frame = frames.recv() => {
+                let sent = match frame {
+                    Some(Frame::Text(text)) => match Utf8Bytes::try_from(text.into_bytes()) {
+                        Ok(text) => socket.send(Message::Text(text)).await,
+                        Err(_) => continue,
+                    },
+                    Some(Frame::Ping) => socket.send(Message::Ping(Bytes::new())).await,
+                    Some(Frame::Close(reason)) => {
+                        let close = CloseFrame { code: CloseCode::Policy, reason: reason.into() };
+                        let _ = socket.close(Some(close)).await;
+                        break;
+                    }
+                    None => {
+                        let _ = socket.close(None).await;
+                        break;
+                    }
+                };
+                if sent.is_err() {
+                    break;
+                }
+            }
+            incoming = socket.next() => match incoming {
+                Some(Ok(Message::Text(text))) => actor.do_send(ClientOp::parse(&text)),
+                // Pings are answered by tungstenite; any frame shows the client is there.
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => actor.do_send(ClientOp::Heard),
+            },
+        }
+    }
+    actor.do_send(ClientOp::Gone);
+}
+
+/// `/api/ws` without an `Upgrade: websocket` header.
+pub async fn not_upgraded() -> ApiResult<HttpResponse> {
+    Err(ApiError::BadRequest(
+        "This endpoint takes WebSocket upgrades only".into(),
+    ))
+}

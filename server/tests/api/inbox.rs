@@ -731,10 +731,9 @@ both_backends!(
         );
         assert!(bad.is_err());
         assert!(good.expect("the good message is stored"), "new");
-        let published = bus.0.lock().expect("events");
+        let published: Vec<Event> = std::mem::take(&mut bus.0.lock().expect("events"));
         assert!(published.iter().any(|e| e.name == "new_message"));
         assert!(published.iter().all(|e| e.business_id == business_id));
-        drop(published);
         let (status, page) = app
             .get(
                 &format!("/api/conversation/{CUSTOMER}"),

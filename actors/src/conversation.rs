@@ -101,11 +101,13 @@ pub trait ConversationStore: Send + Sync + 'static {
     ) -> BoxFuture<'static, Result<bool, StoreError>>;
 
     /// Moves a message's status forward only; an unknown message's status is kept for later.
+    /// Queued like `record_inbound`, whose batches it shares, and published the same way.
     fn record_status(
         &self,
         key: ConversationKey,
         update: StatusUpdate,
-    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>>;
+        bus: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<(), StoreError>>;
 
     /// Marks the customer's messages read; answers how many changed.
     fn mark_read(
@@ -210,8 +212,13 @@ impl Handler<Inbound> for ConversationActor {
 impl Handler<Receipt> for ConversationActor {
     type Result = AtomicResponse<Self, Result<(), StoreError>>;
     fn handle(&mut self, msg: Receipt, _: &mut Context<Self>) -> Self::Result {
-        let recorded = self.store.record_status(self.key.clone(), msg.0);
-        self.persist_then_publish(Box::pin(async move { Ok(((), recorded.await?)) }))
+        self.last_active = Instant::now();
+        // Atomic, so a receipt and the send result it may depend on apply in order; the store
+        // publishes.
+        let recorded = self
+            .store
+            .record_status(self.key.clone(), msg.0, self.bus.clone());
+        AtomicResponse::new(Box::pin(recorded.into_actor(self)))
     }
 }
 

@@ -9,7 +9,7 @@ use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::outbox::Delivery;
 use crate::provider::Credentials;
-use crate::store::{SendJob, TemplateRow, now_ms};
+use crate::store::{JobRecipient, SendJob, TemplateRow, now_ms};
 
 /// Event pushed while a bulk job runs.
 pub const BULK_SEND_PROGRESS: &str = "bulk_send_progress";
@@ -210,10 +210,12 @@ fn progress_event(job: &SendJob, done: i64, success: i64, errors: i64, finished:
 }
 
 /// Sends a bulk job's pending recipients in order, one at a time, at the outbox's per-number
-/// pace. Every result is stored before the next recipient, so a restart resumes where it stopped
-/// and the client id (`job:position`) keeps a recipient from being sent twice. Progress is
-/// counted as results come (seeded from the stored counts when a job resumes), never by
-/// re-reading the recipients.
+/// pace. Results are stored in batches (at least every half second and before the next page of
+/// recipients is read); a restart resumes from the stored ones, and a recipient whose result was
+/// not stored yet is not sent twice: its client id (`job:position`) names the message already
+/// recorded, which answers where it stands without calling the provider. Progress is counted as
+/// results come (seeded from the stored counts when a job resumes), never by re-reading the
+/// recipients.
 pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
     let base: Value = serde_json::from_str(&job.payload).unwrap_or(Value::Null);
     let template = state
@@ -235,6 +237,7 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
         }
     };
     let mut last_push = std::time::Instant::now();
+    let mut settled = Vec::new();
     loop {
         let pending = match state
             .store
@@ -250,7 +253,7 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
         if pending.is_empty() {
             break;
         }
-        for recipient in pending {
+        for mut recipient in pending {
             let client_id = format!("{}:{}", job.id, recipient.position);
             let outcome = match send_template(
                 &state,
@@ -266,32 +269,24 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
                 Ok(delivery) => settle(&state, &job, &client_id, delivery).await,
                 Err(err) => Ok(("error".to_string(), None, Some(err.to_string()))),
             };
-            let (status, id, error) =
+            (recipient.status, recipient.message_id, recipient.error) =
                 outcome.unwrap_or_else(|e| ("error".into(), None, Some(e.to_string())));
-            if let Err(err) = state
-                .store
-                .set_recipient_result(
-                    &job.business_id,
-                    &job.id,
-                    recipient.position,
-                    &status,
-                    id.as_deref(),
-                    error.as_deref(),
-                )
-                .await
-            {
-                tracing::error!(error = %err, job = %job.id, "bulk result not stored");
-                return;
-            }
-            if status == "success" {
+            if recipient.status == "success" {
                 success += 1;
             } else {
                 errors += 1;
             }
+            settled.push(recipient);
             if last_push.elapsed() >= std::time::Duration::from_millis(500) {
+                if !store_results(&state, &job, &mut settled).await {
+                    return;
+                }
                 last_push = std::time::Instant::now();
                 push_progress(&state, &job, success, errors, false);
             }
+        }
+        if !store_results(&state, &job, &mut settled).await {
+            return;
         }
     }
     if let Err(err) = state.store.finish_send_job(&job.business_id, &job.id).await {
@@ -299,6 +294,28 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
         return;
     }
     push_progress(&state, &job, success, errors, true);
+}
+
+/// Stores the results settled since the last call; false (logged) when the store refused, which
+/// stops the job until a restart resumes it.
+async fn store_results(state: &AppState, job: &SendJob, settled: &mut Vec<JobRecipient>) -> bool {
+    if settled.is_empty() {
+        return true;
+    }
+    match state
+        .store
+        .set_recipient_results(&job.business_id, &job.id, settled)
+        .await
+    {
+        Ok(()) => {
+            settled.clear();
+            true
+        }
+        Err(err) => {
+            tracing::error!(error = %err, job = %job.id, "bulk results not stored");
+            false
+        }
+    }
 }
 
 fn push_progress(state: &AppState, job: &SendJob, success: i64, errors: i64, finished: bool) {

@@ -18,6 +18,7 @@ use parley_actors::session::{EventLog, Replay};
 use serde_json::{Value, json};
 use sqlx::{AnyConnection, FromRow};
 
+use super::ingest::Write;
 use super::{Store, iso_time, now_ms};
 use crate::error::{ApiError, ApiResult};
 
@@ -294,17 +295,39 @@ pub(super) async fn phone_number_id(
     Ok(row.and_then(|(id,)| id).unwrap_or_default())
 }
 
+/// The business's unread total, as `add_unread` keeps it (one row, not a sum over contacts).
 pub(super) async fn total_unread(
     conn: &mut AnyConnection,
     business_id: &str,
 ) -> Result<i64, sqlx::Error> {
-    let (total,): (Option<i64>,) = sqlx::query_as(
-        "SELECT CAST(SUM(unread_count) AS BIGINT) FROM contacts WHERE business_id = $1",
+    let total: Option<(i64,)> =
+        sqlx::query_as("SELECT total FROM unread_totals WHERE business_id = $1")
+            .bind(business_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(total.map_or(0, |(total,)| total))
+}
+
+/// Moves the business's unread total by `delta`, in the transaction that changed a contact's
+/// unread count by as much.
+pub(super) async fn add_unread(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    delta: i64,
+) -> Result<(), sqlx::Error> {
+    if delta == 0 {
+        return Ok(());
+    }
+    sqlx::query(
+        "INSERT INTO unread_totals (business_id, total) VALUES ($1, $2) \
+         ON CONFLICT (business_id) DO UPDATE SET total = unread_totals.total + $3",
     )
     .bind(business_id)
-    .fetch_one(&mut *conn)
+    .bind(delta)
+    .bind(delta)
+    .execute(&mut *conn)
     .await?;
-    Ok(total.unwrap_or(0))
+    Ok(())
 }
 
 /// Inserts a message unless its id (or client id) is known; answers how many rows went in.
@@ -391,6 +414,66 @@ pub(super) async fn ensure_contact(
     }
 }
 
+/// Applies a receipt inside the caller's transaction (the group-commit writer's): moves the
+/// message's status forward only, keeps a receipt for a message not recorded yet, and answers
+/// the events to log (none when nothing changed).
+pub(super) async fn apply_status(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    update: &StatusUpdate,
+    pnid: &str,
+) -> Result<Vec<Draft>, sqlx::Error> {
+    let current: Option<(String, String)> = sqlx::query_as(
+        "SELECT status, phone FROM messages WHERE business_id = $1 AND message_id = $2",
+    )
+    .bind(&key.business_id)
+    .bind(&update.message_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let error = update.error.as_ref().map(Value::to_string);
+    let Some((status, phone)) = current else {
+        // The receipt beat its message here: keep it until the message is recorded.
+        sqlx::query(
+            "INSERT INTO early_statuses (business_id, message_id, status, error, received_at) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+        )
+        .bind(&key.business_id)
+        .bind(&update.message_id)
+        .bind(&update.status)
+        .bind(&error)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
+        return Ok(Vec::new());
+    };
+    if status_rank(&update.status) <= status_rank(&status) {
+        return Ok(Vec::new());
+    }
+    let new_status = if update.status == "played" {
+        "read"
+    } else {
+        update.status.as_str()
+    };
+    sqlx::query(
+        "UPDATE messages SET status = $1, error = COALESCE($2, error) \
+         WHERE business_id = $3 AND message_id = $4",
+    )
+    .bind(new_status)
+    .bind(&error)
+    .bind(&key.business_id)
+    .bind(&update.message_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(status_drafts(
+        &conversation_channel(pnid, &phone),
+        &phone,
+        &update.message_id,
+        new_status,
+        update.error.as_ref(),
+        None,
+    ))
+}
+
 impl Store {
     /// Opens a transaction that writes: SQLite takes the write lock at once (`BEGIN IMMEDIATE`),
     /// so concurrent writers queue instead of failing on a stale snapshot.
@@ -401,70 +484,6 @@ impl Store {
             super::Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
             super::Backend::Postgres => self.pool.begin().await,
         }
-    }
-
-    async fn apply_status(
-        &self,
-        key: ConversationKey,
-        update: StatusUpdate,
-    ) -> Result<Vec<Event>, sqlx::Error> {
-        let mut tx = self.begin_write().await?;
-        let current: Option<(String, String)> = sqlx::query_as(
-            "SELECT status, phone FROM messages WHERE business_id = $1 AND message_id = $2",
-        )
-        .bind(&key.business_id)
-        .bind(&update.message_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let error = update.error.as_ref().map(Value::to_string);
-        let Some((status, phone)) = current else {
-            // The receipt beat its message here: keep it until the message is recorded.
-            sqlx::query(
-                "INSERT INTO early_statuses (business_id, message_id, status, error, received_at) \
-                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-            )
-            .bind(&key.business_id)
-            .bind(&update.message_id)
-            .bind(&update.status)
-            .bind(&error)
-            .bind(now_ms())
-            .execute(&mut *tx)
-            .await?;
-            tx.commit().await?;
-            return Ok(Vec::new());
-        };
-        if status_rank(&update.status) <= status_rank(&status) {
-            tx.rollback().await?;
-            return Ok(Vec::new());
-        }
-        let new_status = if update.status == "played" {
-            "read"
-        } else {
-            update.status.as_str()
-        };
-        sqlx::query(
-            "UPDATE messages SET status = $1, error = COALESCE($2, error) \
-             WHERE business_id = $3 AND message_id = $4",
-        )
-        .bind(new_status)
-        .bind(&error)
-        .bind(&key.business_id)
-        .bind(&update.message_id)
-        .execute(&mut *tx)
-        .await?;
-        let pnid = phone_number_id(&mut tx, &key.business_id).await?;
-        let conversation_id = conversation_channel(&pnid, &phone);
-        let drafts = status_drafts(
-            &conversation_id,
-            &phone,
-            &update.message_id,
-            new_status,
-            update.error.as_ref(),
-            None,
-        );
-        let events = append_events(&mut tx, &key.business_id, drafts).await?;
-        tx.commit().await?;
-        Ok(events)
     }
 
     async fn insert_outgoing(
@@ -673,17 +692,24 @@ impl Store {
         .execute(&mut *tx)
         .await?
         .rows_affected();
-        let name: Option<(String,)> = sqlx::query_as(
-            "UPDATE contacts SET unread_count = 0 WHERE business_id = $1 AND phone = $2 RETURNING name",
+        if changed == 0 {
+            tx.rollback().await?;
+            return Ok((0, Vec::new()));
+        }
+        let contact: Option<(String, i64)> = sqlx::query_as(
+            "SELECT name, unread_count FROM contacts WHERE business_id = $1 AND phone = $2",
         )
         .bind(&key.business_id)
         .bind(&key.phone)
         .fetch_optional(&mut *tx)
         .await?;
-        if changed == 0 {
-            tx.rollback().await?;
-            return Ok((0, Vec::new()));
-        }
+        let (name, unread) = contact.unwrap_or_default();
+        sqlx::query("UPDATE contacts SET unread_count = 0 WHERE business_id = $1 AND phone = $2")
+            .bind(&key.business_id)
+            .bind(&key.phone)
+            .execute(&mut *tx)
+            .await?;
+        add_unread(&mut tx, &key.business_id, -unread).await?;
         let total = total_unread(&mut tx, &key.business_id).await?;
         let pnid = phone_number_id(&mut tx, &key.business_id).await?;
         let conversation_id = conversation_channel(&pnid, &key.phone);
@@ -693,7 +719,7 @@ impl Store {
             data: json!({
                 "conversation_id": conversation_id,
                 "phone_number": key.phone,
-                "name": name.map(|(n,)| n).unwrap_or_default(),
+                "name": name,
                 "unread_count": 0,
                 "total_unread": total,
             }),
@@ -842,7 +868,7 @@ impl ConversationStore for Store {
         message: InboundMessage,
         bus: Arc<dyn EventBus>,
     ) -> BoxFuture<'static, Result<bool, StoreError>> {
-        let committed = self.ingest.submit(key, message, bus);
+        let committed = self.ingest.submit(key, Write::Inbound(message), bus);
         Box::pin(async move { Ok(committed.await?) })
     }
 
@@ -850,9 +876,10 @@ impl ConversationStore for Store {
         &self,
         key: ConversationKey,
         update: StatusUpdate,
-    ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>> {
-        let store = self.clone();
-        Box::pin(async move { Ok(store.apply_status(key, update).await?) })
+        bus: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<(), StoreError>> {
+        let committed = self.ingest.submit(key, Write::Status(update), bus);
+        Box::pin(async move { Ok(committed.await.map(drop)?) })
     }
 
     fn mark_read(
@@ -1034,17 +1061,19 @@ impl Store {
     /// Deletes a contact with its conversation.
     pub async fn delete_contact(&self, business_id: &str, phone: &str) -> ApiResult<()> {
         let mut tx = self.begin_write().await?;
-        let deleted = sqlx::query("DELETE FROM contacts WHERE business_id = $1 AND phone = $2")
-            .bind(business_id)
-            .bind(phone)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if deleted == 0 {
+        let deleted: Option<(i64,)> = sqlx::query_as(
+            "DELETE FROM contacts WHERE business_id = $1 AND phone = $2 RETURNING unread_count",
+        )
+        .bind(business_id)
+        .bind(phone)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((unread,)) = deleted else {
             return Err(ApiError::NotFound(format!(
                 "No contact with the number {phone}"
             )));
-        }
+        };
+        add_unread(&mut tx, business_id, -unread).await?;
         for statement in [
             "DELETE FROM messages WHERE business_id = $1 AND phone = $2",
             "DELETE FROM outbox WHERE business_id = $1 AND phone = $2",

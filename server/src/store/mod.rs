@@ -5,7 +5,7 @@
 //! - `users`: owners and agents
 //! - `tokens`: refresh tokens, rotation and reuse detection
 //! - `conversations`: contacts, messages, receipts and the event log
-//! - `ingest`: group commit of inbound messages
+//! - `ingest`: group commit of inbound messages and receipts
 //! - `outbox`: sends waiting for the provider, and stored media files
 //! - `templates`: message templates and bulk template sends
 //! - `replies`: automated replies, their flow steps and cooldown memory
@@ -51,7 +51,7 @@ pub struct Store {
     pool: AnyPool,
     /// Picks the migration set and a few dialect details.
     backend: Backend,
-    /// The group-commit writer of inbound messages.
+    /// The group-commit writer of inbound messages and receipts.
     ingest: ingest::Ingest,
 }
 

@@ -283,27 +283,29 @@ impl Store {
         Ok((success, errors))
     }
 
-    pub async fn set_recipient_result(
+    /// Stores where several recipients ended (status, message id, error), in one transaction.
+    pub async fn set_recipient_results(
         &self,
         business_id: &str,
         job_id: &str,
-        position: i64,
-        status: &str,
-        message_id: Option<&str>,
-        error: Option<&str>,
+        results: &[JobRecipient],
     ) -> ApiResult<()> {
-        sqlx::query(
-            "UPDATE send_job_recipients SET status = $1, message_id = $2, error = $3 \
-             WHERE business_id = $4 AND job_id = $5 AND position = $6",
-        )
-        .bind(status)
-        .bind(message_id)
-        .bind(error)
-        .bind(business_id)
-        .bind(job_id)
-        .bind(position)
-        .execute(&self.pool)
-        .await?;
+        let mut tx = self.begin_write().await?;
+        for result in results {
+            sqlx::query(
+                "UPDATE send_job_recipients SET status = $1, message_id = $2, error = $3 \
+                 WHERE business_id = $4 AND job_id = $5 AND position = $6",
+            )
+            .bind(&result.status)
+            .bind(&result.message_id)
+            .bind(&result.error)
+            .bind(business_id)
+            .bind(job_id)
+            .bind(result.position)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 

@@ -241,6 +241,30 @@ both_backends!(
             )
             .await;
         assert_eq!(again["modified_count"], 0);
+
+        // The total follows a contact that moves and drops with one deleted unread.
+        let (status, _) = app
+            .post(
+                "/api/users/update",
+                json!({"phone_number": "15550000000", "name": "Alice Doe",
+                       "new_phone_number": "15550000009"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let (_, page) = app.get("/api/users", token).await;
+        assert_eq!(page["data"]["total_unread"], 2);
+        let (status, _) = app
+            .call(
+                reqwest::Method::DELETE,
+                "/api/contacts/delete/15550000009",
+                None,
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let (_, page) = app.get("/api/users", token).await;
+        assert_eq!(page["data"]["total_unread"], 1);
     }
 );
 

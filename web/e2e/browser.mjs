@@ -77,14 +77,24 @@ export async function injectMessage(tokens, from, name, body, base = BASE_URL) {
 }
 
 /**
+ * Registers a new business owner on `base`, signs in on a new page of `context` and waits until
+ * the inbox is open and live; answers the page and the account's tokens.
+ */
+export async function openInboxAsNewOwner(context, base = BASE_URL) {
+  const page = await context.newPage();
+  const { account, tokens } = await registerByApi(undefined, base);
+  await logIn(page, account);
+  await page.getByRole('img', { name: 'Live' }).waitFor();
+  return { page, tokens };
+}
+
+/**
  * Signs a new account in on a new page of `context`, lets customer `name` (`phone`) write `text`
  * and opens that conversation by its conversation_id link: a list whose first page answers after
  * the customer's live event can drop the new row, which is not what these tests are about.
  */
 export async function openCustomerConversation(context, { name, phone, text }) {
-  const page = await context.newPage();
-  const { account, tokens } = await registerByApi();
-  await logIn(page, account);
+  const { page, tokens } = await openInboxAsNewOwner(context);
   await injectMessage(tokens, phone, name, { text });
   const config = await fetch(`${BASE_URL}/api/config`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } });
   const { phoneNumberId } = await config.json();

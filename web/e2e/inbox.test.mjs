@@ -2,20 +2,10 @@
 // agent replies and watches the ticks, media opens, and the stream survives a dropped connection.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, logIn, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { injectMessage, logIn, openInboxAsNewOwner, registerByApi, screenshot, startBrowser } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1666${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
-
-/** A simulated customer writes in through the sandbox. */
-async function inject(tokens, from, name, body) {
-  const response = await fetch(`${BASE_URL}/sandbox/customers/inject`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.accessToken}` },
-    body: JSON.stringify({ from, name, ...body }),
-  });
-  assert.equal(response.status, 200, await response.text());
-}
 
 describe('inbox', () => {
   let browser;
@@ -27,13 +17,10 @@ describe('inbox', () => {
   });
 
   it('shows a customer message live, replies, and the ticks reach read', async () => {
-    const page = await browser.context.newPage();
-    const { account, tokens } = await registerByApi();
-    await logIn(page, account);
-    await page.getByRole('img', { name: 'Live' }).waitFor();
+    const { page, tokens } = await openInboxAsNewOwner(browser.context);
     const phone = newPhone();
 
-    await inject(tokens, phone, 'Cora Live', { text: 'Hello, is my order ready?' });
+    await injectMessage(tokens, phone, 'Cora Live', { text: 'Hello, is my order ready?' });
     const row = page.getByRole('button', { name: 'Cora Live' });
     await row.filter({ hasText: 'Hello, is my order ready?' }).waitFor();
     await row.getByLabel('1 unread').waitFor();
@@ -46,7 +33,7 @@ describe('inbox', () => {
     await page.waitForFunction(() => !document.querySelector('.conversation-row[aria-current] .badge'));
 
     // While open, the next customer message arrives in the pane without a reload.
-    await inject(tokens, phone, 'Cora Live', { text: 'Also, can I pay by card?' });
+    await injectMessage(tokens, phone, 'Cora Live', { text: 'Also, can I pay by card?' });
     await pane.getByRole('article', { name: 'Customer message' }).filter({ hasText: 'can I pay by card?' }).waitFor();
 
     await pane.getByRole('textbox', { name: 'Type a message' }).fill('Yes, it ships today.');
@@ -66,9 +53,7 @@ describe('inbox', () => {
   });
 
   it('shows the expired-window banner when the customer never wrote', async () => {
-    const page = await browser.context.newPage();
-    const { account } = await registerByApi();
-    await logIn(page, account);
+    const { page } = await openInboxAsNewOwner(browser.context);
     const phone = newPhone();
     await page.getByRole('button', { name: 'Add contact' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add contact' });
@@ -105,7 +90,7 @@ describe('inbox', () => {
     await logIn(page, account);
     await page.getByRole('img', { name: 'Live' }).waitFor();
     const phone = newPhone();
-    await inject(tokens, phone, 'Dora Drop', { text: 'First, before the drop' });
+    await injectMessage(tokens, phone, 'Dora Drop', { text: 'First, before the drop' });
     await page.getByRole('button', { name: 'Dora Drop' }).click();
     const pane = page.getByRole('region', { name: 'Dora Drop' });
     await pane.getByText('First, before the drop').waitFor();
@@ -113,8 +98,8 @@ describe('inbox', () => {
     online = false;
     await relay.close({ code: 1012, reason: 'test: drop' });
     await page.getByRole('img', { name: 'Live' }).waitFor({ state: 'detached' });
-    await inject(tokens, phone, 'Dora Drop', { text: 'Second, while offline' });
-    await inject(tokens, phone, 'Dora Drop', { text: 'Third, while offline' });
+    await injectMessage(tokens, phone, 'Dora Drop', { text: 'Second, while offline' });
+    await injectMessage(tokens, phone, 'Dora Drop', { text: 'Third, while offline' });
     await page.waitForTimeout(500);
     assert.equal(await pane.getByText('Second, while offline').count(), 0);
 
@@ -126,12 +111,9 @@ describe('inbox', () => {
   });
 
   it('sends an image and a PDF, then opens them from the server', async () => {
-    const page = await browser.context.newPage();
-    const { account, tokens } = await registerByApi();
-    await logIn(page, account);
-    await page.getByRole('img', { name: 'Live' }).waitFor();
+    const { page, tokens } = await openInboxAsNewOwner(browser.context);
     const phone = newPhone();
-    await inject(tokens, phone, 'Mia Media', { text: 'Please send the invoice' });
+    await injectMessage(tokens, phone, 'Mia Media', { text: 'Please send the invoice' });
     await page.getByRole('button', { name: 'Mia Media' }).click();
     const pane = page.getByRole('region', { name: 'Mia Media' });
     await pane.getByText('Please send the invoice').waitFor();
@@ -173,7 +155,7 @@ describe('inbox', () => {
     await logIn(page, account);
     await page.getByRole('img', { name: 'Live' }).waitFor();
     const phone = newPhone();
-    await inject(tokens, phone, 'Sam Small', { text: 'Hi from a phone' });
+    await injectMessage(tokens, phone, 'Sam Small', { text: 'Hi from a phone' });
     await page.getByRole('button', { name: 'Sam Small' }).click();
     await page.getByRole('region', { name: 'Sam Small' }).getByText('Hi from a phone').waitFor();
     assert.equal(await page.getByRole('searchbox').count(), 0);
@@ -189,7 +171,7 @@ describe('inbox', () => {
     const { account, tokens } = await registerByApi();
     const prefix = newPhone().slice(0, 9);
     for (let n = 0; n < 24; n += 1) {
-      await inject(tokens, `${prefix}${String(n).padStart(3, '0')}`, `Bulk ${String(n).padStart(2, '0')}`, { text: `Order ${n}` });
+      await injectMessage(tokens, `${prefix}${String(n).padStart(3, '0')}`, `Bulk ${String(n).padStart(2, '0')}`, { text: `Order ${n}` });
     }
     // A short window: the first page of 20 overfills it, so the second waits for the scroll.
     await page.setViewportSize({ width: 1280, height: 400 });

@@ -1,7 +1,7 @@
 // Language (Arabic is right-to-left), theme, and the small-screen layout; with screenshots.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { logIn, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { logIn, openInboxAsNewOwner, registerByApi, screenshot, startBrowser } from './browser.mjs';
 
 const htmlAttribute = (page, name) => page.evaluate((attr) => document.documentElement.getAttribute(attr), name);
 
@@ -50,9 +50,7 @@ describe('preferences', () => {
   });
 
   it('saves the language on the server when signed in', async () => {
-    const page = await browser.context.newPage();
-    const { account } = await registerByApi();
-    await logIn(page, account);
+    const { page } = await openInboxAsNewOwner(browser.context);
     await page.getByRole('heading', { name: 'Welcome to Parley' }).waitFor();
     await screenshot(page, 'inbox-empty-dark-en');
     const saved = page.waitForResponse((r) => r.url().endsWith('/api/users/toggle-language') && r.ok());
@@ -75,9 +73,7 @@ describe('preferences', () => {
   });
 
   it('reverts the language when the server refuses', async () => {
-    const page = await browser.context.newPage();
-    const { account } = await registerByApi();
-    await logIn(page, account);
+    const { page } = await openInboxAsNewOwner(browser.context);
     await page.route('**/api/users/toggle-language', (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"down","message":"down"}' }),
     );

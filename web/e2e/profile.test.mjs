@@ -2,7 +2,7 @@
 // and an agent signs in and sees neither the credentials nor the agent controls.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { logIn, newAccount, registerByApi, screenshot, startBrowser, stored } from './browser.mjs';
+import { logIn, newAccount, openInboxAsNewOwner, screenshot, startBrowser, stored } from './browser.mjs';
 
 describe('profile and agents', () => {
   let browser;
@@ -14,9 +14,7 @@ describe('profile and agents', () => {
   });
 
   it('lets the owner edit the profile and manage agents, and hides agent controls from an agent', async () => {
-    const page = await browser.context.newPage();
-    const { account } = await registerByApi();
-    await logIn(page, account);
+    const { page } = await openInboxAsNewOwner(browser.context);
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('menuitem', { name: 'Edit profile' }).click();
     await page.waitForURL('**/edit-profile');

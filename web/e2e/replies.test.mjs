@@ -3,7 +3,7 @@
 // answer simulated customers, and the answers show up in the inbox conversation.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, logIn, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, openInboxAsNewOwner, screenshot, startBrowser } from './browser.mjs';
 
 /** A simulated customer writes in through the sandbox (a text, or a raw message object). */
 async function inject(tokens, from, body) {
@@ -27,9 +27,7 @@ describe('automated replies', () => {
   });
 
   it('builds a two-step button flow and a default reply that answer customers in the inbox', async () => {
-    const page = await browser.context.newPage();
-    const { account, tokens } = await registerByApi();
-    await logIn(page, account);
+    const { page, tokens } = await openInboxAsNewOwner(browser.context);
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('menuitem', { name: 'Automated replies' }).click();
     await page.waitForURL('**/automated-replies');

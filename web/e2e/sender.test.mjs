@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, logIn, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, logIn, openInboxAsNewOwner, registerByApi, screenshot, startBrowser } from './browser.mjs';
 
 const TEMPLATE_APPROVAL_MS = 20_000;
 const BULK_TIMEOUT_MS = 60_000;
@@ -231,15 +231,13 @@ describe('template sender', () => {
   });
 
   it('sends a template with an image header, the chosen file uploaded with it', async () => {
-    const { account, tokens } = await registerByApi();
+    const { page, tokens } = await openInboxAsNewOwner(browser.context);
     const name = `photo_offer_${Date.now().toString(36)}`;
     const components = [
       { type: 'HEADER', format: 'IMAGE', example: { header_handle: ['HEADER_FILE'] } },
       { type: 'BODY', text: 'New in store today.' },
     ];
     await approvedTemplate(tokens, name, components, PIXEL);
-    const page = await browser.context.newPage();
-    await logIn(page, account);
     await page.goto('/sender');
     const form = page.getByRole('form', { name: 'Template sender' });
     await form.getByLabel('Template').selectOption({ label: `${name} (en_US)` });
@@ -265,9 +263,7 @@ describe('template sender', () => {
   });
 
   it('shows why a recipient file was refused', async () => {
-    const { account } = await registerByApi();
-    const page = await browser.context.newPage();
-    await logIn(page, account);
+    const { page } = await openInboxAsNewOwner(browser.context);
     await page.goto('/sender');
     const form = page.getByRole('form', { name: 'Template sender' });
     await form.getByRole('radio', { name: 'Bulk from CSV' }).check();

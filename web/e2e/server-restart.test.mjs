@@ -3,7 +3,7 @@
 // back appear in the open conversation without a reload (the stream reconnects and resumes).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { logIn, registerByApi, startBrowser } from './browser.mjs';
+import { openInboxAsNewOwner, startBrowser } from './browser.mjs';
 import { ownServer } from './server.mjs';
 
 const phone = `1677${String(Date.now() % 10_000_000).padStart(7, '0')}`;
@@ -31,10 +31,7 @@ describe('server restart', () => {
   }
 
   it('shows messages sent after the server came back, without a reload', async () => {
-    const page = await browser.context.newPage();
-    const { account, tokens } = await registerByApi(undefined, server.url);
-    await logIn(page, account);
-    await page.getByRole('img', { name: 'Live' }).waitFor();
+    const { page, tokens } = await openInboxAsNewOwner(browser.context, server.url);
     await inject(tokens, 'Before the restart');
     await page.getByRole('button', { name: 'Rita Restart' }).click();
     const pane = page.getByRole('region', { name: 'Rita Restart' });

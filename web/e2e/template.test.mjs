@@ -4,7 +4,7 @@
 // approves after `sandbox.template_review_ms`).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, logIn, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, openInboxAsNewOwner, screenshot, startBrowser } from './browser.mjs';
 
 describe('template creation', () => {
   let browser;
@@ -16,9 +16,7 @@ describe('template creation', () => {
   });
 
   it('creates a template with header and body variables and every button type, and sees it approved live', async () => {
-    const page = await browser.context.newPage();
-    const { account, tokens } = await registerByApi();
-    await logIn(page, account);
+    const { page, tokens } = await openInboxAsNewOwner(browser.context);
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('menuitem', { name: 'Templates' }).click();
     await page.waitForURL('**/template');
@@ -109,9 +107,7 @@ describe('template creation', () => {
   });
 
   it('shows the rules inline before sending, and discards back to the defaults', async () => {
-    const page = await browser.context.newPage();
-    const { account } = await registerByApi();
-    await logIn(page, account);
+    const { page } = await openInboxAsNewOwner(browser.context);
     await page.goto('/template');
     const form = page.getByRole('form', { name: 'Create a template' });
     let sent = 0;

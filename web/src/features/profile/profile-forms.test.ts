@@ -1,29 +1,18 @@
 import { agentFormFrom, agentPayload, profileFormFrom, profilePatch } from './profile-forms';
+import { AGENT_BO, OWNER_PROFILE } from './test-fixtures';
 
-const OWNER_PROFILE = {
-  _id: 'u1',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  role: 'admin',
-  language: 'ar',
-  phoneNumberId: '1065',
-  phoneNumber: '15550001234',
-  whatsappBusinessAccountID: '1022',
-  appId: 'app-1',
-  accessToken: 'EAAG',
-  verifyToken: 'verify',
-  appSecretSet: true,
-};
+// In Arabic, to see the language carried through.
+const PROFILE = { ...OWNER_PROFILE, language: 'ar' };
 
 describe('profile form', () => {
   it('starts from the profile, with a blank app secret', () => {
-    const form = profileFormFrom(OWNER_PROFILE);
+    const form = profileFormFrom(PROFILE);
     expect(form).toMatchObject({ firstName: 'Ada', language: 'ar', phoneNumberId: '1065', accessToken: 'EAAG', appSecret: '' });
     expect(profileFormFrom({ _id: 'u2' })).toMatchObject({ firstName: '', language: 'en', verifyToken: '' });
   });
 
   it('sends the credentials from the owner, and the app secret only when typed', () => {
-    const form = profileFormFrom(OWNER_PROFILE);
+    const form = profileFormFrom(PROFILE);
     expect(profilePatch(form, true)).toEqual({
       firstName: 'Ada',
       lastName: 'Lovelace',
@@ -40,21 +29,19 @@ describe('profile form', () => {
   });
 
   it('sends only names and language from an agent', () => {
-    expect(profilePatch({ ...profileFormFrom(OWNER_PROFILE), appSecret: 'x' }, false)).toEqual({ firstName: 'Ada', lastName: 'Lovelace', language: 'ar' });
+    expect(profilePatch({ ...profileFormFrom(PROFILE), appSecret: 'x' }, false)).toEqual({ firstName: 'Ada', lastName: 'Lovelace', language: 'ar' });
   });
 });
 
 describe('agent form', () => {
-  const agent = { _id: 'a1', firstName: 'Bo', lastName: 'Agent', username: 'bo', email: 'bo@example.com' };
-
   it('edits with a blank password, which is left out so the server keeps it', () => {
-    const form = agentFormFrom(agent);
+    const form = agentFormFrom(AGENT_BO);
     expect(form.password).toBe('');
     expect(agentPayload(form, true)).toEqual({ firstName: 'Bo', lastName: 'Agent', username: 'bo', email: 'bo@example.com' });
     expect(agentPayload({ ...form, password: 'new-password' }, true).password).toBe('new-password');
   });
 
   it('always sends the password when creating', () => {
-    expect(agentPayload({ ...agentFormFrom(agent), password: '' }, false)).toHaveProperty('password', '');
+    expect(agentPayload({ ...agentFormFrom(AGENT_BO), password: '' }, false)).toHaveProperty('password', '');
   });
 });

@@ -4,25 +4,11 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { fakeServer, json, type RecordedRequest } from '../../../testing/fake-server';
 import type { ShowToast } from '../../../lib/toast/toast-context';
 import { renderWithApp } from '../../../testing/render';
+import { AGENT_BO, OWNER_PROFILE } from '../test-fixtures';
 import { EditProfilePage } from './edit-profile-page';
 
 vi.mock('../../../lib/i18n/i18n', () => ({ setLanguage: vi.fn<() => Promise<void>>(async () => undefined) }));
 
-const PROFILE = {
-  _id: 'u1',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  role: 'admin',
-  language: 'en',
-  phoneNumberId: '1065',
-  phoneNumber: '15550001234',
-  whatsappBusinessAccountID: '1022',
-  appId: 'app-1',
-  accessToken: 'EAAG',
-  verifyToken: 'verify',
-  appSecretSet: true,
-};
-const BO = { _id: 'a1', firstName: 'Bo', lastName: 'Agent', username: 'bo', email: 'bo@example.com' };
 const CY = { _id: 'a2', firstName: 'Cy', lastName: 'Agent', username: 'cy', email: 'cy@example.com' };
 
 function Where() {
@@ -49,9 +35,9 @@ const body = (requests: RecordedRequest[], method: string, path: string) => requ
 describe('edit profile page', () => {
   it('saves the profile, toasts, and goes to /dashboard after 2 seconds', async () => {
     const { requests, toast } = renderPage({
-      'GET /identity/users/profile': () => json(PROFILE),
+      'GET /identity/users/profile': () => json(OWNER_PROFILE),
       'GET /identity/users/agents': () => json([]),
-      'PATCH /identity/users/profile': () => json({ ...PROFILE, firstName: 'Ada M' }),
+      'PATCH /identity/users/profile': () => json({ ...OWNER_PROFILE, firstName: 'Ada M' }),
     });
     const section = await screen.findByRole('region', { name: 'Your profile' });
     const first = within(section).getByLabelText('First name');
@@ -68,7 +54,7 @@ describe('edit profile page', () => {
 
   it("shows the server's detail when the save is refused, else updateFailed", async () => {
     const { toast } = renderPage({
-      'GET /identity/users/profile': () => json(PROFILE),
+      'GET /identity/users/profile': () => json(OWNER_PROFILE),
       'GET /identity/users/agents': () => json([]),
       'PATCH /identity/users/profile': () =>
         json({ detail: 'This phoneNumberId is already used by another business', message: 'x', code: 'conflict' }, 409),
@@ -84,16 +70,16 @@ describe('edit profile page', () => {
   });
 
   it('creates an agent with an email input, edits one keeping its password, deletes one after confirming', async () => {
-    let agents = [BO, CY];
+    let agents = [AGENT_BO, CY];
     const { requests, toast } = renderPage({
-      'GET /identity/users/profile': () => json(PROFILE),
+      'GET /identity/users/profile': () => json(OWNER_PROFILE),
       'GET /identity/users/agents': () => json(agents),
       'POST /identity/users/agents': (request) => {
-        const created = { ...(request.body as typeof BO), _id: 'a3' };
+        const created = { ...(request.body as typeof AGENT_BO), _id: 'a3' };
         agents = [...agents, created];
         return json(created, 201);
       },
-      'PATCH /identity/users/agents/a1': () => json(BO),
+      'PATCH /identity/users/agents/a1': () => json(AGENT_BO),
       'DELETE /identity/users/agents/a2': () => {
         agents = agents.filter((agent) => agent._id !== 'a2');
         return json({ status: 'success' });
@@ -128,7 +114,7 @@ describe('edit profile page', () => {
 
   it("prefers the server's message when an agent call fails", async () => {
     const { toast } = renderPage({
-      'GET /identity/users/profile': () => json(PROFILE),
+      'GET /identity/users/profile': () => json(OWNER_PROFILE),
       'GET /identity/users/agents': () => json([CY]),
       'POST /identity/users/agents': () => json({ detail: 'Email already exists', message: 'Email already exists', code: 'conflict' }, 409),
       'DELETE /identity/users/agents/a2': () => json({}, 500),

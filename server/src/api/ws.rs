@@ -120,7 +120,12 @@ async fn run(state: &AppState, auth: Auth, mut socket: WebSocketStream<TcpStream
             incoming = socket.next() => match incoming {
                 Some(Ok(Message::Text(text))) => actor.do_send(ClientOp::parse(&text)),
                 // Pings are answered by tungstenite; any frame shows the client is there.
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(Message::Close(_))) => {
+                    // Sends tungstenite's queued answer, completing the closing handshake.
+                    let _ = socket.flush().await;
+                    break;
+                }
+                Some(Err(_)) | None => break,
                 Some(Ok(_)) => actor.do_send(ClientOp::Heard),
             },
         }

@@ -770,7 +770,7 @@ both_backends!(
 );
 
 both_backends!(
-    websocket_refusals_answer_json_errors_before_the_upgrade,
+    websocket_refusals_are_json_errors_and_a_client_close_is_answered,
     |backend| async move {
         let app = spawn_app(backend).await;
         let biz = app.business("refused").await;
@@ -822,5 +822,9 @@ both_backends!(
             .await;
         post_texts(&app, &biz, "still", 1).await;
         assert_eq!(ws.next_frame().await["event"], "new_message");
+        assert!(
+            ws.close_cleanly().await,
+            "the server answers a client's close"
+        );
     }
 );

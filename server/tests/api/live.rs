@@ -162,6 +162,22 @@ impl WsClient {
         }
     }
 
+    /// Closes from the client's side; answers whether the server answered with its close frame
+    /// (a clean closing handshake rather than a dropped connection).
+    pub async fn close_cleanly(&mut self) -> bool {
+        self.stream.close(None).await.expect("close sent");
+        loop {
+            let message = tokio::time::timeout(EVENT_WAIT, self.stream.next())
+                .await
+                .expect("no answer in time");
+            match message {
+                Some(Ok(Message::Close(_))) => return true,
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return false,
+            }
+        }
+    }
+
     /// Nothing arrives for `wait`.
     pub async fn assert_quiet(&mut self, wait: Duration) {
         if let Ok(Some(Ok(Message::Text(text)))) =

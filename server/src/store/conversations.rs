@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use sqlx::{AnyConnection, FromRow};
 
 use super::ingest::Write;
-use super::{Store, iso_time, now_ms};
+use super::{Store, iso_time, now_ms, rows_per_statement, value_rows};
 use crate::error::{ApiError, ApiResult};
 
 /// The provider's code for a billing problem: agents are told to check their payment method.
@@ -27,8 +27,6 @@ pub const PAYMENT_ERROR_CODE: i64 = 131042;
 /// How long an attempt in flight holds its outbox entry before the worker may retry it.
 /// Longer than the HTTP client's 15 s timeout.
 pub const OUTBOX_LEASE_MS: i64 = 20_000;
-/// Events written by one INSERT (six parameters each, well under both backends' limits).
-const EVENT_ROWS_PER_INSERT: usize = 100;
 /// Most events one resume replays; a longer gap gets `reset` and a re-fetch.
 const MAX_REPLAY: i64 = 10_000;
 
@@ -248,22 +246,8 @@ pub(super) async fn append_events(
         })
         .collect();
     // Several rows per statement: a batch of inbound messages logs hundreds of events.
-    for chunk in events.chunks(EVENT_ROWS_PER_INSERT) {
-        let rows = (0..chunk.len())
-            .map(|i| {
-                let b = i * 6;
-                format!(
-                    "(${}, ${}, ${}, ${}, ${}, ${})",
-                    b + 1,
-                    b + 2,
-                    b + 3,
-                    b + 4,
-                    b + 5,
-                    b + 6
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
+    for chunk in events.chunks(rows_per_statement(6)) {
+        let rows = value_rows(chunk.len(), 6);
         let sql = format!(
             "INSERT INTO events (business_id, seq, channels, name, data, created_at) VALUES {rows}"
         );

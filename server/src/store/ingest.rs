@@ -5,7 +5,7 @@
 //! is no timer and no added wait. Being the one publisher of these events keeps them in order on
 //! their way to the hub, however busy the threads of the actors that queued them.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use parley_actors::conversation::{ConversationKey, InboundMessage, StatusUpdate};
@@ -15,10 +15,11 @@ use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
 use super::conversations::{
-    Draft, MessageRow, add_unread, append_events, apply_status, ensure_contact, insert_message,
-    message_drafts, next_time, phone_number_id, preview, total_unread,
+    Draft, MessageRow, add_unread, append_events, apply_status, message_drafts, phone_number_id,
+    preview, total_unread,
 };
-use super::{Store, iso_time};
+use super::{Store, iso_time, now_ms, rows_per_statement, value_rows};
+use sqlx::AssertSqlSafe;
 
 /// Most writes in one transaction: bounds how long one commit holds the write lock.
 const MAX_BATCH: usize = 512;
@@ -121,39 +122,41 @@ fn publish(bus: &dyn EventBus, events: Vec<Event>) -> bool {
 }
 
 impl Store {
-    /// Writes inbound messages and receipts in one transaction, in order; answers each one's
-    /// events (none for a redelivery or a receipt that changes nothing). Events are numbered per
-    /// business after every write is done, with one counter update per business.
+    /// Writes receipts and inbound messages in one transaction and answers each write's events
+    /// (none for a redelivery or a receipt that changes nothing). Receipts are applied one by one
+    /// (they touch our own messages only), then each business's inbound messages with a few
+    /// multi-row statements. Events are numbered per business in item order.
     pub(super) async fn write_batch(
         &self,
         items: &[(ConversationKey, Write)],
     ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
         let mut tx = self.begin_write().await?;
         let mut pnids: HashMap<&str, String> = HashMap::new();
-        // Per business: its unread total before the batch, and the unread messages it adds.
-        let mut unread: HashMap<&str, (i64, i64)> = HashMap::new();
-        let mut drafts: Vec<Vec<Draft>> = Vec::with_capacity(items.len());
-        for (key, write) in items {
+        for (key, _) in items {
             let business = key.business_id.as_str();
             if !pnids.contains_key(business) {
                 let pnid = phone_number_id(&mut tx, business).await?;
                 pnids.insert(business, pnid);
             }
-            let pnid = &pnids[business];
-            drafts.push(match write {
-                Write::Status(update) => apply_status(&mut tx, key, update, pnid).await?,
-                Write::Inbound(message) => {
-                    if !unread.contains_key(business) {
-                        let before = total_unread(&mut tx, business).await?;
-                        unread.insert(business, (before, 0));
-                    }
-                    let totals = unread.entry(business).or_default();
-                    insert_one_inbound(&mut tx, key, message, pnid, totals).await?
-                }
-            });
         }
-        for (business, (_, added)) in &unread {
-            add_unread(&mut tx, business, *added).await?;
+        let mut drafts: Vec<Vec<Draft>> = items.iter().map(|_| Vec::new()).collect();
+        let mut inbound: BTreeMap<&str, Vec<(usize, &ConversationKey, &InboundMessage)>> =
+            BTreeMap::new();
+        for (i, (key, write)) in items.iter().enumerate() {
+            let business = key.business_id.as_str();
+            match write {
+                Write::Status(update) => {
+                    drafts[i] = apply_status(&mut tx, key, update, &pnids[business]).await?;
+                }
+                Write::Inbound(message) => {
+                    inbound.entry(business).or_default().push((i, key, message))
+                }
+            }
+        }
+        for (business, messages) in inbound {
+            for (i, mine) in insert_inbound(&mut tx, business, &pnids[business], &messages).await? {
+                drafts[i] = mine;
+            }
         }
         let events = number_by_business(&mut tx, items, drafts).await?;
         tx.commit().await?;
@@ -161,65 +164,269 @@ impl Store {
     }
 }
 
-/// Writes one inbound message inside the batch and answers its events (none for a redelivery).
-/// `unread` is the business's (total before the batch, new unread messages in it so far).
-async fn insert_one_inbound(
+/// A conversation while a batch is written: its contact's name, whether the batch creates or
+/// renames the contact, and the time of its latest message.
+struct Thread {
+    name: String,
+    created: bool,
+    renamed: bool,
+    latest: i64,
+}
+
+/// A new message of the batch: its item, row, whether it is its contact's first, and content.
+type NewRow<'a> = (usize, MessageRow, bool, &'a serde_json::Value);
+
+/// What a batch's new messages change on one contact.
+#[derive(Default)]
+struct Activity {
+    added: i64,
+    last_at: i64,
+    last_text: Option<String>,
+    last_caption: Option<String>,
+}
+
+/// Writes one business's inbound messages (in order) and answers the events of each new one, by
+/// item index. Each message behaves as if written alone: a new contact's first message announces
+/// it, a newer profile name renames the contact (even on a redelivery), times are unique and
+/// increasing in each conversation, and each notification carries the unread counts as they
+/// were right after its message. A few multi-row statements do it for the whole batch.
+async fn insert_inbound(
     conn: &mut sqlx::AnyConnection,
-    key: &ConversationKey,
-    message: &InboundMessage,
+    business: &str,
     pnid: &str,
-    unread: &mut (i64, i64),
-) -> Result<Vec<Draft>, sqlx::Error> {
-    let business = key.business_id.as_str();
-    let (name, created) = ensure_contact(conn, key, message.contact_name.as_deref()).await?;
-    let sent_at = next_time(conn, key, message.timestamp_ms).await?;
-    let row = MessageRow {
-        message_id: message.provider_id.clone(),
-        phone: key.phone.clone(),
-        direction: "incoming".into(),
-        kind: message.kind.clone(),
-        content: message.content.to_string(),
-        status: "received".into(),
-        is_read: 0,
-        sender_name: name.clone(),
-        sent_at,
-        error: None,
-    };
-    if insert_message(conn, business, &row, None).await? == 0 {
-        // A redelivery: no new message and no events (its contact existed already; a newer
-        // profile name in it is kept).
-        return Ok(Vec::new());
+    messages: &[(usize, &ConversationKey, &InboundMessage)],
+) -> Result<Vec<(usize, Vec<Draft>)>, sqlx::Error> {
+    let mut threads = known_threads(conn, business, messages).await?;
+    let mut rows: Vec<NewRow> = Vec::with_capacity(messages.len());
+    let mut seen: HashSet<&str> = HashSet::new();
+    for &(i, key, message) in messages {
+        let name = message.contact_name.as_deref().unwrap_or_default();
+        let first = !threads.contains_key(&key.phone);
+        let thread = threads.entry(key.phone.clone()).or_insert_with(|| Thread {
+            name: name.to_string(),
+            created: true,
+            renamed: false,
+            latest: 0,
+        });
+        if !name.is_empty() && name != thread.name {
+            thread.name = name.to_string();
+            thread.renamed = !thread.created;
+        }
+        if !seen.insert(message.provider_id.as_str()) {
+            continue; // The same message twice in one batch: the second is a redelivery.
+        }
+        thread.latest = message.timestamp_ms.max(thread.latest + 1);
+        let row = MessageRow {
+            message_id: message.provider_id.clone(),
+            phone: key.phone.clone(),
+            direction: "incoming".into(),
+            kind: message.kind.clone(),
+            content: message.content.to_string(),
+            status: "received".into(),
+            is_read: 0,
+            sender_name: thread.name.clone(),
+            sent_at: thread.latest,
+            error: None,
+        };
+        rows.push((i, row, first, &message.content));
     }
-    let (text, caption) = preview(&message.content);
-    let (unread_count,): (i64,) = sqlx::query_as(
-        "UPDATE contacts SET last_message_at = $1, last_incoming_at = $2, last_text = $3, \
-         last_caption = $4, unread_count = unread_count + 1 \
-         WHERE business_id = $5 AND phone = $6 RETURNING unread_count",
-    )
-    .bind(sent_at)
-    .bind(sent_at)
-    .bind(&text)
-    .bind(&caption)
-    .bind(business)
-    .bind(&key.phone)
-    .fetch_one(&mut *conn)
-    .await?;
-    unread.1 += 1;
-    let mut drafts = message_drafts(pnid, &key.phone, &name, created, &row);
-    drafts.push(Draft {
-        channels: vec![NOTIFICATIONS.into()],
-        name: NOTIFICATION,
-        data: json!({
-            "conversation_id": conversation_channel(pnid, &key.phone),
-            "phone_number": key.phone,
-            "name": name,
-            "preview": text.or(caption),
-            "unread_count": unread_count,
-            "total_unread": unread.0 + unread.1,
-            "last_message_timestamp": iso_time(sent_at),
-        }),
-    });
-    Ok(drafts)
+    save_contacts(conn, business, &threads).await?;
+    let inserted = insert_rows(conn, business, &rows).await?;
+    rows.retain(|(_, row, ..)| inserted.contains(&row.message_id));
+
+    let mut activity: HashMap<&str, Activity> = HashMap::new();
+    for (_, row, _, content) in &rows {
+        let (text, caption) = preview(content);
+        let a = activity.entry(row.phone.as_str()).or_default();
+        a.added += 1;
+        a.last_at = row.sent_at;
+        a.last_text = text;
+        a.last_caption = caption;
+    }
+    // Each contact's unread count before the batch; each message below adds its own.
+    let mut unread = record_activity(conn, business, &activity).await?;
+    for (phone, count) in unread.iter_mut() {
+        *count -= activity.get(phone.as_str()).map_or(0, |a| a.added);
+    }
+    let mut total = total_unread(conn, business).await?;
+    add_unread(conn, business, rows.len() as i64).await?;
+    Ok(rows
+        .into_iter()
+        .map(|(i, row, first, content)| {
+            total += 1;
+            let unread_count = unread.get_mut(&row.phone).map_or(1, |count| {
+                *count += 1;
+                *count
+            });
+            let (text, caption) = preview(content);
+            let mut drafts = message_drafts(pnid, &row.phone, &row.sender_name, first, &row);
+            drafts.push(Draft {
+                channels: vec![NOTIFICATIONS.into()],
+                name: NOTIFICATION,
+                data: json!({
+                    "conversation_id": conversation_channel(pnid, &row.phone),
+                    "phone_number": row.phone,
+                    "name": row.sender_name,
+                    "preview": text.or(caption),
+                    "unread_count": unread_count,
+                    "total_unread": total,
+                    "last_message_timestamp": iso_time(row.sent_at),
+                }),
+            });
+            (i, drafts)
+        })
+        .collect())
+}
+
+/// The batch's conversations whose contact exists: its name and latest message time (a contact
+/// that does not exist has no messages either: they go with it).
+async fn known_threads(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    messages: &[(usize, &ConversationKey, &InboundMessage)],
+) -> Result<HashMap<String, Thread>, sqlx::Error> {
+    let mut phones: Vec<&str> = messages
+        .iter()
+        .map(|(_, key, _)| key.phone.as_str())
+        .collect();
+    phones.sort_unstable();
+    phones.dedup();
+    let mut threads = HashMap::with_capacity(phones.len());
+    for chunk in phones.chunks(rows_per_statement(1) - 1) {
+        let list = (1..=chunk.len())
+            .map(|n| format!("${n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT c.phone, c.name, (SELECT MAX(m.sent_at) FROM messages m \
+             WHERE m.business_id = c.business_id AND m.phone = c.phone) \
+             FROM contacts c WHERE c.phone IN ({list}) AND c.business_id = ${}",
+            chunk.len() + 1
+        );
+        // Only numbered placeholders are formatted in; the values are bound.
+        let mut select = sqlx::query_as::<_, (String, String, Option<i64>)>(AssertSqlSafe(sql));
+        for phone in chunk {
+            select = select.bind(*phone);
+        }
+        for (phone, name, latest) in select.bind(business).fetch_all(&mut *conn).await? {
+            let thread = Thread {
+                name,
+                created: false,
+                renamed: false,
+                latest: latest.unwrap_or(0),
+            };
+            threads.insert(phone, thread);
+        }
+    }
+    Ok(threads)
+}
+
+/// Inserts the batch's new contacts and renames the ones a message renamed.
+async fn save_contacts(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    threads: &HashMap<String, Thread>,
+) -> Result<(), sqlx::Error> {
+    let created: Vec<_> = threads.iter().filter(|(_, t)| t.created).collect();
+    let now = now_ms();
+    for chunk in created.chunks(rows_per_statement(4)) {
+        let sql = format!(
+            "INSERT INTO contacts (business_id, phone, name, created_at) VALUES {}",
+            value_rows(chunk.len(), 4)
+        );
+        let mut insert = sqlx::query(AssertSqlSafe(sql));
+        for (phone, thread) in chunk {
+            insert = insert
+                .bind(business)
+                .bind(*phone)
+                .bind(&thread.name)
+                .bind(now);
+        }
+        insert.execute(&mut *conn).await?;
+    }
+    for (phone, thread) in threads.iter().filter(|(_, t)| t.renamed) {
+        sqlx::query("UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3")
+            .bind(&thread.name)
+            .bind(business)
+            .bind(phone)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Inserts the rows unless their ids are known; answers the ids that went in.
+async fn insert_rows(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    rows: &[NewRow<'_>],
+) -> Result<HashSet<String>, sqlx::Error> {
+    let mut inserted = HashSet::with_capacity(rows.len());
+    let now = now_ms();
+    for chunk in rows.chunks(rows_per_statement(11)) {
+        let sql = format!(
+            "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
+             status, is_read, sender_name, sent_at, created_at) VALUES {} \
+             ON CONFLICT DO NOTHING RETURNING message_id",
+            value_rows(chunk.len(), 11)
+        );
+        let mut insert = sqlx::query_as::<_, (String,)>(AssertSqlSafe(sql));
+        for (_, row, ..) in chunk {
+            insert = insert
+                .bind(business)
+                .bind(&row.message_id)
+                .bind(&row.phone)
+                .bind(&row.direction)
+                .bind(&row.kind)
+                .bind(&row.content)
+                .bind(&row.status)
+                .bind(row.is_read)
+                .bind(&row.sender_name)
+                .bind(row.sent_at)
+                .bind(now);
+        }
+        inserted.extend(
+            insert
+                .fetch_all(&mut *conn)
+                .await?
+                .into_iter()
+                .map(|(id,)| id),
+        );
+    }
+    Ok(inserted)
+}
+
+/// Moves each contact's last message, preview and unread count; answers the unread counts after.
+async fn record_activity(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    activity: &HashMap<&str, Activity>,
+) -> Result<HashMap<String, i64>, sqlx::Error> {
+    let activity: Vec<_> = activity.iter().collect();
+    let mut unread = HashMap::with_capacity(activity.len());
+    for chunk in activity.chunks(rows_per_statement(5) - 1) {
+        let sql = format!(
+            "WITH batch (phone, at, last_text, last_caption, added) AS (VALUES {}) \
+             UPDATE contacts SET last_message_at = batch.at, last_incoming_at = batch.at, \
+             last_text = batch.last_text, last_caption = batch.last_caption, \
+             unread_count = contacts.unread_count + batch.added \
+             FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = ${} \
+             RETURNING contacts.phone, contacts.unread_count",
+            value_rows(chunk.len(), 5),
+            chunk.len() * 5 + 1
+        );
+        let mut update = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql));
+        for (phone, a) in chunk {
+            update = update
+                .bind(**phone)
+                .bind(a.last_at)
+                .bind(&a.last_text)
+                .bind(&a.last_caption)
+                .bind(a.added);
+        }
+        unread.extend(update.bind(business).fetch_all(&mut *conn).await?);
+    }
+    Ok(unread)
 }
 
 /// Appends each business's drafts in item order, one `append_events` per business, and hands

@@ -139,6 +139,29 @@ pub fn now_ms() -> i64 {
         .unwrap_or_default()
 }
 
+/// Most parameters one multi-row statement binds: SQLite finds each parameter by a linear scan,
+/// so a statement's binding cost grows with the square of its parameters.
+const PARAMS_PER_STATEMENT: usize = 400;
+
+/// Rows per multi-row statement when each row binds `columns` values.
+pub(super) fn rows_per_statement(columns: usize) -> usize {
+    PARAMS_PER_STATEMENT / columns
+}
+
+/// `($1, $2), ($3, $4)`: placeholders for `rows` rows of `columns` values, numbered from `$1`.
+pub(super) fn value_rows(rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|row| {
+            let values = (1..=columns)
+                .map(|c| format!("${}", row * columns + c))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("({values})")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// True when the error is a unique-constraint violation (a duplicate).
 pub fn is_unique_violation(err: &sqlx::Error) -> bool {
     matches!(err, sqlx::Error::Database(db) if db.is_unique_violation())

@@ -709,53 +709,80 @@ both_backends!(
     }
 );
 
+/// Keeps what the store publishes.
+#[derive(Default)]
+struct Collected(std::sync::Mutex<Vec<parley_actors::events::Event>>);
+
+impl parley_actors::hub::EventBus for Collected {
+    fn publish(&self, event: parley_actors::events::Event) {
+        self.0.lock().expect("events").push(event);
+    }
+}
+
+impl Collected {
+    fn take(&self) -> Vec<parley_actors::events::Event> {
+        std::mem::take(&mut self.0.lock().expect("events"))
+    }
+}
+
+/// A second handle on the app's database, and the id of the business `biz`.
+async fn store_of(app: &TestApp, biz: &Business) -> (parley_server::store::Store, String) {
+    let store = parley_server::store::Store::connect(&app.settings)
+        .await
+        .expect("store");
+    let business_id = store
+        .business_by_phone_number_id(&biz.phone_number_id)
+        .await
+        .expect("lookup")
+        .expect("business")
+        .id;
+    (store, business_id)
+}
+
+/// A text message from a customer as the webhook hands it on.
+fn inbound_text(id: &str, name: Option<&str>) -> parley_actors::conversation::InboundMessage {
+    parley_actors::conversation::InboundMessage {
+        provider_id: id.into(),
+        timestamp_ms: 1_700_000_000_000,
+        kind: "text".into(),
+        content: json!({"text": id}),
+        contact_name: name.map(String::from),
+    }
+}
+
+fn conversation(business_id: &str, phone: &str) -> parley_actors::conversation::ConversationKey {
+    parley_actors::conversation::ConversationKey {
+        business_id: business_id.into(),
+        phone: phone.into(),
+    }
+}
+
 both_backends!(
     a_message_that_cannot_be_stored_fails_alone,
     |backend| async move {
-        use parley_actors::conversation::{ConversationKey, ConversationStore, InboundMessage};
-        use parley_actors::events::Event;
-        use parley_actors::hub::EventBus;
-        use std::sync::{Arc, Mutex};
-        /// Keeps what the store publishes.
-        #[derive(Default)]
-        struct Collected(Mutex<Vec<Event>>);
-        impl EventBus for Collected {
-            fn publish(&self, event: Event) {
-                self.0.lock().expect("events").push(event);
-            }
-        }
+        use parley_actors::conversation::ConversationStore;
+        use std::sync::Arc;
         let app = spawn_app(backend).await;
         let biz = app.business("poison").await;
-        let store = parley_server::store::Store::connect(&app.settings)
-            .await
-            .expect("store");
-        let business_id = store
-            .business_by_phone_number_id(&biz.phone_number_id)
-            .await
-            .expect("lookup")
-            .expect("business")
-            .id;
-        let message = |id: &str| InboundMessage {
-            provider_id: id.into(),
-            timestamp_ms: 1_700_000_000_000,
-            kind: "text".into(),
-            content: json!({"text": id}),
-            contact_name: None,
-        };
-        let key = |business_id: &str| ConversationKey {
-            business_id: business_id.into(),
-            phone: CUSTOMER.into(),
-        };
+        let (store, business_id) = store_of(&app, &biz).await;
         // Queued together, so the writer takes them as one batch; the unknown business breaks
         // its transaction.
         let bus = Arc::new(Collected::default());
         let (bad, good) = futures_util::join!(
-            store.record_inbound(key("no-such-business"), message("wamid.bad"), bus.clone()),
-            store.record_inbound(key(&business_id), message("wamid.good"), bus.clone()),
+            store.record_inbound(
+                conversation("no-such-business", CUSTOMER),
+                inbound_text("wamid.bad", None),
+                bus.clone()
+            ),
+            store.record_inbound(
+                conversation(&business_id, CUSTOMER),
+                inbound_text("wamid.good", None),
+                bus.clone()
+            ),
         );
         assert!(bad.is_err());
         assert!(good.expect("the good message is stored"), "new");
-        let published: Vec<Event> = std::mem::take(&mut bus.0.lock().expect("events"));
+        let published = bus.take();
         assert!(published.iter().any(|e| e.name == "new_message"));
         assert!(published.iter().all(|e| e.business_id == business_id));
         let (status, page) = app
@@ -766,6 +793,117 @@ both_backends!(
             .await;
         assert_eq!(status, 200, "{page}");
         assert!(page.to_string().contains("wamid.good"), "{page}");
+    }
+);
+
+both_backends!(
+    a_batch_of_messages_is_stored_as_if_written_one_by_one,
+    |backend| async move {
+        use parley_actors::conversation::ConversationStore;
+        use std::sync::Arc;
+        const ANN: &str = "15550001001";
+        const BEA: &str = "15550001002";
+        let app = spawn_app(backend).await;
+        let biz = app.business("batcher").await;
+        let token = &biz.session.access;
+        let (status, _) = app
+            .webhook(
+                &inbound(
+                    &biz.phone_number_id,
+                    ANN,
+                    "Ann",
+                    vec![text(ANN, "wamid.a0", "hi")],
+                ),
+                &biz.app_secret,
+            )
+            .await;
+        assert_eq!(status, 200);
+        let (store, business_id) = store_of(&app, &biz).await;
+        let bus = Arc::new(Collected::default());
+        let writes = [
+            (ANN, inbound_text("wamid.a1", Some("Ann"))),
+            (BEA, inbound_text("wamid.b1", Some("Bea"))),
+            // A redelivery that carries a newer profile name: the name is kept, nothing else.
+            (ANN, inbound_text("wamid.a0", Some("Annie"))),
+            (BEA, inbound_text("wamid.b2", None)),
+            (ANN, inbound_text("wamid.a2", None)),
+            // The same message twice in one batch.
+            (BEA, inbound_text("wamid.b1", Some("Bea"))),
+        ];
+        // All queued before the writer runs: one batch.
+        let answers = futures_util::future::join_all(writes.into_iter().map(|(phone, m)| {
+            store.record_inbound(conversation(&business_id, phone), m, bus.clone())
+        }))
+        .await;
+        let answers: Vec<bool> = answers.into_iter().map(|a| a.expect("stored")).collect();
+        assert_eq!(answers, [true, true, false, true, true, false]);
+
+        let published = bus.take();
+        let names: Vec<&str> = published.iter().map(|e| e.name.as_str()).collect();
+        let message = ["new_message", "notification"];
+        let expected = [&message[..], &["new_contact"], &message, &message, &message].concat();
+        assert_eq!(names, expected);
+        assert!(published.windows(2).all(|w| w[0].seq + 1 == w[1].seq));
+        let notices: Vec<(&Value, &Value, &Value)> = published
+            .iter()
+            .filter(|e| e.name == "notification")
+            .map(|e| {
+                (
+                    &e.data["phone_number"],
+                    &e.data["unread_count"],
+                    &e.data["total_unread"],
+                )
+            })
+            .collect();
+        assert_eq!(
+            notices,
+            [
+                (&json!(ANN), &json!(2), &json!(2)),
+                (&json!(BEA), &json!(1), &json!(3)),
+                (&json!(BEA), &json!(2), &json!(4)),
+                (&json!(ANN), &json!(3), &json!(5)),
+            ]
+        );
+        let senders: Vec<&Value> = published
+            .iter()
+            .filter(|e| e.name == "new_message")
+            .map(|e| &e.data["message"]["sender_name"])
+            .collect();
+        assert_eq!(
+            senders,
+            [&json!("Ann"), &json!("Bea"), &json!("Bea"), &json!("Annie")]
+        );
+
+        let (_, page) = app.get("/api/users", token).await;
+        assert_eq!(page["data"]["total_unread"], 5, "{page}");
+        let users = page["data"]["users"].as_array().expect("users");
+        let user = |phone: &str| {
+            users
+                .iter()
+                .find(|u| u["phone_number"] == phone)
+                .expect(phone)
+        };
+        assert_eq!(
+            (&user(ANN)["name"], &user(ANN)["unread_count"]),
+            (&json!("Annie"), &json!(3))
+        );
+        assert_eq!(
+            (&user(BEA)["name"], &user(BEA)["unread_count"]),
+            (&json!("Bea"), &json!(2))
+        );
+        assert_eq!(user(ANN)["last_message_content"]["text"], "wamid.a2");
+        let (_, history) = app.get(&format!("/api/conversation/{ANN}"), token).await;
+        let ids: Vec<&Value> = history["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| &m["message_id"])
+            .collect();
+        // Oldest first, and a1 and a2 (same provider time) one after the other.
+        assert_eq!(
+            ids,
+            [&json!("wamid.a0"), &json!("wamid.a1"), &json!("wamid.a2")]
+        );
     }
 );
 

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use sqlx::{AnyConnection, FromRow};
 
 use super::ingest::Write;
-use super::{Store, iso_time, now_ms, rows_per_statement, value_rows};
+use super::{Params, Store, iso_time, now_ms, rows_per_statement};
 use crate::error::{ApiError, ApiResult};
 
 /// The provider's code for a billing problem: agents are told to check their payment method.
@@ -247,7 +247,7 @@ pub(super) async fn append_events(
         .collect();
     // Several rows per statement: a batch of inbound messages logs hundreds of events.
     for chunk in events.chunks(rows_per_statement(6)) {
-        let rows = value_rows(chunk.len(), 6);
+        let rows = Params::of(conn).rows(chunk.len(), 6);
         let sql = format!(
             "INSERT INTO events (business_id, seq, channels, name, data, created_at) VALUES {rows}"
         );

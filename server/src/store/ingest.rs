@@ -18,7 +18,7 @@ use super::conversations::{
     Draft, MessageRow, add_unread, append_events, apply_status, message_drafts, phone_number_id,
     preview, total_unread,
 };
-use super::{Store, iso_time, now_ms, rows_per_statement, value_rows};
+use super::{Params, Store, iso_time, now_ms, rows_per_statement};
 use sqlx::AssertSqlSafe;
 
 /// Most writes in one transaction: bounds how long one commit holds the write lock.
@@ -293,15 +293,13 @@ async fn known_threads(
     phones.dedup();
     let mut threads = HashMap::with_capacity(phones.len());
     for chunk in phones.chunks(rows_per_statement(1) - 1) {
-        let list = (1..=chunk.len())
-            .map(|n| format!("${n}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let params = Params::of(conn);
         let sql = format!(
             "SELECT c.phone, c.name, (SELECT MAX(m.sent_at) FROM messages m \
              WHERE m.business_id = c.business_id AND m.phone = c.phone) \
-             FROM contacts c WHERE c.phone IN ({list}) AND c.business_id = ${}",
-            chunk.len() + 1
+             FROM contacts c WHERE c.phone IN ({}) AND c.business_id = {}",
+            params.list(1, chunk.len()),
+            params.nth(chunk.len() + 1)
         );
         // Only numbered placeholders are formatted in; the values are bound.
         let mut select = sqlx::query_as::<_, (String, String, Option<i64>)>(AssertSqlSafe(sql));
@@ -332,7 +330,7 @@ async fn save_contacts(
     for chunk in created.chunks(rows_per_statement(4)) {
         let sql = format!(
             "INSERT INTO contacts (business_id, phone, name, created_at) VALUES {}",
-            value_rows(chunk.len(), 4)
+            Params::of(conn).rows(chunk.len(), 4)
         );
         let mut insert = sqlx::query(AssertSqlSafe(sql));
         for (phone, thread) in chunk {
@@ -368,7 +366,7 @@ async fn insert_rows(
             "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
              status, is_read, sender_name, sent_at, created_at) VALUES {} \
              ON CONFLICT DO NOTHING RETURNING message_id",
-            value_rows(chunk.len(), 11)
+            Params::of(conn).rows(chunk.len(), 11)
         );
         let mut insert = sqlx::query_as::<_, (String,)>(AssertSqlSafe(sql));
         for (_, row, ..) in chunk {
@@ -405,15 +403,16 @@ async fn record_activity(
     let activity: Vec<_> = activity.iter().collect();
     let mut unread = HashMap::with_capacity(activity.len());
     for chunk in activity.chunks(rows_per_statement(5) - 1) {
+        let params = Params::of(conn);
         let sql = format!(
             "WITH batch (phone, at, last_text, last_caption, added) AS (VALUES {}) \
              UPDATE contacts SET last_message_at = batch.at, last_incoming_at = batch.at, \
              last_text = batch.last_text, last_caption = batch.last_caption, \
              unread_count = contacts.unread_count + batch.added \
-             FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = ${} \
+             FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = {} \
              RETURNING contacts.phone, contacts.unread_count",
-            value_rows(chunk.len(), 5),
-            chunk.len() * 5 + 1
+            params.rows(chunk.len(), 5),
+            params.nth(chunk.len() * 5 + 1)
         );
         let mut update = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql));
         for (phone, a) in chunk {

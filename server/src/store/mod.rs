@@ -139,27 +139,52 @@ pub fn now_ms() -> i64 {
         .unwrap_or_default()
 }
 
-/// Most parameters one multi-row statement binds: SQLite finds each parameter by a linear scan,
-/// so a statement's binding cost grows with the square of its parameters.
-const PARAMS_PER_STATEMENT: usize = 400;
+/// Most parameters one generated statement binds (both backends allow far more).
+const PARAMS_PER_STATEMENT: usize = 1000;
 
 /// Rows per multi-row statement when each row binds `columns` values.
 pub(super) fn rows_per_statement(columns: usize) -> usize {
     PARAMS_PER_STATEMENT / columns
 }
 
-/// `($1, $2), ($3, $4)`: placeholders for `rows` rows of `columns` values, numbered from `$1`.
-pub(super) fn value_rows(rows: usize, columns: usize) -> String {
-    (0..rows)
-        .map(|row| {
-            let values = (1..=columns)
-                .map(|c| format!("${}", row * columns + c))
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!("({values})")
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+/// Bind parameters of generated statements (multi-row inserts, long `IN` lists), numbered from 1
+/// and used once each, in order. SQLite gets anonymous `?`: sqlx looks every numbered parameter up
+/// by a linear scan, which makes a long statement's binding cost grow with its square.
+pub(super) struct Params {
+    anonymous: bool,
+}
+
+impl Params {
+    pub(super) fn of(conn: &sqlx::AnyConnection) -> Params {
+        Params {
+            anonymous: conn.backend_name() == "SQLite",
+        }
+    }
+
+    /// The `n`th parameter.
+    pub(super) fn nth(&self, n: usize) -> String {
+        if self.anonymous {
+            "?".into()
+        } else {
+            format!("${n}")
+        }
+    }
+
+    /// `($1, $2), ($3, $4)`: `rows` rows of `columns` parameters, from the first.
+    pub(super) fn rows(&self, rows: usize, columns: usize) -> String {
+        (0..rows)
+            .map(|row| format!("({})", self.list(row * columns + 1, columns)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// `$3, $4`: `count` parameters from the `first`.
+    pub(super) fn list(&self, first: usize, count: usize) -> String {
+        (first..first + count)
+            .map(|n| self.nth(n))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// True when the error is a unique-constraint violation (a duplicate).

@@ -20,6 +20,9 @@ pub type Ws = WebSocketStream<TcpStream>;
 pub const BULK_SEND_PROGRESS: &str = "\"bulk_send_progress\"";
 /// Password of every account a run creates.
 const PASSWORD: &str = "loadtest-password";
+/// The smallest files the inbox shows as what they are (the server sniffs their first bytes).
+const JPEG: &[u8] = b"\xFF\xD8\xFF\xE0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xFF\xD9";
+const PDF: &[u8] = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n";
 /// How long a session waits for `ready` and `subscribed` before giving up.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -62,6 +65,10 @@ pub struct Business {
     pub owner_token: String,
     /// Agents' access tokens; sessions use them round robin (the owner's when there are none).
     pub agent_tokens: Vec<String>,
+    /// Media the simulated customers send: an image and a document uploaded to the sandbox, so
+    /// Parley fetches and keeps each once, as it would a real customer's file.
+    pub image_id: String,
+    pub document_id: String,
 }
 
 impl Business {
@@ -174,6 +181,15 @@ impl Api {
             .as_str()
             .ok_or_else(|| anyhow!("profile has no phoneNumberId: {profile}"))?
             .to_string();
+        let provider_token = profile["accessToken"]
+            .as_str()
+            .ok_or_else(|| anyhow!("profile has no accessToken: {profile}"))?;
+        let image_id = self
+            .upload_media(&phone_number_id, provider_token, JPEG, "image/jpeg")
+            .await?;
+        let document_id = self
+            .upload_media(&phone_number_id, provider_token, PDF, "application/pdf")
+            .await?;
         let mut agent_tokens = Vec::with_capacity(agents);
         for n in 0..agents {
             let username = format!("{owner}a{n}");
@@ -209,7 +225,35 @@ impl Api {
             app_secret,
             owner_token,
             agent_tokens,
+            image_id,
+            document_id,
         })
+    }
+
+    /// Uploads a file to the sandbox provider as the business would (Cloud API media upload);
+    /// answers its media id.
+    async fn upload_media(
+        &self,
+        phone_number_id: &str,
+        provider_token: &str,
+        bytes: &'static [u8],
+        mime: &str,
+    ) -> Result<String> {
+        let form = reqwest::multipart::Form::new()
+            .text("messaging_product", "whatsapp")
+            .text("type", mime.to_string())
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(bytes)
+                    .file_name("loadtest")
+                    .mime_str(mime)?,
+            );
+        let path = format!("/sandbox/v21.0/{phone_number_id}/media");
+        let (status, body) = self.form(&path, provider_token, form).await?;
+        match body["id"].as_str() {
+            Some(id) if status == 200 => Ok(id.to_string()),
+            _ => bail!("media upload answered {status}: {body}"),
+        }
     }
 
     /// Posts a signed webhook; answers the HTTP status.
@@ -297,11 +341,11 @@ pub struct Inbound {
 
 /// A Cloud API webhook envelope; message types rotate through text, image, interactive,
 /// button, document and location, each carrying the marker where Parley shows it.
-pub fn webhook_body(phone_number_id: &str, messages: &[Inbound]) -> String {
+pub fn webhook_body(business: &Business, messages: &[Inbound]) -> String {
     let now = (unix_nanos() / 1_000_000_000).to_string();
     let mut contacts = Vec::with_capacity(messages.len());
     let mut items = Vec::with_capacity(messages.len());
-    for (n, m) in messages.iter().enumerate() {
+    for m in messages {
         let from = customer_phone(m.customer);
         contacts
             .push(json!({"profile": {"name": format!("Customer {}", m.customer)}, "wa_id": from}));
@@ -310,7 +354,7 @@ pub fn webhook_body(phone_number_id: &str, messages: &[Inbound]) -> String {
         let kind = match seed % 6 {
             0 => {
                 item["image"] = json!({"caption": m.text, "mime_type": "image/jpeg",
-                                       "sha256": "00", "id": format!("media{n}")});
+                                       "sha256": "00", "id": business.image_id});
                 "image"
             }
             1 => {
@@ -324,7 +368,7 @@ pub fn webhook_body(phone_number_id: &str, messages: &[Inbound]) -> String {
             }
             3 => {
                 item["document"] = json!({"caption": m.text, "filename": "f.pdf",
-                    "mime_type": "application/pdf", "sha256": "00", "id": format!("doc{n}")});
+                    "mime_type": "application/pdf", "sha256": "00", "id": business.document_id});
                 "document"
             }
             4 => {
@@ -343,7 +387,7 @@ pub fn webhook_body(phone_number_id: &str, messages: &[Inbound]) -> String {
     json!({"object": "whatsapp_business_account", "entry": [{"id": "0", "changes": [{
         "field": "messages", "value": {
             "messaging_product": "whatsapp",
-            "metadata": {"display_phone_number": "15550000000", "phone_number_id": phone_number_id},
+            "metadata": {"display_phone_number": "15550000000", "phone_number_id": business.phone_number_id},
             "contacts": contacts, "messages": items}}]}]})
     .to_string()
 }

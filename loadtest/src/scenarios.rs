@@ -326,7 +326,7 @@ async fn publish_marked(
                     }
                 })
                 .collect();
-            let body = client::webhook_body(&b.phone_number_id, &messages);
+            let body = client::webhook_body(b, &messages);
             api.webhook(body, &b.app_secret).await
         }
         None => {
@@ -549,7 +549,7 @@ pub async fn send(run: &Run) -> Result<Report> {
     run.stage("customers write first", c.customers as u64);
     for n in 0..c.customers {
         let body = client::webhook_body(
-            &business.phone_number_id,
+            &business,
             &[Inbound {
                 customer: n,
                 wamid: format!("wamid.{}.hello.{n}", run.run_id),

@@ -94,6 +94,8 @@ pub async fn receive(
         .ok_or_else(|| ApiError::BadRequest("Webhook body has no entry array".into()))?;
 
     let mut businesses: HashMap<String, Option<Business>> = HashMap::new();
+    // Per business: whether new messages may set off an automated reply, and a push.
+    let mut sets_off: HashMap<String, (bool, bool)> = HashMap::new();
     let mut batch = Batch::default();
     let mut verified: HashSet<String> = HashSet::new();
     for entry in entries {
@@ -123,10 +125,15 @@ pub async fn receive(
                 };
                 match businesses.get(pnid) {
                     Some(found) => (pnid.to_string(), found.clone()),
-                    None => (
-                        pnid.to_string(),
-                        state.store.business_by_phone_number_id(pnid).await?,
-                    ),
+                    None => {
+                        let found = state.store.business_by_phone_number_id(pnid).await?;
+                        let found = found.map(|a| {
+                            let reactions = (a.active_replies > 0, a.push_subscriptions > 0);
+                            sets_off.insert(a.business.id.clone(), reactions);
+                            a.business
+                        });
+                        (pnid.to_string(), found)
+                    }
                 }
             };
             businesses.insert(key.clone(), found.clone());
@@ -185,13 +192,18 @@ pub async fn receive(
     for outcome in messages {
         // Only a message seen for the first time is answered, so redeliveries never double up.
         if let Some((key, message)) = outcome.map_err(failed)? {
-            state.push.notify(&key, &message);
-            let state = state.clone();
-            actix_web::rt::spawn(async move {
-                if let Err(err) = auto_reply(&state, key, &message).await {
-                    tracing::warn!(error = %err, "automated reply not sent");
-                }
-            });
+            let (replies, push) = sets_off.get(&key.business_id).copied().unwrap_or_default();
+            if push {
+                state.push.notify(&key, &message);
+            }
+            if replies {
+                let state = state.clone();
+                actix_web::rt::spawn(async move {
+                    if let Err(err) = auto_reply(&state, key, &message).await {
+                        tracing::warn!(error = %err, "automated reply not sent");
+                    }
+                });
+            }
         }
     }
     // Media is kept now, while the provider still has it (its URLs expire); a failure here is

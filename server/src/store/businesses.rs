@@ -30,6 +30,17 @@ impl std::fmt::Debug for Business {
     }
 }
 
+/// The business an inbound webhook is for, and what its new messages set off.
+#[derive(FromRow)]
+pub struct Addressee {
+    #[sqlx(flatten)]
+    pub business: Business,
+    /// Its automated replies that are on.
+    pub active_replies: i64,
+    /// Browsers that take its push notifications.
+    pub push_subscriptions: i64,
+}
+
 /// A partial update of the provider credentials; `None` leaves a field as it is.
 #[derive(Default)]
 pub struct ProviderCredentials {
@@ -62,15 +73,20 @@ impl Store {
         .map_err(ApiError::from)
     }
 
-    /// The business whose provider phone number id this is (webhook routing).
+    /// The business whose provider phone number id this is (webhook routing), with what its new
+    /// messages set off besides the inbox: read with it, so a webhook costs one lookup.
     pub async fn business_by_phone_number_id(
         &self,
         phone_number_id: &str,
-    ) -> ApiResult<Option<Business>> {
+    ) -> ApiResult<Option<Addressee>> {
         Ok(sqlx::query_as(concat!(
             "SELECT ",
             business_columns!(),
-            " FROM businesses WHERE phone_number_id = $1"
+            ", (SELECT COUNT(*) FROM automated_replies r \
+             WHERE r.business_id = businesses.id AND r.is_active = 1) AS active_replies, \
+             (SELECT COUNT(*) FROM push_subscriptions p \
+             WHERE p.business_id = businesses.id) AS push_subscriptions \
+             FROM businesses WHERE phone_number_id = $1"
         ))
         .bind(phone_number_id)
         .fetch_optional(&self.pool)

@@ -735,6 +735,7 @@ async fn store_of(app: &TestApp, biz: &Business) -> (parley_server::store::Store
         .await
         .expect("lookup")
         .expect("business")
+        .business
         .id;
     (store, business_id)
 }

@@ -8,6 +8,11 @@ use parley_server::config::Settings;
 use parley_server::store::Store;
 use parley_server::telemetry;
 
+/// mimalloc instead of glibc's malloc: the ingest path allocates and frees many small objects per
+/// message, and glibc spent a quarter of a saturated server's time on it (docs/BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "parley",

@@ -1,3 +1,7 @@
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
 use sqlx::FromRow;
 
 use super::{Store, is_unique_violation, now_ms};
@@ -31,7 +35,7 @@ impl std::fmt::Debug for Business {
 }
 
 /// The business an inbound webhook is for, and what its new messages set off.
-#[derive(FromRow)]
+#[derive(Clone, FromRow)]
 pub struct Addressee {
     #[sqlx(flatten)]
     pub business: Business,
@@ -39,6 +43,46 @@ pub struct Addressee {
     pub active_replies: i64,
     /// Browsers that take its push notifications.
     pub push_subscriptions: i64,
+}
+
+/// How long a node answers webhooks from its memory of a phone number's business. Changes made
+/// on the node itself are seen at once; another node's, within this time.
+const ROUTE_TTL: Duration = Duration::from_secs(2);
+
+/// Webhook routing remembered per phone number id, so a webhook usually costs no query.
+#[derive(Clone, Default)]
+pub(super) struct Routes(Arc<Mutex<HashMap<String, (Instant, Addressee)>>>);
+
+impl Routes {
+    fn recall(&self, phone_number_id: &str) -> Option<Addressee> {
+        let routes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match routes.get(phone_number_id) {
+            Some((at, addressee)) if at.elapsed() < ROUTE_TTL => Some(addressee.clone()),
+            _ => None,
+        }
+    }
+
+    fn remember(&self, phone_number_id: &str, addressee: &Addressee) {
+        let mut routes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        routes.retain(|_, (at, _)| at.elapsed() < ROUTE_TTL);
+        routes.insert(
+            phone_number_id.to_string(),
+            (Instant::now(), addressee.clone()),
+        );
+    }
+}
+
+impl Store {
+    /// Forgets every remembered route: called after a business's credentials change and after
+    /// an automated reply or push subscription is added or changed. (A removal needs no call: a
+    /// route that still counts it only sends the webhook down the path that reads the real list.)
+    pub(super) fn forget_routes(&self) {
+        self.routes
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
 }
 
 /// A partial update of the provider credentials; `None` leaves a field as it is.
@@ -74,12 +118,15 @@ impl Store {
     }
 
     /// The business whose provider phone number id this is (webhook routing), with what its new
-    /// messages set off besides the inbox: read with it, so a webhook costs one lookup.
+    /// messages set off besides the inbox. Remembered for `ROUTE_TTL` (an unknown number is not).
     pub async fn business_by_phone_number_id(
         &self,
         phone_number_id: &str,
     ) -> ApiResult<Option<Addressee>> {
-        Ok(sqlx::query_as(concat!(
+        if let Some(addressee) = self.routes.recall(phone_number_id) {
+            return Ok(Some(addressee));
+        }
+        let found: Option<Addressee> = sqlx::query_as(concat!(
             "SELECT ",
             business_columns!(),
             ", (SELECT COUNT(*) FROM automated_replies r \
@@ -90,7 +137,11 @@ impl Store {
         ))
         .bind(phone_number_id)
         .fetch_optional(&self.pool)
-        .await?)
+        .await?;
+        if let Some(addressee) = &found {
+            self.routes.remember(phone_number_id, addressee);
+        }
+        Ok(found)
     }
 
     /// The business owning a WhatsApp Business Account (template webhooks are routed by it).
@@ -153,6 +204,7 @@ impl Store {
         .bind(business_id)
         .execute(&self.pool)
         .await;
+        self.forget_routes();
         match result {
             Err(err) if is_unique_violation(&err) => Err(ApiError::Conflict(
                 "This phoneNumberId is already used by another business".into(),

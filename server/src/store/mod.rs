@@ -53,6 +53,8 @@ pub struct Store {
     backend: Backend,
     /// The group-commit writer of inbound messages and receipts.
     ingest: ingest::Ingest,
+    /// Webhook routing, remembered (`business_by_phone_number_id`).
+    routes: businesses::Routes,
 }
 
 /// One set of migrations for both backends: the SQL keeps to what SQLite and Postgres share
@@ -104,6 +106,7 @@ impl Store {
             pool,
             backend,
             ingest,
+            routes: businesses::Routes::default(),
         };
         tokio::spawn(ingest::run(store.clone(), writer));
         Ok(store)

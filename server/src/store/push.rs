@@ -62,6 +62,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
+        self.forget_routes();
         Ok(now)
     }
 

@@ -283,6 +283,7 @@ impl Store {
             }
         }
         tx.commit().await?;
+        self.forget_routes();
         self.reply(business_id, &reply.id).await
     }
 

@@ -172,3 +172,36 @@ both_backends!(
         assert_eq!(app.sandbox_sent(&biz).await.len(), 4);
     }
 );
+
+both_backends!(
+    a_reply_created_after_a_webhook_answers_the_next_one_at_once,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("routes").await;
+        let token = biz.session.access.clone();
+        let say = |n: u32| {
+            let message = from_customer(n, "text", json!({"body": "hello"}));
+            inbound(&biz.phone_number_id, CUSTOMER, "Eva", vec![message])
+        };
+        // The first webhook finds no automated reply (and the node remembers its route).
+        let (status, _) = app.webhook(&say(1), &biz.app_secret).await;
+        assert_eq!(status, 200);
+        create_reply(
+            &app,
+            &token,
+            &[
+                ("trigger", "hello".into()),
+                ("type", "text".into()),
+                ("responseText", "Hi there".into()),
+                ("isActive", "true".into()),
+                ("isDefault", "false".into()),
+            ],
+        )
+        .await;
+        let (status, _) = app.webhook(&say(2), &biz.app_secret).await;
+        assert_eq!(status, 200);
+        let sent = provider_got(&app, &biz, 1).await;
+        let texts: Vec<String> = sent.iter().map(|m| shown_text(&m["body"])).collect();
+        assert_eq!(texts, ["Hi there"]);
+    }
+);

@@ -90,24 +90,44 @@ impl<T> Receiver<T> {
     /// Cancel-safe: an item is only taken by the call that returns it.
     pub async fn recv(&mut self) -> Option<T> {
         loop {
-            {
-                let mut state = self.0.lock();
-                if let Some(item) = state.items.pop_front() {
-                    if state.items.is_empty() && state.items.capacity() > IDLE_SLOTS {
-                        // A burst is over: give its memory back.
-                        state.items.shrink_to(IDLE_SLOTS);
-                    }
-                    return Some(item);
-                }
-                if state.sender_gone {
-                    return None;
-                }
+            match self.take() {
+                Taken::Item(item) => return Some(item),
+                Taken::Ended => return None,
+                // `notify_one` leaves a permit when nobody waits, so a send between the check
+                // above and this wait is not missed.
+                Taken::Empty => self.0.ready.notified().await,
             }
-            // `notify_one` leaves a permit when nobody waits, so a send between the check above
-            // and this wait is not missed.
-            self.0.ready.notified().await;
         }
     }
+
+    /// The next item if one is waiting now.
+    pub fn try_recv(&mut self) -> Option<T> {
+        match self.take() {
+            Taken::Item(item) => Some(item),
+            Taken::Empty | Taken::Ended => None,
+        }
+    }
+
+    fn take(&mut self) -> Taken<T> {
+        let mut state = self.0.lock();
+        match state.items.pop_front() {
+            Some(item) => {
+                if state.items.is_empty() && state.items.capacity() > IDLE_SLOTS {
+                    // A burst is over: give its memory back.
+                    state.items.shrink_to(IDLE_SLOTS);
+                }
+                Taken::Item(item)
+            }
+            None if state.sender_gone => Taken::Ended,
+            None => Taken::Empty,
+        }
+    }
+}
+
+enum Taken<T> {
+    Item(T),
+    Empty,
+    Ended,
 }
 
 /// Places an empty queue keeps after a burst.
@@ -136,6 +156,22 @@ mod tests {
         drop(tx);
         assert_eq!(rx.recv().await, Some(2));
         assert_eq!(rx.recv().await, Some(3));
+        assert_eq!(rx.recv().await, None);
+    }
+
+    #[tokio::test]
+    async fn try_recv_takes_only_what_is_waiting() {
+        let (tx, mut rx) = bounded(3);
+        assert_eq!(rx.try_recv(), None);
+        tx.try_send(1).expect("room");
+        tx.try_send(2).expect("room");
+        assert_eq!(rx.try_recv(), Some(1));
+        assert_eq!(rx.try_recv(), Some(2));
+        assert_eq!(rx.try_recv(), None);
+        tx.try_send(3).expect("room");
+        drop(tx);
+        assert_eq!(rx.try_recv(), Some(3));
+        assert_eq!(rx.try_recv(), None);
         assert_eq!(rx.recv().await, None);
     }
 

@@ -32,6 +32,9 @@ const PATH: &str = "/api/ws";
 const MAX_MESSAGE: usize = 64 * 1024;
 /// Grows only while a larger frame is read.
 const READ_BUFFER: usize = 256;
+/// Frames waiting in the session's queue go out together, in writes of about this size (one
+/// system call for many frames when a busy conversation outpaces the socket).
+const WRITE_BUFFER: usize = 8 * 1024;
 
 /// Serves one upgrade request, from the handshake to the close.
 pub async fn serve(
@@ -48,7 +51,7 @@ pub async fn serve(
     framed.send(H1::Item((accepted, BodySize::None))).await?;
     let config = WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(0)
+        .write_buffer_size(WRITE_BUFFER)
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE));
     // The block drops the HTTP codec's buffers; bytes already read past the handshake go on.
@@ -97,23 +100,34 @@ async fn run(state: &AppState, auth: Auth, mut socket: WebSocketStream<TcpStream
     loop {
         tokio::select! {
             frame = frames.recv() => {
-                let sent = match frame {
-                    Some(Frame::Text(text)) => match Utf8Bytes::try_from(text.into_bytes()) {
-                        Ok(text) => socket.send(Message::Text(text)).await,
-                        Err(_) => continue,
-                    },
-                    Some(Frame::Ping) => socket.send(Message::Ping(Bytes::new())).await,
-                    Some(Frame::Close(reason)) => {
-                        let close = CloseFrame { code: CloseCode::Policy, reason: reason.into() };
-                        let _ = socket.close(Some(close)).await;
-                        break;
+                // This frame and any that queued behind it, then one flush.
+                let mut next = frame;
+                let open = loop {
+                    let fed = match next {
+                        Some(Frame::Text(text)) => match Utf8Bytes::try_from(text.into_bytes()) {
+                            Ok(text) => socket.feed(Message::Text(text)).await,
+                            Err(_) => Ok(()),
+                        },
+                        Some(Frame::Ping) => socket.feed(Message::Ping(Bytes::new())).await,
+                        Some(Frame::Close(reason)) => {
+                            let close = CloseFrame { code: CloseCode::Policy, reason: reason.into() };
+                            let _ = socket.close(Some(close)).await;
+                            break false;
+                        }
+                        None => {
+                            let _ = socket.close(None).await;
+                            break false;
+                        }
+                    };
+                    if fed.is_err() {
+                        break false;
                     }
-                    None => {
-                        let _ = socket.close(None).await;
-                        break;
+                    match frames.try_recv() {
+                        Some(frame) => next = Some(frame),
+                        None => break socket.flush().await.is_ok(),
                     }
                 };
-                if sent.is_err() {
+                if !open {
                     break;
                 }
             }

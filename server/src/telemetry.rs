@@ -17,21 +17,15 @@ pub fn init() {
     let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
 }
 
-/// Middleware: a span per request with a fresh id, echoed in `X-Request-Id`.
-pub async fn request_span(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+/// A request's span, with a fresh id (also echoed in `X-Request-Id`).
+pub fn request(method: &actix_web::http::Method, path: &str) -> (tracing::Span, String) {
     let request_id = uuid::Uuid::new_v4().to_string();
-    let span = tracing::info_span!(
-        "request",
-        id = %request_id,
-        method = %req.method(),
-        path = %req.path(),
-    );
-    let started = Instant::now();
-    let mut response = next.call(req).instrument(span.clone()).await?;
-    let status = response.status().as_u16();
+    let span = tracing::info_span!("request", id = %request_id, method = %method, path = %path);
+    (span, request_id)
+}
+
+/// Logs how a request was answered, in its span.
+pub fn answered(span: &tracing::Span, status: u16, started: Instant) {
     span.in_scope(|| {
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         if status >= 500 {
@@ -40,6 +34,18 @@ pub async fn request_span(
             tracing::info!(status, elapsed_ms, "answered");
         }
     });
+}
+
+/// Middleware: a span per request with a fresh id, echoed in `X-Request-Id`. (WebSocket
+/// upgrades never reach the middleware: `api::ws` does the same for them.)
+pub async fn request_span(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let (span, request_id) = request(req.method(), req.path());
+    let started = Instant::now();
+    let mut response = next.call(req).instrument(span.clone()).await?;
+    answered(&span, response.status().as_u16(), started);
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         response
             .headers_mut()

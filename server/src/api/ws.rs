@@ -6,11 +6,13 @@
 //! between it and the session's `SessionActor` (the same actor SSE streams use).
 
 use std::io;
+use std::time::Instant;
 
 use actix::Actor;
 use actix_codec::Framed;
 use actix_http::body::{self, BodySize};
 use actix_http::h1::{Codec, Message as H1};
+use actix_http::header::{HeaderName, HeaderValue};
 use actix_http::ws::{handshake_response, verify_handshake};
 use actix_http::{ConnectionType, Request};
 use actix_web::rt::net::TcpStream;
@@ -26,6 +28,7 @@ use super::events::setup;
 use crate::app::{AppState, no_route};
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
+use crate::telemetry;
 
 const PATH: &str = "/api/ws";
 /// Client operations are a few hundred bytes; anything past this closes the socket.
@@ -42,13 +45,22 @@ pub async fn serve(
     req: Request,
     mut framed: Framed<TcpStream, Codec>,
 ) -> Result<(), actix_web::Error> {
+    let (span, request_id) = telemetry::request(req.method(), req.path());
+    let started = Instant::now();
     let auth = match accept(&state, &req) {
         Ok(auth) => auth,
-        Err(error) => return Ok(refuse(framed, error).await?),
+        Err(error) => {
+            telemetry::answered(&span, error.status_code().as_u16(), started);
+            return Ok(refuse(framed, error, &request_id).await?);
+        }
     };
-    let accepted = handshake_response(req.head()).finish().drop_body();
+    let accepted = handshake_response(req.head())
+        .insert_header(("x-request-id", request_id))
+        .finish()
+        .drop_body();
     drop(req);
     framed.send(H1::Item((accepted, BodySize::None))).await?;
+    telemetry::answered(&span, 101, started);
     let config = WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
@@ -80,9 +92,17 @@ fn accept(state: &AppState, req: &Request) -> ApiResult<Auth> {
 }
 
 /// Answers with the error's JSON body and closes the connection.
-async fn refuse(mut framed: Framed<TcpStream, Codec>, error: ApiError) -> io::Result<()> {
+async fn refuse(
+    mut framed: Framed<TcpStream, Codec>,
+    error: ApiError,
+    request_id: &str,
+) -> io::Result<()> {
     let (mut head, content) = actix_http::Response::from(error.error_response()).into_parts();
     head.head_mut().set_connection_type(ConnectionType::Close);
+    if let Ok(id) = HeaderValue::from_str(request_id) {
+        head.headers_mut()
+            .insert(HeaderName::from_static("x-request-id"), id);
+    }
     let content = body::to_bytes(content)
         .await
         .map_err(|e| io::Error::other(e.to_string()))?;

@@ -951,6 +951,7 @@ both_backends!(
         for (request, status, detail) in cases {
             let response = request.send().await.expect("answered");
             assert_eq!(response.status().as_u16(), status);
+            assert!(response.headers().contains_key("x-request-id"));
             let body: Value = response.json().await.expect("JSON error body");
             assert_eq!(body["detail"], detail, "{body}");
             assert_eq!(body["message"], detail, "{body}");

@@ -279,6 +279,22 @@ pub(super) async fn phone_number_id(
     Ok(row.and_then(|(id,)| id).unwrap_or_default())
 }
 
+/// The business's phone number id and unread total, in one query.
+pub(super) async fn number_and_unread(
+    conn: &mut AnyConnection,
+    business_id: &str,
+) -> Result<(String, i64), sqlx::Error> {
+    let row: Option<(Option<String>, Option<i64>)> = sqlx::query_as(
+        "SELECT b.phone_number_id, t.total FROM businesses b \
+         LEFT JOIN unread_totals t ON t.business_id = b.id WHERE b.id = $1",
+    )
+    .bind(business_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let (pnid, total) = row.unwrap_or_default();
+    Ok((pnid.unwrap_or_default(), total.unwrap_or_default()))
+}
+
 /// The business's unread total, as `add_unread` keeps it (one row, not a sum over contacts).
 pub(super) async fn total_unread(
     conn: &mut AnyConnection,
@@ -694,8 +710,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         add_unread(&mut tx, &key.business_id, -unread).await?;
-        let total = total_unread(&mut tx, &key.business_id).await?;
-        let pnid = phone_number_id(&mut tx, &key.business_id).await?;
+        let (pnid, total) = number_and_unread(&mut tx, &key.business_id).await?;
         let conversation_id = conversation_channel(&pnid, &key.phone);
         let drafts = vec![Draft {
             channels: vec![NOTIFICATIONS.into()],

@@ -15,8 +15,8 @@ use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
 use super::conversations::{
-    Draft, MessageRow, add_unread, append_events, apply_status, message_drafts, phone_number_id,
-    preview, total_unread,
+    Draft, MessageRow, add_unread, append_events, apply_status, message_drafts, number_and_unread,
+    preview,
 };
 use super::{Params, Store, iso_time, now_ms, rows_per_statement};
 use sqlx::AssertSqlSafe;
@@ -131,12 +131,13 @@ impl Store {
         items: &[(ConversationKey, Write)],
     ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
         let mut tx = self.begin_write().await?;
-        let mut pnids: HashMap<&str, String> = HashMap::new();
+        // Per business: its phone number id and unread total before the batch.
+        let mut businesses: HashMap<&str, (String, i64)> = HashMap::new();
         for (key, _) in items {
             let business = key.business_id.as_str();
-            if !pnids.contains_key(business) {
-                let pnid = phone_number_id(&mut tx, business).await?;
-                pnids.insert(business, pnid);
+            if !businesses.contains_key(business) {
+                let found = number_and_unread(&mut tx, business).await?;
+                businesses.insert(business, found);
             }
         }
         let mut drafts: Vec<Vec<Draft>> = items.iter().map(|_| Vec::new()).collect();
@@ -146,7 +147,8 @@ impl Store {
             let business = key.business_id.as_str();
             match write {
                 Write::Status(update) => {
-                    drafts[i] = apply_status(&mut tx, key, update, &pnids[business]).await?;
+                    let pnid = &businesses[business].0;
+                    drafts[i] = apply_status(&mut tx, key, update, pnid).await?;
                 }
                 Write::Inbound(message) => {
                     inbound.entry(business).or_default().push((i, key, message))
@@ -154,7 +156,8 @@ impl Store {
             }
         }
         for (business, messages) in inbound {
-            for (i, mine) in insert_inbound(&mut tx, business, &pnids[business], &messages).await? {
+            let (pnid, unread) = &businesses[business];
+            for (i, mine) in insert_inbound(&mut tx, business, pnid, *unread, &messages).await? {
                 drafts[i] = mine;
             }
         }
@@ -189,11 +192,13 @@ struct Activity {
 /// item index. Each message behaves as if written alone: a new contact's first message announces
 /// it, a newer profile name renames the contact (even on a redelivery), times are unique and
 /// increasing in each conversation, and each notification carries the unread counts as they
-/// were right after its message. A few multi-row statements do it for the whole batch.
+/// were right after its message (`total_unread` is the business's before the batch). A few
+/// multi-row statements do it for the whole batch.
 async fn insert_inbound(
     conn: &mut sqlx::AnyConnection,
     business: &str,
     pnid: &str,
+    total_unread: i64,
     messages: &[(usize, &ConversationKey, &InboundMessage)],
 ) -> Result<Vec<(usize, Vec<Draft>)>, sqlx::Error> {
     let mut threads = known_threads(conn, business, messages).await?;
@@ -248,7 +253,7 @@ async fn insert_inbound(
     for (phone, count) in unread.iter_mut() {
         *count -= activity.get(phone.as_str()).map_or(0, |a| a.added);
     }
-    let mut total = total_unread(conn, business).await?;
+    let mut total = total_unread;
     add_unread(conn, business, rows.len() as i64).await?;
     Ok(rows
         .into_iter()

@@ -4,7 +4,8 @@
 # nginx + nchan (same core, same run), records the floors, and writes docs/BENCHMARKS.md and
 # docs/bench-latency.png. Loopback only; every step is bounded by `timeout`.
 # BENCH_QUICK=1 runs tiny sizes to check the script itself; BENCH_SKIP_BUILD=1 uses the binaries
-# already built.
+# already built; BENCH_ONLY="idle fanout" reruns only those sections (floors, idle, fanout, inbox,
+# send, bulk) and keeps the other sections' results from the last run for the report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,13 @@ OUT=${BENCH_OUT:-target/bench}
 QUICK=${BENCH_QUICK:-0}
 PARLEY_PORT=${PARLEY_PORT:-18181}
 NCHAN_PORT=${NCHAN_PORT:-18282}
-rm -rf "$OUT"
+ONLY=${BENCH_ONLY:-}
+wanted() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+if [ -z "$ONLY" ]; then
+  rm -rf "$OUT"
+else
+  for section in $ONLY; do rm -f "$OUT/$section"-* "$OUT/$section".json; done
+fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
@@ -117,6 +124,7 @@ BULK_RATE=${BULK_RATE:-125}
 P=http://127.0.0.1:$PARLEY_PORT
 N=http://127.0.0.1:$NCHAN_PORT
 
+if wanted floors; then
 echo "== floors"
 start_nchan
 python3 loadtest/bench/floors.py "$N/rtt" "$OUT" >"$OUT/floors.json"
@@ -126,15 +134,17 @@ if [ -x /usr/lib/postgresql/15/bin/pg_test_fsync ]; then
     >"$OUT/pg_test_fsync.txt" 2>&1 || true
   rm -f "$OUT/pg_test_fsync.tmp"
 fi
+stop_nchan
+fi
 
+if wanted idle; then
 echo "== idle"
 for n in $IDLE_SIZES; do
+  start_nchan
   run "idle-nchan-$n" idle --peer nchan --target "$N" --sessions "$n" --rate 2000 \
     --duration "$HOLD" --server-pid "$NCHAN_WORKERS"
   stop_nchan
-  start_nchan
 done
-stop_nchan
 for n in $IDLE_SIZES; do
   start_parley
   run "idle-parley-$n" idle --target "$P" --sessions "$n" --rate 2000 --duration "$HOLD" \
@@ -142,6 +152,9 @@ for n in $IDLE_SIZES; do
   stop_parley
 done
 
+fi
+
+if wanted fanout; then
 echo "== fanout"
 for n in $FANOUT_SESSIONS; do
   # One message to 1,000 followers is a burst of 1,000 frames that the single generator core
@@ -157,6 +170,9 @@ for n in $FANOUT_SESSIONS; do
   stop_parley
 done
 
+fi
+
+if wanted inbox; then
 echo "== inbox"
 for r in $INBOX_RATES; do
   # At most ~6,000 messages per rate, so an overloaded server drains in bounded time.
@@ -167,6 +183,9 @@ for r in $INBOX_RATES; do
   stop_parley
 done
 
+fi
+
+if wanted send; then
 echo "== send"
 for r in $SEND_RATES; do
   start_parley
@@ -175,12 +194,17 @@ for r in $SEND_RATES; do
   stop_parley
 done
 
+fi
+
+if wanted bulk; then
 echo "== bulk"
 start_parley PARLEY_OUTBOX__RATE_PER_SECOND="$BULK_RATE" \
   PARLEY_SANDBOX__RATE_PER_SECOND=$((BULK_RATE * 10))
 run "bulk-$BULK_RECIPIENTS" bulk --target "$P" --recipients "$BULK_RECIPIENTS" --rate "$BULK_RATE" \
   --sandbox-log "$PARLEY_DATA/sandbox-sent.jsonl" --drain 120
 stop_parley
+
+fi
 
 echo "== report"
 python3 loadtest/bench/report.py "$OUT" docs/BENCHMARKS.md docs/bench-latency.png

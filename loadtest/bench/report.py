@@ -99,6 +99,10 @@ if fs_p50:
 # Idle
 w("## idle: sessions held open")
 w("")
+w("Server RSS per session is the growth of the server's VmRSS while the last nine tenths of the")
+w("sessions connect, divided by their number; the first tenth gets the server past its start-up")
+w("(the run's setup hashes passwords, which frees tens of MB an allocator may keep for a while).")
+w("")
 w("| peer | sessions | connected | lost | connect p50 ms | connect p99 ms | connects/s | server RSS per session | RSS Parley / nchan |")
 w("|---|---|---|---|---|---|---|---|---|")
 for n in sizes("idle-"):

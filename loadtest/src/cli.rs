@@ -30,10 +30,13 @@ duplicates as a table (and as JSON with --json).\n\n\
 Scenarios:\n\
 * idle: open --sessions authenticated WebSockets at --rate per second from several 127.0.0.x \
 source addresses, hold them --duration seconds; reports connect latency, connect errors, drops \
-and (with --server-pid) server RSS per session.\n\
+and (with --server-pid) server RSS per session, measured across all but the first tenth of \
+the sessions (opened first, so the reading starts from a server past its start-up).\n\
 * inbox: --customers post signed webhooks (mixed message types) at an open-loop --rate for \
 --duration seconds while --agents are subscribed to every customer's conversation; latency runs \
-from each message's scheduled send time to its arrival at each agent.\n\
+from each message's scheduled send time to its arrival at each agent. Image and document \
+messages carry one image and one PDF uploaded to the sandbox at setup, so Parley fetches each \
+file once and finds it stored after that.\n\
 * fanout: --sessions follow one conversation; the publish rate starts at --rate and grows by \
 --step-factor every --step-secs until p99 passes --p99-bound-ms (or --max-rate / --duration); \
 reports deliveries/s of the best step within the bound and every step.\n\
@@ -43,7 +46,8 @@ In the report, delivered_per_sec is connects/s (idle), messages/s that reached e
 (inbox), deliveries/s to followers (fanout), completed sends/s (send) or recipients sent per second (bulk); lost counts expected \
 deliveries that never arrived (idle: sessions that failed or dropped), duplicates repeated ones.\n\n\
 Every run is bounded in count and time, refuses a non-loopback --target, and sets itself up \
-through the public API (registers a business, agents, an app secret). Access tokens last 15 min \
+through the public API (registers a business, agents, an app secret; inbox also uploads its two \
+files to the sandbox). Access tokens last 15 min \
 by default: for longer runs start the server with PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS raised.\n\
 With --peer nchan, idle and fanout drive an nginx + nchan server instead (subscribers on \
 /sub/<channel>, publishers POST /pub/<channel>)."

@@ -30,8 +30,9 @@ duplicates as a table (and as JSON with --json).\n\n\
 Scenarios:\n\
 * idle: open --sessions authenticated WebSockets at --rate per second from several 127.0.0.x \
 source addresses, hold them --duration seconds; reports connect latency, connect errors, drops \
-and (with --server-pid) server RSS per session, measured across all but the first tenth of \
-the sessions (opened first, so the reading starts from a server past its start-up).\n\
+and (with --server-pid) server RSS per session, measured across the sessions after the first \
+tenth (at least 500, at most half; opened first, so the reading starts from a server past its \
+start-up).\n\
 * inbox: --customers post signed webhooks (mixed message types) at an open-loop --rate for \
 --duration seconds while --agents are subscribed to every customer's conversation; latency runs \
 from each message's scheduled send time to its arrival at each agent. Image and document \

@@ -249,10 +249,15 @@ pub async fn idle(run: &Run, source_addrs: u8) -> Result<Report> {
             }
         }
     };
-    // Memory is measured across all but the first tenth of the sessions: opening those first
-    // gets the server past its start (the setup's password hashing frees tens of MB, which an
-    // allocator may hand back to the system only once the server is busy again).
-    let first = (c.sessions as u64 / 10).max(1).min(c.sessions as u64);
+    // Memory is measured across the sessions after the first tenth (at least 500, at most
+    // half), opened 3 s after the setup: both get the server past its start (the setup's
+    // password hashing frees tens of MB, which an allocator hands back only after a while).
+    let sessions = c.sessions as u64;
+    let first = (sessions / 10)
+        .max(500.min(sessions / 2))
+        .max(1)
+        .min(sessions);
+    tokio::time::sleep(Duration::from_secs(3)).await;
     let started = Instant::now();
     open_loop(c.rate, first, c.max_inflight, &run.bar, &open).await?;
     let mut connect_secs = started.elapsed().as_secs_f64();

@@ -1,7 +1,7 @@
 //! Conversations, messages and the event log. Implements the actors' `ConversationStore` and
 //! `EventLog`: every change is written with the events it causes, numbered, in one transaction.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
@@ -330,33 +330,43 @@ pub(super) async fn add_unread(
     Ok(())
 }
 
-/// Inserts a message unless its id (or client id) is known; answers how many rows went in.
-pub(super) async fn insert_message(
+/// Inserts messages (each with its client id, if any) unless their ids or client ids are known,
+/// several rows per statement; answers the ids that went in.
+pub(super) async fn insert_messages(
     conn: &mut AnyConnection,
     business_id: &str,
-    row: &MessageRow,
-    client_id: Option<&str>,
-) -> Result<u64, sqlx::Error> {
-    Ok(sqlx::query(
-        "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
-         status, is_read, sender_name, sent_at, client_id, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING",
-    )
-    .bind(business_id)
-    .bind(&row.message_id)
-    .bind(&row.phone)
-    .bind(&row.direction)
-    .bind(&row.kind)
-    .bind(&row.content)
-    .bind(&row.status)
-    .bind(row.is_read)
-    .bind(&row.sender_name)
-    .bind(row.sent_at)
-    .bind(client_id)
-    .bind(now_ms())
-    .execute(&mut *conn)
-    .await?
-    .rows_affected())
+    rows: &[(&MessageRow, Option<&str>)],
+) -> Result<HashSet<String>, sqlx::Error> {
+    let mut inserted = HashSet::with_capacity(rows.len());
+    let now = now_ms();
+    for chunk in rows.chunks(rows_per_statement(12)) {
+        let sql = format!(
+            "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
+             status, is_read, sender_name, sent_at, client_id, created_at) VALUES {} \
+             ON CONFLICT DO NOTHING RETURNING message_id",
+            Params::of(conn).rows(chunk.len(), 12)
+        );
+        // Only numbered placeholders are formatted in; the values are bound.
+        let mut insert = sqlx::query_as::<_, (String,)>(sqlx::AssertSqlSafe(sql));
+        for (row, client_id) in chunk {
+            insert = insert
+                .bind(business_id)
+                .bind(&row.message_id)
+                .bind(&row.phone)
+                .bind(&row.direction)
+                .bind(&row.kind)
+                .bind(&row.content)
+                .bind(&row.status)
+                .bind(row.is_read)
+                .bind(&row.sender_name)
+                .bind(row.sent_at)
+                .bind(*client_id)
+                .bind(now);
+        }
+        let ids = insert.fetch_all(&mut *conn).await?;
+        inserted.extend(ids.into_iter().map(|(id,)| id));
+    }
+    Ok(inserted)
 }
 
 /// The next time in a conversation: now-ish, but after every message already in it, so times
@@ -527,7 +537,12 @@ impl Store {
             sent_at,
             error: None,
         };
-        insert_message(&mut tx, &key.business_id, &row, Some(&message.client_id)).await?;
+        insert_messages(
+            &mut tx,
+            &key.business_id,
+            &[(&row, Some(&message.client_id))],
+        )
+        .await?;
         // The caller attempts the send at once; the lease keeps the outbox worker off it meanwhile.
         sqlx::query(
             "INSERT INTO outbox (business_id, client_id, phone, payload, attempts, \

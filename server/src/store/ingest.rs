@@ -15,8 +15,8 @@ use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
 use super::conversations::{
-    Draft, MessageRow, add_unread, append_events, apply_status, message_drafts, number_and_unread,
-    preview,
+    Draft, MessageRow, add_unread, append_events, apply_status, insert_messages, message_drafts,
+    number_and_unread, preview,
 };
 use super::{Params, Store, iso_time, now_ms, rows_per_statement};
 use sqlx::AssertSqlSafe;
@@ -236,7 +236,8 @@ async fn insert_inbound(
         rows.push((i, row, first, &message.content));
     }
     save_contacts(conn, business, &threads).await?;
-    let inserted = insert_rows(conn, business, &rows).await?;
+    let new: Vec<_> = rows.iter().map(|(_, row, ..)| (row, None)).collect();
+    let inserted = insert_messages(conn, business, &new).await?;
     rows.retain(|(_, row, ..)| inserted.contains(&row.message_id));
 
     let mut activity: HashMap<&str, Activity> = HashMap::new();
@@ -356,47 +357,6 @@ async fn save_contacts(
             .await?;
     }
     Ok(())
-}
-
-/// Inserts the rows unless their ids are known; answers the ids that went in.
-async fn insert_rows(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    rows: &[NewRow<'_>],
-) -> Result<HashSet<String>, sqlx::Error> {
-    let mut inserted = HashSet::with_capacity(rows.len());
-    let now = now_ms();
-    for chunk in rows.chunks(rows_per_statement(11)) {
-        let sql = format!(
-            "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
-             status, is_read, sender_name, sent_at, created_at) VALUES {} \
-             ON CONFLICT DO NOTHING RETURNING message_id",
-            Params::of(conn).rows(chunk.len(), 11)
-        );
-        let mut insert = sqlx::query_as::<_, (String,)>(AssertSqlSafe(sql));
-        for (_, row, ..) in chunk {
-            insert = insert
-                .bind(business)
-                .bind(&row.message_id)
-                .bind(&row.phone)
-                .bind(&row.direction)
-                .bind(&row.kind)
-                .bind(&row.content)
-                .bind(&row.status)
-                .bind(row.is_read)
-                .bind(&row.sender_name)
-                .bind(row.sent_at)
-                .bind(now);
-        }
-        inserted.extend(
-            insert
-                .fetch_all(&mut *conn)
-                .await?
-                .into_iter()
-                .map(|(id,)| id),
-        );
-    }
-    Ok(inserted)
 }
 
 /// Moves each contact's last message, preview and unread count; answers the unread counts after.

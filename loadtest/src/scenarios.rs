@@ -266,7 +266,7 @@ pub async fn idle(run: &Run, source_addrs: u8) -> Result<Report> {
     let rss_before = client::rss_bytes(&c.server_pid);
     let connected_before = connected.load(Ordering::Relaxed);
     let started = Instant::now();
-    let rest = c.sessions as u64 - first;
+    let rest = sessions - first;
     open_loop(c.rate, rest, c.max_inflight, &run.bar, |k, s| {
         open(first + k, s)
     })

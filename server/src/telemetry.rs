@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 use tracing::Instrument;
 use tracing_subscriber::EnvFilter;
@@ -22,6 +22,13 @@ pub fn request(method: &actix_web::http::Method, path: &str) -> (tracing::Span, 
     let request_id = uuid::Uuid::new_v4().to_string();
     let span = tracing::info_span!("request", id = %request_id, method = %method, path = %path);
     (span, request_id)
+}
+
+/// Echoes the request id in the answer's `X-Request-Id`.
+pub fn tag(headers: &mut HeaderMap, request_id: &str) {
+    if let Ok(value) = HeaderValue::from_str(request_id) {
+        headers.insert(HeaderName::from_static("x-request-id"), value);
+    }
 }
 
 /// Logs how a request was answered, in its span.
@@ -46,10 +53,6 @@ pub async fn request_span(
     let started = Instant::now();
     let mut response = next.call(req).instrument(span.clone()).await?;
     answered(&span, response.status().as_u16(), started);
-    if let Ok(value) = HeaderValue::from_str(&request_id) {
-        response
-            .headers_mut()
-            .insert(HeaderName::from_static("x-request-id"), value);
-    }
+    tag(response.headers_mut(), &request_id);
     Ok(response)
 }

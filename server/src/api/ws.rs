@@ -12,7 +12,6 @@ use actix::Actor;
 use actix_codec::Framed;
 use actix_http::body::{self, BodySize};
 use actix_http::h1::{Codec, Message as H1};
-use actix_http::header::{HeaderName, HeaderValue};
 use actix_http::ws::{handshake_response, verify_handshake};
 use actix_http::{ConnectionType, Request};
 use actix_web::rt::net::TcpStream;
@@ -54,10 +53,8 @@ pub async fn serve(
             return Ok(refuse(framed, error, &request_id).await?);
         }
     };
-    let accepted = handshake_response(req.head())
-        .insert_header(("x-request-id", request_id))
-        .finish()
-        .drop_body();
+    let mut accepted = handshake_response(req.head()).finish().drop_body();
+    telemetry::tag(accepted.headers_mut(), &request_id);
     drop(req);
     framed.send(H1::Item((accepted, BodySize::None))).await?;
     telemetry::answered(&span, 101, started);
@@ -99,10 +96,7 @@ async fn refuse(
 ) -> io::Result<()> {
     let (mut head, content) = actix_http::Response::from(error.error_response()).into_parts();
     head.head_mut().set_connection_type(ConnectionType::Close);
-    if let Ok(id) = HeaderValue::from_str(request_id) {
-        head.headers_mut()
-            .insert(HeaderName::from_static("x-request-id"), id);
-    }
+    telemetry::tag(head.headers_mut(), request_id);
     let content = body::to_bytes(content)
         .await
         .map_err(|e| io::Error::other(e.to_string()))?;

@@ -173,6 +173,9 @@ impl Application {
                 let app = routes(state.clone(), web_dir.clone());
                 HttpService::build()
                     .local_addr(address)
+                    // Pushed frames are small and go out one by one: Nagle's algorithm would hold
+                    // each behind the client's delayed ACK of the one before (up to 40 ms).
+                    .tcp_nodelay(true)
                     .upgrade(fn_service(
                         move |(req, framed): (Request, Framed<TcpStream, Codec>)| {
                             api::ws::serve(ws_state.clone(), req, framed)

@@ -3,7 +3,8 @@
 use std::sync::OnceLock;
 
 use bytestring::ByteString;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 /// The channel of everything in a business (list updates, receipts, template status…).
 pub const NOTIFICATIONS: &str = "notifications/all";
@@ -37,6 +38,15 @@ pub fn conversation_channel(phone_number_id: &str, phone: &str) -> String {
     format!("{phone_number_id}_{phone}")
 }
 
+/// The WebSocket frame of an event, borrowing it (no copy of its data per frame).
+#[derive(Serialize)]
+struct WsFrame<'a> {
+    event: &'a str,
+    seq: i64,
+    channel: &'a str,
+    data: &'a Value,
+}
+
 /// An event on its way to sessions. Its frames are formatted once, when the first session needs
 /// them, and then shared by every session that follows the same channel.
 #[derive(Debug)]
@@ -61,9 +71,14 @@ impl SharedEvent {
         self.ws[channel]
             .get_or_init(|| {
                 let e = &self.event;
-                let name = &e.channels[channel];
-                json!({"event": e.name, "seq": e.seq, "channel": name, "data": e.data})
-                    .to_string()
+                let frame = WsFrame {
+                    event: &e.name,
+                    seq: e.seq,
+                    channel: &e.channels[channel],
+                    data: &e.data,
+                };
+                serde_json::to_string(&frame)
+                    .expect("a frame of strings and JSON values serializes")
                     .into()
             })
             .clone()

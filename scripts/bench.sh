@@ -105,9 +105,19 @@ run() {
   shift
   echo "-- $name: parley-loadtest $*"
   echo "parley-loadtest $*" >"$OUT/$name.cmd"
+  local before
+  before=$(head -n 1 /proc/stat)
   if ! timeout 900 "${LT[@]}" "$@" --quiet --json "$OUT/$name.json" >"$OUT/$name.txt" 2>&1; then
     echo "$name failed: $(tail -n 3 "$OUT/$name.txt")" | tee -a "$OUT/failures.txt"
   fi
+  steal_percent "$before" "$(head -n 1 /proc/stat)" >"$OUT/$name.steal"
+}
+
+# steal_percent BEFORE AFTER: the share of CPU time the hypervisor took from this VM between two
+# `cpu` lines of /proc/stat (on a shared host, latency figures only compare at similar steal).
+steal_percent() {
+  echo "$1 $2" | awk '{ for (i = 2; i <= 9; i++) { total += $(i + 11) - $i }
+    printf "%.0f\n", total ? 100 * ($20 - $9) / total : 0 }'
 }
 
 if [ "$QUICK" = 1 ]; then
@@ -175,8 +185,8 @@ fi
 if wanted inbox; then
 echo "== inbox"
 for r in $INBOX_RATES; do
-  # At most ~6,000 messages per rate, so an overloaded server drains in bounded time.
-  secs=$(python3 -c "print(min($LOAD_SECS, max(1, 6000 // $r)))")
+  # At most ~10,000 messages per rate, so an overloaded server drains in bounded time.
+  secs=$(python3 -c "print(min($LOAD_SECS, max(1, 10000 // $r)))")
   start_parley
   run "inbox-$r" inbox --target "$P" --rate "$r" --duration "$secs" --customers 100 --agents 2 \
     --drain 60 --max-inflight 1024

@@ -28,6 +28,11 @@ def cmd(name):
     return open(path).read().strip() if os.path.exists(path) else ""
 
 
+def steal(name):
+    path = os.path.join(results, name + ".steal")
+    return open(path).read().strip() + " %" if os.path.exists(path) else "–"
+
+
 def sh(*args):
     try:
         return subprocess.run(args, capture_output=True, text=True, timeout=10).stdout.strip()
@@ -110,7 +115,7 @@ for n in sizes("idle-"):
     pr, nc = load(f"idle-parley-{n}"), load(f"idle-nchan-{n}")
     for peer, r in (("parley", pr), ("nchan", nc)):
         if not r:
-            w(f"| {peer} | {n:,} | run failed | | | | | | |")
+            w(f"| {peer} | {n:,} | run failed | | | | | | | |")
             continue
         rss = r.get("rss_per_session_bytes")
         ratio = ""
@@ -127,18 +132,18 @@ w("delivery): from 50/s with a 50 ms bound for 100 followers, from 5/s with a 50
 w("1,000 followers (the generator's one core reads each 1,000-frame burst serially). Best = the")
 w("step with the most deliveries/s within the bound.")
 w("")
-w("| peer | sessions | best deliveries/s | at publish rate | p50 ms | p99 ms | lost | dup | Parley / nchan |")
-w("|---|---|---|---|---|---|---|---|---|")
+w("| peer | sessions | best deliveries/s | at publish rate | p50 ms | p99 ms | lost | dup | Parley / nchan | steal |")
+w("|---|---|---|---|---|---|---|---|---|---|")
 for n in sizes("fanout-"):
     pr, nc = load(f"fanout-parley-{n}"), load(f"fanout-nchan-{n}")
     for peer, r in (("parley", pr), ("nchan", nc)):
         if not r:
-            w(f"| {peer} | {n:,} | run failed | | | | | | |")
+            w(f"| {peer} | {n:,} | run failed | | | | | | | |")
             continue
         ratio = ""
         if peer == "parley" and nc and nc["delivered_per_sec"]:
             ratio = f"{r['delivered_per_sec'] / nc['delivered_per_sec']:.2f}×"
-        w(f"| {peer} | {n:,} | {f(r['delivered_per_sec'], 0)} | {f(r['offered_rate'], 0)}/s | {f(r['p50_ms'], 2)} | {f(r['p99_ms'], 2)} | {r['lost']} | {r['duplicates']} | {ratio} |")
+        w(f"| {peer} | {n:,} | {f(r['delivered_per_sec'], 0)} | {f(r['offered_rate'], 0)}/s | {f(r['p50_ms'], 2)} | {f(r['p99_ms'], 2)} | {r['lost']} | {r['duplicates']} | {ratio} | {steal(f'fanout-{peer}-{n}')} |")
 w("")
 for n in sizes("fanout-"):
     for peer in ("parley", "nchan"):
@@ -162,17 +167,20 @@ w("100 customers, 2 agents each following all 100 conversations, one message per
 w("types (text, image, document, interactive, button, location). Latency: scheduled send → arrival")
 w("at each agent; ack: scheduled send → webhook's 200.")
 w("")
-w("| offered/s | seconds | messages | delivered msg/s | p50 ms | p90 ms | p99 ms | max ms | ack p50 ms | ack p99 ms | lost | dup | errors |")
-w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+w("| offered/s | seconds | messages | delivered msg/s | p50 ms | p90 ms | p99 ms | max ms | ack p50 ms | ack p99 ms | lost | dup | errors | steal |")
+w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 inbox_points = []
 for r_ in sizes("inbox-"):
     r = load(f"inbox-{r_}")
     if not r:
-        w(f"| {r_:,} | run failed | | | | | | | | | | | |")
+        w(f"| {r_:,} | run failed | | | | | | | | | | | | |")
         continue
     msgs = r["expected"] // max(1, r["sessions"])
     inbox_points.append((r_, r["p50_ms"], r["p99_ms"], r["delivered_per_sec"]))
-    w(f"| {r_:,} | {f(r['duration_secs'], 0)} | {msgs:,} | {f(r['delivered_per_sec'], 0)} | {f(r['p50_ms'], 2)} | {f(r['p90_ms'], 2)} | {f(r['p99_ms'], 2)} | {f(r['max_ms'], 2)} | {f(r.get('ack_p50_ms'), 2)} | {f(r.get('ack_p99_ms'), 2)} | {r['lost']:,} | {r['duplicates']} | {r['errors']} |")
+    w(f"| {r_:,} | {f(r['duration_secs'], 0)} | {msgs:,} | {f(r['delivered_per_sec'], 0)} | {f(r['p50_ms'], 2)} | {f(r['p90_ms'], 2)} | {f(r['p99_ms'], 2)} | {f(r['max_ms'], 2)} | {f(r.get('ack_p50_ms'), 2)} | {f(r.get('ack_p99_ms'), 2)} | {r['lost']:,} | {r['duplicates']} | {r['errors']} | {steal(f'inbox-{r_}')} |")
+w("")
+w("*steal*: the share of the VM's CPU time the hypervisor took during the run (`/proc/stat`);")
+w("this box is a shared VM, and latency figures only compare between runs at similar steal.")
 w("")
 w("![Latency against offered rate](bench-latency.png)")
 w("")

@@ -490,14 +490,9 @@ impl Store {
     pub(super) async fn begin_write(
         &self,
     ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
-        self.pool.begin_with(self.write_start()).await
-    }
-
-    /// The statement that opens a writing transaction (see `begin_write`).
-    pub(super) fn write_start(&self) -> &'static str {
         match self.backend {
-            super::Backend::Sqlite => "BEGIN IMMEDIATE",
-            super::Backend::Postgres => "BEGIN",
+            super::Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            super::Backend::Postgres => self.pool.begin().await,
         }
     }
 

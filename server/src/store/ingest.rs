@@ -19,8 +19,7 @@ use super::conversations::{
     number_and_unread, preview,
 };
 use super::{Params, Store, iso_time, now_ms, rows_per_statement};
-use sqlx::pool::PoolConnection;
-use sqlx::{AssertSqlSafe, Connection as _};
+use sqlx::AssertSqlSafe;
 
 /// Most writes in one transaction: bounds how long one commit holds the write lock.
 const MAX_BATCH: usize = 512;
@@ -81,14 +80,13 @@ pub(super) struct Writer(mpsc::UnboundedReceiver<Pending>);
 
 /// Commits batches until the runtime stops (the store it holds keeps the queue open).
 pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
-    let mut conn = Connection::default();
     let mut batch = Vec::new();
     while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let (items, outlets): (Vec<_>, Vec<_>) = batch
             .drain(..)
             .map(|p: Pending| ((p.key, p.write), (p.bus, p.answer)))
             .unzip();
-        match conn.write(&store, &items).await {
+        match store.write_batch(&items).await {
             Ok(events) => {
                 for ((bus, answer), events) in outlets.into_iter().zip(events) {
                     let _ = answer.send(Ok(publish(&*bus, events)));
@@ -98,8 +96,8 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
             Err(err) if items.len() > 1 => {
                 tracing::warn!(error = %err, size = items.len(), "batch not committed, retrying its writes one by one");
                 for ((bus, answer), item) in outlets.into_iter().zip(&items) {
-                    let result = conn
-                        .write(&store, std::slice::from_ref(item))
+                    let result = store
+                        .write_batch(std::slice::from_ref(item))
                         .await
                         .map(|mut events| publish(&*bus, events.pop().unwrap_or_default()));
                     let _ = answer.send(result);
@@ -111,33 +109,6 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
                 }
             }
         }
-    }
-}
-
-/// The writer's own connection, kept from batch to batch: on SQLite a connection's page cache
-/// is only valid while no other connection has written, so writing through whichever pooled
-/// connection is free would read the tables' hot pages back from the file on every batch.
-/// Dropped after an error (it may be broken) and taken anew for the next write.
-#[derive(Default)]
-struct Connection(Option<PoolConnection<sqlx::Any>>);
-
-impl Connection {
-    async fn write(
-        &mut self,
-        store: &Store,
-        items: &[(ConversationKey, Write)],
-    ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
-        let conn = match &mut self.0 {
-            Some(conn) => conn,
-            empty => empty.insert(store.pool.acquire().await?),
-        };
-        let written = store.write_batch(conn, items).await;
-        if written.is_err()
-            && let Some(mut broken) = self.0.take()
-        {
-            broken.close_on_drop();
-        }
-        written
     }
 }
 
@@ -157,10 +128,9 @@ impl Store {
     /// multi-row statements. Events are numbered per business in item order.
     pub(super) async fn write_batch(
         &self,
-        conn: &mut sqlx::AnyConnection,
         items: &[(ConversationKey, Write)],
     ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
-        let mut tx = conn.begin_with(self.write_start()).await?;
+        let mut tx = self.begin_write().await?;
         // Per business: its phone number id and unread total before the batch.
         let mut businesses: HashMap<&str, (String, i64)> = HashMap::new();
         for (key, _) in items {

@@ -96,7 +96,7 @@ pub trait ConversationStore: Send + Sync + 'static {
     fn record_inbound(
         &self,
         key: ConversationKey,
-        message: InboundMessage,
+        message: Arc<InboundMessage>,
         bus: Arc<dyn EventBus>,
     ) -> BoxFuture<'static, Result<bool, StoreError>>;
 
@@ -133,7 +133,7 @@ pub trait ConversationStore: Send + Sync + 'static {
 /// Answers true when the message was new (not a redelivery).
 #[derive(Message, Clone)]
 #[rtype(result = "Result<bool, StoreError>")]
-pub struct Inbound(pub InboundMessage);
+pub struct Inbound(pub Arc<InboundMessage>);
 
 #[derive(Message, Clone)]
 #[rtype(result = "Result<(), StoreError>")]

@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use bytestring::ByteString;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// The channel of everything in a business (list updates, receipts, template status…).
 pub const NOTIFICATIONS: &str = "notifications/all";
@@ -20,7 +20,7 @@ pub const SYSTEM_NOTIFICATION: &str = "system_notification";
 pub const TRANSIENT: i64 = 0;
 
 /// A persisted event: it has its place (`seq`) in its business's event log before anyone sees it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Event {
     /// The tenant; only sessions of this business ever receive the event.
     pub business_id: String,
@@ -30,7 +30,14 @@ pub struct Event {
     pub channels: Vec<String>,
     /// One of the event names above.
     pub name: String,
-    pub data: Value,
+    /// The event's JSON, serialized once: logged and framed as it is, never parsed again.
+    pub data: Box<RawValue>,
+}
+
+/// An event's `data` from anything serializable (a JSON value or a payload struct).
+pub fn event_data(data: &impl Serialize) -> Box<RawValue> {
+    serde_json::value::to_raw_value(data)
+        .expect("event data of strings, numbers and JSON serializes")
 }
 
 /// A conversation's channel: `{phoneNumberId}_{customerPhone}`.
@@ -44,7 +51,7 @@ struct WsFrame<'a> {
     event: &'a str,
     seq: i64,
     channel: &'a str,
-    data: &'a Value,
+    data: &'a RawValue,
 }
 
 /// An event on its way to sessions. Its frames are formatted once, when the first session needs
@@ -89,7 +96,13 @@ impl SharedEvent {
         self.sse
             .get_or_init(|| {
                 let e = &self.event;
-                format!("id: {}\nevent: {}\ndata: {}\n\n", e.seq, e.name, e.data).into()
+                format!(
+                    "id: {}\nevent: {}\ndata: {}\n\n",
+                    e.seq,
+                    e.name,
+                    e.data.get()
+                )
+                .into()
             })
             .clone()
     }

@@ -336,7 +336,7 @@ mod tests {
             seq,
             channels: vec!["c".into()],
             name: "n".into(),
-            data: json!({}),
+            data: crate::events::event_data(&json!({})),
         }))
     }
 

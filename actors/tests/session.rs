@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use actix::Actor;
 use futures_util::future::BoxFuture;
-use parley_actors::events::Event;
+use parley_actors::events::{Event, event_data};
 use parley_actors::hub::{Hub, Publish};
 use parley_actors::queue;
 use parley_actors::session::{EventLog, Frame, Replay, SessionActor, SessionSetup, Transport};
@@ -17,7 +17,7 @@ fn event(seq: i64) -> Event {
         seq,
         channels: vec!["c".into()],
         name: "new_message".into(),
-        data: json!({"n": seq}),
+        data: event_data(&json!({"n": seq})),
     }
 }
 

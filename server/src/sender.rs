@@ -2,7 +2,7 @@
 //! one customer or to many in durable bulk jobs paced at the provider's rate.
 
 use parley_actors::conversation::{ConversationKey, OutgoingMessage};
-use parley_actors::events::{Event, NOTIFICATIONS};
+use parley_actors::events::{Event, NOTIFICATIONS, event_data};
 use serde_json::{Value, json};
 
 use crate::app::AppState;
@@ -204,8 +204,8 @@ fn progress_event(job: &SendJob, done: i64, success: i64, errors: i64, finished:
         seq: parley_actors::events::TRANSIENT,
         channels: vec![NOTIFICATIONS.into()],
         name: BULK_SEND_PROGRESS.into(),
-        data: json!({"job_id": job.id, "total": job.total, "done": done, "success": success,
-                     "errors": errors, "finished": finished}),
+        data: event_data(&json!({"job_id": job.id, "total": job.total, "done": done,
+                                 "success": success, "errors": errors, "finished": finished})),
     }
 }
 

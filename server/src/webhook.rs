@@ -3,6 +3,7 @@
 //! provider redelivers anything else, and redeliveries are deduplicated by message id).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use futures_util::future::join_all;
@@ -68,7 +69,7 @@ pub fn signature_matches(secret: &str, body: &[u8], header: &str) -> bool {
 /// The work one webhook POST carries, grouped by business.
 #[derive(Default)]
 struct Batch {
-    messages: Vec<(ConversationKey, InboundMessage)>,
+    messages: Vec<(ConversationKey, Arc<InboundMessage>)>,
     statuses: Vec<(ConversationKey, StatusUpdate)>,
     /// Template review decisions: (business, the change's value).
     templates: Vec<(String, Value)>,
@@ -267,13 +268,13 @@ fn collect(business_id: &str, value: &Value, batch: &mut Batch) -> ApiResult<()>
                 business_id: business_id.to_string(),
                 phone: from.clone(),
             },
-            InboundMessage {
+            Arc::new(InboundMessage {
                 provider_id: id,
                 timestamp_ms: timestamp_ms(message),
                 kind,
                 content,
                 contact_name: names.get(&from).cloned(),
-            },
+            }),
         ));
     }
     for status in value

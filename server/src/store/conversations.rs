@@ -11,10 +11,12 @@ use parley_actors::conversation::{
 };
 use parley_actors::events::{
     Event, MESSAGE_STATUS_UPDATE, NEW_CONTACT, NEW_MESSAGE, NOTIFICATION, NOTIFICATIONS,
-    SYSTEM_NOTIFICATION, conversation_channel,
+    SYSTEM_NOTIFICATION, conversation_channel, event_data,
 };
 use parley_actors::hub::EventBus;
 use parley_actors::session::{EventLog, Replay};
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use sqlx::{AnyConnection, FromRow};
 
@@ -65,24 +67,49 @@ pub struct ContactPage {
 }
 
 impl MessageRow {
-    /// The message as the API and the `new_message` event show it.
-    pub fn to_json(&self, conversation_id: &str) -> Value {
-        let mut body = json!({
-            "message_id": self.message_id,
-            "timestamp": iso_time(self.sent_at),
-            "status": self.status,
-            "direction": self.direction,
-            "type": self.kind,
-            "content": serde_json::from_str::<Value>(&self.content).unwrap_or(Value::Null),
-            "is_read": self.is_read != 0,
-            "sender_name": self.sender_name,
-            "conversation_id": conversation_id,
-        });
-        if let Some(error) = &self.error {
-            body["error"] = serde_json::from_str(error).unwrap_or(Value::String(error.clone()));
+    /// The message as the API and the `new_message` event show it. Its stored content and error
+    /// are JSON already: they are copied as they are, not parsed.
+    pub fn to_json<'a>(&'a self, conversation_id: &'a str) -> MessageJson<'a> {
+        MessageJson {
+            message_id: &self.message_id,
+            timestamp: iso_time(self.sent_at),
+            status: &self.status,
+            direction: &self.direction,
+            kind: &self.kind,
+            content: serde_json::from_str(&self.content).ok(),
+            is_read: self.is_read != 0,
+            sender_name: &self.sender_name,
+            conversation_id,
+            error: self.error.as_deref().map(|error| {
+                serde_json::from_str(error).map_or(StoredError::Text(error), StoredError::Json)
+            }),
         }
-        body
     }
+}
+
+/// A message as clients see it (docs/API.md).
+#[derive(Serialize)]
+pub struct MessageJson<'a> {
+    message_id: &'a str,
+    timestamp: String,
+    status: &'a str,
+    direction: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    content: Option<&'a RawValue>,
+    is_read: bool,
+    sender_name: &'a str,
+    conversation_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<StoredError<'a>>,
+}
+
+/// A stored error: the provider's JSON object, or a plain message.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum StoredError<'a> {
+    Json(&'a RawValue),
+    Text(&'a str),
 }
 
 impl ContactRow {
@@ -129,7 +156,7 @@ pub(crate) fn preview(content: &Value) -> (Option<String>, Option<String>) {
 pub(super) struct Draft {
     pub(super) channels: Vec<String>,
     pub(super) name: &'static str,
-    pub(super) data: Value,
+    pub(super) data: Box<RawValue>,
 }
 
 /// The events of a status change: the receipt on both channels, and the billing alert when the
@@ -157,35 +184,49 @@ fn status_drafts(
     let mut drafts = vec![Draft {
         channels: vec![conversation_id.to_string(), NOTIFICATIONS.into()],
         name: MESSAGE_STATUS_UPDATE,
-        data,
+        data: event_data(&data),
     }];
     let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
     if status == "failed" && code == Some(PAYMENT_ERROR_CODE) {
         drafts.push(Draft {
             channels: vec![NOTIFICATIONS.into()],
             name: SYSTEM_NOTIFICATION,
-            data: json!({
+            data: event_data(&json!({
                 "type": "payment_error",
                 "message": "Message failed to send because of a payment issue. Check the \
                             payment method in WhatsApp Business Manager.",
                 "conversation_id": conversation_id,
                 "message_id": message_id,
-            }),
+            })),
         });
     }
     drafts
 }
 
-fn new_contact_draft(pnid: &str, phone: &str, name: &str) -> Draft {
+/// A contact's appearance; `previous` is the number it had when it was renumbered.
+fn new_contact_draft(pnid: &str, phone: &str, name: &str, previous: Option<&str>) -> Draft {
+    let mut data = json!({
+        "phone_number": phone,
+        "name": name,
+        "conversation_id": conversation_channel(pnid, phone),
+    });
+    if let Some(previous) = previous {
+        data["previous_phone_number"] = json!(previous);
+    }
     Draft {
         channels: vec![NOTIFICATIONS.into()],
         name: NEW_CONTACT,
-        data: json!({
-            "phone_number": phone,
-            "name": name,
-            "conversation_id": conversation_channel(pnid, phone),
-        }),
+        data: event_data(&data),
     }
+}
+
+/// The `new_message` event's data.
+#[derive(Serialize)]
+struct NewMessage<'a> {
+    conversation_id: &'a str,
+    phone_number: &'a str,
+    name: &'a str,
+    message: MessageJson<'a>,
 }
 
 /// The events of a new message: the contact first when it is new, then the message itself.
@@ -199,17 +240,18 @@ pub(super) fn message_drafts(
     let conversation_id = conversation_channel(pnid, phone);
     let mut drafts = Vec::new();
     if created {
-        drafts.push(new_contact_draft(pnid, phone, name));
+        drafts.push(new_contact_draft(pnid, phone, name, None));
     }
+    let data = event_data(&NewMessage {
+        conversation_id: &conversation_id,
+        phone_number: phone,
+        name,
+        message: row.to_json(&conversation_id),
+    });
     drafts.push(Draft {
-        channels: vec![conversation_id.clone()],
+        channels: vec![conversation_id],
         name: NEW_MESSAGE,
-        data: json!({
-            "conversation_id": conversation_id,
-            "phone_number": phone,
-            "name": name,
-            "message": row.to_json(&conversation_id),
-        }),
+        data,
     });
     drafts
 }
@@ -259,7 +301,7 @@ pub(super) async fn append_events(
                 .bind(event.seq)
                 .bind(event.channels.join("\n"))
                 .bind(event.name.as_str())
-                .bind(event.data.to_string())
+                .bind(event.data.get())
                 .bind(now);
         }
         insert.execute(&mut *conn).await?;
@@ -730,13 +772,13 @@ impl Store {
         let drafts = vec![Draft {
             channels: vec![NOTIFICATIONS.into()],
             name: NOTIFICATION,
-            data: json!({
+            data: event_data(&json!({
                 "conversation_id": conversation_id,
                 "phone_number": key.phone,
                 "name": name,
                 "unread_count": 0,
                 "total_unread": total,
-            }),
+            })),
         }];
         let events = append_events(&mut tx, &key.business_id, drafts).await?;
         tx.commit().await?;
@@ -865,7 +907,7 @@ impl Store {
                     seq,
                     channels: channels.split('\n').map(String::from).collect(),
                     name,
-                    data: serde_json::from_str(&data).unwrap_or(Value::Null),
+                    data: RawValue::from_string(data).unwrap_or_else(|_| event_data(&Value::Null)),
                 })
                 .collect(),
         ))
@@ -879,7 +921,7 @@ impl ConversationStore for Store {
     fn record_inbound(
         &self,
         key: ConversationKey,
-        message: InboundMessage,
+        message: Arc<InboundMessage>,
         bus: Arc<dyn EventBus>,
     ) -> BoxFuture<'static, Result<bool, StoreError>> {
         let committed = self.ingest.submit(key, Write::Inbound(message), bus);
@@ -967,7 +1009,7 @@ impl Store {
         let events = append_events(
             &mut tx,
             business_id,
-            vec![new_contact_draft(&pnid, phone, name)],
+            vec![new_contact_draft(&pnid, phone, name, None)],
         )
         .await?;
         tx.commit().await?;
@@ -1027,10 +1069,8 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         let pnid = phone_number_id(&mut tx, business_id).await?;
-        let mut draft = new_contact_draft(&pnid, target, name);
-        if target != phone {
-            draft.data["previous_phone_number"] = json!(phone);
-        }
+        let previous = (target != phone).then_some(phone);
+        let draft = new_contact_draft(&pnid, target, name, previous);
         let events = append_events(&mut tx, business_id, vec![draft]).await?;
         tx.commit().await?;
         Ok(events)
@@ -1061,7 +1101,7 @@ impl Store {
             match before {
                 None => {
                     counts.added += 1;
-                    drafts.push(new_contact_draft(&pnid, phone, name));
+                    drafts.push(new_contact_draft(&pnid, phone, name, None));
                 }
                 Some((old,)) if old != *name => counts.updated += 1,
                 Some(_) => counts.unchanged += 1,

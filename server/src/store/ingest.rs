@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use parley_actors::conversation::{ConversationKey, InboundMessage, StatusUpdate};
-use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel};
+use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel, event_data};
 use parley_actors::hub::EventBus;
-use serde_json::json;
+use serde::Serialize;
 use tokio::sync::{mpsc, oneshot};
 
 use super::conversations::{
@@ -27,7 +27,7 @@ const MAX_BATCH: usize = 512;
 /// A write the conversation actors hand to the writer.
 pub(super) enum Write {
     /// A customer's message (nothing when it was seen before).
-    Inbound(InboundMessage),
+    Inbound(Arc<InboundMessage>),
     /// A receipt for one of our messages (nothing unless it moves the status forward).
     Status(StatusUpdate),
 }
@@ -269,19 +269,31 @@ async fn insert_inbound(
             drafts.push(Draft {
                 channels: vec![NOTIFICATIONS.into()],
                 name: NOTIFICATION,
-                data: json!({
-                    "conversation_id": conversation_channel(pnid, &row.phone),
-                    "phone_number": row.phone,
-                    "name": row.sender_name,
-                    "preview": text.or(caption),
-                    "unread_count": unread_count,
-                    "total_unread": total,
-                    "last_message_timestamp": iso_time(row.sent_at),
+                data: event_data(&Notification {
+                    conversation_id: &conversation_channel(pnid, &row.phone),
+                    phone_number: &row.phone,
+                    name: &row.sender_name,
+                    preview: text.or(caption),
+                    unread_count,
+                    total_unread: total,
+                    last_message_timestamp: iso_time(row.sent_at),
                 }),
             });
             (i, drafts)
         })
         .collect())
+}
+
+/// The `notification` event of a new inbound message: the list's row and the unread counts.
+#[derive(Serialize)]
+struct Notification<'a> {
+    conversation_id: &'a str,
+    phone_number: &'a str,
+    name: &'a str,
+    preview: Option<String>,
+    unread_count: i64,
+    total_unread: i64,
+    last_message_timestamp: String,
 }
 
 /// The batch's conversations whose contact exists: its name and latest message time (a contact

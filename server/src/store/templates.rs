@@ -1,6 +1,6 @@
 //! Message templates as the provider reports them, and bulk template sends.
 
-use parley_actors::events::{Event, NOTIFICATIONS, TEMPLATE_STATUS};
+use parley_actors::events::{Event, NOTIFICATIONS, TEMPLATE_STATUS, event_data};
 use serde_json::{Value, json};
 use sqlx::FromRow;
 
@@ -165,13 +165,13 @@ impl Store {
         let draft = Draft {
             channels: vec![NOTIFICATIONS.into()],
             name: TEMPLATE_STATUS,
-            data: json!({
+            data: event_data(&json!({
                 "id": id,
                 "name": update.get("message_template_name"),
                 "language": update.get("message_template_language"),
                 "status": status,
                 "reason": update.get("reason"),
-            }),
+            })),
         };
         let events = append_events(&mut tx, business_id, vec![draft]).await?;
         tx.commit().await?;

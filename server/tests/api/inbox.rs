@@ -741,14 +741,17 @@ async fn store_of(app: &TestApp, biz: &Business) -> (parley_server::store::Store
 }
 
 /// A text message from a customer as the webhook hands it on.
-fn inbound_text(id: &str, name: Option<&str>) -> parley_actors::conversation::InboundMessage {
-    parley_actors::conversation::InboundMessage {
+fn inbound_text(
+    id: &str,
+    name: Option<&str>,
+) -> std::sync::Arc<parley_actors::conversation::InboundMessage> {
+    std::sync::Arc::new(parley_actors::conversation::InboundMessage {
         provider_id: id.into(),
         timestamp_ms: 1_700_000_000_000,
         kind: "text".into(),
         content: json!({"text": id}),
         contact_name: name.map(String::from),
-    }
+    })
 }
 
 fn conversation(business_id: &str, phone: &str) -> parley_actors::conversation::ConversationKey {
@@ -845,16 +848,17 @@ both_backends!(
         let expected = [&message[..], &["new_contact"], &message, &message, &message].concat();
         assert_eq!(names, expected);
         assert!(published.windows(2).all(|w| w[0].seq + 1 == w[1].seq));
-        let notices: Vec<(&Value, &Value, &Value)> = published
+        let data = |name: &str| -> Vec<Value> {
+            published
+                .iter()
+                .filter(|e| e.name == name)
+                .map(|e| serde_json::from_str(e.data.get()).expect("event data is JSON"))
+                .collect()
+        };
+        let notifications = data("notification");
+        let notices: Vec<(&Value, &Value, &Value)> = notifications
             .iter()
-            .filter(|e| e.name == "notification")
-            .map(|e| {
-                (
-                    &e.data["phone_number"],
-                    &e.data["unread_count"],
-                    &e.data["total_unread"],
-                )
-            })
+            .map(|d| (&d["phone_number"], &d["unread_count"], &d["total_unread"]))
             .collect();
         assert_eq!(
             notices,
@@ -865,10 +869,10 @@ both_backends!(
                 (&json!(ANN), &json!(3), &json!(5)),
             ]
         );
-        let senders: Vec<&Value> = published
+        let messages = data("new_message");
+        let senders: Vec<&Value> = messages
             .iter()
-            .filter(|e| e.name == "new_message")
-            .map(|e| &e.data["message"]["sender_name"])
+            .map(|d| &d["message"]["sender_name"])
             .collect();
         assert_eq!(
             senders,

@@ -532,9 +532,14 @@ impl Store {
     pub(super) async fn begin_write(
         &self,
     ) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        self.pool.begin_with(self.write_start()).await
+    }
+
+    /// The statement that opens a writing transaction on this backend.
+    pub(super) fn write_start(&self) -> &'static str {
         match self.backend {
-            super::Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-            super::Backend::Postgres => self.pool.begin().await,
+            super::Backend::Sqlite => "BEGIN IMMEDIATE",
+            super::Backend::Postgres => "BEGIN",
         }
     }
 

@@ -19,7 +19,8 @@ use super::conversations::{
     number_and_unread, preview,
 };
 use super::{Params, Store, iso_time, now_ms, rows_per_statement};
-use sqlx::AssertSqlSafe;
+use sqlx::pool::PoolConnection;
+use sqlx::{AssertSqlSafe, Connection as _};
 
 /// Most writes in one transaction: bounds how long one commit holds the write lock.
 const MAX_BATCH: usize = 512;
@@ -80,13 +81,14 @@ pub(super) struct Writer(mpsc::UnboundedReceiver<Pending>);
 
 /// Commits batches until the runtime stops (the store it holds keeps the queue open).
 pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
+    let mut conn = Connection::default();
     let mut batch = Vec::new();
     while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
         let (items, outlets): (Vec<_>, Vec<_>) = batch
             .drain(..)
             .map(|p: Pending| ((p.key, p.write), (p.bus, p.answer)))
             .unzip();
-        match store.write_batch(&items).await {
+        match conn.write(&store, &items).await {
             Ok(events) => {
                 for ((bus, answer), events) in outlets.into_iter().zip(events) {
                     let _ = answer.send(Ok(publish(&*bus, events)));
@@ -96,8 +98,8 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
             Err(err) if items.len() > 1 => {
                 tracing::warn!(error = %err, size = items.len(), "batch not committed, retrying its writes one by one");
                 for ((bus, answer), item) in outlets.into_iter().zip(&items) {
-                    let result = store
-                        .write_batch(std::slice::from_ref(item))
+                    let result = conn
+                        .write(&store, std::slice::from_ref(item))
                         .await
                         .map(|mut events| publish(&*bus, events.pop().unwrap_or_default()));
                     let _ = answer.send(result);
@@ -109,6 +111,46 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
                 }
             }
         }
+    }
+}
+
+/// The writer's own connection, kept from batch to batch. A SQLite connection's page cache only
+/// stays valid while no other connection writes, so writing through whichever pooled connection
+/// is free read the hot index pages back from the file on every batch; this one keeps them (its
+/// cache is sized for them). Closed after an error (it may be broken) and taken anew next time.
+#[derive(Default)]
+struct Connection(Option<PoolConnection<sqlx::Any>>);
+
+/// The writer connection's page cache, in KiB: the indexes' pages that inserts touch.
+const WRITER_CACHE_KIB: i64 = 64 * 1024;
+
+impl Connection {
+    async fn write(
+        &mut self,
+        store: &Store,
+        items: &[(ConversationKey, Write)],
+    ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
+        let conn = match &mut self.0 {
+            Some(conn) => conn,
+            empty => {
+                let mut conn = store.pool.acquire().await?;
+                if store.backend == super::Backend::Sqlite {
+                    sqlx::query(AssertSqlSafe(format!(
+                        "PRAGMA cache_size = -{WRITER_CACHE_KIB}"
+                    )))
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                empty.insert(conn)
+            }
+        };
+        let written = store.write_batch(conn, items).await;
+        if written.is_err()
+            && let Some(mut broken) = self.0.take()
+        {
+            broken.close_on_drop();
+        }
+        written
     }
 }
 
@@ -128,9 +170,10 @@ impl Store {
     /// multi-row statements. Events are numbered per business in item order.
     pub(super) async fn write_batch(
         &self,
+        conn: &mut sqlx::AnyConnection,
         items: &[(ConversationKey, Write)],
     ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
-        let mut tx = self.begin_write().await?;
+        let mut tx = conn.begin_with(self.write_start()).await?;
         // Per business: its phone number id and unread total before the batch.
         let mut businesses: HashMap<&str, (String, i64)> = HashMap::new();
         for (key, _) in items {

@@ -39,8 +39,9 @@ from each message's scheduled send time to its arrival at each agent. Image and 
 messages carry one image and one PDF uploaded to the sandbox at setup, so Parley fetches each \
 file once and finds it stored after that.\n\
 * fanout: --sessions follow one conversation; the publish rate starts at --rate and grows by \
---step-factor every --step-secs until p99 passes --p99-bound-ms (or --max-rate / --duration); \
-reports deliveries/s of the best step within the bound and every step.\n\
+--step-factor every --step-secs until two steps in a row pass --p99-bound-ms or lose a delivery \
+(or --max-rate / --duration); reports deliveries/s of the best step within the bound and every \
+step.\n\
 * send: --agents send text messages through /api/send-message at --rate for --duration; \
 reports send latency and time to the sandbox's delivered and read receipts.\n* bulk: uploads a generated csv of --recipients numbers to /api/recipients/parse, creates and waits for an approved template, starts one bulk job through /api/send-template and follows its bulk_send_progress events; --rate must equal the server's [outbox] rate_per_second (and the sandbox's rate_per_second must be higher). Reports the achieved rate and its deviation from --rate overall and in the worst 1 s and 10 s windows, the job's wall time, and from --sandbox-log (the server's data_dir/sandbox-sent.jsonl) recipients never sent (lost) and sent more than once (duplicates); a job not finished within three times its planned time is reported as it stands (job_finished false).\n\n\
 In the report, delivered_per_sec is connects/s (idle), messages/s that reached every agent \

@@ -434,6 +434,10 @@ pub async fn inbox(run: &Run, batch: usize) -> Result<Report> {
 }
 
 /// `fanout`: one conversation, many followers, a rising publish rate.
+/// Steps over the bound in a row that end the climb: one alone may be a passing stall (a
+/// checkpoint, a scheduler hiccup) below the rate that really is too much.
+const FAILED_STEPS_TO_STOP: usize = 2;
+
 pub async fn fanout(
     run: &Run,
     p99_bound_ms: f64,
@@ -471,6 +475,7 @@ pub async fn fanout(
     let channel = Arc::new(channel);
     let mut steps = Vec::new();
     let mut rate = c.rate;
+    let mut failed_in_a_row = 0;
     for step in 0..max_steps {
         if started.elapsed().as_secs_f64() + step_secs > c.duration && step > 0 {
             break;
@@ -512,7 +517,8 @@ pub async fn fanout(
         let over = s.p99_ms > p99_bound_ms || s.lost > 0 || s.errors > 0;
         steps.push(s);
         rate *= step_factor;
-        if over || rate > max_rate {
+        failed_in_a_row = if over { failed_in_a_row + 1 } else { 0 };
+        if failed_in_a_row == FAILED_STEPS_TO_STOP || rate > max_rate {
             break;
         }
     }

@@ -170,9 +170,7 @@ impl ConversationActor {
         AtomicResponse::new(Box::pin(
             async move {
                 let (answer, events) = work.await?;
-                for event in events {
-                    bus.publish(event);
-                }
+                bus.publish(events);
                 Ok(answer)
             }
             .into_actor(self),

@@ -12,10 +12,12 @@ use crate::events::{Event, SharedEvent};
 /// Identifies one connected session on this node.
 pub type SessionId = u64;
 
-/// An event for a session (the session picks the channel it follows it on).
+/// Events for a session, in order (the session picks the channel it follows each on). The
+/// events of one publish go to a session in one message: one wake-up and, when its socket
+/// keeps up, one write for all of them.
 #[derive(Message, Clone)]
 #[rtype(result = "()")]
-pub struct Deliver(pub Arc<SharedEvent>);
+pub struct Deliver(pub Vec<Arc<SharedEvent>>);
 
 /// Asks a session to close, with the reason sent to the client.
 #[derive(Message, Clone)]
@@ -61,10 +63,10 @@ pub struct CloseChannel {
     pub channel: String,
 }
 
-/// A persisted event to route.
+/// Persisted events to route, in the order they were committed.
 #[derive(Message)]
 #[rtype(result = "()")]
-pub struct Publish(pub Event);
+pub struct Publish(pub Vec<Event>);
 
 /// How many sessions are connected (for health and tests).
 #[derive(Message)]
@@ -172,18 +174,25 @@ impl Hub {
         }
     }
 
-    fn route(&self, shared: &Arc<SharedEvent>) {
-        let event = &shared.event;
-        let mut reached = HashSet::new();
-        for channel in &event.channels {
-            let key = (event.business_id.clone(), channel.clone());
-            for id in self.followers.get(&key).into_iter().flatten() {
-                // A session following two of the event's channels gets it once.
-                if reached.insert(*id)
-                    && let Some(entry) = self.sessions.get(id)
-                {
-                    entry.deliver.do_send(Deliver(shared.clone()));
+    /// Hands each session the events it follows, in order, in one message.
+    fn route(&self, events: Vec<Arc<SharedEvent>>) {
+        let mut batches: HashMap<SessionId, Vec<Arc<SharedEvent>>> = HashMap::new();
+        for shared in events {
+            let event = &shared.event;
+            let mut reached = HashSet::new();
+            for channel in &event.channels {
+                let key = (event.business_id.clone(), channel.clone());
+                for id in self.followers.get(&key).into_iter().flatten() {
+                    // A session following two of the event's channels gets it once.
+                    if reached.insert(*id) {
+                        batches.entry(*id).or_default().push(shared.clone());
+                    }
                 }
+            }
+        }
+        for (id, batch) in batches {
+            if let Some(entry) = self.sessions.get(&id) {
+                entry.deliver.do_send(Deliver(batch));
             }
         }
     }
@@ -209,9 +218,7 @@ impl Actor for Hub {
                 .values_mut()
                 .flat_map(Sequencer::release_stale)
                 .collect();
-            for event in released {
-                hub.route(&event);
-            }
+            hub.route(released);
         });
     }
 }
@@ -292,14 +299,16 @@ impl Handler<CloseChannel> for Hub {
 impl Handler<Publish> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Publish, _: &mut Context<Self>) {
-        let ready = self
-            .order
-            .entry(msg.0.business_id.clone())
-            .or_insert_with(|| Sequencer::after(0))
-            .accept(Arc::new(SharedEvent::new(msg.0)));
-        for event in ready {
-            self.route(&event);
+        let mut ready = Vec::new();
+        for event in msg.0 {
+            ready.extend(
+                self.order
+                    .entry(event.business_id.clone())
+                    .or_insert_with(|| Sequencer::after(0))
+                    .accept(Arc::new(SharedEvent::new(event))),
+            );
         }
+        self.route(ready);
     }
 }
 
@@ -313,15 +322,18 @@ impl Handler<SessionCount> for Hub {
 /// Where conversation actors publish: the local hub now; Postgres `LISTEN/NOTIFY` for several
 /// nodes later, behind the same trait.
 pub trait EventBus: Send + Sync + 'static {
-    fn publish(&self, event: Event);
+    /// Publishes events in the order given (a commit's events together).
+    fn publish(&self, events: Vec<Event>);
 }
 
 /// The single-node bus: straight into this node's hub.
 pub struct InProcessBus(pub Addr<Hub>);
 
 impl EventBus for InProcessBus {
-    fn publish(&self, event: Event) {
-        self.0.do_send(Publish(event));
+    fn publish(&self, events: Vec<Event>) {
+        if !events.is_empty() {
+            self.0.do_send(Publish(events));
+        }
     }
 }
 

@@ -259,8 +259,12 @@ impl Handler<Deliver> for SessionActor {
     type Result = ();
     fn handle(&mut self, msg: Deliver, ctx: &mut Context<Self>) {
         match self.held.as_mut() {
-            Some(held) => held.push(msg.0),
-            None => self.send_event(&msg.0, ctx),
+            Some(held) => held.extend(msg.0),
+            None => {
+                for event in &msg.0 {
+                    self.send_event(event, ctx);
+                }
+            }
         }
     }
 }

@@ -70,7 +70,7 @@ async fn a_resume_replays_the_log_then_live_events_in_order_without_duplicates()
     tokio::time::sleep(Duration::from_millis(20)).await;
     // Live while the replay is still loading: 9 and 10 are also in the log, 11 is new.
     for seq in 9..=11 {
-        hub.do_send(Publish(event(seq)));
+        hub.do_send(Publish(vec![event(seq)]));
     }
     let mut seqs = Vec::new();
     for _ in 5..=11 {
@@ -90,7 +90,7 @@ async fn a_consumer_that_cannot_keep_up_is_closed_not_buffered() {
     let mut frames = session(&hub, 4, None);
     tokio::time::sleep(Duration::from_millis(50)).await;
     for seq in 1..=20 {
-        hub.do_send(Publish(event(seq)));
+        hub.do_send(Publish(vec![event(seq)]));
     }
     tokio::time::sleep(Duration::from_millis(100)).await;
     let mut received = Vec::new();
@@ -106,4 +106,29 @@ async fn a_consumer_that_cannot_keep_up_is_closed_not_buffered() {
             "slow consumer: too many undelivered events".into()
         ))
     );
+}
+
+#[actix::test]
+async fn events_published_together_reach_every_follower_once_in_seq_order() {
+    let hub = Hub::default().start();
+    let mut first = session(&hub, 64, None);
+    let mut second = session(&hub, 64, None);
+    for frames in [&mut first, &mut second] {
+        assert_eq!(next_json(frames).await["event"], "ready");
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    // One commit's events, handed over out of order: the hub puts them back in seq order.
+    hub.do_send(Publish(vec![event(2), event(1), event(3)]));
+    for frames in [&mut first, &mut second] {
+        let mut seqs = Vec::new();
+        for _ in 1..=3 {
+            seqs.push(next_json(frames).await["seq"].as_i64().expect("seq"));
+        }
+        assert_eq!(seqs, [1, 2, 3]);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(200), frames.recv())
+                .await
+                .is_err()
+        );
+    }
 }

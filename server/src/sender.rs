@@ -321,13 +321,13 @@ async fn store_results(state: &AppState, job: &SendJob, settled: &mut Vec<JobRec
 fn push_progress(state: &AppState, job: &SendJob, success: i64, errors: i64, finished: bool) {
     state
         .hub
-        .do_send(parley_actors::hub::Publish(progress_event(
+        .do_send(parley_actors::hub::Publish(vec![progress_event(
             job,
             success + errors,
             success,
             errors,
             finished,
-        )));
+        )]));
 }
 
 /// Starts a bulk job: recipients stored first, then sent in the background.

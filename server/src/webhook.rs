@@ -159,9 +159,8 @@ pub async fn receive(
     }
 
     for (business_id, update) in &batch.templates {
-        for event in state.store.template_decided(business_id, update).await? {
-            state.bus.publish(event);
-        }
+        let events = state.store.template_decided(business_id, update).await?;
+        state.bus.publish(events);
     }
     let media: Vec<(String, String)> = batch
         .messages

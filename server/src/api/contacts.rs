@@ -20,9 +20,7 @@ pub struct ContactForm {
 }
 
 fn publish(state: &AppState, events: Vec<parley_actors::events::Event>) {
-    for event in events {
-        state.bus.publish(event);
-    }
+    state.bus.publish(events);
 }
 
 /// `POST /api/contacts/add` {name, phone_number}.

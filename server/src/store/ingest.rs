@@ -90,8 +90,11 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
             .unzip();
         match conn.write(&store, &items).await {
             Ok(events) => {
-                for ((bus, answer), events) in outlets.into_iter().zip(events) {
-                    let _ = answer.send(Ok(publish(&*bus, events)));
+                let (buses, answers): (Vec<_>, Vec<_>) = outlets.into_iter().unzip();
+                let changed: Vec<bool> = events.iter().map(|e| !e.is_empty()).collect();
+                publish_together(buses.into_iter().zip(events));
+                for (answer, changed) in answers.into_iter().zip(changed) {
+                    let _ = answer.send(Ok(changed));
                 }
             }
             // One bad write must not fail the others: each is retried in its own transaction.
@@ -157,10 +160,27 @@ impl Connection {
 /// Publishes one write's committed events; answers whether there were any.
 fn publish(bus: &dyn EventBus, events: Vec<Event>) -> bool {
     let changed = !events.is_empty();
-    for event in events {
-        bus.publish(event);
-    }
+    bus.publish(events);
     changed
+}
+
+/// Publishes a batch's events in item order, handing each bus the events of consecutive items
+/// at once (all of them, in practice: one commit's events reach each session in one message).
+fn publish_together(items: impl IntoIterator<Item = (Arc<dyn EventBus>, Vec<Event>)>) {
+    let mut run: Option<(Arc<dyn EventBus>, Vec<Event>)> = None;
+    for (bus, events) in items {
+        match &mut run {
+            Some((current, pending)) if Arc::ptr_eq(current, &bus) => pending.extend(events),
+            _ => {
+                if let Some((done, pending)) = run.replace((bus, events)) {
+                    done.publish(pending);
+                }
+            }
+        }
+    }
+    if let Some((bus, events)) = run {
+        bus.publish(events);
+    }
 }
 
 impl Store {

@@ -714,8 +714,8 @@ both_backends!(
 struct Collected(std::sync::Mutex<Vec<parley_actors::events::Event>>);
 
 impl parley_actors::hub::EventBus for Collected {
-    fn publish(&self, event: parley_actors::events::Event) {
-        self.0.lock().expect("events").push(event);
+    fn publish(&self, events: Vec<parley_actors::events::Event>) {
+        self.0.lock().expect("events").extend(events);
     }
 }
 

@@ -19,10 +19,6 @@ pub struct ContactForm {
     new_phone_number: Option<String>,
 }
 
-fn publish(state: &AppState, events: Vec<parley_actors::events::Event>) {
-    state.bus.publish(events);
-}
-
 /// `POST /api/contacts/add` {name, phone_number}.
 pub async fn add_contact(
     state: web::Data<AppState>,
@@ -35,7 +31,7 @@ pub async fn add_contact(
         .store
         .add_contact(&auth.business_id, &phone, &name)
         .await?;
-    publish(&state, events);
+    state.bus.publish(events);
     Ok(HttpResponse::Created()
         .json(json!({"status": "success", "phone_number": phone, "name": name})))
 }
@@ -55,7 +51,7 @@ pub async fn update_contact(
         .store
         .update_contact(&auth.business_id, &phone, &name, new_phone.as_deref())
         .await?;
-    publish(&state, events);
+    state.bus.publish(events);
     Ok(HttpResponse::Ok().json(json!({
         "status": "success",
         "phone_number": new_phone.unwrap_or(phone),
@@ -97,7 +93,7 @@ pub async fn import_contacts(
         .store
         .import_contacts(&auth.business_id, &valid)
         .await?;
-    publish(&state, events);
+    state.bus.publish(events);
     Ok(HttpResponse::Ok().json(json!({
         "added": counts.added,
         "updated": counts.updated,

@@ -171,15 +171,24 @@ for n in $FANOUT_SESSIONS; do
   # reads one by one, so the last follower alone sits tens of ms behind: a 500 ms bound there.
   # Steps of 2^(1/4) (x1.19): both peers passed and failed the same steps of a doubling climb,
   # which could not tell them apart.
+  # nchan runs twice: with messages padded to the mean size of Parley's frames (an event's
+  # JSON), so both servers write and the generator reads the same bytes per delivery, and with
+  # bare ~30-byte markers.
   if [ "$n" -ge 1000 ]; then start=40; bound=500; else start=400; bound=50; fi
-  start_nchan
-  run "fanout-nchan-$n" fanout --peer nchan --target "$N" --sessions "$n" --rate "$start" \
-    --step-factor 1.19 --step-secs 3 --max-rate 6400 --p99-bound-ms "$bound" --duration 120
-  stop_nchan
   start_parley
   run "fanout-parley-$n" fanout --target "$P" --sessions "$n" --rate "$start" --agents 2 \
     --step-factor 1.19 --step-secs 3 --max-rate 6400 --p99-bound-ms "$bound" --duration 120
   stop_parley
+  frame=$(python3 -c "import json; print(json.load(open('$OUT/fanout-parley-$n.json'))['mean_frame_bytes'])")
+  start_nchan
+  run "fanout-nchan-$n" fanout --peer nchan --target "$N" --sessions "$n" --rate "$start" \
+    --step-factor 1.19 --step-secs 3 --max-rate 6400 --p99-bound-ms "$bound" --duration 120 \
+    --frame-bytes "$frame"
+  stop_nchan
+  start_nchan
+  run "fanout-nchanbare-$n" fanout --peer nchan --target "$N" --sessions "$n" --rate "$start" \
+    --step-factor 1.19 --step-secs 3 --max-rate 6400 --p99-bound-ms "$bound" --duration 120
+  stop_nchan
 done
 
 fi

@@ -132,21 +132,28 @@ w("p99 bound (or lose a delivery): from 400/s with a 50 ms bound for 100 followe
 w("500 ms bound for 1,000 followers (the generator's one core reads each 1,000-frame burst")
 w("serially). Best = the step with the most deliveries/s within the bound.")
 w("")
-w("| peer | sessions | best deliveries/s | at publish rate | p50 ms | p99 ms | lost | dup | Parley / nchan | steal |")
-w("|---|---|---|---|---|---|---|---|---|---|")
+w("nchan runs twice: **nchan** publishes messages padded to the mean size of Parley's frames in")
+w("the same run (`--frame-bytes`, the `frame bytes` column), so both servers write and the")
+w("generator reads the same bytes per delivery; **nchanbare** publishes the bare ~30-byte markers.")
+w("")
+w("| peer | sessions | frame bytes | best deliveries/s | at publish rate | p50 ms | p99 ms | lost | dup | Parley / peer | steal |")
+w("|---|---|---|---|---|---|---|---|---|---|---|")
+FANOUT_PEERS = ("parley", "nchan", "nchanbare")
 for n in sizes("fanout-"):
-    pr, nc = load(f"fanout-parley-{n}"), load(f"fanout-nchan-{n}")
-    for peer, r in (("parley", pr), ("nchan", nc)):
+    pr = load(f"fanout-parley-{n}")
+    for peer in FANOUT_PEERS:
+        r = load(f"fanout-{peer}-{n}")
         if not r:
-            w(f"| {peer} | {n:,} | run failed | | | | | | | |")
+            w(f"| {peer} | {n:,} | run failed | | | | | | | | |")
             continue
         ratio = ""
-        if peer == "parley" and nc and nc["delivered_per_sec"]:
-            ratio = f"{r['delivered_per_sec'] / nc['delivered_per_sec']:.2f}×"
-        w(f"| {peer} | {n:,} | {f(r['delivered_per_sec'], 0)} | {f(r['offered_rate'], 0)}/s | {f(r['p50_ms'], 2)} | {f(r['p99_ms'], 2)} | {r['lost']} | {r['duplicates']} | {ratio} | {steal(f'fanout-{peer}-{n}')} |")
+        if peer != "parley" and pr and r["delivered_per_sec"]:
+            ratio = f"{pr['delivered_per_sec'] / r['delivered_per_sec']:.2f}×"
+        size = r.get("mean_frame_bytes", "–")
+        w(f"| {peer} | {n:,} | {size} | {f(r['delivered_per_sec'], 0)} | {f(r['offered_rate'], 0)}/s | {f(r['p50_ms'], 2)} | {f(r['p99_ms'], 2)} | {r['lost']} | {r['duplicates']} | {ratio} | {steal(f'fanout-{peer}-{n}')} |")
 w("")
 for n in sizes("fanout-"):
-    for peer in ("parley", "nchan"):
+    for peer in FANOUT_PEERS:
         r = load(f"fanout-{peer}-{n}")
         if not r:
             continue
@@ -262,7 +269,7 @@ try:
     ax.legend()
     ax = axes[1]
     for n in sizes("fanout-"):
-        for peer, style in (("parley", "o-"), ("nchan", "s--")):
+        for peer, style in (("parley", "o-"), ("nchan", "s--"), ("nchanbare", "^:")):
             r = load(f"fanout-{peer}-{n}")
             if r and r.get("steps"):
                 ax.plot([s["offered_rate"] for s in r["steps"]],

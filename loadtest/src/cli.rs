@@ -18,6 +18,8 @@ pub const MAX_CUSTOMERS: usize = 10_000;
 pub const MAX_AGENTS: usize = 500;
 /// Most recipients of one bulk job.
 pub const MAX_RECIPIENTS: usize = 200_000;
+/// Largest padded nchan message.
+pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 
 #[derive(Parser, Debug, Clone)]
 #[command(
@@ -89,6 +91,10 @@ pub enum Scenario {
         /// Highest publish rate tried, messages per second.
         #[arg(long, default_value_t = 5_000.0)]
         max_rate: f64,
+        /// nchan only: pad each published message to this many bytes, e.g. the mean frame size
+        /// a Parley run reports (`mean_frame_bytes`), so both servers carry the same bytes.
+        #[arg(long, default_value_t = 0)]
+        frame_bytes: usize,
     },
     /// Agents send through /api/send-message; send latency and receipt times.
     Send,
@@ -201,8 +207,15 @@ impl Common {
                 step_secs,
                 step_factor,
                 max_rate,
+                frame_bytes,
                 ..
             } => {
+                if *frame_bytes > MAX_FRAME_BYTES {
+                    bail!("--frame-bytes must be at most {MAX_FRAME_BYTES}");
+                }
+                if *frame_bytes > 0 && self.peer != Peer::Nchan {
+                    bail!("--frame-bytes applies to --peer nchan only");
+                }
                 if !(*step_secs > 0.0 && *step_secs <= 60.0) {
                     bail!("--step-secs must be in (0, 60]");
                 }

@@ -34,7 +34,11 @@ pub async fn run(cli: &Cli) -> Result<Report> {
             step_secs,
             step_factor,
             max_rate,
-        } => scenarios::fanout(&run, *p99_bound_ms, *step_secs, *step_factor, *max_rate).await?,
+            frame_bytes,
+        } => {
+            let (bound, secs, factor) = (*p99_bound_ms, *step_secs, *step_factor);
+            scenarios::fanout(&run, bound, secs, factor, *max_rate, *frame_bytes).await?
+        }
         Scenario::Send => scenarios::send(&run).await?,
         Scenario::Bulk {
             recipients,

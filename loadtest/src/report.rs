@@ -22,6 +22,8 @@ pub struct Phase {
     pub expected: AtomicU64,
     /// First arrivals of a message at a session.
     pub delivered: AtomicU64,
+    /// The frames of those arrivals, in bytes.
+    pub bytes: AtomicU64,
     /// Repeated arrivals of a message at the same session.
     pub duplicates: AtomicU64,
     /// Publish requests that failed or answered other than 200.
@@ -36,6 +38,7 @@ impl Default for Phase {
             latency: Mutex::new(histogram()),
             expected: AtomicU64::new(0),
             delivered: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
             duplicates: AtomicU64::new(0),
             errors: AtomicU64::new(0),
             ack: Mutex::new(histogram()),
@@ -119,6 +122,7 @@ const TABLE_ORDER: &[&str] = &[
     "rss_before_bytes",
     "rss_after_bytes",
     "rss_per_session_bytes",
+    "mean_frame_bytes",
     "delivered_p50_ms",
     "delivered_p99_ms",
     "read_p50_ms",
@@ -179,6 +183,9 @@ pub struct Report {
     pub rss_after_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rss_per_session_bytes: Option<u64>,
+    /// Fanout: the mean size of the frames that carried messages to the sessions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_frame_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delivered_p50_ms: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -128,7 +128,7 @@ fn spawn_receiver(
     dropped: Arc<AtomicU64>,
 ) {
     tokio::spawn(async move {
-        let mut seen: HashSet<(u32, u64)> = HashSet::new();
+        let mut seen = Seen::default();
         loop {
             tokio::select! {
                 frame = ws.next() => match frame {
@@ -139,8 +139,9 @@ fn spawn_receiver(
                         }
                         let Some((step, index, scheduled)) = parse_marker(text) else { continue };
                         let Some(phase) = phases.get(step as usize) else { continue };
-                        if seen.insert((step, index)) {
+                        if seen.insert(step, index) {
                             phase.record(unix_nanos().saturating_sub(scheduled) / 1000);
+                            phase.bytes.fetch_add(text.len() as u64, Ordering::Relaxed);
                         } else {
                             phase.duplicates.fetch_add(1, Ordering::Relaxed);
                         }
@@ -157,6 +158,30 @@ fn spawn_receiver(
             }
         }
     });
+}
+
+/// The messages a session has seen: a bit per message index, per step. All sessions see the
+/// same messages, so a hash set per session would grow (and rehash) in all of them at the same
+/// moment, a stall of the generator that the figures would charge to the server.
+#[derive(Default)]
+struct Seen(Vec<Vec<u64>>);
+
+impl Seen {
+    /// Marks a message; false when it was already seen.
+    fn insert(&mut self, step: u32, index: u64) -> bool {
+        let step = step as usize;
+        if self.0.len() <= step {
+            self.0.resize_with(step + 1, Vec::new);
+        }
+        let bits = &mut self.0[step];
+        let (word, bit) = ((index / 64) as usize, 1u64 << (index % 64));
+        if bits.len() <= word {
+            bits.resize(word + 1, 0);
+        }
+        let fresh = bits[word] & bit == 0;
+        bits[word] |= bit;
+        fresh
+    }
 }
 
 /// Waits until a phase has every expected delivery, or `limit` passes.
@@ -306,13 +331,31 @@ pub async fn idle(run: &Run, source_addrs: u8) -> Result<Report> {
     Ok(report)
 }
 
+/// Where nchan messages go, and the size each is padded to (0: the bare marker).
+#[derive(Default)]
+struct NchanChannel {
+    name: String,
+    frame_bytes: usize,
+}
+
+impl NchanChannel {
+    /// The marker, then dots up to `frame_bytes`.
+    fn body(&self, marker: String) -> String {
+        let pad = self.frame_bytes.saturating_sub(marker.len() + 1);
+        match pad {
+            0 => marker,
+            pad => format!("{marker} {}", ".".repeat(pad)),
+        }
+    }
+}
+
 /// Publishes message `index` (scheduled at `scheduled`) to a set of subscribers and credits the
 /// phase with the deliveries it now expects.
 #[allow(clippy::too_many_arguments)]
 async fn publish_marked(
     api: Api,
     business: Option<Arc<Business>>,
-    nchan_channel: Arc<String>,
+    nchan: Arc<NchanChannel>,
     phase: Arc<Vec<Phase>>,
     step: u32,
     first_index: u64,
@@ -343,8 +386,8 @@ async fn publish_marked(
             api.webhook(body, &b.app_secret).await
         }
         None => {
-            api.nchan_publish(&nchan_channel, marker(step, first_index, scheduled))
-                .await
+            let body = nchan.body(marker(step, first_index, scheduled));
+            api.nchan_publish(&nchan.name, body).await
         }
     };
     match status {
@@ -383,7 +426,7 @@ pub async fn inbox(run: &Run, batch: usize) -> Result<Report> {
     run.stage("webhooks", posts);
     let started = Instant::now();
     let prefix = Arc::new(run.run_id.clone());
-    let none = Arc::new(String::new());
+    let none = Arc::new(NchanChannel::default());
     let customers = c.customers;
     open_loop(
         c.rate / batch as f64,
@@ -444,6 +487,7 @@ pub async fn fanout(
     step_secs: f64,
     step_factor: f64,
     max_rate: f64,
+    frame_bytes: usize,
 ) -> Result<Report> {
     let c = &run.common;
     let (business, channel) = match c.peer {
@@ -472,7 +516,10 @@ pub async fn fanout(
     let receivers = c.sessions as u64;
     let started = Instant::now();
     let prefix = Arc::new(run.run_id.clone());
-    let channel = Arc::new(channel);
+    let nchan = Arc::new(NchanChannel {
+        name: channel,
+        frame_bytes,
+    });
     let mut steps = Vec::new();
     let mut rate = c.rate;
     let mut failed_in_a_row = 0;
@@ -487,7 +534,7 @@ pub async fn fanout(
             publish_marked(
                 run.api.clone(),
                 business.clone(),
-                channel.clone(),
+                nchan.clone(),
                 phases.clone(),
                 step as u32,
                 k,
@@ -543,7 +590,9 @@ pub async fn fanout(
         report.max_ms = best.max_ms;
         report.delivered_per_sec = best.delivered_per_sec;
     }
+    let mut bytes = 0;
     for (step, phase) in phases.iter().enumerate().take(steps.len()) {
+        bytes += phase.bytes.load(Ordering::Relaxed);
         report.delivered += phase.delivered.load(Ordering::Relaxed);
         report.expected += phase.expected.load(Ordering::Relaxed);
         report.errors += phase.errors.load(Ordering::Relaxed);
@@ -554,6 +603,7 @@ pub async fn fanout(
         }
         report.duplicates += phase.duplicates.load(Ordering::Relaxed);
     }
+    report.mean_frame_bytes = bytes.checked_div(report.delivered);
     report.dropped = Some(dropped.load(Ordering::Relaxed));
     report.duration_secs = started.elapsed().as_secs_f64();
     report.steps = steps;
@@ -906,4 +956,36 @@ pub async fn bulk(run: &Run, recipients: usize, sandbox_log: &Path) -> Result<Re
     report.worst_1s_deviation_pct = worst_window(&samples, 1.0, c.rate);
     report.worst_10s_deviation_pct = worst_window(&samples, 10.0, c.rate);
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{NchanChannel, Seen};
+    use crate::client::{marker, parse_marker};
+
+    #[test]
+    fn nchan_bodies_are_padded_to_the_asked_size_and_keep_their_marker() {
+        let padded = NchanChannel {
+            name: "c".into(),
+            frame_bytes: 600,
+        };
+        let body = padded.body(marker(2, 7, 123));
+        assert_eq!(body.len(), 600);
+        assert_eq!(parse_marker(&body), Some((2, 7, 123)));
+        let bare = NchanChannel::default();
+        assert_eq!(bare.body(marker(2, 7, 123)), "lt:2:7:123");
+    }
+
+    #[test]
+    fn seen_reports_each_message_of_each_step_once() {
+        let mut seen = Seen::default();
+        assert!(seen.insert(0, 0));
+        assert!(seen.insert(0, 64));
+        assert!(seen.insert(3, 0));
+        assert!(!seen.insert(0, 0));
+        assert!(!seen.insert(0, 64));
+        assert!(!seen.insert(3, 0));
+        assert!(seen.insert(0, 1));
+        assert!(seen.insert(1, 0));
+    }
 }

@@ -90,6 +90,7 @@ async fn fanout_reaches_every_follower_at_each_step() {
     assert_eq!(report.steps.len(), 2);
     assert_eq!(report.delivered, report.expected);
     assert_eq!(report.expected, (10 + 20) * 20);
+    assert!(report.mean_frame_bytes.is_some_and(|b| b > 100));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -129,6 +130,8 @@ fn runs_are_bounded() {
         "inbox --rate 1000000",
         "inbox --duration 100000",
         "fanout --step-factor 1",
+        "fanout --frame-bytes 600",
+        "fanout --peer nchan --frame-bytes 100000",
         "bulk --recipients 0 --sandbox-log x",
         "bulk --recipients 100000 --rate 10 --sandbox-log x",
     ] {

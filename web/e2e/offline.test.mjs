@@ -2,7 +2,8 @@
 // survive a reload served by the service worker, and are delivered once, in order, when the
 // connection returns; a message queued by a page that was then closed is sent by the service
 // worker's background sync; a send the server keeps refusing ends failed, and its retry works;
-// a push message shows a notification with the contact's name and the preview.
+// a push message shows a notification with the contact's name and the preview, and clicking it
+// opens the conversation in the open page without reloading it.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { logIn, registerByApi, startBrowser } from './browser.mjs';
@@ -208,6 +209,40 @@ describe('offline', () => {
     };
     await eventually(pushedAndShown, 'no notification was shown');
     assert.deepEqual(await shown(), [{ title: 'Nina Notify', body: 'Is the parcel on its way?', data: { conversationId: '123_15550001' } }]);
+    await browser.context.clearPermissions();
+    await page.close();
+  });
+
+  it('opens the clicked notification\'s conversation in the open page without a reload', async () => {
+    const { account, tokens } = await registerByApi(undefined, server.url);
+    const phone = newPhone();
+    await api(tokens, '/sandbox/customers/inject', { method: 'POST', body: JSON.stringify({ from: phone, name: 'Cora Click', text: 'Any news?' }) });
+    const { phoneNumberId } = await api(tokens, '/api/config');
+    const conversationId = `${phoneNumberId}_${phone}`;
+    await browser.context.grantPermissions(['notifications'], { origin: server.url });
+    const page = await browser.context.newPage();
+    await logIn(page, account);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.getByRole('button', { name: 'Cora Click' }).waitFor();
+    await page.evaluate(() => {
+      window.sameDocument = true;
+    });
+
+    const [worker] = browser.context.serviceWorkers();
+    await eventually(() => worker.evaluate(() => Notification.permission === 'granted'), 'the worker never got the permission');
+    // A click as the browser reports it: the worker's notificationclick listener gets the shown
+    // notification. (A script's event cannot extend its lifetime or focus a window, so those two
+    // steps fail here; the page is already in front.)
+    await worker.evaluate(async (id) => {
+      await self.registration.showNotification('Cora Click', { body: 'Any news?', tag: id, data: { conversationId: id } });
+      const [notification] = await self.registration.getNotifications({ tag: id });
+      self.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
+    }, conversationId);
+
+    const pane = page.getByRole('region', { name: 'Cora Click' });
+    await pane.getByRole('article', { name: 'Customer message' }).filter({ hasText: 'Any news?' }).waitFor();
+    assert.equal(await page.evaluate(() => window.sameDocument), true, 'the page was reloaded');
+    assert.equal(new URL(page.url()).pathname, '/whatsapp');
     await browser.context.clearPermissions();
     await page.close();
   });

@@ -9,7 +9,13 @@ import { CacheFirst } from 'workbox-strategies';
 import { MEDIA_CACHE, isMediaPath } from './lib/media/media-cache';
 import { onOutboxChange, SendDeferred, syncOutbox } from './lib/offline/outbox';
 import { providerIdOf, sendForm, SEND_MESSAGE_PATH, type SendAnswer } from './lib/offline/send-message';
-import { OUTBOX_SYNC_TAG, SESSION_CACHE, SESSION_TOKEN_URL, type MessageSent } from './lib/offline/service-worker';
+import {
+  OUTBOX_SYNC_TAG,
+  SESSION_CACHE,
+  SESSION_TOKEN_URL,
+  type MessageSent,
+  type OpenConversation,
+} from './lib/offline/service-worker';
 import type { PendingMessage } from './lib/offline/db';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
@@ -93,13 +99,20 @@ self.addEventListener('push', (event) => {
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const { conversationId } = event.notification.data as { conversationId: string };
-  const url = `/whatsapp?conversation_id=${encodeURIComponent(conversationId)}`;
   event.waitUntil(
     (async () => {
+      // An open page of the app (not a static one like /privacy.html) switches to the
+      // conversation itself, without a reload; with none, a new window opens on it.
       const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const page = pages[0];
-      if (page) await (await page.focus()).navigate(url);
-      else await self.clients.openWindow(url);
+      const app = pages.filter((page) => !new URL(page.url).pathname.endsWith('.html'));
+      const page = app.find((candidate) => candidate.focused) ?? app[0];
+      if (page) {
+        const open: OpenConversation = { type: 'OPEN_CONVERSATION', conversationId };
+        page.postMessage(open);
+        await page.focus();
+      } else {
+        await self.clients.openWindow(`/whatsapp?conversation_id=${encodeURIComponent(conversationId)}`);
+      }
     })(),
   );
 });

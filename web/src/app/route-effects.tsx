@@ -1,12 +1,13 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { LOGOUT_EVENT, saveSession } from '../lib/api/session-store';
+import { OPEN_CONVERSATION_EVENT } from '../lib/offline/service-worker';
 
 const CHAT_PATH = '/whatsapp';
 
 /**
  * Route-level behaviours of the spec: the social-login return (tokens in the query), the
- * conversation_id deep link, and the global logout event.
+ * conversation_id deep link (also what a clicked notification opens), and the global logout event.
  */
 export function RouteEffects() {
   const location = useLocation();
@@ -20,6 +21,15 @@ export function RouteEffects() {
     const logout = () => navigate('/login', { replace: true });
     window.addEventListener(LOGOUT_EVENT, logout);
     return () => window.removeEventListener(LOGOUT_EVENT, logout);
+  }, [navigate]);
+
+  useEffect(() => {
+    const open = (event: Event) => {
+      const id = (event as CustomEvent<string>).detail;
+      navigate(`${CHAT_PATH}?conversation_id=${encodeURIComponent(id)}`);
+    };
+    window.addEventListener(OPEN_CONVERSATION_EVENT, open);
+    return () => window.removeEventListener(OPEN_CONVERSATION_EVENT, open);
   }, [navigate]);
 
   useEffect(() => {

@@ -1,5 +1,5 @@
 // The page's side of the service worker: registration within 10 s (spec section 5), the
-// worker's MESSAGE_SENT reports, and what the worker needs to send while the page is closed (a
+// worker's MESSAGE_SENT reports and OPEN_CONVERSATION requests (a notification was clicked), and what the worker needs to send while the page is closed (a
 // background-sync registration and the current access token, which the worker cannot read from
 // localStorage).
 import { getAccessToken } from '../api/session-store';
@@ -17,6 +17,15 @@ export interface MessageSent {
   messageId?: string;
 }
 
+/** The worker asks the page to show a conversation (its notification was clicked). */
+export interface OpenConversation {
+  type: 'OPEN_CONVERSATION';
+  conversationId: string;
+}
+
+/** The window event the page's router follows for an OPEN_CONVERSATION request; detail: the id. */
+export const OPEN_CONVERSATION_EVENT = 'parley:open-conversation';
+
 interface SyncRegistration extends ServiceWorkerRegistration {
   sync?: { register(tag: string): Promise<void> };
 }
@@ -26,9 +35,11 @@ let registration: Promise<ServiceWorkerRegistration | null> = Promise.resolve(nu
 /** Registers /sw.js; answers null (and reports why) when unsupported, refused or over 10 s. */
 export function registerServiceWorker(): Promise<ServiceWorkerRegistration | null> {
   if (!('serviceWorker' in navigator)) return registration;
-  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<MessageSent>) => {
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<MessageSent | OpenConversation>) => {
     if (event.data?.type === 'MESSAGE_SENT') {
       announce({ tempMessageId: event.data.tempMessageId, status: 'sent', messageId: event.data.messageId });
+    } else if (event.data?.type === 'OPEN_CONVERSATION') {
+      window.dispatchEvent(new CustomEvent(OPEN_CONVERSATION_EVENT, { detail: event.data.conversationId }));
     }
   });
   const timeout = new Promise<never>((_, reject) =>

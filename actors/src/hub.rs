@@ -319,8 +319,8 @@ impl Handler<SessionCount> for Hub {
     }
 }
 
-/// Where conversation actors publish: the local hub now; Postgres `LISTEN/NOTIFY` for several
-/// nodes later, behind the same trait.
+/// Where conversation actors publish: the local hub (`InProcessBus`), or with several nodes on
+/// one Postgres the local hub and then the other nodes (`parley_server::cluster::ClusterBus`).
 pub trait EventBus: Send + Sync + 'static {
     /// Publishes events in the order given (a commit's events together).
     fn publish(&self, events: Vec<Event>);

@@ -34,8 +34,8 @@ use crate::provider::Provider;
 use crate::provider::cloud::CloudClient;
 use crate::provider::sandbox::{self, Sandbox};
 use crate::push::Push;
-use crate::store::Store;
-use crate::{api, auth, secrets, telemetry, webhook};
+use crate::store::{Backend, Store};
+use crate::{api, auth, cluster, secrets, telemetry, webhook};
 
 /// Largest multipart upload (documents may be 100 MB).
 const MAX_UPLOAD: usize = 110 * 1024 * 1024;
@@ -99,10 +99,23 @@ impl Application {
             address.ip().to_string()
         };
         let self_url = format!("http://{host}:{port}");
+        // Nodes sharing a Postgres tell each other of their events; listening starts before the
+        // hub reads where each log stands, so no other node's commit falls between the two.
+        let other_nodes = match store.backend() {
+            Backend::Postgres => Some(
+                cluster::listen(&settings.database_url())
+                    .await
+                    .context("Failed to listen for other nodes' events")?,
+            ),
+            Backend::Sqlite => None,
+        };
         // The hub continues each business's log where it stands, so it orders even the first
         // events after a start (group commit publishes a batch's events in any order).
         let hub = Hub::resuming(store.last_seqs().await?).start();
-        let bus: Arc<dyn EventBus> = Arc::new(InProcessBus(hub.clone()));
+        let bus: Arc<dyn EventBus> = match other_nodes {
+            Some(listener) => Arc::new(cluster::join(store.clone(), hub.clone(), listener)),
+            None => Arc::new(InProcessBus(hub.clone())),
+        };
         let conversations = Conversations::new(
             Arc::new(store.clone()),
             bus.clone(),

@@ -19,10 +19,12 @@
 //! - `rate`: per-number token buckets
 //! - `sender`: template sync, rendering, and durable bulk sends
 //! - `push`: Web Push of new customer messages to the business's subscribed browsers
+//! - `cluster`: events across nodes that share one Postgres (`LISTEN`/`NOTIFY`)
 
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod media;

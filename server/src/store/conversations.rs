@@ -897,27 +897,60 @@ impl Store {
         if oldest.is_none_or(|oldest| after + 1 < oldest) || current - after > MAX_REPLAY {
             return Ok(Replay::TooOld);
         }
-        let rows: Vec<(i64, String, String, String)> = sqlx::query_as(
-            "SELECT seq, channels, name, data FROM events WHERE business_id = $1 AND seq > $2 \
-             ORDER BY seq",
-        )
-        .bind(business_id)
-        .bind(after)
-        .fetch_all(&self.pool)
-        .await?;
         Ok(Replay::Events(
-            rows.into_iter()
-                .map(|(seq, channels, name, data)| Event {
-                    business_id: business_id.to_string(),
-                    seq,
-                    channels: channels.split('\n').map(String::from).collect(),
-                    name,
-                    data: RawValue::from_string(data).unwrap_or_else(|_| event_data(&Value::Null)),
-                })
-                .collect(),
+            self.events_between(business_id, after + 1, i64::MAX)
+                .await?,
         ))
     }
+
+    /// A business's logged events with seqs in `first..=last`, in order.
+    pub async fn events_between(
+        &self,
+        business_id: &str,
+        first: i64,
+        last: i64,
+    ) -> Result<Vec<Event>, sqlx::Error> {
+        let rows: Vec<(i64, String, String, String)> = sqlx::query_as(
+            "SELECT seq, channels, name, data FROM events \
+             WHERE business_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq",
+        )
+        .bind(business_id)
+        .bind(first)
+        .bind(last)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(seq, channels, name, data)| Event {
+                business_id: business_id.to_string(),
+                seq,
+                channels: channels.split('\n').map(String::from).collect(),
+                name,
+                data: RawValue::from_string(data).unwrap_or_else(|_| event_data(&Value::Null)),
+            })
+            .collect())
+    }
+
+    /// Sends each payload as a `NOTIFY` on `channel` (Postgres only), many per statement.
+    pub async fn notify(&self, channel: &str, payloads: &[String]) -> Result<(), sqlx::Error> {
+        for chunk in payloads.chunks(NOTICES_PER_STATEMENT) {
+            let calls: Vec<String> = (0..chunk.len())
+                .map(|i| format!("pg_notify($1, ${})", i + 2))
+                .collect();
+            let sql = format!("SELECT {}", calls.join(", "));
+            // Only numbered placeholders are formatted in; the values are bound.
+            let mut select = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(channel);
+            for payload in chunk {
+                select = select.bind(payload.as_str());
+            }
+            select.execute(&self.pool).await?;
+        }
+        Ok(())
+    }
 }
+
+/// `pg_notify` calls in one statement.
+const NOTICES_PER_STATEMENT: usize = 500;
 
 /// How long a receipt waits for a message that has not appeared.
 const EARLY_STATUS_TTL_MS: i64 = 60 * 60 * 1000;

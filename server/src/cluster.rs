@@ -1,0 +1,270 @@
+//! Events across nodes that share one Postgres (docs/decisions/0003-events-across-nodes.md).
+//!
+//! Each node publishes the events it commits to its own hub at once, as a single node does, and
+//! then tells the other nodes with a `NOTIFY` sent after the commit, on a pooled connection and
+//! never inside an insert transaction (a `NOTIFY` there would serialise commits). The notice
+//! names the business and the seqs (one commit's events of a business are consecutive); each
+//! node `LISTEN`s, reads another node's events from the log and hands them to its hub, whose
+//! sequencer merges them with its own in seq order. Transient events (bulk progress) are not
+//! logged, so their notice carries them whole.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use actix::Addr;
+use parley_actors::events::{Event, TRANSIENT};
+use parley_actors::hub::{EventBus, Hub, InProcessBus, Publish};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use sqlx::postgres::PgListener;
+use tokio::sync::mpsc;
+
+use crate::store::Store;
+
+/// The Postgres notification channel.
+const CHANNEL: &str = "parley_events";
+/// Longest payload Postgres takes (8000 bytes); a larger transient event stays on its node.
+const MAX_PAYLOAD: usize = 7900;
+/// Notices sent in one round of the notifier.
+const MAX_ROUND: usize = 1000;
+/// Wait before listening again after the listener's connection failed.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// What one node tells the others.
+#[derive(Serialize, Deserialize, Debug)]
+struct Notice {
+    /// The sending node, which skips its own notices.
+    node: String,
+    business_id: String,
+    what: Published,
+}
+
+/// Externally tagged (`{"logged": …}`): an internally tagged enum cannot hold raw JSON.
+#[derive(Serialize, Deserialize, Debug)]
+#[serde(rename_all = "snake_case")]
+enum Published {
+    /// Logged events `first..=last` of the business.
+    Logged { first: i64, last: i64 },
+    /// A transient event, whole.
+    Transient {
+        channels: Vec<String>,
+        name: String,
+        data: Box<RawValue>,
+    },
+}
+
+/// The bus of a node that shares its database with others.
+pub struct ClusterBus {
+    local: InProcessBus,
+    node: String,
+    notices: mpsc::UnboundedSender<Vec<String>>,
+}
+
+impl EventBus for ClusterBus {
+    fn publish(&self, events: Vec<Event>) {
+        let notices = notices(&self.node, &events);
+        self.local.publish(events);
+        if !notices.is_empty() {
+            // Only fails once the runtime stops.
+            let _ = self.notices.send(notices);
+        }
+    }
+}
+
+/// The notices (JSON payloads) of a publish: one per run of consecutive seqs of a business, one
+/// per transient event.
+fn notices(node: &str, events: &[Event]) -> Vec<String> {
+    let mut seqs: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+    let mut payloads = Vec::new();
+    for event in events {
+        if event.seq != TRANSIENT {
+            seqs.entry(&event.business_id).or_default().push(event.seq);
+            continue;
+        }
+        let notice = Notice {
+            node: node.to_string(),
+            business_id: event.business_id.clone(),
+            what: Published::Transient {
+                channels: event.channels.clone(),
+                name: event.name.clone(),
+                data: event.data.clone(),
+            },
+        };
+        match serde_json::to_string(&notice) {
+            Ok(payload) if payload.len() <= MAX_PAYLOAD => payloads.push(payload),
+            _ => tracing::debug!(event = %event.name, "transient event too large to share"),
+        }
+    }
+    for (business_id, mut seqs) in seqs {
+        seqs.sort_unstable();
+        for run in seqs.chunk_by(|a, b| b - a == 1) {
+            let notice = Notice {
+                node: node.to_string(),
+                business_id: business_id.to_string(),
+                what: Published::Logged {
+                    first: run[0],
+                    last: run[run.len() - 1],
+                },
+            };
+            payloads.extend(serde_json::to_string(&notice).ok());
+        }
+    }
+    payloads
+}
+
+/// Starts listening for other nodes' notices (before the hub reads where each business's log
+/// stands, so no commit falls between the two); `join` then connects the hub.
+pub async fn listen(database_url: &str) -> anyhow::Result<PgListener> {
+    let mut listener = PgListener::connect(database_url).await?;
+    listener.listen(CHANNEL).await?;
+    Ok(listener)
+}
+
+/// The node's bus, with its notifier and its listener running.
+pub fn join(store: Store, hub: Addr<Hub>, listener: PgListener) -> ClusterBus {
+    let node = uuid::Uuid::new_v4().simple().to_string();
+    let (notices, queue) = mpsc::unbounded_channel();
+    actix_web::rt::spawn(notify(store.clone(), queue));
+    // On the runtime itself, not actix's local task set: the listener's drop spawns a task to
+    // release its connection, which needs the runtime still there when the set is dropped.
+    tokio::spawn(receive(store, hub.clone(), listener, node.clone()));
+    ClusterBus {
+        local: InProcessBus(hub),
+        node,
+        notices,
+    }
+}
+
+/// Sends the queued notices, as many as are waiting in each round.
+async fn notify(store: Store, mut queue: mpsc::UnboundedReceiver<Vec<String>>) {
+    let mut rounds = Vec::new();
+    while queue.recv_many(&mut rounds, MAX_ROUND).await > 0 {
+        let payloads: Vec<String> = rounds.drain(..).flatten().collect();
+        if let Err(err) = store.notify(CHANNEL, &payloads).await {
+            // The events are committed: other nodes' clients get them on their next resume.
+            tracing::warn!(error = %err, notices = payloads.len(), "other nodes not told of events");
+        }
+    }
+}
+
+/// Hands other nodes' events to this node's hub, in the order of their notices.
+async fn receive(store: Store, hub: Addr<Hub>, mut listener: PgListener, node: String) {
+    loop {
+        let notification = match listener.try_recv().await {
+            Ok(Some(notification)) => notification,
+            Ok(None) => {
+                // Notices sent while reconnecting are lost; the hub stops waiting for their
+                // events after a moment and clients fetch them on their next resume.
+                tracing::warn!("event listener reconnecting: other nodes' events may be missed");
+                continue;
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, "event listener failed");
+                tokio::time::sleep(RETRY).await;
+                continue;
+            }
+        };
+        let notice: Notice = match serde_json::from_str(notification.payload()) {
+            Ok(notice) => notice,
+            Err(err) => {
+                tracing::warn!(error = %err, "unreadable event notice ignored");
+                continue;
+            }
+        };
+        if notice.node == node {
+            continue;
+        }
+        let events = match notice.what {
+            Published::Logged { first, last } => {
+                match store.events_between(&notice.business_id, first, last).await {
+                    Ok(events) => events,
+                    Err(err) => {
+                        tracing::warn!(error = %err, "another node's events not read");
+                        continue;
+                    }
+                }
+            }
+            Published::Transient {
+                channels,
+                name,
+                data,
+            } => vec![Event {
+                business_id: notice.business_id,
+                seq: TRANSIENT,
+                channels,
+                name,
+                data,
+            }],
+        };
+        hub.do_send(Publish(events));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parley_actors::events::event_data;
+    use serde_json::json;
+
+    fn event(business_id: &str, seq: i64) -> Event {
+        Event {
+            business_id: business_id.into(),
+            seq,
+            channels: vec!["notifications/all".into()],
+            name: "notification".into(),
+            data: event_data(&json!({"seq": seq})),
+        }
+    }
+
+    fn read(payload: &str) -> Notice {
+        serde_json::from_str(payload).expect("a notice")
+    }
+
+    #[test]
+    fn a_publish_becomes_one_notice_per_run_of_seqs_of_each_business() {
+        let events = [
+            event("b", 7),
+            event("a", 3),
+            event("b", 8),
+            event("a", 4),
+            event("b", 10),
+        ];
+        let read: Vec<(String, String, i64, i64)> = notices("n1", &events)
+            .iter()
+            .map(|payload| match read(payload) {
+                Notice {
+                    node,
+                    business_id,
+                    what: Published::Logged { first, last },
+                } => (node, business_id, first, last),
+                other => panic!("not logged: {other:?}"),
+            })
+            .collect();
+        let logged = |business: &str, first, last| ("n1".into(), business.into(), first, last);
+        assert_eq!(
+            read,
+            vec![logged("a", 3, 4), logged("b", 7, 8), logged("b", 10, 10)]
+        );
+    }
+
+    #[test]
+    fn a_transient_event_travels_whole() {
+        let mut progress = event("a", TRANSIENT);
+        progress.name = "bulk_send_progress".into();
+        let payloads = notices("n1", &[progress]);
+        assert_eq!(payloads.len(), 1);
+        let notice = read(&payloads[0]);
+        assert_eq!(notice.business_id, "a");
+        let Published::Transient {
+            channels,
+            name,
+            data,
+        } = notice.what
+        else {
+            panic!("not transient: {:?}", notice.what);
+        };
+        assert_eq!(channels, vec!["notifications/all"]);
+        assert_eq!(name, "bulk_send_progress");
+        assert_eq!(data.get(), r#"{"seq":0}"#);
+    }
+}

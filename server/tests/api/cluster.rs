@@ -1,0 +1,68 @@
+//! Several nodes sharing one Postgres: events committed through one node reach the sessions of
+//! every node, each node's in seq order (docs/decisions/0003-events-across-nodes.md).
+
+use crate::helpers::{Backend, TestApp, spawn_with, test_settings};
+use crate::live::{WsClient, inbound, text};
+
+/// Two nodes on one fresh Postgres database, signing tokens with the same key.
+async fn two_nodes() -> (TestApp, TestApp) {
+    let (mut settings, data_dir) = test_settings(Backend::Postgres).await;
+    settings.auth.jwt_secret = "0123456789abcdef".repeat(8);
+    let mut other = settings.clone();
+    let other_dir = tempfile::tempdir().expect("temp dir");
+    other.server.data_dir = other_dir.path().to_path_buf();
+    other.server.web_dir = other_dir.path().join("no-web");
+    (
+        spawn_with(settings, data_dir).await,
+        spawn_with(other, other_dir).await,
+    )
+}
+
+#[actix_web::test]
+async fn events_committed_through_either_node_reach_sessions_on_both_in_order() {
+    let (a, b) = two_nodes().await;
+    let business = a.business("cluster_owner").await;
+    let customer = "15551230001";
+    let channel = format!("{}_{customer}", business.phone_number_id);
+    let mut clients = Vec::new();
+    for node in [&a, &b] {
+        let mut client = WsClient::connect(node, &business.session.access).await;
+        client.subscribe("notifications/all").await;
+        client.subscribe(&channel).await;
+        clients.push(client);
+    }
+
+    // The customer writes six times, through the two nodes' webhooks in turn.
+    for i in 0..6 {
+        let node = if i % 2 == 0 { &a } else { &b };
+        let message = text(
+            customer,
+            &format!("wamid.cluster.{i}"),
+            &format!("hello {i}"),
+        );
+        let body = inbound(&business.phone_number_id, customer, "Ana", vec![message]);
+        let (status, answer) = node.webhook(&body, &business.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+
+    let expected: Vec<serde_json::Value> = (0..6).map(|i| format!("hello {i}").into()).collect();
+    for (node, client) in ["a", "b"].into_iter().zip(&mut clients) {
+        let (mut notified, mut shown, mut seqs) = (Vec::new(), Vec::new(), Vec::new());
+        while notified.len() < 6 || shown.len() < 6 {
+            let frame = client.next_frame().await;
+            seqs.push(frame["seq"].as_i64().expect("a logged event"));
+            let data = &frame["data"];
+            match frame["event"].as_str() {
+                Some("notification") => notified.push(data["preview"].clone()),
+                Some("new_message") => shown.push(data["message"]["content"]["text"].clone()),
+                _ => {}
+            }
+        }
+        assert_eq!(notified, expected, "notifications on node {node}");
+        assert_eq!(shown, expected, "messages on node {node}");
+        assert!(
+            seqs.windows(2).all(|w| w[0] < w[1]),
+            "seqs on node {node}: {seqs:?}"
+        );
+    }
+}

@@ -140,7 +140,6 @@ impl Application {
             settings.server.data_dir.clone(),
         ));
         actix_web::rt::spawn(outbox.clone().run());
-        spawn_event_pruning(store.clone(), settings.realtime.event_retention_secs);
         let sandbox = sandbox_on.then(|| {
             Sandbox::new(
                 settings.sandbox.clone(),
@@ -163,7 +162,7 @@ impl Application {
                 settings.auth.access_token_ttl_secs,
                 settings.auth.refresh_token_ttl_secs,
             ),
-            throttle: LoginThrottle::new(&settings.auth),
+            throttle: LoginThrottle::new(&settings.auth, store.clone()),
             google: GoogleVerifier::new(settings.google.clone(), http.clone()),
             http,
             dummy_hash: hash_password("parley-dummy-password".into()).await?,
@@ -171,6 +170,7 @@ impl Application {
             settings,
         });
         actix_web::rt::spawn(crate::sender::resume_jobs(state.clone()));
+        spawn_pruning(state.clone());
         tracing::info!(
             port,
             backend = ?state.store.backend(),
@@ -267,13 +267,18 @@ fn routes(
 }
 
 /// Drops logged events past the resume window, once a minute.
-fn spawn_event_pruning(store: Store, retention_secs: u64) {
+/// Every minute: drops events past their retention and sign-in failures past their window.
+fn spawn_pruning(state: web::Data<AppState>) {
     actix_web::rt::spawn(async move {
+        let retention_ms = state.settings.realtime.event_retention_secs as i64 * 1000;
         let mut tick = tokio::time::interval(Duration::from_secs(60));
         loop {
             tick.tick().await;
-            if let Err(err) = store.prune_events(retention_secs as i64 * 1000).await {
+            if let Err(err) = state.store.prune_events(retention_ms).await {
                 tracing::warn!(error = %err, "event log pruning failed");
+            }
+            if let Err(err) = state.throttle.prune().await {
+                tracing::warn!(error = %err, "sign-in failure pruning failed");
             }
         }
     });

@@ -164,7 +164,7 @@ pub async fn login(
         .as_ref()
         .map(|u| format!("user:{}", u.id))
         .unwrap_or_else(|| format!("name:{}", identifier.trim().to_lowercase()));
-    if let Some(retry_after) = state.throttle.locked_for(&account, &address) {
+    if let Some(retry_after) = state.throttle.locked_for(&account, &address).await? {
         return Err(ApiError::TooManyRequests { retry_after });
     }
     let stored = user
@@ -174,10 +174,10 @@ pub async fn login(
         .unwrap_or_else(|| state.dummy_hash.clone());
     let matches = verify_password(password, stored).await?;
     let Some(user) = user.filter(|u| matches && u.password_hash.is_some()) else {
-        state.throttle.record_failure(&account, &address);
+        state.throttle.record_failure(&account, &address).await?;
         return Err(ApiError::InvalidCredentials);
     };
-    state.throttle.record_success(&account);
+    state.throttle.record_success(&account).await?;
     let pair = state.tokens.issue(&state.store, &user, None).await?;
     Ok(HttpResponse::Ok().json(json!({
         "role": user.role,

@@ -1,92 +1,71 @@
 //! Login throttling: after too many failures inside a window, an account or a client address
-//! is locked out for a while (429 with Retry-After). Kept in memory per node.
-
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+//! is locked out for a while (429 with Retry-After). The counts are in the database
+//! (`store::logins`), so every node sees the same ones and a restart keeps them.
 
 use crate::config::AuthSettings;
-
-/// Failures seen for one key.
-struct Failures {
-    count: u32,
-    window_started: Instant,
-    locked_until: Option<Instant>,
-}
+use crate::error::ApiResult;
+use crate::store::{Store, now_ms};
 
 pub struct LoginThrottle {
-    per_account: u32,
-    per_address: u32,
-    window: Duration,
-    lockout: Duration,
-    /// Keyed `account:{key}` (the caller's account key, see `handlers::login`) and
-    /// `address:{ip}`.
-    entries: Mutex<HashMap<String, Failures>>,
+    per_account: i64,
+    per_address: i64,
+    window_ms: i64,
+    lockout_ms: i64,
+    store: Store,
 }
 
 impl LoginThrottle {
-    pub fn new(settings: &AuthSettings) -> LoginThrottle {
+    pub fn new(settings: &AuthSettings, store: Store) -> LoginThrottle {
         LoginThrottle {
-            per_account: settings.max_failed_logins_per_account,
-            per_address: settings.max_failed_logins_per_address,
-            window: Duration::from_secs(settings.failed_login_window_secs),
-            lockout: Duration::from_secs(settings.lockout_secs),
-            entries: Mutex::new(HashMap::new()),
+            per_account: settings.max_failed_logins_per_account.into(),
+            per_address: settings.max_failed_logins_per_address.into(),
+            window_ms: settings.failed_login_window_secs as i64 * 1000,
+            lockout_ms: settings.lockout_secs as i64 * 1000,
+            store,
         }
     }
 
+    /// Keyed `account:{key}` (the caller's account key, see `handlers::login`) and
+    /// `address:{ip}`.
     fn keys(account: &str, address: &str) -> [String; 2] {
         [format!("account:{account}"), format!("address:{address}")]
     }
 
     /// Seconds until the caller may try again, when locked out.
-    pub fn locked_for(&self, account: &str, address: &str) -> Option<u64> {
-        let now = Instant::now();
-        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        Self::keys(account, address)
-            .iter()
-            .filter_map(|key| entries.get(key)?.locked_until)
-            .filter(|until| *until > now)
-            .map(|until| (until - now).as_secs().max(1))
-            .max()
+    pub async fn locked_for(&self, account: &str, address: &str) -> ApiResult<Option<u64>> {
+        let now = now_ms();
+        let until = self
+            .store
+            .login_locked_until(&Self::keys(account, address), now)
+            .await?;
+        Ok(until.map(|until| ((until - now) / 1000).max(1) as u64))
     }
 
-    pub fn record_failure(&self, account: &str, address: &str) {
-        let now = Instant::now();
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        // Bound the map: forget windows that ended and lockouts that expired.
-        if entries.len() > 100_000 {
-            entries.retain(|_, f| {
-                now.duration_since(f.window_started) < self.window
-                    || f.locked_until.is_some_and(|u| u > now)
-            });
-        }
+    pub async fn record_failure(&self, account: &str, address: &str) -> ApiResult<()> {
+        let now = now_ms();
         let [account_key, address_key] = Self::keys(account, address);
         for (key, limit) in [
             (account_key, self.per_account),
             (address_key, self.per_address),
         ] {
-            let entry = entries.entry(key).or_insert(Failures {
-                count: 0,
-                window_started: now,
-                locked_until: None,
-            });
-            if now.duration_since(entry.window_started) > self.window {
-                entry.count = 0;
-                entry.window_started = now;
-            }
-            entry.count += 1;
-            if entry.count >= limit {
-                entry.locked_until = Some(now + self.lockout);
-                entry.count = 0;
-                entry.window_started = now;
-            }
+            self.store
+                .record_login_failure(&key, limit, now, self.window_ms, self.lockout_ms)
+                .await?;
         }
+        Ok(())
     }
 
     /// A successful sign-in clears the account's failures (not the address's).
-    pub fn record_success(&self, account: &str) {
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries.remove(&format!("account:{account}"));
+    pub async fn record_success(&self, account: &str) -> ApiResult<()> {
+        let [account_key, _] = Self::keys(account, "");
+        self.store.clear_login_failures(&account_key).await
+    }
+
+    /// Forgets failures whose window has ended and whose lock (if any) has expired.
+    pub async fn prune(&self) -> ApiResult<()> {
+        let now = now_ms();
+        self.store
+            .prune_login_failures(now - self.window_ms, now)
+            .await
     }
 }

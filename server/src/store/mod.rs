@@ -6,6 +6,7 @@
 //! - `tokens`: refresh tokens, rotation and reuse detection
 //! - `conversations`: contacts, messages, receipts and the event log
 //! - `ingest`: group commit of inbound messages and receipts
+//! - `logins`: failed sign-ins, for login throttling
 //! - `outbox`: sends waiting for the provider, and stored media files
 //! - `templates`: message templates and bulk template sends
 //! - `replies`: automated replies, their flow steps and cooldown memory
@@ -14,6 +15,7 @@
 mod businesses;
 pub mod conversations;
 mod ingest;
+mod logins;
 mod outbox;
 mod push;
 mod replies;

@@ -1,13 +1,16 @@
 //! Several nodes sharing one Postgres: events committed through one node reach the sessions of
-//! every node, each node's in seq order (docs/decisions/0003-events-across-nodes.md).
+//! every node, each node's in seq order (docs/decisions/0003-events-across-nodes.md), and failed
+//! sign-ins count on every node.
 
-use crate::helpers::{Backend, TestApp, spawn_with, test_settings};
+use crate::helpers::{Backend, PASSWORD, TestApp, spawn_with, test_settings};
 use crate::live::{WsClient, inbound, text};
 
 /// Two nodes on one fresh Postgres database, signing tokens with the same key.
 async fn two_nodes() -> (TestApp, TestApp) {
     let (mut settings, data_dir) = test_settings(Backend::Postgres).await;
     settings.auth.jwt_secret = "0123456789abcdef".repeat(8);
+    settings.auth.max_failed_logins_per_account = 4;
+    settings.auth.max_failed_logins_per_address = 100;
     let mut other = settings.clone();
     let other_dir = tempfile::tempdir().expect("temp dir");
     other.server.data_dir = other_dir.path().to_path_buf();
@@ -64,5 +67,20 @@ async fn events_committed_through_either_node_reach_sessions_on_both_in_order() 
             seqs.windows(2).all(|w| w[0] < w[1]),
             "seqs on node {node}: {seqs:?}"
         );
+    }
+}
+
+#[actix_web::test]
+async fn failed_sign_ins_through_either_node_lock_the_account_on_both() {
+    let (a, b) = two_nodes().await;
+    a.register("cluster_locked").await;
+    for node in [&a, &b, &a, &b] {
+        assert_eq!(node.login("cluster_locked", "wrong password").await.0, 401);
+    }
+    // The fourth failure, on node b, locked the account for both nodes, right password or not.
+    for node in [&a, &b] {
+        let (status, body) = node.login("cluster_locked", PASSWORD).await;
+        assert_eq!(status, 429, "{body}");
+        assert_eq!(body["code"], "too_many_requests");
     }
 }

@@ -109,6 +109,9 @@ pub async fn spawn_with(mut settings: Settings, data_dir: tempfile::TempDir) -> 
     }
 }
 
+/// The password `register` gives every user.
+pub const PASSWORD: &str = "correct horse";
+
 /// Tokens of a signed-in user.
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -193,7 +196,7 @@ impl TestApp {
                     "lastName": username,
                     "username": username,
                     "email": format!("{username}@example.com"),
-                    "password": "correct horse",
+                    "password": PASSWORD,
                 }),
                 None,
             )

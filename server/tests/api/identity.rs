@@ -7,8 +7,6 @@ use serde_json::{Value, json};
 use crate::both_backends;
 use crate::helpers::*;
 
-const PASSWORD: &str = "correct horse";
-
 fn register_body(username: &str) -> Value {
     json!({
         "firstName": "Test",

@@ -53,6 +53,8 @@ pub struct AppState {
     pub hub: Addr<Hub>,
     /// Where events are published (the hub, through the bus).
     pub bus: Arc<dyn EventBus>,
+    /// This process's id among the nodes sharing the database (random per start).
+    pub node: String,
     /// The conversation actors, started on demand.
     pub conversations: Conversations,
     /// The Cloud API (or the sandbox, through the same client).
@@ -99,6 +101,7 @@ impl Application {
             address.ip().to_string()
         };
         let self_url = format!("http://{host}:{port}");
+        let node = uuid::Uuid::new_v4().simple().to_string();
         // Nodes sharing a Postgres tell each other of their events; listening starts before the
         // hub reads where each log stands, so no other node's commit falls between the two.
         let other_nodes = match store.backend() {
@@ -113,7 +116,12 @@ impl Application {
         // events after a start (group commit publishes a batch's events in any order).
         let hub = Hub::resuming(store.last_seqs().await?).start();
         let bus: Arc<dyn EventBus> = match other_nodes {
-            Some(listener) => Arc::new(cluster::join(store.clone(), hub.clone(), listener)),
+            Some(listener) => Arc::new(cluster::join(
+                store.clone(),
+                hub.clone(),
+                listener,
+                node.clone(),
+            )),
             None => Arc::new(InProcessBus(hub.clone())),
         };
         let conversations = Conversations::new(
@@ -150,6 +158,7 @@ impl Application {
         });
         let push = Push::start(&settings, store.clone(), http.clone())?;
         let state = web::Data::new(AppState {
+            node,
             push,
             hub,
             bus,
@@ -169,7 +178,7 @@ impl Application {
             store,
             settings,
         });
-        actix_web::rt::spawn(crate::sender::resume_jobs(state.clone()));
+        actix_web::rt::spawn(crate::sender::take_over_jobs(state.clone()));
         spawn_pruning(state.clone());
         tracing::info!(
             port,

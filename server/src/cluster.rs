@@ -121,8 +121,7 @@ pub async fn listen(database_url: &str) -> anyhow::Result<PgListener> {
 }
 
 /// The node's bus, with its notifier and its listener running.
-pub fn join(store: Store, hub: Addr<Hub>, listener: PgListener) -> ClusterBus {
-    let node = uuid::Uuid::new_v4().simple().to_string();
+pub fn join(store: Store, hub: Addr<Hub>, listener: PgListener, node: String) -> ClusterBus {
     let (notices, queue) = mpsc::unbounded_channel();
     actix_web::rt::spawn(notify(store.clone(), queue));
     // On the runtime itself, not actix's local task set: the listener's drop spawns a task to

@@ -1,6 +1,8 @@
 //! Templates: kept in step with the provider, shown in the inbox as they were sent, and sent to
 //! one customer or to many in durable bulk jobs paced at the provider's rate.
 
+use std::time::Duration;
+
 use parley_actors::conversation::{ConversationKey, OutgoingMessage};
 use parley_actors::events::{Event, NOTIFICATIONS, event_data};
 use serde_json::{Value, json};
@@ -15,6 +17,11 @@ use crate::store::{JobRecipient, SendJob, TemplateRow, now_ms};
 pub const BULK_SEND_PROGRESS: &str = "bulk_send_progress";
 /// Recipients read from the store at a time.
 const BATCH: i64 = 200;
+/// How long a node holds a bulk job it sends without renewing: above the provider call's 15 s
+/// timeout, since a renewal waits for the send in progress.
+const JOB_LEASE: Duration = Duration::from_secs(20);
+/// How often a node looks for jobs whose lease ran out.
+const TAKEOVER_CHECK: Duration = Duration::from_secs(5);
 
 /// Fetches the account's templates from the provider into the store; answers the stored list.
 /// When the provider cannot be reached the last known list is answered.
@@ -278,14 +285,14 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
             }
             settled.push(recipient);
             if last_push.elapsed() >= std::time::Duration::from_millis(500) {
-                if !store_results(&state, &job, &mut settled).await {
+                if !checkpoint(&state, &job, &mut settled).await {
                     return;
                 }
                 last_push = std::time::Instant::now();
                 push_progress(&state, &job, success, errors, false);
             }
         }
-        if !store_results(&state, &job, &mut settled).await {
+        if !checkpoint(&state, &job, &mut settled).await {
             return;
         }
     }
@@ -296,38 +303,43 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
     push_progress(&state, &job, success, errors, true);
 }
 
-/// Stores the results settled since the last call; false (logged) when the store refused, which
-/// stops the job until a restart resumes it.
-async fn store_results(state: &AppState, job: &SendJob, settled: &mut Vec<JobRecipient>) -> bool {
-    if settled.is_empty() {
-        return true;
+/// Stores the results settled since the last call and renews this node's lease on the job;
+/// false (logged) when the store refused or another node holds the job, which stops it here (a
+/// node takes it over once its lease runs out).
+async fn checkpoint(state: &AppState, job: &SendJob, settled: &mut Vec<JobRecipient>) -> bool {
+    if !settled.is_empty() {
+        if let Err(err) = state
+            .store
+            .set_recipient_results(&job.business_id, &job.id, settled)
+            .await
+        {
+            tracing::error!(error = %err, job = %job.id, "bulk results not stored");
+            return false;
+        }
+        settled.clear();
     }
+    let lease_until = now_ms() + JOB_LEASE.as_millis() as i64;
     match state
         .store
-        .set_recipient_results(&job.business_id, &job.id, settled)
+        .renew_send_job(&job.business_id, &job.id, &state.node, lease_until)
         .await
     {
-        Ok(()) => {
-            settled.clear();
-            true
+        Ok(true) => true,
+        Ok(false) => {
+            tracing::warn!(job = %job.id, "bulk job held by another node; stopped here");
+            false
         }
         Err(err) => {
-            tracing::error!(error = %err, job = %job.id, "bulk results not stored");
+            tracing::error!(error = %err, job = %job.id, "bulk job lease not renewed");
             false
         }
     }
 }
 
 fn push_progress(state: &AppState, job: &SendJob, success: i64, errors: i64, finished: bool) {
-    state
-        .hub
-        .do_send(parley_actors::hub::Publish(vec![progress_event(
-            job,
-            success + errors,
-            success,
-            errors,
-            finished,
-        )]));
+    let done = success + errors;
+    let event = progress_event(job, done, success, errors, finished);
+    state.bus.publish(vec![event]);
 }
 
 /// Starts a bulk job: recipients stored first, then sent in the background.
@@ -341,21 +353,36 @@ pub async fn start_job(
             "recipients_json holds no valid phone number".into(),
         ));
     }
-    state.store.create_send_job(&job, &recipients).await?;
+    let lease_until = now_ms() + JOB_LEASE.as_millis() as i64;
+    state
+        .store
+        .create_send_job(&job, &recipients, &state.node, lease_until)
+        .await?;
     actix_web::rt::spawn(run_job(state, job));
     Ok(())
 }
 
-/// Resumes the jobs a restart interrupted.
-pub async fn resume_jobs(state: actix_web::web::Data<AppState>) {
-    match state.store.unfinished_send_jobs().await {
-        Ok(jobs) => {
-            for job in jobs {
-                tracing::info!(job = %job.id, "resuming bulk send");
-                actix_web::rt::spawn(run_job(state.clone(), job));
+/// Runs for good: resumes the unfinished jobs whose lease has run out (a restart interrupted
+/// them, their node stopped, or they stalled), at start and then every `TAKEOVER_CHECK`.
+pub async fn take_over_jobs(state: actix_web::web::Data<AppState>) {
+    let mut tick = tokio::time::interval(TAKEOVER_CHECK);
+    loop {
+        tick.tick().await;
+        let now = now_ms();
+        let lease_until = now + JOB_LEASE.as_millis() as i64;
+        match state
+            .store
+            .take_send_jobs(&state.node, now, lease_until)
+            .await
+        {
+            Ok(jobs) => {
+                for job in jobs {
+                    tracing::info!(job = %job.id, "resuming bulk send");
+                    actix_web::rt::spawn(run_job(state.clone(), job));
+                }
             }
+            Err(err) => tracing::error!(error = %err, "unfinished bulk jobs not read"),
         }
-        Err(err) => tracing::error!(error = %err, "unfinished bulk jobs not read"),
     }
 }
 

@@ -178,13 +178,21 @@ impl Store {
         Ok(events)
     }
 
-    /// Stores a bulk send and its recipients in one transaction.
-    pub async fn create_send_job(&self, job: &SendJob, recipients: &[String]) -> ApiResult<()> {
+    /// Stores a bulk send and its recipients in one transaction, leased to `node` until
+    /// `lease_until`.
+    pub async fn create_send_job(
+        &self,
+        job: &SendJob,
+        recipients: &[String],
+        node: &str,
+        lease_until: i64,
+    ) -> ApiResult<()> {
         let mut tx = self.begin_write().await?;
         sqlx::query(concat!(
             "INSERT INTO send_jobs (",
             job_columns!(),
-            ", created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+            ", created_at, lease_owner, lease_until) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
         ))
         .bind(&job.business_id)
         .bind(&job.id)
@@ -195,6 +203,8 @@ impl Store {
         .bind(job.total)
         .bind(job.finished_at)
         .bind(now_ms())
+        .bind(node)
+        .bind(lease_until)
         .execute(&mut *tx)
         .await?;
         for (position, phone) in recipients.iter().enumerate() {
@@ -226,15 +236,46 @@ impl Store {
         .ok_or_else(|| ApiError::NotFound("No such send job".into()))
     }
 
-    /// Jobs a restart interrupted.
-    pub async fn unfinished_send_jobs(&self) -> ApiResult<Vec<SendJob>> {
+    /// Leases to `node` every unfinished job whose lease has run out at `now` (its node stopped,
+    /// or stalled) until `lease_until`; answers them. One statement, so two nodes never take
+    /// the same job.
+    pub async fn take_send_jobs(
+        &self,
+        node: &str,
+        now: i64,
+        lease_until: i64,
+    ) -> ApiResult<Vec<SendJob>> {
         Ok(sqlx::query_as(concat!(
-            "SELECT ",
-            job_columns!(),
-            " FROM send_jobs WHERE finished_at IS NULL"
+            "UPDATE send_jobs SET lease_owner = $1, lease_until = $2 \
+             WHERE finished_at IS NULL AND lease_until < $3 RETURNING ",
+            job_columns!()
         ))
+        .bind(node)
+        .bind(lease_until)
+        .bind(now)
         .fetch_all(&self.pool)
         .await?)
+    }
+
+    /// Renews `node`'s lease on a job until `lease_until`; false when another node holds it.
+    pub async fn renew_send_job(
+        &self,
+        business_id: &str,
+        job_id: &str,
+        node: &str,
+        lease_until: i64,
+    ) -> ApiResult<bool> {
+        let renewed = sqlx::query(
+            "UPDATE send_jobs SET lease_until = $1 \
+             WHERE business_id = $2 AND id = $3 AND lease_owner = $4",
+        )
+        .bind(lease_until)
+        .bind(business_id)
+        .bind(job_id)
+        .bind(node)
+        .execute(&self.pool)
+        .await?;
+        Ok(renewed.rows_affected() == 1)
     }
 
     pub async fn pending_recipients(

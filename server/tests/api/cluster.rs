@@ -1,24 +1,36 @@
 //! Several nodes sharing one Postgres: events committed through one node reach the sessions of
-//! every node, each node's in seq order (docs/decisions/0003-events-across-nodes.md), and failed
-//! sign-ins count on every node.
+//! every node, each node's in seq order (docs/decisions/0003-events-across-nodes.md), failed
+//! sign-ins count on every node, and a bulk job is sent by one node only.
+
+use std::time::{Duration, Instant};
+
+use parley_server::config::Settings;
 
 use crate::helpers::{Backend, PASSWORD, TestApp, spawn_with, test_settings};
 use crate::live::{WsClient, inbound, text};
 
-/// Two nodes on one fresh Postgres database, signing tokens with the same key.
-async fn two_nodes() -> (TestApp, TestApp) {
+/// Settings for nodes on one fresh Postgres database, signing tokens with the same key.
+async fn cluster_settings() -> (Settings, tempfile::TempDir) {
     let (mut settings, data_dir) = test_settings(Backend::Postgres).await;
     settings.auth.jwt_secret = "0123456789abcdef".repeat(8);
     settings.auth.max_failed_logins_per_account = 4;
     settings.auth.max_failed_logins_per_address = 100;
+    (settings, data_dir)
+}
+
+/// Another node on the same database, with a data dir (and so a sandbox) of its own.
+async fn another_node(settings: &Settings) -> TestApp {
     let mut other = settings.clone();
     let other_dir = tempfile::tempdir().expect("temp dir");
     other.server.data_dir = other_dir.path().to_path_buf();
     other.server.web_dir = other_dir.path().join("no-web");
-    (
-        spawn_with(settings, data_dir).await,
-        spawn_with(other, other_dir).await,
-    )
+    spawn_with(other, other_dir).await
+}
+
+async fn two_nodes() -> (TestApp, TestApp) {
+    let (settings, data_dir) = cluster_settings().await;
+    let b = another_node(&settings).await;
+    (spawn_with(settings, data_dir).await, b)
 }
 
 #[actix_web::test]
@@ -83,4 +95,45 @@ async fn failed_sign_ins_through_either_node_lock_the_account_on_both() {
         assert_eq!(status, 429, "{body}");
         assert_eq!(body["code"], "too_many_requests");
     }
+}
+
+#[actix_web::test]
+async fn a_node_started_while_another_sends_a_bulk_job_leaves_the_job_to_it() {
+    let (mut settings, data_dir) = cluster_settings().await;
+    // 20 recipients at 10/s: the job runs for about two seconds.
+    settings.outbox.rate_per_second = 10.0;
+    let a = spawn_with(settings.clone(), data_dir).await;
+    let biz = a.business("cluster_bulk").await;
+    a.approved_template(&biz, "order_update").await;
+    let recipients: Vec<String> = (0..20).map(|i| format!("3362{i:07}")).collect();
+    let job = a.start_bulk_job(&biz, &recipients).await;
+    let path = format!("/api/send-template/jobs/{job}");
+
+    // Node b starts mid-job and looks for jobs to take over at once. Its own sandbox does not
+    // know the template, so any recipient it sent would end as an error.
+    let _b = another_node(&settings).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let report = loop {
+        let (_, report) = a.get(&path, &biz.session.access).await;
+        if report["finished"] == true {
+            break report;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the job did not finish: {report}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(
+        (report["success"].as_i64(), report["errors"].as_i64()),
+        (Some(20), Some(0)),
+        "{report}"
+    );
+    let sent =
+        std::fs::read_to_string(a.data_dir.path().join("sandbox-sent.jsonl")).expect("a's log");
+    assert_eq!(
+        sent.lines().count(),
+        20,
+        "each recipient sent once, through node a"
+    );
 }

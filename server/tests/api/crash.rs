@@ -198,24 +198,7 @@ both_backends!(
         let biz = app.business("bulkcrash").await;
         app.approved_template(&biz, "order_update").await;
         let recipients: Vec<String> = (0..60).map(|i| format!("3361{:07}", i)).collect();
-        let components = serde_json::json!([
-            {"type": "header", "parameters": [{"type": "text", "text": "Ana"}]},
-            {"type": "body", "parameters": [{"type": "text", "text": "A-7"}, {"type": "text", "text": "soon"}]},
-        ]);
-        let (status, body) = app
-            .send_template(
-                &biz.session.access,
-                vec![
-                    ("send_mode", "bulk".into()),
-                    ("template_name", "order_update".into()),
-                    ("language_code", "en_US".into()),
-                    ("components_json", components.to_string()),
-                    ("recipients_json", serde_json::json!(recipients).to_string()),
-                ],
-            )
-            .await;
-        assert_eq!(status, 202, "{body}");
-        let job = body["job_id"].as_str().expect("job").to_string();
+        let job = app.start_bulk_job(&biz, &recipients).await;
         let path = format!("/api/send-template/jobs/{job}");
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {

@@ -52,6 +52,25 @@ impl TestApp {
         }
     }
 
+    /// Starts a bulk job of the approved `order_update` template to `recipients`; answers its
+    /// id.
+    pub async fn start_bulk_job(&self, biz: &Business, recipients: &[String]) -> String {
+        let (status, body) = self
+            .send_template(
+                &biz.session.access,
+                vec![
+                    ("send_mode", "bulk".into()),
+                    ("template_name", "order_update".into()),
+                    ("language_code", "en_US".into()),
+                    ("components_json", components().to_string()),
+                    ("recipients_json", json!(recipients).to_string()),
+                ],
+            )
+            .await;
+        assert_eq!(status, 202, "{body}");
+        body["job_id"].as_str().expect("job").to_string()
+    }
+
     pub async fn send_template(&self, token: &str, fields: Vec<(&str, String)>) -> (u16, Value) {
         let form = fields
             .into_iter()
@@ -187,20 +206,7 @@ both_backends!(
         let mut ws = WsClient::connect(&app, &biz.session.access).await;
         ws.subscribe("notifications/all").await;
         let recipients: Vec<String> = (0..1000).map(|i| format!("4917{:08}", i)).collect();
-        let (status, body) = app
-            .send_template(
-                &biz.session.access,
-                vec![
-                    ("send_mode", "bulk".into()),
-                    ("template_name", "order_update".into()),
-                    ("language_code", "en_US".into()),
-                    ("components_json", components().to_string()),
-                    ("recipients_json", json!(recipients).to_string()),
-                ],
-            )
-            .await;
-        assert_eq!(status, 202, "{body}");
-        let job_id = body["job_id"].as_str().expect("job").to_string();
+        let job_id = app.start_bulk_job(&biz, &recipients).await;
         // Read the stream while the job runs (a client that stops reading is closed as too slow),
         // until the job's end is pushed.
         let deadline = Instant::now() + Duration::from_secs(240);

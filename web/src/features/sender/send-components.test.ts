@@ -2,6 +2,7 @@ import type { Template, TemplateButton } from '../../lib/api/types';
 import {
   buildComponents,
   emptyInputs,
+  headerKey,
   isApproved,
   needsInputs,
   previewParts,
@@ -77,6 +78,28 @@ describe('components_json', () => {
     ]);
   });
 
+  it('sends a text header\'s variable as the header component, named or positional', () => {
+    const positional = templateShape(
+      template([
+        { type: 'HEADER', format: 'TEXT', text: 'Hi {{1}}' },
+        { type: 'BODY', text: 'Order {{1}}' },
+      ]),
+    );
+    expect(positional.headerVariables).toEqual(['1']);
+    expect(needsInputs(positional)).toBe(true);
+    expect(buildComponents(positional, inputs({ values: { header_var_1: 'Ana', body_var_1: 'A-7' } }))).toEqual([
+      { type: 'header', parameters: [{ type: 'text', text: 'Ana' }] },
+      { type: 'body', parameters: [{ type: 'text', text: 'A-7' }] },
+    ]);
+    const named = templateShape(template([{ type: 'HEADER', format: 'TEXT', text: 'Hi {{name}}' }, { type: 'BODY', text: 'Hello' }]));
+    expect(buildComponents(named, inputs({ values: { [headerKey('name')]: 'Sam' } }))).toEqual([
+      { type: 'header', parameters: [{ type: 'text', parameter_name: 'name', text: 'Sam' }] },
+    ]);
+    const plain = templateShape(template([{ type: 'HEADER', format: 'TEXT', text: 'Hello' }, { type: 'BODY', text: 'Hi' }]));
+    expect(plain.headerVariables).toEqual([]);
+    expect(buildComponents(plain, inputs({}))).toEqual([]);
+  });
+
   it('includes a media header only when a file was chosen, with the placeholder media id', () => {
     const shape = templateShape(template([{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'Hi' }]));
     expect(buildComponents(shape, emptyInputs())).toEqual([]);
@@ -136,6 +159,13 @@ describe('preview', () => {
       { text: ', order ' },
       { variable: '2', value: '' },
       { text: '.' },
+    ]);
+  });
+
+  it('fills a text header from the header values', () => {
+    expect(previewParts('Hi {{1}}', { header_var_1: 'Ana', body_var_1: 'Body' }, headerKey)).toEqual([
+      { text: 'Hi ' },
+      { variable: '1', value: 'Ana' },
     ]);
   });
 });

@@ -30,7 +30,10 @@ export interface ProductSection {
   skus: string;
 }
 
-/** The sender's inputs; `values` is keyed body_var_{name}, button_var_{index}, button_code_{index}. */
+/**
+ * The sender's inputs; `values` is keyed header_var_{name} (a text header's variable),
+ * body_var_{name}, button_var_{index}, button_code_{index}.
+ */
 export interface SenderInputs {
   values: Record<string, string>;
   mediaFile: File | null;
@@ -55,6 +58,8 @@ export interface IndexedButton {
 export interface TemplateShape {
   headerFormat: string | null;
   headerText: string;
+  /** A text header's variable (at most one). */
+  headerVariables: string[];
   bodyText: string;
   bodyVariables: string[];
   footerText: string;
@@ -86,13 +91,16 @@ function isPositional(name: string): boolean {
 export function templateShape(template: Template): TemplateShape {
   const find = (type: string) => template.components.find((component) => component.type.toUpperCase() === type);
   const header = find('HEADER');
+  const headerFormat = header?.format?.toUpperCase() ?? null;
+  const headerText = header?.text ?? '';
   const bodyText = find('BODY')?.text ?? '';
   const buttons = find('BUTTONS')?.buttons ?? [];
   const indexed = buttons.map((button, index) => ({ index, button }));
   const ofType = (type: string) => indexed.filter(({ button }) => button.type.toUpperCase() === type);
   return {
-    headerFormat: header?.format?.toUpperCase() ?? null,
-    headerText: header?.text ?? '',
+    headerFormat,
+    headerText,
+    headerVariables: headerFormat === 'TEXT' ? variableNames(headerText) : [],
     bodyText,
     bodyVariables: variableNames(bodyText),
     footerText: find('FOOTER')?.text ?? '',
@@ -110,6 +118,7 @@ export function isMediaHeader(format: string | null): boolean {
 /** Whether the template needs inputs before it can be sent (submit check 5). */
 export function needsInputs(shape: TemplateShape): boolean {
   return (
+    shape.headerVariables.length > 0 ||
     shape.bodyVariables.length > 0 ||
     isMediaHeader(shape.headerFormat) ||
     shape.headerFormat === 'LOCATION' ||
@@ -119,6 +128,7 @@ export function needsInputs(shape: TemplateShape): boolean {
   );
 }
 
+export const headerKey = (name: string) => `header_var_${name}`;
 export const bodyKey = (name: string) => `body_var_${name}`;
 export const buttonKey = (index: number) => `button_var_${index}`;
 export const couponKey = (index: number) => `button_code_${index}`;
@@ -126,6 +136,11 @@ export const couponKey = (index: number) => `button_code_${index}`;
 /** An empty value is sent as a single space. */
 function textParameter(value: string | undefined, name?: string) {
   return { type: 'text', ...(name === undefined ? {} : { parameter_name: name }), text: value || ' ' };
+}
+
+/** The text parameters of a text's variables, from the values under `key(name)`. */
+function textParameters(names: string[], values: Record<string, string>, key: (name: string) => string) {
+  return names.map((name) => textParameter(values[key(name)], isPositional(name) ? undefined : name));
 }
 
 /** A decimal number, or null: "any decimal" parses, anything else does not. */
@@ -149,6 +164,9 @@ export function productSections(sections: ProductSection[]) {
 
 function headerComponent(shape: TemplateShape, inputs: SenderInputs): object | null {
   const format = shape.headerFormat;
+  if (shape.headerVariables.length > 0) {
+    return { type: 'header', parameters: textParameters(shape.headerVariables, inputs.values, headerKey) };
+  }
   if (format && isMediaHeader(format) && inputs.mediaFile) {
     const kind = format.toLowerCase();
     return { type: 'header', parameters: [{ type: kind, [kind]: { id: UPLOADED_MEDIA_ID } }] };
@@ -172,12 +190,7 @@ export function buildComponents(shape: TemplateShape, inputs: SenderInputs): obj
   const header = headerComponent(shape, inputs);
   if (header) components.push(header);
   if (shape.bodyVariables.length > 0) {
-    components.push({
-      type: 'body',
-      parameters: shape.bodyVariables.map((name) =>
-        textParameter(inputs.values[bodyKey(name)], isPositional(name) ? undefined : name),
-      ),
-    });
+    components.push({ type: 'body', parameters: textParameters(shape.bodyVariables, inputs.values, bodyKey) });
   }
   for (const { index } of shape.urlVariableButtons) {
     components.push({
@@ -214,13 +227,14 @@ export function buildComponents(shape: TemplateShape, inputs: SenderInputs): obj
 /** A piece of the previewed body: literal text, or a variable with its value (empty = missing). */
 export type PreviewPart = { text: string } | { variable: string; value: string };
 
-export function previewParts(text: string, values: Record<string, string>): PreviewPart[] {
+/** The parts of a text whose variables' values are under `key(name)` (the body's by default). */
+export function previewParts(text: string, values: Record<string, string>, key = bodyKey): PreviewPart[] {
   const parts: PreviewPart[] = [];
   let last = 0;
   for (const match of text.matchAll(VARIABLE)) {
     const name = match[1] ?? '';
     if (match.index > last) parts.push({ text: text.slice(last, match.index) });
-    parts.push({ variable: name, value: values[bodyKey(name)] ?? '' });
+    parts.push({ variable: name, value: values[key(name)] ?? '' });
     last = match.index + match[0].length;
   }
   if (last < text.length) parts.push({ text: text.slice(last) });

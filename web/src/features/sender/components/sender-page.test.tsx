@@ -14,6 +14,7 @@ const ORDER: Template = {
   language: 'en_US',
   status: 'APPROVED',
   components: [
+    { type: 'HEADER', format: 'TEXT', text: 'Hi {{1}}' },
     { type: 'BODY', text: 'Order {{1}} ships {{2}}.' },
     { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://example.com/t/{{1}}' }] },
   ],
@@ -84,14 +85,16 @@ describe('sender page', () => {
     renderPage();
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Template' }), 'order_update (en_US)');
     const preview = screen.getByRole('complementary', { name: 'Live Preview' });
-    expect(preview.querySelectorAll('.sender-missing')).toHaveLength(2);
+    expect(preview.querySelectorAll('.sender-missing')).toHaveLength(3);
 
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(screen.getByRole('alert')).toHaveTextContent("Please enter the recipient's number");
 
+    await user.type(screen.getByLabelText('Header variable 1'), 'Ana');
     await user.type(screen.getByLabelText('Body variable 1'), 'A-7');
     await user.type(screen.getByLabelText('Body variable 2'), 'today');
     await user.type(screen.getByLabelText(/Variable of the "Track" button/), 'A7');
+    expect(preview).toHaveTextContent('Hi Ana');
     expect(preview).toHaveTextContent('Order A-7 ships today.');
     expect(preview.querySelectorAll('.sender-missing')).toHaveLength(0);
     await user.selectOptions(screen.getByLabelText('Country code'), 'Saudi Arabia (+966)');
@@ -107,6 +110,7 @@ describe('sender page', () => {
       phone_number_id: '1000001',
       to: '966501234567',
       components_json: JSON.stringify([
+        { type: 'header', parameters: [{ type: 'text', text: 'Ana' }] },
         { type: 'body', parameters: [{ type: 'text', text: 'A-7' }, { type: 'text', text: 'today' }] },
         { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'A7' }] },
       ]),

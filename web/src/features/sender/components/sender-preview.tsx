@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isMediaHeader, previewParts, type SenderInputs, type TemplateShape } from '../send-components';
+import { headerKey, isMediaHeader, previewParts, type SenderInputs, type TemplateShape } from '../send-components';
 
 /** Half the side of the map box around a location, in degrees. */
 const MAP_SPAN = 0.005;
@@ -10,7 +10,7 @@ interface Props {
   inputs: SenderInputs;
 }
 
-/** The sticky chat-bubble preview; body variables without a value show in red. */
+/** The sticky chat-bubble preview; header and body variables without a value show in red. */
 export function SenderPreview({ shape, inputs }: Props) {
   const { t } = useTranslation();
   return (
@@ -20,17 +20,7 @@ export function SenderPreview({ shape, inputs }: Props) {
         <div className="sender-bubble">
           <PreviewHeader shape={shape} inputs={inputs} />
           <p className="message-text">
-            {previewParts(shape.bodyText, inputs.values).map((part, i) =>
-              'text' in part ? (
-                <span key={i}>{part.text}</span>
-              ) : part.value ? (
-                <span key={i}>{part.value}</span>
-              ) : (
-                <span key={i} className="sender-missing" title={t('sender.missingVariable')}>
-                  {`{{${part.variable}}}`}
-                </span>
-              ),
-            )}
+            <Filled text={shape.bodyText} values={inputs.values} />
           </p>
           {shape.footerText && <small className="muted">{shape.footerText}</small>}
           {shape.buttons.length > 0 && (
@@ -45,6 +35,22 @@ export function SenderPreview({ shape, inputs }: Props) {
         <p className="muted">{t('sender.previewEmpty')}</p>
       )}
     </aside>
+  );
+}
+
+/** A text with its variables' values in place; a variable without one shows in red. */
+function Filled({ text, values, header = false }: { text: string; values: Record<string, string>; header?: boolean }) {
+  const { t } = useTranslation();
+  return previewParts(text, values, header ? headerKey : undefined).map((part, i) =>
+    'text' in part ? (
+      <span key={i}>{part.text}</span>
+    ) : part.value ? (
+      <span key={i}>{part.value}</span>
+    ) : (
+      <span key={i} className="sender-missing" title={t('sender.missingVariable')}>
+        {`{{${part.variable}}}`}
+      </span>
+    ),
   );
 }
 
@@ -63,7 +69,13 @@ function PreviewHeader({ shape, inputs }: Props & { shape: TemplateShape }) {
     };
   }, [file, format]);
 
-  if (format === 'TEXT') return <strong>{shape.headerText}</strong>;
+  if (format === 'TEXT') {
+    return (
+      <strong>
+        <Filled text={shape.headerText} values={inputs.values} header />
+      </strong>
+    );
+  }
   if (format === 'LOCATION') {
     const latitude = Number(inputs.location.latitude);
     const longitude = Number(inputs.location.longitude);

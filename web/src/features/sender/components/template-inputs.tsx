@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import {
   bodyKey,
   buttonKey,
+  headerKey,
   couponKey,
   EMPTY_SECTION,
   isMediaHeader,
@@ -64,6 +65,7 @@ export function TemplateInputs({ shape, inputs, onChange }: Props) {
           ))}
         </fieldset>
       )}
+      {shape.headerVariables.map((name) => textInput(headerKey(name), t('sender.headerVariable', { name })))}
       {shape.bodyVariables.map((name) => textInput(bodyKey(name), t('sender.bodyVariable', { name })))}
       {shape.urlVariableButtons.map(({ index, button }) =>
         textInput(buttonKey(index), t('sender.buttonVariable', { text: button.text, url: button.url })),

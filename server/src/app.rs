@@ -275,7 +275,6 @@ fn routes(
         .configure(|cfg| serve_web_app(cfg, &web_dir))
 }
 
-/// Drops logged events past the resume window, once a minute.
 /// Every minute: drops events past their retention and sign-in failures past their window.
 fn spawn_pruning(state: web::Data<AppState>) {
     actix_web::rt::spawn(async move {

@@ -284,7 +284,7 @@ pub async fn run_job(state: actix_web::web::Data<AppState>, job: SendJob) {
                 errors += 1;
             }
             settled.push(recipient);
-            if last_push.elapsed() >= std::time::Duration::from_millis(500) {
+            if last_push.elapsed() >= Duration::from_millis(500) {
                 if !checkpoint(&state, &job, &mut settled).await {
                     return;
                 }

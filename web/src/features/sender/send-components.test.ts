@@ -22,6 +22,7 @@ const inputs = (change: Partial<SenderInputs>): SenderInputs => ({ ...emptyInput
 const TRACK = { type: 'URL', text: 'Track', url: 'https://example.com/t/{{1}}' };
 const COPY = { type: 'COPY_CODE', text: 'Copy' };
 const PRODUCTS = { type: 'MPM', text: 'View items' };
+const CATALOG = { type: 'CATALOG', text: 'View catalog' };
 
 /** The shape of a template with a plain body and these buttons. */
 const withButtons = (buttons: TemplateButton[]) =>
@@ -122,6 +123,17 @@ describe('components_json', () => {
     ]);
     expect(buildComponents(shape, inputs({ location: { ...location, latitude: '30.0.4' } }))).toEqual([]);
     expect(buildComponents(shape, inputs({ location: { ...location, longitude: '' } }))).toEqual([]);
+  });
+
+  it('always sends a catalog button, with the thumbnail product when one was given', () => {
+    const shape = withButtons([CATALOG]);
+    expect(shape.catalogButtons.map((b) => b.index)).toEqual([0]);
+    expect(needsInputs(shape)).toBe(false);
+    const catalog = (action: object) => [{ type: 'button', sub_type: 'catalog', index: '0', parameters: [{ type: 'action', action }] }];
+    expect(buildComponents(shape, inputs({}))).toEqual(catalog({}));
+    expect(buildComponents(shape, inputs({ values: { button_catalog_0: ' SKU-1 ' } }))).toEqual(
+      catalog({ thumbnail_product_retailer_id: 'SKU-1' }),
+    );
   });
 
   it('builds url, coupon and multi-product buttons with their index as a string', () => {

@@ -32,7 +32,8 @@ export interface ProductSection {
 
 /**
  * The sender's inputs; `values` is keyed header_var_{name} (a text header's variable),
- * body_var_{name}, button_var_{index}, button_code_{index}.
+ * body_var_{name}, button_var_{index}, button_code_{index}, button_catalog_{index} (a catalog
+ * button's thumbnail product).
  */
 export interface SenderInputs {
   values: Record<string, string>;
@@ -67,6 +68,7 @@ export interface TemplateShape {
   urlVariableButtons: IndexedButton[];
   couponButtons: IndexedButton[];
   mpmButtons: IndexedButton[];
+  catalogButtons: IndexedButton[];
 }
 
 export function isApproved(template: Template): boolean {
@@ -108,6 +110,7 @@ export function templateShape(template: Template): TemplateShape {
     urlVariableButtons: ofType('URL').filter(({ button }) => button.url?.includes('{{1}}')),
     couponButtons: ofType('COPY_CODE'),
     mpmButtons: ofType('MPM'),
+    catalogButtons: ofType('CATALOG'),
   };
 }
 
@@ -132,6 +135,7 @@ export const headerKey = (name: string) => `header_var_${name}`;
 export const bodyKey = (name: string) => `body_var_${name}`;
 export const buttonKey = (index: number) => `button_var_${index}`;
 export const couponKey = (index: number) => `button_code_${index}`;
+export const catalogKey = (index: number) => `button_catalog_${index}`;
 
 /** An empty value is sent as a single space. */
 function textParameter(value: string | undefined, name?: string) {
@@ -208,6 +212,17 @@ export function buildComponents(shape: TemplateShape, inputs: SenderInputs): obj
       sub_type: 'copy_code',
       index: String(index),
       parameters: [{ type: 'coupon_code', coupon_code: code }],
+    });
+  }
+  // A catalog button always goes; the thumbnail product is optional (the catalog's first
+  // product stands in for it).
+  for (const { index } of shape.catalogButtons) {
+    const thumbnail = inputs.values[catalogKey(index)]?.trim();
+    components.push({
+      type: 'button',
+      sub_type: 'catalog',
+      index: String(index),
+      parameters: [{ type: 'action', action: thumbnail ? { thumbnail_product_retailer_id: thumbnail } : {} }],
     });
   }
   const sections = productSections(inputs.sections);

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import {
   bodyKey,
   buttonKey,
+  catalogKey,
   headerKey,
   couponKey,
   EMPTY_SECTION,
@@ -71,6 +72,7 @@ export function TemplateInputs({ shape, inputs, onChange }: Props) {
         textInput(buttonKey(index), t('sender.buttonVariable', { text: button.text, url: button.url })),
       )}
       {shape.couponButtons.map(({ index }) => textInput(couponKey(index), t('sender.couponCode')))}
+      {shape.catalogButtons.map(({ index }) => textInput(catalogKey(index), t('sender.catalogThumbnail')))}
       {shape.mpmButtons.length > 0 && (
         <fieldset className="sender-group">
           <legend>{t('sender.products')}</legend>

@@ -53,16 +53,19 @@ enum Published {
     },
 }
 
+/// What a publish tells the other nodes, per business: queued as is, serialized by the notifier
+/// (off the publishing thread, the group-commit writer's).
+type Notified = (String, Published);
+
 /// The bus of a node that shares its database with others.
 pub struct ClusterBus {
     local: InProcessBus,
-    node: String,
-    notices: mpsc::UnboundedSender<Vec<String>>,
+    notices: mpsc::UnboundedSender<Vec<Notified>>,
 }
 
 impl EventBus for ClusterBus {
     fn publish(&self, events: Vec<Event>) {
-        let notices = notices(&self.node, &events);
+        let notices = published(&events);
         self.local.publish(events);
         if !notices.is_empty() {
             // Only fails once the runtime stops.
@@ -71,45 +74,55 @@ impl EventBus for ClusterBus {
     }
 }
 
-/// The notices (JSON payloads) of a publish: one per run of consecutive seqs of a business, one
-/// per transient event.
-fn notices(node: &str, events: &[Event]) -> Vec<String> {
+/// What a publish tells the other nodes: one notice per run of consecutive seqs of a business,
+/// one per transient event.
+fn published(events: &[Event]) -> Vec<Notified> {
     let mut seqs: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
-    let mut payloads = Vec::new();
+    let mut notices = Vec::new();
     for event in events {
         if event.seq != TRANSIENT {
             seqs.entry(&event.business_id).or_default().push(event.seq);
             continue;
         }
-        let notice = Notice {
-            node: node.to_string(),
-            business_id: event.business_id.clone(),
-            what: Published::Transient {
-                channels: event.channels.clone(),
-                name: event.name.clone(),
-                data: event.data.clone(),
-            },
+        let transient = Published::Transient {
+            channels: event.channels.clone(),
+            name: event.name.clone(),
+            data: event.data.clone(),
         };
-        match serde_json::to_string(&notice) {
-            Ok(payload) if payload.len() <= MAX_PAYLOAD => payloads.push(payload),
-            _ => tracing::debug!(event = %event.name, "transient event too large to share"),
-        }
+        notices.push((event.business_id.clone(), transient));
     }
     for (business_id, mut seqs) in seqs {
         seqs.sort_unstable();
         for run in seqs.chunk_by(|a, b| b - a == 1) {
-            let notice = Notice {
-                node: node.to_string(),
-                business_id: business_id.to_string(),
-                what: Published::Logged {
-                    first: run[0],
-                    last: run[run.len() - 1],
-                },
+            let logged = Published::Logged {
+                first: run[0],
+                last: run[run.len() - 1],
             };
-            payloads.extend(serde_json::to_string(&notice).ok());
+            notices.push((business_id.to_string(), logged));
         }
     }
-    payloads
+    notices
+}
+
+/// The JSON payloads of notices from `node`; a transient event too large for a payload stays on
+/// its node.
+fn payloads(node: &str, notices: Vec<Notified>) -> Vec<String> {
+    notices
+        .into_iter()
+        .filter_map(|(business_id, what)| {
+            let notice = Notice {
+                node: node.to_string(),
+                business_id,
+                what,
+            };
+            let payload = serde_json::to_string(&notice).ok()?;
+            if payload.len() > MAX_PAYLOAD {
+                tracing::debug!("transient event too large to share");
+                return None;
+            }
+            Some(payload)
+        })
+        .collect()
 }
 
 /// Starts listening for other nodes' notices (before the hub reads where each business's log
@@ -123,22 +136,21 @@ pub async fn listen(database_url: &str) -> anyhow::Result<PgListener> {
 /// The node's bus, with its notifier and its listener running.
 pub fn join(store: Store, hub: Addr<Hub>, listener: PgListener, node: String) -> ClusterBus {
     let (notices, queue) = mpsc::unbounded_channel();
-    actix_web::rt::spawn(notify(store.clone(), queue));
+    actix_web::rt::spawn(notify(store.clone(), node.clone(), queue));
     // On the runtime itself, not actix's local task set: the listener's drop spawns a task to
     // release its connection, which needs the runtime still there when the set is dropped.
-    tokio::spawn(receive(store, hub.clone(), listener, node.clone()));
+    tokio::spawn(receive(store, hub.clone(), listener, node));
     ClusterBus {
         local: InProcessBus(hub),
-        node,
         notices,
     }
 }
 
 /// Sends the queued notices, as many as are waiting in each round.
-async fn notify(store: Store, mut queue: mpsc::UnboundedReceiver<Vec<String>>) {
+async fn notify(store: Store, node: String, mut queue: mpsc::UnboundedReceiver<Vec<Notified>>) {
     let mut rounds = Vec::new();
     while queue.recv_many(&mut rounds, MAX_ROUND).await > 0 {
-        let payloads: Vec<String> = rounds.drain(..).flatten().collect();
+        let payloads = payloads(&node, rounds.drain(..).flatten().collect());
         if let Err(err) = store.notify(CHANNEL, &payloads).await {
             // The events are committed: other nodes' clients get them on their next resume.
             tracing::warn!(error = %err, notices = payloads.len(), "other nodes not told of events");
@@ -228,7 +240,7 @@ mod tests {
             event("a", 4),
             event("b", 10),
         ];
-        let read: Vec<(String, String, i64, i64)> = notices("n1", &events)
+        let read: Vec<(String, String, i64, i64)> = payloads("n1", published(&events))
             .iter()
             .map(|payload| match read(payload) {
                 Notice {
@@ -250,7 +262,7 @@ mod tests {
     fn a_transient_event_travels_whole() {
         let mut progress = event("a", TRANSIENT);
         progress.name = "bulk_send_progress".into();
-        let payloads = notices("n1", &[progress]);
+        let payloads = payloads("n1", published(&[progress]));
         assert_eq!(payloads.len(), 1);
         let notice = read(&payloads[0]);
         assert_eq!(notice.business_id, "a");

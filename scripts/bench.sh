@@ -177,17 +177,17 @@ for n in $FANOUT_SESSIONS; do
   if [ "$n" -ge 1000 ]; then start=40; bound=500; else start=400; bound=50; fi
   start_parley
   run "fanout-parley-$n" fanout --target "$P" --sessions "$n" --rate "$start" --agents 2 \
-    --step-factor 1.19 --step-secs 3 --max-rate 6400 --p99-bound-ms "$bound" --duration 120
+    --step-factor 1.19 --step-secs 3 --max-rate 12800 --p99-bound-ms "$bound" --duration 120
   stop_parley
   frame=$(python3 -c "import json; print(json.load(open('$OUT/fanout-parley-$n.json'))['mean_frame_bytes'])")
   start_nchan
   run "fanout-nchan-$n" fanout --peer nchan --target "$N" --sessions "$n" --rate "$start" \
-    --step-factor 1.19 --step-secs 3 --max-rate 6400 --p99-bound-ms "$bound" --duration 120 \
+    --step-factor 1.19 --step-secs 3 --max-rate 12800 --p99-bound-ms "$bound" --duration 120 \
     --frame-bytes "$frame"
   stop_nchan
   start_nchan
   run "fanout-nchanbare-$n" fanout --peer nchan --target "$N" --sessions "$n" --rate "$start" \
-    --step-factor 1.19 --step-secs 3 --max-rate 6400 --p99-bound-ms "$bound" --duration 120
+    --step-factor 1.19 --step-secs 3 --max-rate 12800 --p99-bound-ms "$bound" --duration 120
   stop_nchan
 done
 

@@ -2,9 +2,9 @@
 
 use std::sync::OnceLock;
 
-use bytestring::ByteString;
 use serde::Serialize;
 use serde_json::value::RawValue;
+use tungstenite::Utf8Bytes;
 
 /// The channel of everything in a business (list updates, receipts, template status…).
 pub const NOTIFICATIONS: &str = "notifications/all";
@@ -60,8 +60,8 @@ struct WsFrame<'a> {
 pub struct SharedEvent {
     pub event: Event,
     /// The WebSocket frame for each of `event.channels`, by index.
-    ws: Vec<OnceLock<ByteString>>,
-    sse: OnceLock<ByteString>,
+    ws: Vec<OnceLock<Utf8Bytes>>,
+    sse: OnceLock<Utf8Bytes>,
 }
 
 impl SharedEvent {
@@ -74,7 +74,7 @@ impl SharedEvent {
     }
 
     /// The WebSocket frame naming `event.channels[channel]`, the channel it matched.
-    pub fn ws_frame(&self, channel: usize) -> ByteString {
+    pub fn ws_frame(&self, channel: usize) -> Utf8Bytes {
         self.ws[channel]
             .get_or_init(|| {
                 let e = &self.event;
@@ -92,7 +92,7 @@ impl SharedEvent {
     }
 
     /// The SSE frame: the id lets the browser resume with `Last-Event-ID`.
-    pub fn sse_frame(&self) -> ByteString {
+    pub fn sse_frame(&self) -> Utf8Bytes {
         self.sse
             .get_or_init(|| {
                 let e = &self.event;

@@ -1,5 +1,7 @@
 //! The hub: one per node. It knows which sessions are connected for which business and which
 //! channels they follow, and forwards each event to exactly those sessions, in `seq` order.
+//! While the process is busy it hands events over at most every `MERGE_WINDOW`, so a session
+//! following a busy conversation gets one message (and its socket one write) for several commits.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -8,6 +10,7 @@ use std::time::{Duration, Instant};
 use actix::prelude::*;
 
 use crate::events::{Event, SharedEvent};
+use crate::session::{EventLog, Replay};
 
 /// Identifies one connected session on this node.
 pub type SessionId = u64;
@@ -68,13 +71,34 @@ pub struct CloseChannel {
 #[rtype(result = "()")]
 pub struct Publish(pub Vec<Event>);
 
+/// Reads the log past the last event routed, for every business with a session here: after
+/// this node may have missed other nodes' notices (its listener lost its connection).
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct CatchUp;
+
 /// How many sessions are connected (for health and tests).
 #[derive(Message)]
 #[rtype(result = "usize")]
 pub struct SessionCount;
 
-/// How long an out-of-order event waits for the ones before it before it goes out anyway.
+/// How long an out-of-order event waits for the ones before it before they are read from the
+/// log (and, if the log has none of them either, it goes out anyway).
 const GAP_WAIT: Duration = Duration::from_millis(500);
+
+/// While the process is busy, the longest an event waits for later ones to go out with it. Each
+/// hand-over costs every following session a wake-up and its socket a `send` (about 5 µs on
+/// loopback, most of a busy fan-out's time); merging them trades at most this much latency for
+/// the CPU time that keeps a saturated node from falling behind (docs/decisions/0004).
+const MERGE_WINDOW: Duration = Duration::from_millis(5);
+/// How often the hub samples the process's CPU use.
+const LOAD_SAMPLE: Duration = Duration::from_millis(100);
+/// Share of the process's cores in use from which it counts as busy, and below which it no
+/// longer does (apart, so merging, which lowers the load, does not switch itself off).
+const BUSY_FROM: f64 = 0.75;
+const BUSY_UNTIL: f64 = 0.5;
+/// Linux reports process CPU time in `/proc` in these units per second (`USER_HZ`).
+const CLOCK_TICKS_PER_SEC: f64 = 100.0;
 
 struct SessionEntry {
     business_id: String,
@@ -92,6 +116,8 @@ struct Sequencer {
     next: i64,
     waiting: BTreeMap<i64, Arc<SharedEvent>>,
     waiting_since: Option<Instant>,
+    /// The missing events are being read from the log.
+    filling: bool,
 }
 
 impl Sequencer {
@@ -101,6 +127,7 @@ impl Sequencer {
             next: seq + 1,
             waiting: BTreeMap::new(),
             waiting_since: None,
+            filling: false,
         }
     }
 
@@ -135,14 +162,16 @@ impl Sequencer {
         }
     }
 
-    /// After `GAP_WAIT`, a missing event is given up on (its publisher died): release the rest.
-    fn release_stale(&mut self) -> Vec<Arc<SharedEvent>> {
-        if self
-            .waiting_since
-            .is_none_or(|since| since.elapsed() < GAP_WAIT)
-        {
-            return Vec::new();
-        }
+    /// Whether events have waited `GAP_WAIT` for a missing one, with no read of it under way.
+    fn stale(&self) -> bool {
+        !self.filling
+            && self
+                .waiting_since
+                .is_some_and(|since| since.elapsed() >= GAP_WAIT)
+    }
+
+    /// Gives up on the missing events: releases what waits, from the first on.
+    fn give_up(&mut self) -> Vec<Arc<SharedEvent>> {
         let mut ready = Vec::new();
         if let Some((&first, _)) = self.waiting.iter().next() {
             self.next = first;
@@ -153,12 +182,67 @@ impl Sequencer {
     }
 }
 
+/// Whether this process is busy, from the CPU time it used between two samples.
+struct Load {
+    busy: bool,
+    /// The previous sample: when, and the CPU time used until then (in clock ticks).
+    last: Option<(Instant, u64)>,
+    /// Reads the CPU time used so far (`cpu_ticks`; none in tests that fix `busy`).
+    clock: fn() -> Option<u64>,
+}
+
+impl Default for Load {
+    fn default() -> Load {
+        Load {
+            busy: false,
+            last: None,
+            clock: cpu_ticks,
+        }
+    }
+}
+
+impl Load {
+    fn sample(&mut self) {
+        let Some(ticks) = (self.clock)() else {
+            return; // Not Linux: never busy, events go out at once.
+        };
+        let now = Instant::now();
+        if let Some((then, before)) = self.last.replace((now, ticks)) {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+            let secs = now.duration_since(then).as_secs_f64();
+            let used = ticks.saturating_sub(before) as f64 / CLOCK_TICKS_PER_SEC / secs / cores;
+            self.busy = used >= if self.busy { BUSY_UNTIL } else { BUSY_FROM };
+        }
+    }
+}
+
+/// User plus system CPU time of this process so far, from `/proc/self/stat` (fields 14 and 15;
+/// the ones after the parenthesised command name, which may hold spaces, start at field 3).
+fn cpu_ticks() -> Option<u64> {
+    stat_cpu_ticks(&std::fs::read_to_string("/proc/self/stat").ok()?)
+}
+
+fn stat_cpu_ticks(stat: &str) -> Option<u64> {
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some(user + system)
+}
+
 #[derive(Default)]
 pub struct Hub {
     sessions: HashMap<SessionId, SessionEntry>,
     /// (business, channel) → sessions following it.
     followers: HashMap<(String, String), HashSet<SessionId>>,
     order: HashMap<String, Sequencer>,
+    /// Routed events not yet handed to their sessions, per session in order.
+    routed: HashMap<SessionId, Vec<Arc<SharedEvent>>>,
+    /// When events were last handed over, and whether the next hand-over is scheduled.
+    handed_over: Option<Instant>,
+    hand_over_due: bool,
+    load: Load,
+    /// Where missing events are read from (none for a hub tested alone: gaps are given up on).
+    log: Option<Arc<dyn EventLog>>,
 }
 
 impl Hub {
@@ -174,9 +258,86 @@ impl Hub {
         }
     }
 
-    /// Hands each session the events it follows, in order, in one message.
-    fn route(&self, events: Vec<Arc<SharedEvent>>) {
-        let mut batches: HashMap<SessionId, Vec<Arc<SharedEvent>>> = HashMap::new();
+    /// This hub, reading missing events from `log`.
+    pub fn reading(self, log: Arc<dyn EventLog>) -> Hub {
+        Hub {
+            log: Some(log),
+            ..self
+        }
+    }
+
+    /// Reads from the log the events each business has been missing for `GAP_WAIT` (another
+    /// node's notice was lost, or a publisher stopped between its commit and its publish), up to
+    /// the last one waiting, then gives up on any the log does not have either.
+    fn fill_gaps(&mut self, ctx: &mut Context<Self>) {
+        let stale: Vec<(String, i64, i64)> = self
+            .order
+            .iter_mut()
+            .filter(|(_, sequencer)| sequencer.stale())
+            .filter_map(|(business, sequencer)| {
+                let (&last, _) = sequencer.waiting.iter().next_back()?;
+                sequencer.filling = true;
+                Some((business.clone(), sequencer.next - 1, last))
+            })
+            .collect();
+        for (business, after, last) in stale {
+            self.read_log(business, after, Some(last), ctx);
+        }
+    }
+
+    /// Reads a business's logged events after `after` (up to `last`, if given) and routes those
+    /// not routed yet, in order.
+    fn read_log(
+        &mut self,
+        business: String,
+        after: i64,
+        last: Option<i64>,
+        ctx: &mut Context<Self>,
+    ) {
+        let Some(log) = &self.log else {
+            self.read(&business, Ok(Replay::Events(Vec::new())), last, ctx);
+            return;
+        };
+        let read = log.since(&business, after);
+        ctx.spawn(read.into_actor(self).map(move |result, hub, ctx| {
+            hub.read(&business, result, last, ctx);
+        }));
+    }
+
+    fn read(
+        &mut self,
+        business: &str,
+        result: Result<Replay, String>,
+        last: Option<i64>,
+        ctx: &mut Context<Self>,
+    ) {
+        let Some(sequencer) = self.order.get_mut(business) else {
+            return;
+        };
+        let mut ready = Vec::new();
+        match result {
+            Ok(Replay::Events(events)) => {
+                for event in events {
+                    // `next` moves on as events are taken: one already routed is skipped.
+                    if event.seq >= sequencer.next && last.is_none_or(|last| event.seq <= last) {
+                        ready.extend(sequencer.accept(Arc::new(SharedEvent::new(event))));
+                    }
+                }
+            }
+            Ok(Replay::TooOld) => {}
+            Err(err) => tracing::warn!(error = %err, "missing events not read from the log"),
+        }
+        if last.is_some() {
+            sequencer.filling = false;
+            ready.extend(sequencer.give_up());
+        }
+        self.route(ready, ctx);
+    }
+
+    /// Gives each session the events it follows, in order: at once, or while the process is busy
+    /// and the last hand-over was under `MERGE_WINDOW` ago, together with what follows until then.
+    /// The followers are the ones of the moment each event is routed, either way.
+    fn route(&mut self, events: Vec<Arc<SharedEvent>>, ctx: &mut Context<Self>) {
         for shared in events {
             let event = &shared.event;
             let mut reached = HashSet::new();
@@ -185,14 +346,33 @@ impl Hub {
                 for id in self.followers.get(&key).into_iter().flatten() {
                     // A session following two of the event's channels gets it once.
                     if reached.insert(*id) {
-                        batches.entry(*id).or_default().push(shared.clone());
+                        self.routed.entry(*id).or_default().push(shared.clone());
                     }
                 }
             }
         }
-        for (id, batch) in batches {
+        if self.routed.is_empty() || self.hand_over_due {
+            return;
+        }
+        let since = self.handed_over.map(|at| at.elapsed());
+        match since.filter(|since| self.load.busy && *since < MERGE_WINDOW) {
+            Some(since) => {
+                self.hand_over_due = true;
+                ctx.run_later(MERGE_WINDOW - since, |hub, _| {
+                    hub.hand_over_due = false;
+                    hub.hand_over();
+                });
+            }
+            None => self.hand_over(),
+        }
+    }
+
+    /// Hands each session its routed events in one message.
+    fn hand_over(&mut self) {
+        self.handed_over = Some(Instant::now());
+        for (id, events) in self.routed.drain() {
             if let Some(entry) = self.sessions.get(&id) {
-                entry.deliver.do_send(Deliver(batch));
+                entry.deliver.do_send(Deliver(events));
             }
         }
     }
@@ -212,14 +392,8 @@ impl Actor for Hub {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        ctx.run_interval(GAP_WAIT / 2, |hub, _| {
-            let released: Vec<_> = hub
-                .order
-                .values_mut()
-                .flat_map(Sequencer::release_stale)
-                .collect();
-            hub.route(released);
-        });
+        ctx.run_interval(GAP_WAIT / 2, Hub::fill_gaps);
+        ctx.run_interval(LOAD_SAMPLE, |hub, _| hub.load.sample());
     }
 }
 
@@ -298,7 +472,7 @@ impl Handler<CloseChannel> for Hub {
 
 impl Handler<Publish> for Hub {
     type Result = ();
-    fn handle(&mut self, msg: Publish, _: &mut Context<Self>) {
+    fn handle(&mut self, msg: Publish, ctx: &mut Context<Self>) {
         let mut ready = Vec::new();
         for event in msg.0 {
             ready.extend(
@@ -308,7 +482,21 @@ impl Handler<Publish> for Hub {
                     .accept(Arc::new(SharedEvent::new(event))),
             );
         }
-        self.route(ready);
+        self.route(ready, ctx);
+    }
+}
+
+impl Handler<CatchUp> for Hub {
+    type Result = ();
+    fn handle(&mut self, _: CatchUp, ctx: &mut Context<Self>) {
+        let businesses: HashSet<&String> = self.sessions.values().map(|s| &s.business_id).collect();
+        let reads: Vec<(String, i64)> = businesses
+            .into_iter()
+            .filter_map(|business| Some((business.clone(), self.order.get(business)?.next - 1)))
+            .collect();
+        for (business, after) in reads {
+            self.read_log(business, after, None, ctx);
+        }
     }
 }
 
@@ -342,14 +530,92 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn event(seq: i64) -> Arc<SharedEvent> {
-        Arc::new(SharedEvent::new(Event {
+    fn logged(seq: i64) -> Event {
+        Event {
             business_id: "b".into(),
             seq,
             channels: vec!["c".into()],
             name: "n".into(),
             data: crate::events::event_data(&json!({})),
-        }))
+        }
+    }
+
+    fn event(seq: i64) -> Arc<SharedEvent> {
+        Arc::new(SharedEvent::new(logged(seq)))
+    }
+
+    /// A session that records the seqs of each hand-over it gets.
+    struct Recorder(Arc<std::sync::Mutex<Vec<Vec<i64>>>>);
+
+    impl Actor for Recorder {
+        type Context = Context<Self>;
+    }
+
+    impl Handler<Deliver> for Recorder {
+        type Result = ();
+        fn handle(&mut self, msg: Deliver, _: &mut Context<Self>) {
+            let seqs = msg.0.iter().map(|e| e.event.seq).collect();
+            self.0.lock().expect("recorder lock").push(seqs);
+        }
+    }
+
+    impl Handler<CloseSession> for Recorder {
+        type Result = ();
+        fn handle(&mut self, _: CloseSession, _: &mut Context<Self>) {}
+    }
+
+    /// Publishes seqs 1, 2 and 3 one by one to a hub whose load is fixed; answers the hand-overs
+    /// its one follower got.
+    async fn hand_overs(busy: bool) -> Vec<Vec<i64>> {
+        let hub = Hub {
+            load: Load {
+                busy,
+                last: None,
+                clock: || None,
+            },
+            ..Hub::default()
+        }
+        .start();
+        let got = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let recorder = Recorder(got.clone()).start();
+        hub.do_send(Connect {
+            id: 1,
+            business_id: "b".into(),
+            user_id: "u".into(),
+            deliver: recorder.clone().recipient(),
+            close: recorder.recipient(),
+        });
+        hub.do_send(Subscribe {
+            id: 1,
+            channel: "c".into(),
+        });
+        for seq in 1..=3 {
+            hub.do_send(Publish(vec![logged(seq)]));
+        }
+        tokio::time::sleep(MERGE_WINDOW * 4).await;
+        got.lock().expect("recorder lock").clone()
+    }
+
+    #[actix::test]
+    async fn an_idle_hub_hands_each_publish_over_at_once() {
+        assert_eq!(hand_overs(false).await, vec![vec![1], vec![2], vec![3]]);
+    }
+
+    #[actix::test]
+    async fn a_busy_hub_merges_what_follows_a_hand_over_within_the_window() {
+        assert_eq!(hand_overs(true).await, vec![vec![1], vec![2, 3]]);
+    }
+
+    #[test]
+    fn cpu_time_is_user_plus_system_ticks_after_the_command_name() {
+        // The command name may hold spaces and parentheses; fields 14 and 15 follow it.
+        let stat = "42 (a (b) c) S 1 42 42 0 -1 4194560 900 0 0 0 250 50 0 0 20 0 9 0";
+        assert_eq!(stat_cpu_ticks(stat), Some(300));
+        assert_eq!(stat_cpu_ticks("42 (truncated"), None);
+        assert!(
+            cpu_ticks().is_some(),
+            "/proc/self/stat is readable on Linux"
+        );
     }
 
     #[test]
@@ -362,14 +628,16 @@ mod tests {
     }
 
     #[test]
-    fn sequencer_gives_up_on_a_gap_after_the_wait() {
+    fn sequencer_counts_a_gap_stale_after_the_wait_and_gives_it_up() {
         let mut seq = Sequencer::after(0);
         seq.accept(event(1));
         assert!(seq.accept(event(3)).is_empty());
-        assert!(seq.release_stale().is_empty());
+        assert!(!seq.stale());
         seq.waiting_since = Some(Instant::now() - GAP_WAIT);
-        let out: Vec<i64> = seq.release_stale().iter().map(|e| e.event.seq).collect();
+        assert!(seq.stale());
+        let out: Vec<i64> = seq.give_up().iter().map(|e| e.event.seq).collect();
         assert_eq!(out, vec![3]);
+        assert!(!seq.stale());
         assert_eq!(seq.accept(event(4)).len(), 1);
     }
 

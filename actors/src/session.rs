@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
-use bytestring::ByteString;
 use futures_util::future::BoxFuture;
 use serde_json::json;
+use tungstenite::Utf8Bytes;
 
 use crate::events::{Event, SharedEvent};
 use crate::hub::{
@@ -31,7 +31,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 pub enum Frame {
     /// A formatted event (JSON for WebSocket, an SSE block for SSE); shared, not copied, when
     /// many sessions send the same event.
-    Text(ByteString),
+    Text(Utf8Bytes),
     Ping,
     /// The last frame: the connection ends with this reason.
     Close(String),

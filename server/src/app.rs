@@ -114,7 +114,9 @@ impl Application {
         };
         // The hub continues each business's log where it stands, so it orders even the first
         // events after a start (group commit publishes a batch's events in any order).
-        let hub = Hub::resuming(store.last_seqs().await?).start();
+        let hub = Hub::resuming(store.last_seqs().await?)
+            .reading(Arc::new(store.clone()))
+            .start();
         let bus: Arc<dyn EventBus> = match other_nodes {
             Some(listener) => Arc::new(cluster::join(
                 store.clone(),

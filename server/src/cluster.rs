@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use actix::Addr;
 use parley_actors::events::{Event, TRANSIENT};
-use parley_actors::hub::{EventBus, Hub, InProcessBus, Publish};
+use parley_actors::hub::{CatchUp, EventBus, Hub, InProcessBus, Publish};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sqlx::postgres::PgListener;
@@ -164,14 +164,14 @@ async fn receive(store: Store, hub: Addr<Hub>, mut listener: PgListener, node: S
         let notification = match listener.try_recv().await {
             Ok(Some(notification)) => notification,
             Ok(None) => {
-                // Notices sent while reconnecting are lost; the hub stops waiting for their
-                // events after a moment and clients fetch them on their next resume.
-                tracing::warn!("event listener reconnecting: other nodes' events may be missed");
+                tracing::warn!("event listener reconnecting");
+                catch_up_later(&hub);
                 continue;
             }
             Err(err) => {
                 tracing::warn!(error = %err, "event listener failed");
                 tokio::time::sleep(RETRY).await;
+                catch_up_later(&hub);
                 continue;
             }
         };
@@ -209,6 +209,18 @@ async fn receive(store: Store, hub: Addr<Hub>, mut listener: PgListener, node: S
         };
         hub.do_send(Publish(events));
     }
+}
+
+/// Notices sent while the listener was not connected are lost: once it listens again (it
+/// reconnects on its next read, within `RETRY` unless Postgres is down), the hub reads the log
+/// past what it routed for the businesses with sessions here. Events those notices announced
+/// and that are followed by others are read anyway, when the hub finds the gap.
+fn catch_up_later(hub: &Addr<Hub>) {
+    let hub = hub.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(RETRY).await;
+        hub.do_send(CatchUp);
+    });
 }
 
 #[cfg(test)]

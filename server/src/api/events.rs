@@ -50,7 +50,7 @@ fn sse_response(frames: queue::Receiver<Frame>) -> HttpResponse {
     let body = futures_util::stream::unfold(Some(frames), |frames| async move {
         let mut frames = frames?;
         let (chunk, rest) = match frames.recv().await? {
-            Frame::Text(text) => (text.into_bytes(), Some(frames)),
+            Frame::Text(text) => (text.into(), Some(frames)),
             Frame::Ping => (web::Bytes::from_static(b": ping\n\n"), Some(frames)),
             Frame::Close(reason) => {
                 let data = json!({ "reason": reason });

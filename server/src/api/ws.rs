@@ -21,7 +21,7 @@ use parley_actors::session::{ClientOp, Frame, SessionActor, Transport};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
-use tokio_tungstenite::tungstenite::{Bytes, Message, Utf8Bytes};
+use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 use super::events::setup;
 use crate::app::{AppState, no_route};
@@ -35,8 +35,9 @@ const MAX_MESSAGE: usize = 64 * 1024;
 /// Grows only while a larger frame is read.
 const READ_BUFFER: usize = 256;
 /// Frames waiting in the session's queue go out together, in writes of about this size (one
-/// system call for many frames when a busy conversation outpaces the socket).
-const WRITE_BUFFER: usize = 8 * 1024;
+/// system call for many frames when a busy conversation outpaces the socket): room for what the
+/// hub merges into one hand-over while the node is busy (~20 events of ~550 bytes).
+const WRITE_BUFFER: usize = 16 * 1024;
 
 /// Serves one upgrade request, from the handshake to the close.
 pub async fn serve(
@@ -118,10 +119,7 @@ async fn run(state: &AppState, auth: Auth, mut socket: WebSocketStream<TcpStream
                 let mut next = frame;
                 let open = loop {
                     let fed = match next {
-                        Some(Frame::Text(text)) => match Utf8Bytes::try_from(text.into_bytes()) {
-                            Ok(text) => socket.feed(Message::Text(text)).await,
-                            Err(_) => Ok(()),
-                        },
+                        Some(Frame::Text(text)) => socket.feed(Message::Text(text)).await,
                         Some(Frame::Ping) => socket.feed(Message::Ping(Bytes::new())).await,
                         Some(Frame::Close(reason)) => {
                             let close = CloseFrame { code: CloseCode::Policy, reason: reason.into() };

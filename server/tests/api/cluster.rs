@@ -1,13 +1,14 @@
 //! Several nodes sharing one Postgres: events committed through one node reach the sessions of
-//! every node, each node's in seq order (docs/decisions/0003-events-across-nodes.md), failed
-//! sign-ins count on every node, and a bulk job is sent by one node only.
+//! every node, each node's in seq order, even one whose notice never came
+//! (docs/decisions/0003-events-across-nodes.md); failed sign-ins count on every node, and a bulk
+//! job is sent by one node only.
 
 use std::time::{Duration, Instant};
 
 use parley_server::config::Settings;
 
 use crate::helpers::{Backend, PASSWORD, TestApp, spawn_with, test_settings};
-use crate::live::{WsClient, inbound, text};
+use crate::live::{WsClient, inbound, store_of, text};
 
 /// Settings for nodes on one fresh Postgres database, signing tokens with the same key.
 async fn cluster_settings() -> (Settings, tempfile::TempDir) {
@@ -31,6 +32,42 @@ async fn two_nodes() -> (TestApp, TestApp) {
     let (settings, data_dir) = cluster_settings().await;
     let b = another_node(&settings).await;
     (spawn_with(settings, data_dir).await, b)
+}
+
+#[actix_web::test]
+async fn an_event_whose_notice_never_came_is_read_from_the_log_before_the_next() {
+    let (a, b) = two_nodes().await;
+    let business = a.business("cluster_gap").await;
+    let mut client = WsClient::connect(&b, &business.session.access).await;
+    client.subscribe("notifications/all").await;
+    // Committed as by a node that stopped between its commit and its notice: logged, never
+    // announced to the other nodes.
+    let (store, business_id) = store_of(&a, &business).await;
+    store
+        .add_contact(&business_id, "15551230009", "Unannounced")
+        .await
+        .expect("contact added");
+    // The next event of the business comes through node A as usual.
+    let customer = "15551230002";
+    let message = text(customer, "wamid.cluster.gap", "after the gap");
+    let body = inbound(&business.phone_number_id, customer, "Bo", vec![message]);
+    let (status, answer) = a.webhook(&body, &business.app_secret).await;
+    assert_eq!(status, 200, "{answer}");
+
+    // Node B's session gets the unannounced event first, then the message's, in seq order.
+    let first = client.next_frame().await;
+    assert_eq!(first["event"], "new_contact", "{first}");
+    assert_eq!(first["data"]["phone_number"], "15551230009", "{first}");
+    let mut seqs = vec![first["seq"].as_i64().expect("a logged event")];
+    loop {
+        let frame = client.next_frame().await;
+        seqs.push(frame["seq"].as_i64().expect("a logged event"));
+        if frame["event"] == "notification" {
+            assert_eq!(frame["data"]["preview"], "after the gap");
+            break;
+        }
+    }
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
 }
 
 #[actix_web::test]

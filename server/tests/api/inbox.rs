@@ -725,21 +725,6 @@ impl Collected {
     }
 }
 
-/// A second handle on the app's database, and the id of the business `biz`.
-async fn store_of(app: &TestApp, biz: &Business) -> (parley_server::store::Store, String) {
-    let store = parley_server::store::Store::connect(&app.settings)
-        .await
-        .expect("store");
-    let business_id = store
-        .business_by_phone_number_id(&biz.phone_number_id)
-        .await
-        .expect("lookup")
-        .expect("business")
-        .business
-        .id;
-    (store, business_id)
-}
-
 /// A text message from a customer as the webhook hands it on.
 fn inbound_text(
     id: &str,

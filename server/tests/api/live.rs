@@ -21,6 +21,21 @@ pub struct Business {
     pub app_secret: String,
 }
 
+/// A second handle on the app's database, and the id of the business `biz`.
+pub async fn store_of(app: &TestApp, biz: &Business) -> (parley_server::store::Store, String) {
+    let store = parley_server::store::Store::connect(&app.settings)
+        .await
+        .expect("store");
+    let business_id = store
+        .business_by_phone_number_id(&biz.phone_number_id)
+        .await
+        .expect("lookup")
+        .expect("business")
+        .business
+        .id;
+    (store, business_id)
+}
+
 impl TestApp {
     /// Registers an owner and sets the app secret webhooks are signed with.
     pub async fn business(&self, username: &str) -> Business {

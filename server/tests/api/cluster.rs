@@ -71,6 +71,50 @@ async fn an_event_whose_notice_never_came_is_read_from_the_log_before_the_next()
 }
 
 #[actix_web::test]
+async fn after_its_listener_reconnects_a_node_reads_what_it_may_have_missed() {
+    let (a, b) = two_nodes().await;
+    let business = a.business("cluster_reconnect").await;
+    let mut client = WsClient::connect(&b, &business.session.access).await;
+    client.subscribe("notifications/all").await;
+    // A first message, so that node B routes events of this business.
+    let customer = "15551230003";
+    let message = text(customer, "wamid.cluster.before", "before");
+    let body = inbound(&business.phone_number_id, customer, "Cy", vec![message]);
+    let (status, answer) = a.webhook(&body, &business.app_secret).await;
+    assert_eq!(status, 200, "{answer}");
+    loop {
+        let frame = client.next_frame().await;
+        if frame["event"] == "notification" {
+            break;
+        }
+    }
+
+    // The nodes' listening connections drop; an event committed meanwhile is announced to no
+    // one (committed here without a notice, so that only the catch-up can bring it).
+    let url = a.settings.database_url();
+    let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .expect("admin connection");
+    let dropped: Vec<(bool,)> = sqlx::query_as(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND query ILIKE 'LISTEN%'",
+    )
+    .fetch_all(&mut admin)
+    .await
+    .expect("listeners terminated");
+    assert_eq!(dropped.len(), 2, "one listener per node");
+    let (store, business_id) = store_of(&a, &business).await;
+    store
+        .add_contact(&business_id, "15551230008", "Missed")
+        .await
+        .expect("contact added");
+
+    let frame = client.next_frame().await;
+    assert_eq!(frame["event"], "new_contact", "{frame}");
+    assert_eq!(frame["data"]["phone_number"], "15551230008", "{frame}");
+}
+
+#[actix_web::test]
 async fn events_committed_through_either_node_reach_sessions_on_both_in_order() {
     let (a, b) = two_nodes().await;
     let business = a.business("cluster_owner").await;

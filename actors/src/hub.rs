@@ -189,6 +189,8 @@ struct Load {
     last: Option<(Instant, u64)>,
     /// Reads the CPU time used so far (`cpu_ticks`; none in tests that fix `busy`).
     clock: fn() -> Option<u64>,
+    /// The cores the process may run on (its CPU affinity and cgroup quota), read once.
+    cores: f64,
 }
 
 impl Default for Load {
@@ -197,6 +199,7 @@ impl Default for Load {
             busy: false,
             last: None,
             clock: cpu_ticks,
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()) as f64,
         }
     }
 }
@@ -208,9 +211,9 @@ impl Load {
         };
         let now = Instant::now();
         if let Some((then, before)) = self.last.replace((now, ticks)) {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
             let secs = now.duration_since(then).as_secs_f64();
-            let used = ticks.saturating_sub(before) as f64 / CLOCK_TICKS_PER_SEC / secs / cores;
+            let used =
+                ticks.saturating_sub(before) as f64 / CLOCK_TICKS_PER_SEC / secs / self.cores;
             self.busy = used >= if self.busy { BUSY_UNTIL } else { BUSY_FROM };
         }
     }
@@ -570,8 +573,8 @@ mod tests {
         let hub = Hub {
             load: Load {
                 busy,
-                last: None,
                 clock: || None,
+                ..Load::default()
             },
             ..Hub::default()
         }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use parley_server::config::Settings;
 
 use crate::helpers::{Backend, PASSWORD, TestApp, spawn_with, test_settings};
-use crate::live::{WsClient, inbound, store_of, text};
+use crate::live::{Business, WsClient, inbound, store_of, text};
 
 /// Settings for nodes on one fresh Postgres database, signing tokens with the same key.
 async fn cluster_settings() -> (Settings, tempfile::TempDir) {
@@ -34,12 +34,19 @@ async fn two_nodes() -> (TestApp, TestApp) {
     (spawn_with(settings, data_dir).await, b)
 }
 
-#[actix_web::test]
-async fn an_event_whose_notice_never_came_is_read_from_the_log_before_the_next() {
+/// Two nodes, a business registered through node A, and its owner following the business's
+/// notifications through node B.
+async fn followed_on_b(username: &str) -> (TestApp, Business, WsClient) {
     let (a, b) = two_nodes().await;
-    let business = a.business("cluster_gap").await;
+    let business = a.business(username).await;
     let mut client = WsClient::connect(&b, &business.session.access).await;
     client.subscribe("notifications/all").await;
+    (a, business, client)
+}
+
+#[actix_web::test]
+async fn an_event_whose_notice_never_came_is_read_from_the_log_before_the_next() {
+    let (a, business, mut client) = followed_on_b("cluster_gap").await;
     // Committed as by a node that stopped between its commit and its notice: logged, never
     // announced to the other nodes.
     let (store, business_id) = store_of(&a, &business).await;
@@ -72,10 +79,7 @@ async fn an_event_whose_notice_never_came_is_read_from_the_log_before_the_next()
 
 #[actix_web::test]
 async fn after_its_listener_reconnects_a_node_reads_what_it_may_have_missed() {
-    let (a, b) = two_nodes().await;
-    let business = a.business("cluster_reconnect").await;
-    let mut client = WsClient::connect(&b, &business.session.access).await;
-    client.subscribe("notifications/all").await;
+    let (a, business, mut client) = followed_on_b("cluster_reconnect").await;
     // A first message, so that node B routes events of this business.
     let customer = "15551230003";
     let message = text(customer, "wamid.cluster.before", "before");

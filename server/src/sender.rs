@@ -23,6 +23,11 @@ const JOB_LEASE: Duration = Duration::from_secs(20);
 /// How often a node looks for jobs whose lease ran out.
 const TAKEOVER_CHECK: Duration = Duration::from_secs(5);
 
+/// When a lease taken or renewed at `now` runs out.
+fn lease_end(now: i64) -> i64 {
+    now + JOB_LEASE.as_millis() as i64
+}
+
 /// Fetches the account's templates from the provider into the store; answers the stored list.
 /// When the provider cannot be reached the last known list is answered.
 pub async fn sync_templates(state: &AppState, business_id: &str) -> ApiResult<Vec<TemplateRow>> {
@@ -318,10 +323,9 @@ async fn checkpoint(state: &AppState, job: &SendJob, settled: &mut Vec<JobRecipi
         }
         settled.clear();
     }
-    let lease_until = now_ms() + JOB_LEASE.as_millis() as i64;
     match state
         .store
-        .renew_send_job(&job.business_id, &job.id, &state.node, lease_until)
+        .renew_send_job(&job.business_id, &job.id, &state.node, lease_end(now_ms()))
         .await
     {
         Ok(true) => true,
@@ -353,10 +357,9 @@ pub async fn start_job(
             "recipients_json holds no valid phone number".into(),
         ));
     }
-    let lease_until = now_ms() + JOB_LEASE.as_millis() as i64;
     state
         .store
-        .create_send_job(&job, &recipients, &state.node, lease_until)
+        .create_send_job(&job, &recipients, &state.node, lease_end(now_ms()))
         .await?;
     actix_web::rt::spawn(run_job(state, job));
     Ok(())
@@ -369,10 +372,9 @@ pub async fn take_over_jobs(state: actix_web::web::Data<AppState>) {
     loop {
         tick.tick().await;
         let now = now_ms();
-        let lease_until = now + JOB_LEASE.as_millis() as i64;
         match state
             .store
-            .take_send_jobs(&state.node, now, lease_until)
+            .take_send_jobs(&state.node, now, lease_end(now))
             .await
         {
             Ok(jobs) => {

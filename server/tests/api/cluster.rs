@@ -3,7 +3,7 @@
 //! (docs/decisions/0003-events-across-nodes.md); failed sign-ins count on every node, and a bulk
 //! job is sent by one node only.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use parley_server::config::Settings;
 
@@ -192,23 +192,11 @@ async fn a_node_started_while_another_sends_a_bulk_job_leaves_the_job_to_it() {
     a.approved_template(&biz, "order_update").await;
     let recipients: Vec<String> = (0..20).map(|i| format!("3362{i:07}")).collect();
     let job = a.start_bulk_job(&biz, &recipients).await;
-    let path = format!("/api/send-template/jobs/{job}");
 
     // Node b starts mid-job and looks for jobs to take over at once. Its own sandbox does not
     // know the template, so any recipient it sent would end as an error.
     let _b = another_node(&settings).await;
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let report = loop {
-        let (_, report) = a.get(&path, &biz.session.access).await;
-        if report["finished"] == true {
-            break report;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the job did not finish: {report}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let report = a.finished_job(&biz, &job, Duration::from_secs(30)).await;
     assert_eq!(
         (report["success"].as_i64(), report["errors"].as_i64()),
         (Some(20), Some(0)),

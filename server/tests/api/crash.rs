@@ -218,19 +218,7 @@ both_backends!(
         drop(server);
 
         let _server = start(&mut app, "", &paced).await;
-        let deadline = Instant::now() + Duration::from_secs(90);
-        let report = loop {
-            let (_, report) = app.get(&path, &biz.session.access).await;
-            if report["finished"] == true {
-                break report;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the job did not resume: {}",
-                report["done"]
-            );
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        };
+        let report = app.finished_job(&biz, &job, Duration::from_secs(90)).await;
         assert_eq!(report["success"], 60, "{report}");
         // What the provider received over both lives (the sandbox keeps its log on disk).
         let sent = app.sandbox_sent(&biz).await;

@@ -71,6 +71,23 @@ impl TestApp {
         body["job_id"].as_str().expect("job").to_string()
     }
 
+    /// The report of bulk job `job` once it has finished; fails after `limit`.
+    pub async fn finished_job(&self, biz: &Business, job: &str, limit: Duration) -> Value {
+        let path = format!("/api/send-template/jobs/{job}");
+        let deadline = Instant::now() + limit;
+        loop {
+            let (_, report) = self.get(&path, &biz.session.access).await;
+            if report["finished"] == true {
+                return report;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the job did not finish: {report}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     pub async fn send_template(&self, token: &str, fields: Vec<(&str, String)>) -> (u16, Value) {
         let form = fields
             .into_iter()

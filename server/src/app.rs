@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actix::{Actor, Addr};
+use actix::Actor;
 use actix_codec::Framed;
 use actix_http::body::MessageBody;
 use actix_http::h1::Codec;
@@ -15,7 +15,6 @@ use actix_service::map_config;
 use actix_web::dev::{
     AppConfig, Server, ServiceFactory, ServiceRequest, ServiceResponse, fn_service,
 };
-use actix_web::http::Method;
 use actix_web::middleware::{Compress, from_fn};
 use actix_web::rt::net::TcpStream;
 use actix_web::{App, HttpRequest, HttpResponse, web};
@@ -28,46 +27,18 @@ use crate::auth::password::hash_password;
 use crate::auth::throttle::LoginThrottle;
 use crate::auth::tokens::TokenIssuer;
 use crate::config::Settings;
-use crate::error::ApiError;
+use crate::error::{ApiError, no_route};
 use crate::outbox::Outbox;
 use crate::provider::Provider;
 use crate::provider::cloud::CloudClient;
 use crate::provider::sandbox::{self, Sandbox};
 use crate::push::Push;
+use crate::state::AppState;
 use crate::store::{Backend, Store};
 use crate::{api, auth, cluster, secrets, telemetry, webhook};
 
 /// Largest multipart upload (documents may be 100 MB).
 const MAX_UPLOAD: usize = 110 * 1024 * 1024;
-
-/// What every handler can reach.
-pub struct AppState {
-    pub settings: Settings,
-    pub store: Store,
-    pub tokens: TokenIssuer,
-    pub throttle: LoginThrottle,
-    /// Outbound HTTP (provider, Google); one pool for the process.
-    pub http: reqwest::Client,
-    pub google: GoogleVerifier,
-    /// Routes events to this node's sessions.
-    pub hub: Addr<Hub>,
-    /// Where events are published (the hub, through the bus).
-    pub bus: Arc<dyn EventBus>,
-    /// This process's id among the nodes sharing the database (random per start).
-    pub node: String,
-    /// The conversation actors, started on demand.
-    pub conversations: Conversations,
-    /// The Cloud API (or the sandbox, through the same client).
-    pub provider: Arc<dyn Provider>,
-    /// Delivers outgoing messages and keeps provider media.
-    pub outbox: Arc<Outbox>,
-    /// The fake Cloud API, when it is the provider.
-    pub sandbox: Option<Sandbox>,
-    /// Web Push of new customer messages to subscribed browsers.
-    pub push: Push,
-    /// Checked against when a login names no account, so timing tells nothing.
-    pub dummy_hash: String,
-}
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -296,11 +267,6 @@ fn spawn_pruning(state: web::Data<AppState>) {
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(no_route(req.method(), req.path()))
-}
-
-/// 404 for a path no route serves.
-pub fn no_route(method: &Method, path: &str) -> ApiError {
-    ApiError::NotFound(format!("No route for {method} {path}"))
 }
 
 /// The built web app at `/`; unknown paths get `index.html` so client routes load.

@@ -1,9 +1,12 @@
 //! One error type for the HTTP surface: every refusal answers
 //! `{"detail": human text, "message": same or the spec's fixed text, "code": "snake_case"}`.
 
-use actix_web::http::StatusCode;
+use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
+
+use crate::customer::InvalidCustomerKey;
+use crate::multipart::FormError;
 
 /// The text the web client refreshes on; it must stay exactly this.
 pub const TOKEN_EXPIRED: &str = "Forbidden: Token expired";
@@ -72,6 +75,23 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+impl From<InvalidCustomerKey> for ApiError {
+    fn from(err: InvalidCustomerKey) -> Self {
+        ApiError::Unprocessable(err.to_string())
+    }
+}
+
+impl From<FormError> for ApiError {
+    fn from(err: FormError) -> Self {
+        match err {
+            FormError::FieldTooLong(_) => ApiError::Unprocessable(err.to_string()),
+            FormError::TooManyParts | FormError::Invalid(_) => {
+                ApiError::BadRequest(err.to_string())
+            }
+        }
+    }
+}
+
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
@@ -101,6 +121,11 @@ impl ResponseError for ApiError {
         }
         response.json(json!({"detail": text, "message": text, "code": self.code()}))
     }
+}
+
+/// 404 for a path no route serves.
+pub fn no_route(method: &Method, path: &str) -> ApiError {
+    ApiError::NotFound(format!("No route for {method} {path}"))
 }
 
 /// Result of a handler or a store call.

@@ -3,7 +3,10 @@
 //!
 //! Layout:
 //! - `config`: layered settings (defaults < config files < `PARLEY_*` environment)
-//! - `app`: builds the actix application and the shared state; used by `main` and the tests
+//! - `app`: builds the actix application and wires the parts; used by `main` and the tests
+//! - `state`: what every handler shares
+//! - `customer`: the customer key (a phone number's digits) that names a conversation
+//! - `multipart`: multipart forms read into memory with limits
 //! - `error`: the one error type and its JSON shape
 //! - `telemetry`: logging and request ids
 //! - `secrets`: generated secrets kept in the data dir
@@ -15,7 +18,7 @@
 //! - `templates`: template form rules, header media checks, recipient files for bulk sends
 //! - `replies`: the automated reply form's rules and the reply-choosing engine
 //! - `outbox`: durable delivery of outgoing messages, provider media
-//! - `media`: file type sniffing, limits and storage
+//! - `media`: file type sniffing from the bytes, the Cloud API's limits, storage
 //! - `rate`: per-number token buckets
 //! - `sender`: template sync, rendering, and durable bulk sends
 //! - `push`: Web Push of new customer messages to the business's subscribed browsers
@@ -26,8 +29,10 @@ pub mod app;
 pub mod auth;
 pub mod cluster;
 pub mod config;
+pub mod customer;
 pub mod error;
 pub mod media;
+pub mod multipart;
 pub mod outbox;
 pub mod provider;
 pub mod push;
@@ -35,6 +40,7 @@ pub mod rate;
 pub mod replies;
 pub mod secrets;
 pub mod sender;
+pub mod state;
 pub mod store;
 pub mod telemetry;
 pub mod templates;

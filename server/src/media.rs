@@ -1,15 +1,83 @@
 //! Files agents send and customers send: the type is read from the bytes (never trusted from
-//! the client), checked against the Cloud API's limits, and kept under the data dir.
+//! the client or its name), checked against the Cloud API's limits, and kept under the data dir.
 
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::{ApiError, ApiResult};
 use crate::store::{MediaFile, Store};
-use crate::templates::media::{FileKind, sniff as kind_of};
 
 const MB: usize = 1024 * 1024;
+
+/// A file format recognised by its magic bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+    Mp4,
+    /// 3GPP video (an ISO media file with a `3gp` brand).
+    #[serde(rename = "3gp")]
+    ThreeGp,
+    /// MPEG-4 audio (an ISO media file with an `M4A` brand).
+    M4a,
+    Mp3,
+    Ogg,
+    Amr,
+    Aac,
+    Pdf,
+    /// An OLE compound file: doc, xls or ppt (the name tells which).
+    Ole,
+    /// A zip archive: docx, xlsx or pptx (the name tells which).
+    Zip,
+    /// Anything else, including text.
+    Other,
+}
+
+/// The kind of `bytes`, from the first few of them.
+pub fn sniff(bytes: &[u8]) -> FileKind {
+    let starts = |magic: &[u8]| bytes.starts_with(magic);
+    if starts(b"\x89PNG\r\n\x1a\n") {
+        FileKind::Png
+    } else if starts(b"\xFF\xD8\xFF") {
+        FileKind::Jpeg
+    } else if starts(b"GIF87a") || starts(b"GIF89a") {
+        FileKind::Gif
+    } else if starts(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+        FileKind::Webp
+    } else if bytes.get(4..8) == Some(b"ftyp") {
+        match bytes.get(8..11) {
+            Some(b"M4A") => FileKind::M4a,
+            Some(b"3gp") | Some(b"3g2") => FileKind::ThreeGp,
+            // QuickTime files carry this brand; the Cloud API takes mp4 only.
+            Some(b"qt ") => FileKind::Other,
+            _ => FileKind::Mp4,
+        }
+    } else if starts(b"%PDF-") {
+        FileKind::Pdf
+    } else if starts(b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1") {
+        FileKind::Ole
+    } else if starts(b"PK\x03\x04") {
+        FileKind::Zip
+    } else if starts(b"OggS") {
+        FileKind::Ogg
+    } else if starts(b"#!AMR") {
+        FileKind::Amr
+    } else if starts(b"ID3") {
+        FileKind::Mp3
+    } else if bytes.len() >= 2 && bytes[0] == 0xFF && bytes[1] & 0xF6 == 0xF0 {
+        // An ADTS frame header (layer bits 00).
+        FileKind::Aac
+    } else if bytes.len() >= 2 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0 {
+        FileKind::Mp3
+    } else {
+        FileKind::Other
+    }
+}
 
 /// The Cloud API's kinds of media message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,10 +108,10 @@ impl MediaKind {
     }
 }
 
-/// What the Cloud API takes of a file whose first bytes were read (`templates::media::sniff`):
-/// (MIME type, kind), or `None` when unsupported.
-pub fn sniff(bytes: &[u8]) -> Option<(&'static str, MediaKind)> {
-    Some(match kind_of(bytes) {
+/// What the Cloud API takes of a file whose first bytes were read: (MIME type, kind), or `None`
+/// when unsupported.
+pub fn cloud_type(bytes: &[u8]) -> Option<(&'static str, MediaKind)> {
+    Some(match sniff(bytes) {
         FileKind::Jpeg => ("image/jpeg", MediaKind::Image),
         FileKind::Png => ("image/png", MediaKind::Image),
         FileKind::Mp4 => ("video/mp4", MediaKind::Video),
@@ -76,7 +144,7 @@ pub fn check_upload(
     if bytes.is_empty() {
         return Err(ApiError::Unprocessable("The file is empty".into()));
     }
-    let (mime, kind) = sniff(bytes).ok_or_else(|| {
+    let (mime, kind) = cloud_type(bytes).ok_or_else(|| {
         ApiError::Unsupported(
             "Unsupported file type: send an image (jpeg, png), audio (ogg/opus, mp3, aac, amr, \
              m4a), video (mp4, 3gp), pdf, doc or docx"
@@ -144,14 +212,23 @@ mod tests {
 
     #[test]
     fn types_are_read_from_the_bytes() {
-        assert_eq!(sniff(b"%PDF-1.7 ...").map(|s| s.0), Some("application/pdf"));
         assert_eq!(
-            sniff(b"\x89PNG\r\n\x1a\n....").map(|s| s.1),
+            cloud_type(b"%PDF-1.7 ...").map(|s| s.0),
+            Some("application/pdf")
+        );
+        assert_eq!(
+            cloud_type(b"\x89PNG\r\n\x1a\n....").map(|s| s.1),
             Some(MediaKind::Image)
         );
-        assert_eq!(sniff(b"OggS\0\x02").map(|s| s.1), Some(MediaKind::Audio));
-        assert_eq!(sniff(b"\0\0\0\x18ftypmp42").map(|s| s.0), Some("video/mp4"));
-        assert_eq!(sniff(b"hello, plain text"), None);
+        assert_eq!(
+            cloud_type(b"OggS\0\x02").map(|s| s.1),
+            Some(MediaKind::Audio)
+        );
+        assert_eq!(
+            cloud_type(b"\0\0\0\x18ftypmp42").map(|s| s.0),
+            Some("video/mp4")
+        );
+        assert_eq!(cloud_type(b"hello, plain text"), None);
     }
 
     #[test]
@@ -161,5 +238,22 @@ mod tests {
         big.resize(5 * MB + 1, 0);
         assert!(check_upload(&big, None).is_err());
         assert!(check_upload(b"%PDF-1.4", Some("document")).is_ok());
+    }
+
+    #[test]
+    fn sniffs_the_formats_by_their_first_bytes() {
+        assert_eq!(sniff(b"\x89PNG\r\n\x1a\n...."), FileKind::Png);
+        assert_eq!(sniff(b"\xFF\xD8\xFF\xE0..JFIF"), FileKind::Jpeg);
+        assert_eq!(sniff(b"\0\0\0\x18ftypmp42...."), FileKind::Mp4);
+        assert_eq!(sniff(b"\0\0\0\x18ftypisom...."), FileKind::Mp4);
+        assert_eq!(sniff(b"\0\0\0\x18ftypM4A ...."), FileKind::M4a);
+        assert_eq!(sniff(b"\0\0\0\x18ftypqt  ...."), FileKind::Other);
+        assert_eq!(sniff(b"%PDF-1.7\n"), FileKind::Pdf);
+        assert_eq!(sniff(b"PK\x03\x04...."), FileKind::Zip);
+        assert_eq!(sniff(b"ID3\x04...."), FileKind::Mp3);
+        assert_eq!(sniff(b"OggS...."), FileKind::Ogg);
+        assert_eq!(sniff(b"GIF89a...."), FileKind::Gif);
+        assert_eq!(sniff(b"hello, world"), FileKind::Other);
+        assert_eq!(sniff(b""), FileKind::Other);
     }
 }

@@ -274,7 +274,8 @@ impl Outbox {
             .download_media(&creds, media_id)
             .await
             .map_err(|e| ApiError::NotFound(format!("Media not available: {e}")))?;
-        let mime = crate::media::sniff(&bytes).map_or(mime, |(sniffed, _)| sniffed.to_string());
+        let mime =
+            crate::media::cloud_type(&bytes).map_or(mime, |(sniffed, _)| sniffed.to_string());
         store_file(
             &self.store,
             &self.data_dir,

@@ -7,10 +7,10 @@ use parley_actors::conversation::{ConversationKey, OutgoingMessage};
 use parley_actors::events::{Event, NOTIFICATIONS, event_data};
 use serde_json::{Value, json};
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::outbox::Delivery;
 use crate::provider::Credentials;
+use crate::state::AppState;
 use crate::store::{JobRecipient, SendJob, TemplateRow, now_ms};
 
 /// Event pushed while a bulk job runs.

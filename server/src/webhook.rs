@@ -15,10 +15,11 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-use crate::app::AppState;
+use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult};
 use crate::outbox::Delivery;
 use crate::replies::engine::{InboundKind, choose_reply};
+use crate::state::AppState;
 use crate::store::Business;
 
 /// Largest webhook body accepted (the provider batches up to 1000 updates).
@@ -227,10 +228,6 @@ fn text_of(value: &Value, pointer: &str) -> Option<String> {
 }
 
 /// Digits only: the provider sends no `+`, clients sometimes do.
-pub fn digits(phone: &str) -> String {
-    phone.chars().filter(char::is_ascii_digit).collect()
-}
-
 fn timestamp_ms(value: &Value) -> i64 {
     value
         .get("timestamp")
@@ -260,7 +257,7 @@ fn collect(business_id: &str, value: &Value, batch: &mut Batch) -> ApiResult<()>
         let (Some(from), Some(id)) = (text_of(message, "/from"), text_of(message, "/id")) else {
             return Err(ApiError::BadRequest("A message lacks from or id".into()));
         };
-        let from = digits(&from);
+        let from = CustomerKey::from_provider(&from).into_string();
         let (kind, content) = message_content(message);
         batch.messages.push((
             ConversationKey {
@@ -294,7 +291,7 @@ fn collect(business_id: &str, value: &Value, batch: &mut Batch) -> ApiResult<()>
         batch.statuses.push((
             ConversationKey {
                 business_id: business_id.to_string(),
-                phone: digits(&recipient),
+                phone: CustomerKey::from_provider(&recipient).into_string(),
             },
             StatusUpdate {
                 message_id: id,

@@ -4,10 +4,10 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::api::conversations::customer_phone;
-use crate::app::AppState;
 use crate::auth::extract::Auth;
+use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank, required};
+use crate::state::AppState;
 
 /// Most contacts one import call may carry.
 const MAX_IMPORT: usize = 10_000;
@@ -26,7 +26,8 @@ pub async fn add_contact(
     body: web::Json<ContactForm>,
 ) -> ApiResult<HttpResponse> {
     let name = required(&body.name, "name")?;
-    let phone = customer_phone(&required(&body.phone_number, "phone_number")?)?;
+    let phone = CustomerKey::parse(&required(&body.phone_number, "phone_number")?)
+        .map(CustomerKey::into_string)?;
     let events = state
         .store
         .add_contact(&auth.business_id, &phone, &name)
@@ -43,9 +44,10 @@ pub async fn update_contact(
     body: web::Json<ContactForm>,
 ) -> ApiResult<HttpResponse> {
     let name = required(&body.name, "name")?;
-    let phone = customer_phone(&required(&body.phone_number, "phone_number")?)?;
+    let phone = CustomerKey::parse(&required(&body.phone_number, "phone_number")?)
+        .map(CustomerKey::into_string)?;
     let new_phone = non_blank(&body.new_phone_number)
-        .map(|p| customer_phone(&p))
+        .map(|p| CustomerKey::parse(&p).map(CustomerKey::into_string))
         .transpose()?;
     let events = state
         .store
@@ -82,10 +84,11 @@ pub async fn import_contacts(
     let mut valid = Vec::with_capacity(contacts.len());
     for (index, contact) in contacts.iter().enumerate() {
         let name = required(&contact.name, &format!("contacts[{index}].name"))?;
-        let phone = customer_phone(&required(
+        let phone = CustomerKey::parse(&required(
             &contact.phone_number,
             &format!("contacts[{index}].phone_number"),
         )?)
+        .map(CustomerKey::into_string)
         .map_err(|e| ApiError::Unprocessable(format!("contacts[{index}]: {e}")))?;
         valid.push((phone, name));
     }
@@ -107,7 +110,7 @@ pub async fn delete_contact(
     auth: Auth,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let phone = customer_phone(&path)?;
+    let phone = CustomerKey::parse(&path).map(CustomerKey::into_string)?;
     state
         .store
         .delete_contact(&auth.business_id, &phone)

@@ -5,25 +5,14 @@ use parley_actors::conversation::{ConversationKey, MarkRead};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::AppState;
 use crate::auth::extract::Auth;
+use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
 use crate::store::parse_time;
-use crate::webhook::digits;
 
 /// Most rows one page may ask for.
 const MAX_PAGE: i64 = 100;
-
-/// A customer phone from a path: digits with a country code (a leading `+` is dropped).
-pub fn customer_phone(raw: &str) -> ApiResult<String> {
-    let phone = raw.trim().trim_start_matches('+');
-    if phone.len() < 6 || phone.len() > 15 || !phone.chars().all(|c| c.is_ascii_digit()) {
-        return Err(ApiError::Unprocessable(format!(
-            "'{raw}' is not a phone number: use digits with the country code"
-        )));
-    }
-    Ok(digits(phone))
-}
 
 #[derive(Deserialize)]
 pub struct ListQuery {
@@ -71,7 +60,7 @@ pub async fn conversation_history(
     path: web::Path<String>,
     query: web::Query<HistoryQuery>,
 ) -> ApiResult<HttpResponse> {
-    let phone = customer_phone(&path)?;
+    let phone = CustomerKey::parse(&path)?.into_string();
     let limit = query.limit.unwrap_or(30).clamp(1, MAX_PAGE);
     let before = match query.before_timestamp.as_deref().filter(|s| !s.is_empty()) {
         Some(raw) => parse_time(raw).ok_or_else(|| {
@@ -104,7 +93,7 @@ pub async fn mark_as_read(
 ) -> ApiResult<HttpResponse> {
     let key = ConversationKey {
         business_id: auth.business_id,
-        phone: customer_phone(&path)?,
+        phone: CustomerKey::parse(&path)?.into_string(),
     };
     let modified = state
         .conversations

@@ -14,9 +14,9 @@ use parley_actors::session::{Frame, SessionActor, SessionSetup, Transport};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::AppState;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult, required};
+use crate::state::AppState;
 use crate::store::now_ms;
 
 /// A session for the caller and the queue its frames come out of.

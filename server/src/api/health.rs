@@ -4,7 +4,7 @@
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 pub async fn alive() -> HttpResponse {
     HttpResponse::Ok().finish()

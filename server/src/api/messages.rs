@@ -7,12 +7,12 @@ use parley_actors::conversation::{ConversationKey, OutgoingMessage};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::api::conversations::customer_phone;
-use crate::app::AppState;
 use crate::auth::extract::Auth;
+use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank};
 use crate::media::{check_upload, store_file};
 use crate::outbox::{Delivery, UPLOAD_KEY};
+use crate::state::AppState;
 use crate::store::now_ms;
 
 /// The Cloud API's longest text message.
@@ -60,7 +60,7 @@ pub async fn send_message(
     let to = text_of(&form.to)
         .or_else(|| text_of(&form.phone_number))
         .ok_or_else(|| ApiError::Unprocessable("to is required".into()))?;
-    let phone = customer_phone(&to)?;
+    let phone = CustomerKey::parse(&to).map(CustomerKey::into_string)?;
     let business = state.store.business(&auth.business_id).await?;
     if let Some(pnid) = text_of(&form.phone_number_id)
         && business.phone_number_id.as_deref() != Some(pnid.as_str())

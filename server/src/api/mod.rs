@@ -10,14 +10,12 @@
 //! - `recipients`: recipient files for bulk sends, and the sample file
 //! - `replies`: automated replies and their flow steps
 //! - `push`: Web Push key, subscribe and unsubscribe
-//! - `multipart`: multipart forms read with limits
 
 pub mod contacts;
 pub mod conversations;
 pub mod events;
 pub mod health;
 pub mod messages;
-pub mod multipart;
 pub mod push;
 pub mod recipients;
 pub mod replies;

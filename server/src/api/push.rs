@@ -5,10 +5,10 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::app::AppState;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult, required};
 use crate::push::{REFRESH_AFTER_MS, endpoint_of, parse_subscription};
+use crate::state::AppState;
 use crate::store::iso_time;
 
 /// The one platform this server delivers to.

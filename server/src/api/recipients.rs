@@ -5,9 +5,9 @@ use actix_web::HttpResponse;
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
 use serde_json::json;
 
-use super::multipart::Form;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
+use crate::multipart::Form;
 use crate::templates::recipients::{FileType, SAMPLE_CSV, SAMPLE_FILE_NAME, parse};
 
 /// Largest recipient file: far more than a million numbers.

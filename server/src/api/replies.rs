@@ -6,11 +6,11 @@ use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
 use serde_json::{Value, json};
 
-use super::multipart::Form;
-use crate::app::AppState;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
+use crate::multipart::Form;
 use crate::replies::form::{MediaChoice, Plan, StepPlan, Upload, plan};
+use crate::state::AppState;
 use crate::store::{
     FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, iso_time, trigger_key,
 };

@@ -5,14 +5,14 @@ use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpResponse, web};
 use serde_json::{Value, json};
 
-use crate::api::conversations::customer_phone;
 use crate::api::messages::delivery_response;
-use crate::app::AppState;
 use crate::auth::extract::Auth;
+use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank};
 use crate::media::{MediaKind, check_upload, store_file};
 use crate::outbox::UPLOAD_KEY;
 use crate::sender::{new_job_id, rendered, send_template, start_job, sync_templates};
+use crate::state::AppState;
 use crate::store::SendJob;
 
 /// `GET /api/templates`: the business's templates, synced from the provider.
@@ -153,9 +153,10 @@ pub async fn send_template_message(
         .to_string();
     let bulk = field(&form.send_mode).as_deref() == Some("bulk");
     if !bulk {
-        let to = customer_phone(
+        let to = CustomerKey::parse(
             &field(&form.to).ok_or_else(|| ApiError::Unprocessable("to is required".into()))?,
-        )?;
+        )
+        .map(CustomerKey::into_string)?;
         let content = rendered(&template, &components);
         let delivery = send_template(
             &state,
@@ -188,7 +189,8 @@ pub async fn send_template_message(
                     .find_map(|k| entry.get(*k)?.as_str().map(String::from))
             })
             .unwrap_or_default();
-        let phone = customer_phone(&raw)
+        let phone = CustomerKey::parse(&raw)
+            .map(CustomerKey::into_string)
             .map_err(|e| ApiError::Unprocessable(format!("recipients_json: {e}")))?;
         if seen.insert(phone.clone()) {
             recipients.push(phone);

@@ -4,12 +4,13 @@ use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
 use serde_json::{Value, json};
 
-use super::multipart::Form;
-use crate::app::AppState;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
+use crate::media::sniff;
+use crate::multipart::Form;
 use crate::sender::submit_template;
-use crate::templates::media::{HEADER_DOCUMENT_MAX, HeaderFile, sniff};
+use crate::state::AppState;
+use crate::templates::media::{HEADER_DOCUMENT_MAX, HeaderFile};
 use crate::templates::rules::check_template;
 
 /// `POST /api/create-template`: part `template` (the JSON), part `file` for a media header.
@@ -34,7 +35,8 @@ pub async fn create_template(
     check_template(&template, header_file.as_ref())
         .map_err(|failure| ApiError::Unprocessable(failure.message))?;
     let header = file.map(|f| {
-        let mime = crate::media::sniff(&f.bytes).map_or("application/octet-stream", |(m, _)| m);
+        let mime =
+            crate::media::cloud_type(&f.bytes).map_or("application/octet-stream", |(m, _)| m);
         (f.bytes.clone(), mime.to_string())
     });
     let result = submit_template(&state, &auth.business_id, template, header).await?;

@@ -24,9 +24,9 @@ use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 
 use super::events::setup;
-use crate::app::{AppState, no_route};
 use crate::auth::extract::Auth;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, no_route};
+use crate::state::AppState;
 use crate::telemetry;
 
 const PATH: &str = "/api/ws";

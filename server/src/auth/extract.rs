@@ -6,8 +6,8 @@ use actix_web::http::header::HeaderMap;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 
 use super::tokens::{Claims, TokenIssuer};
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
 use crate::store::{ROLE_OWNER, User};
 
 /// An authenticated caller; handlers scope every store call with `business_id`.

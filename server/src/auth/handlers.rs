@@ -6,9 +6,9 @@ use serde_json::json;
 
 use super::extract::Auth;
 use super::password::{hash_password, verify_password};
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult, required};
 use crate::provider;
+use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials};
 
 /// Minimum password length for accounts made with a password.

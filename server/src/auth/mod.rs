@@ -5,11 +5,13 @@
 //! - `throttle`: login lockouts
 //! - `extract`: the `Auth` extractor
 //! - `handlers`: register, login, refresh, logout, the session check
-//! - `google`: Google sign-in (browser code flow and native ID token)
+//! - `google`: Google ID tokens checked against the issuer's keys
+//! - `google_sign_in`: Google sign-in (browser code flow and native ID token)
 //! - `profile`: profile, language and agents
 
 pub mod extract;
 pub mod google;
+pub mod google_sign_in;
 pub mod handlers;
 pub mod password;
 pub mod profile;
@@ -24,10 +26,16 @@ pub fn identity_routes(cfg: &mut web::ServiceConfig) {
         .route("/auth/login", web::post().to(handlers::login))
         .route("/auth/refresh", web::post().to(handlers::refresh))
         .route("/auth/logout", web::post().to(handlers::logout))
-        .route("/auth/google", web::get().to(google::start))
-        .route("/auth/google/callback", web::get().to(google::callback))
-        .route("/auth/google/mobile", web::post().to(google::mobile))
-        .route("/auth/google/config", web::get().to(google::config))
+        .route("/auth/google", web::get().to(google_sign_in::start))
+        .route(
+            "/auth/google/callback",
+            web::get().to(google_sign_in::callback),
+        )
+        .route(
+            "/auth/google/mobile",
+            web::post().to(google_sign_in::mobile),
+        )
+        .route("/auth/google/config", web::get().to(google_sign_in::config))
         .route("/users/profile", web::get().to(profile::get_profile))
         .route("/users/profile", web::patch().to(profile::update_profile))
         .route("/users/agents", web::get().to(profile::list_agents))

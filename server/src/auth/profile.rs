@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 use super::extract::Auth;
 use super::handlers::{check_password, normalize_email, normalize_username};
 use super::password::hash_password;
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult, non_blank, required};
+use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials, User, UserChanges};
 
 fn user_json(user: &User) -> Value {

@@ -18,11 +18,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::app::AppState;
 use crate::auth::extract::Auth;
 use crate::config::SandboxSettings;
 use crate::error::{ApiError, ApiResult, required};
 use crate::rate::TokenBuckets;
+use crate::state::AppState;
 use crate::store::{Business, now_ms};
 
 /// Accepted sends remembered per number, for the inspection endpoint.
@@ -620,7 +620,7 @@ pub async fn inject(
             "That phone number belongs to another business".into(),
         ));
     }
-    let from = crate::api::conversations::customer_phone(&required(&body.from, "from")?)?;
+    let from = crate::customer::CustomerKey::parse(&required(&body.from, "from")?)?.into_string();
     let message = match (&body.message, &body.text) {
         (Some(message), _) => message.clone(),
         (None, Some(text)) => json!({"type": "text", "text": {"body": text}}),

@@ -8,10 +8,10 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::api::multipart::{Form, Part};
 use crate::error::{ApiError, ApiResult};
+use crate::media::{FileKind, sniff};
+use crate::multipart::{Form, Part};
 use crate::store::{FlowStep, QuickReplyButton, Reply, ReplyMedia, trigger_key};
-use crate::templates::media::{FileKind, sniff};
 
 pub const TRIGGER_MAX: usize = 256;
 pub const QUICK_REPLY_MAX: usize = 3;

@@ -8,7 +8,8 @@
 
 use serde_json::Value;
 
-use super::media::{FileKind, HEADER_DOCUMENT_MAX, HEADER_IMAGE_MAX, HEADER_VIDEO_MAX, HeaderFile};
+use super::media::{HEADER_DOCUMENT_MAX, HEADER_IMAGE_MAX, HEADER_VIDEO_MAX, HeaderFile};
+use crate::media::FileKind;
 
 pub const NAME_MAX: usize = 512;
 pub const BODY_MAX: usize = 1024;

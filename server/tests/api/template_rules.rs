@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use parley_server::templates::media::{FileKind, HeaderFile, sniff};
+use parley_server::media::{FileKind, sniff};
+use parley_server::templates::media::HeaderFile;
 use parley_server::templates::rules::check_template;
 use serde_json::{Value, json};
 

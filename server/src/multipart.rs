@@ -5,7 +5,16 @@
 use actix_multipart::Multipart;
 use futures_util::TryStreamExt;
 
-use crate::error::{ApiError, ApiResult};
+/// A form that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum FormError {
+    #[error("Too many form parts")]
+    TooManyParts,
+    #[error("{0} is too long")]
+    FieldTooLong(String),
+    #[error("Invalid multipart body: {0}")]
+    Invalid(String),
+}
 
 /// Most parts one form may have.
 const MAX_PARTS: usize = 200;
@@ -39,11 +48,11 @@ pub struct Form {
 
 impl Form {
     /// Reads every part; file parts keep at most `max_file + 1` bytes.
-    pub async fn read(mut payload: Multipart, max_file: usize) -> ApiResult<Form> {
+    pub async fn read(mut payload: Multipart, max_file: usize) -> Result<Form, FormError> {
         let mut parts = Vec::new();
         while let Some(mut field) = payload.try_next().await.map_err(invalid)? {
             if parts.len() == MAX_PARTS {
-                return Err(ApiError::BadRequest("Too many form parts".into()));
+                return Err(FormError::TooManyParts);
             }
             let name = field.name().unwrap_or_default().to_string();
             let filename = field
@@ -62,7 +71,7 @@ impl Form {
                 bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
                 if bytes.len() > limit {
                     if filename.is_none() {
-                        return Err(ApiError::Unprocessable(format!("{name} is too long")));
+                        return Err(FormError::FieldTooLong(name));
                     }
                     break;
                 }
@@ -95,6 +104,6 @@ impl Form {
     }
 }
 
-fn invalid(err: actix_multipart::MultipartError) -> ApiError {
-    ApiError::BadRequest(format!("Invalid multipart body: {err}"))
+fn invalid(err: actix_multipart::MultipartError) -> FormError {
+    FormError::Invalid(err.to_string())
 }

@@ -1,0 +1,47 @@
+//! What every handler shares: the store, the actors, the provider and the services, built once
+//! by `app` at start.
+
+use std::sync::Arc;
+
+use actix::Addr;
+use parley_actors::conversation::Conversations;
+use parley_actors::hub::{EventBus, Hub};
+
+use crate::auth::google::GoogleVerifier;
+use crate::auth::throttle::LoginThrottle;
+use crate::auth::tokens::TokenIssuer;
+use crate::config::Settings;
+use crate::outbox::Outbox;
+use crate::provider::Provider;
+use crate::provider::sandbox::Sandbox;
+use crate::push::Push;
+use crate::store::Store;
+
+/// What every handler can reach.
+pub struct AppState {
+    pub settings: Settings,
+    pub store: Store,
+    pub tokens: TokenIssuer,
+    pub throttle: LoginThrottle,
+    /// Outbound HTTP (provider, Google); one pool for the process.
+    pub http: reqwest::Client,
+    pub google: GoogleVerifier,
+    /// Routes events to this node's sessions.
+    pub hub: Addr<Hub>,
+    /// Where events are published (the hub, through the bus).
+    pub bus: Arc<dyn EventBus>,
+    /// This process's id among the nodes sharing the database (random per start).
+    pub node: String,
+    /// The conversation actors, started on demand.
+    pub conversations: Conversations,
+    /// The Cloud API (or the sandbox, through the same client).
+    pub provider: Arc<dyn Provider>,
+    /// Delivers outgoing messages and keeps provider media.
+    pub outbox: Arc<Outbox>,
+    /// The fake Cloud API, when it is the provider.
+    pub sandbox: Option<Sandbox>,
+    /// Web Push of new customer messages to subscribed browsers.
+    pub push: Push,
+    /// Checked against when a login names no account, so timing tells nothing.
+    pub dummy_hash: String,
+}

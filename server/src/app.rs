@@ -33,6 +33,7 @@ use crate::provider::Provider;
 use crate::provider::cloud::CloudClient;
 use crate::provider::sandbox::{self, Sandbox};
 use crate::push::Push;
+use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
 use crate::{api, auth, cluster, secrets, telemetry, webhook};
@@ -130,9 +131,19 @@ impl Application {
             )
         });
         let push = Push::start(&settings, store.clone(), http.clone())?;
+        let sending = Sending::new(
+            store.clone(),
+            outbox.clone(),
+            provider.clone(),
+            bus.clone(),
+            node.clone(),
+            settings.server.data_dir.clone(),
+        );
+        actix_web::rt::spawn(sending.clone().take_over_jobs());
         let state = web::Data::new(AppState {
             node,
             push,
+            sending,
             hub,
             bus,
             conversations,
@@ -151,7 +162,6 @@ impl Application {
             store,
             settings,
         });
-        actix_web::rt::spawn(crate::sender::take_over_jobs(state.clone()));
         spawn_pruning(state.clone());
         tracing::info!(
             port,

@@ -7,6 +7,7 @@ use serde_json::json;
 
 use crate::customer::InvalidCustomerKey;
 use crate::multipart::FormError;
+use crate::outbox::Refusal;
 
 /// The text the web client refreshes on; it must stay exactly this.
 pub const TOKEN_EXPIRED: &str = "Forbidden: Token expired";
@@ -88,6 +89,15 @@ impl From<FormError> for ApiError {
             FormError::TooManyParts | FormError::Invalid(_) => {
                 ApiError::BadRequest(err.to_string())
             }
+        }
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(err: Refusal) -> Self {
+        match err {
+            Refusal::Rejected(text) => ApiError::Unprocessable(text),
+            Refusal::Unreachable(text) => ApiError::BadGateway(text),
         }
     }
 }

@@ -20,7 +20,7 @@
 //! - `outbox`: durable delivery of outgoing messages, provider media
 //! - `media`: file type sniffing from the bytes, the Cloud API's limits, storage
 //! - `rate`: per-number token buckets
-//! - `sender`: template sync, rendering, and durable bulk sends
+//! - `sending`: the rules of sending (the 24-hour window, templates, durable bulk jobs)
 //! - `push`: Web Push of new customer messages to the business's subscribed browsers
 //! - `cluster`: events across nodes that share one Postgres (`LISTEN`/`NOTIFY`)
 
@@ -39,7 +39,7 @@ pub mod push;
 pub mod rate;
 pub mod replies;
 pub mod secrets;
-pub mod sender;
+pub mod sending;
 pub mod state;
 pub mod store;
 pub mod telemetry;

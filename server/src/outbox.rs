@@ -30,16 +30,27 @@ pub enum Delivery {
     /// Stored; the outbox keeps trying (id is still the client's).
     Queued { id: String, reason: String },
     /// Refused for good, with what to tell the agent.
-    Refused(ApiError),
+    Refused(Refusal),
+}
+
+/// Why a message was refused for good, in words for the agent.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// The provider refused the message, for a reason the agent can act on.
+    #[error("{0}")]
+    Rejected(String),
+    /// The provider could not be reached or is not set up.
+    #[error("{0}")]
+    Unreachable(String),
 }
 
 /// A refusal the agent sees, from the provider's error.
-fn refusal(err: &ProviderError) -> ApiError {
+fn refusal(err: &ProviderError) -> Refusal {
     match err {
         ProviderError::Unauthorized(_)
         | ProviderError::NotConfigured
-        | ProviderError::Network(_) => ApiError::BadGateway(err.to_string()),
-        _ => ApiError::Unprocessable(err.to_string()),
+        | ProviderError::Network(_) => Refusal::Unreachable(err.to_string()),
+        _ => Refusal::Rejected(err.to_string()),
     }
 }
 
@@ -219,7 +230,7 @@ impl Outbox {
                 status,
                 error,
             } => Ok(match status.as_str() {
-                "failed" => Delivery::Refused(ApiError::Unprocessable(
+                "failed" => Delivery::Refused(Refusal::Rejected(
                     error
                         .and_then(|e| e.get("title").and_then(Value::as_str).map(String::from))
                         .unwrap_or_else(|| "The message could not be sent".into()),

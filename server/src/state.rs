@@ -15,6 +15,7 @@ use crate::outbox::Outbox;
 use crate::provider::Provider;
 use crate::provider::sandbox::Sandbox;
 use crate::push::Push;
+use crate::sending::Sending;
 use crate::store::Store;
 
 /// What every handler can reach.
@@ -38,6 +39,8 @@ pub struct AppState {
     pub provider: Arc<dyn Provider>,
     /// Delivers outgoing messages and keeps provider media.
     pub outbox: Arc<Outbox>,
+    /// The rules of sending: the reply window, templates, bulk jobs.
+    pub sending: Sending,
     /// The fake Cloud API, when it is the provider.
     pub sandbox: Option<Sandbox>,
     /// Web Push of new customer messages to subscribed browsers.

@@ -5,19 +5,18 @@ use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpResponse, web};
 use serde_json::{Value, json};
 
-use crate::api::messages::delivery_response;
+use crate::api::messages::{delivery_response, read_upload};
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank};
-use crate::media::{MediaKind, check_upload, store_file};
-use crate::outbox::UPLOAD_KEY;
-use crate::sender::{new_job_id, rendered, send_template, start_job, sync_templates};
+use crate::sending::{Recipients, TemplateRequest, TemplateSent};
 use crate::state::AppState;
-use crate::store::SendJob;
+use crate::templates::catalog::sync_templates;
 
 /// `GET /api/templates`: the business's templates, synced from the provider.
 pub async fn list_templates(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
-    let templates = sync_templates(&state, &auth.business_id).await?;
+    let templates =
+        sync_templates(&state.store, state.provider.as_ref(), &auth.business_id).await?;
     Ok(HttpResponse::Ok().json(templates.iter().map(|t| t.to_json()).collect::<Vec<_>>()))
 }
 
@@ -37,34 +36,6 @@ fn field(value: &Option<Text<String>>) -> Option<String> {
     non_blank(&value.as_ref().map(|t| t.0.clone()))
 }
 
-/// Points the header's media parameter at an uploaded file, which the outbox sends to the
-/// provider before the message; answers false when the template has no media header parameter.
-fn attach_header_media(payload: &mut Value, media_id: &str, kind: MediaKind) -> bool {
-    let name = kind.name();
-    let Some(components) = payload
-        .pointer_mut("/template/components")
-        .and_then(Value::as_array_mut)
-    else {
-        return false;
-    };
-    let found = components.iter().enumerate().find_map(|(i, c)| {
-        let header = c
-            .get("type")
-            .and_then(Value::as_str)?
-            .eq_ignore_ascii_case("header");
-        let j = c
-            .get("parameters")?
-            .as_array()?
-            .iter()
-            .position(|p| p.get("type").and_then(Value::as_str) == Some(name))?;
-        header.then_some((i, j))
-    });
-    let Some((i, j)) = found else { return false };
-    components[i]["parameters"][j][name] = json!({"id": ""});
-    payload[UPLOAD_KEY] = json!({"media_id": media_id, "pointer": format!("/template/components/{i}/parameters/{j}/{name}/id")});
-    true
-}
-
 /// `POST /api/send-template` (multipart): one recipient (`to`) or a bulk job (`recipients_json`).
 pub async fn send_template_message(
     state: web::Data<AppState>,
@@ -76,14 +47,6 @@ pub async fn send_template_message(
         .ok_or_else(|| ApiError::Unprocessable("template_name is required".into()))?;
     let language = field(&form.language_code)
         .ok_or_else(|| ApiError::Unprocessable("language_code is required".into()))?;
-    let business = state.store.business(&auth.business_id).await?;
-    if let Some(pnid) = field(&form.phone_number_id)
-        && business.phone_number_id.as_deref() != Some(pnid.as_str())
-    {
-        return Err(ApiError::Forbidden(
-            "phone_number_id is not this business's number".into(),
-        ));
-    }
     let components: Value = match field(&form.components_json) {
         Some(raw) => serde_json::from_str(&raw)
             .map_err(|_| ApiError::Unprocessable("components_json is not a JSON array".into()))?,
@@ -94,82 +57,37 @@ pub async fn send_template_message(
             "components_json is not a JSON array".into(),
         ));
     }
-    let mut template = state
-        .store
-        .template_by_name(&auth.business_id, &name, &language)
-        .await?;
-    if template.as_ref().is_none_or(|t| t.status != "APPROVED") {
-        sync_templates(&state, &auth.business_id).await?;
-        template = state
-            .store
-            .template_by_name(&auth.business_id, &name, &language)
-            .await?;
-    }
-    let template = match template {
-        Some(t) if t.status == "APPROVED" => t,
-        Some(t) => {
-            return Err(ApiError::Unprocessable(format!(
-                "Template {name} ({language}) is {}; only APPROVED templates can be sent",
-                t.status
-            )));
-        }
-        None => {
-            return Err(ApiError::NotFound(format!(
-                "No template {name} ({language})"
-            )));
-        }
+    let recipients = if field(&form.send_mode).as_deref() == Some("bulk") {
+        Recipients::Many(bulk_recipients(&form)?)
+    } else {
+        let to = field(&form.to).ok_or_else(|| ApiError::Unprocessable("to is required".into()))?;
+        Recipients::One(CustomerKey::parse(&to)?)
     };
-    let mut payload = json!({
-        "messaging_product": "whatsapp", "recipient_type": "individual", "type": "template",
-        "template": {"name": name, "language": {"code": language}, "components": components},
-    });
-    if let Some(file) = &form.media_file {
-        let bytes = tokio::fs::read(file.file.path())
-            .await
-            .map_err(anyhow::Error::from)?;
-        let (mime, kind) = check_upload(&bytes, None)?;
-        let media_id = uuid::Uuid::new_v4().simple().to_string();
-        let filename = file.file_name.clone().unwrap_or_default();
-        store_file(
-            &state.store,
-            &state.settings.server.data_dir,
-            &auth.business_id,
-            &media_id,
-            &bytes,
-            mime,
-            &filename,
-        )
+    let header_file = match &form.media_file {
+        Some(file) => Some(read_upload(file, None).await?),
+        None => None,
+    };
+    let request = TemplateRequest {
+        name,
+        language,
+        components,
+        phone_number_id: field(&form.phone_number_id),
+        header_file,
+    };
+    let sent = state
+        .sending
+        .send_template(&auth.business_id, &auth.user_id, request, recipients)
         .await?;
-        if !attach_header_media(&mut payload, &media_id, kind) {
-            return Err(ApiError::Unprocessable(format!(
-                "The template's header takes no {} parameter for media_file",
-                kind.name()
-            )));
-        }
-    }
-    let user = state.store.user(&auth.business_id, &auth.user_id).await?;
-    let sender_name = format!("{} {}", user.first_name, user.last_name)
-        .trim()
-        .to_string();
-    let bulk = field(&form.send_mode).as_deref() == Some("bulk");
-    if !bulk {
-        let to = CustomerKey::parse(
-            &field(&form.to).ok_or_else(|| ApiError::Unprocessable("to is required".into()))?,
-        )
-        .map(CustomerKey::into_string)?;
-        let content = rendered(&template, &components);
-        let delivery = send_template(
-            &state,
-            &auth.business_id,
-            &to,
-            uuid::Uuid::new_v4().to_string(),
-            &payload,
-            content,
-            &sender_name,
-        )
-        .await?;
-        return Ok(delivery_response(delivery, &None));
-    }
+    Ok(match sent {
+        TemplateSent::One(sent) => delivery_response(sent.delivery, &sent.media_url),
+        TemplateSent::Job { id, total } => HttpResponse::Accepted()
+            .json(json!({"status": "accepted", "job_id": id, "total": total, "results": {}})),
+    })
+}
+
+/// The distinct phone numbers of `recipients_json`, in order: plain numbers, or objects with
+/// phone_number / phoneNumber / to / phone.
+fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<String>> {
     let raw = field(&form.recipients_json).ok_or_else(|| {
         ApiError::Unprocessable("recipients_json is required for bulk sending".into())
     })?;
@@ -178,7 +96,6 @@ pub async fn send_template_message(
     let mut recipients = Vec::with_capacity(entries.len());
     let mut seen = std::collections::HashSet::new();
     for entry in &entries {
-        // Plain numbers, or objects with phone_number / phoneNumber / to.
         let raw = entry
             .as_str()
             .map(String::from)
@@ -196,21 +113,7 @@ pub async fn send_template_message(
             recipients.push(phone);
         }
     }
-    let job = SendJob {
-        business_id: auth.business_id.clone(),
-        id: new_job_id(),
-        template_name: name,
-        language_code: language,
-        payload: payload.to_string(),
-        sender_name,
-        total: recipients.len() as i64,
-        finished_at: None,
-    };
-    let job_id = job.id.clone();
-    let total = job.total;
-    start_job(state, job, recipients).await?;
-    Ok(HttpResponse::Accepted()
-        .json(json!({"status": "accepted", "job_id": job_id, "total": total, "results": {}})))
+    Ok(recipients)
 }
 
 /// `GET /api/send-template/jobs/{id}`: progress, and the results so far.
@@ -219,5 +122,5 @@ pub async fn get_job(
     auth: Auth,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    Ok(HttpResponse::Ok().json(crate::sender::job_report(&state, &auth.business_id, &path).await?))
+    Ok(HttpResponse::Ok().json(state.sending.job_report(&auth.business_id, &path).await?))
 }

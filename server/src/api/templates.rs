@@ -8,8 +8,8 @@ use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
 use crate::media::sniff;
 use crate::multipart::Form;
-use crate::sender::submit_template;
 use crate::state::AppState;
+use crate::templates::catalog::submit_template;
 use crate::templates::media::{HEADER_DOCUMENT_MAX, HeaderFile};
 use crate::templates::rules::check_template;
 
@@ -39,6 +39,13 @@ pub async fn create_template(
             crate::media::cloud_type(&f.bytes).map_or("application/octet-stream", |(m, _)| m);
         (f.bytes.clone(), mime.to_string())
     });
-    let result = submit_template(&state, &auth.business_id, template, header).await?;
+    let result = submit_template(
+        &state.store,
+        state.provider.as_ref(),
+        &auth.business_id,
+        template,
+        header,
+    )
+    .await?;
     Ok(HttpResponse::Ok().json(json!({ "result": result })))
 }

@@ -1,9 +1,11 @@
-//! Templates and the sender's inputs, as pure checks the HTTP handlers call.
+//! Templates: the form's checks, the sender's inputs, and the list kept in step with the provider.
 //!
+//! - `catalog`: templates synced from the provider and submitted for review
 //! - `rules`: the template form's validation rules, in the spec's order, with the form's texts
-//! - `media`: file kinds told by their first bytes, and the header media limits
+//! - `media`: the header media limits
 //! - `recipients`: the phone numbers of a csv, xls or xlsx recipient file
 
+pub mod catalog;
 pub mod media;
 pub mod recipients;
 pub mod rules;

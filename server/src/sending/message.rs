@@ -1,0 +1,156 @@
+//! Free-form messages: text, or a file with an optional caption, sent only while the customer's
+//! 24-hour reply window is open.
+
+use parley_actors::conversation::{ConversationKey, OutgoingMessage};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::upload::{Kept, Upload};
+use super::{Sending, Sent};
+use crate::customer::CustomerKey;
+use crate::error::{ApiError, ApiResult};
+use crate::media::check_upload;
+use crate::outbox::UPLOAD_KEY;
+use crate::store::now_ms;
+
+/// The Cloud API's longest text message.
+const MAX_TEXT: usize = 4096;
+/// The Cloud API's longest media caption.
+const MAX_CAPTION: usize = 1024;
+/// How long after the customer's last message free-form messages may be sent.
+const WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// A free-form message an agent sends.
+pub struct MessageRequest {
+    pub to: CustomerKey,
+    /// The client's id for the message: a retry with the same id never sends twice.
+    pub client_id: String,
+    /// The number the client believes it sends from, checked against the business's.
+    pub phone_number_id: Option<String>,
+    pub text: Option<String>,
+    pub caption: Option<String>,
+    /// The kind the client says the file is (`image`, `video`, `audio`, `document`).
+    pub claimed_kind: Option<String>,
+    pub file: Option<Upload>,
+}
+
+impl Sending {
+    /// Stores and sends a free-form message. Idempotent on the client id.
+    pub async fn send_message(
+        &self,
+        business_id: &str,
+        user_id: &str,
+        request: MessageRequest,
+    ) -> ApiResult<Sent> {
+        let phone = request.to.into_string();
+        self.business_sending_from(
+            business_id,
+            request.phone_number_id.as_deref(),
+            "phoneNumberId",
+        )
+        .await?;
+        let last_incoming = self.store.last_incoming_at(business_id, &phone).await?;
+        if last_incoming.is_none_or(|at| now_ms() - at > WINDOW_MS) {
+            return Err(ApiError::Unprocessable(
+                "The 24-hour reply window with this customer is closed: they have not written \
+                 in the last 24 hours. Send an approved template instead."
+                    .into(),
+            ));
+        }
+        let sender_name = self.sender_name(business_id, user_id).await?;
+        let caption = request
+            .caption
+            .or_else(|| request.text.clone().filter(|_| request.file.is_some()));
+        let mut media_url = None;
+        let (kind, content, payload) = match &request.file {
+            Some(file) => {
+                // Named after the client id, so a retried upload overwrites instead of piling up.
+                let media_id = hex::encode(Sha256::digest(format!(
+                    "{business_id}:{}",
+                    request.client_id
+                )))[..32]
+                    .to_string();
+                let checked = check_upload(&file.bytes, request.claimed_kind.as_deref())?;
+                if caption
+                    .as_ref()
+                    .is_some_and(|c| c.chars().count() > MAX_CAPTION)
+                {
+                    return Err(ApiError::Unprocessable(format!(
+                        "caption is longer than {MAX_CAPTION} characters"
+                    )));
+                }
+                let kept = self
+                    .keep_upload(business_id, &media_id, file, checked)
+                    .await?;
+                let url = format!("/api/media/{media_id}");
+                media_url = Some(url.clone());
+                media_message(&phone, &media_id, &url, &kept, caption.as_deref())
+            }
+            None => {
+                let text = request
+                    .text
+                    .ok_or_else(|| ApiError::Unprocessable("text or file is required".into()))?;
+                if text.chars().count() > MAX_TEXT {
+                    return Err(ApiError::Unprocessable(format!(
+                        "text is longer than {MAX_TEXT} characters"
+                    )));
+                }
+                let payload = json!({
+                    "messaging_product": "whatsapp", "recipient_type": "individual", "to": phone,
+                    "type": "text", "text": {"preview_url": true, "body": text},
+                });
+                ("text".to_string(), json!({"text": text}), payload)
+            }
+        };
+        let key = ConversationKey {
+            business_id: business_id.to_string(),
+            phone,
+        };
+        let message = OutgoingMessage {
+            client_id: request.client_id,
+            kind,
+            content,
+            sender_name,
+            payload,
+        };
+        Ok(Sent {
+            delivery: self.outbox.send(key, message).await?,
+            media_url,
+        })
+    }
+}
+
+/// (kind, what the inbox shows, the provider body) of a media message. The provider's media id
+/// is filled in by the outbox once the file is uploaded.
+fn media_message(
+    phone: &str,
+    media_id: &str,
+    url: &str,
+    kept: &Kept,
+    caption: Option<&str>,
+) -> (String, Value, Value) {
+    let name = kept.kind.name();
+    let mut body = json!({"id": ""});
+    let mut shown = json!({"media_url": url, "mime_type": kept.mime, "filename": kept.filename});
+    if name == "document" {
+        body["filename"] = json!(kept.filename);
+    }
+    if name != "audio"
+        && let Some(caption) = caption
+    {
+        body["caption"] = json!(caption);
+    }
+    if name == "audio" {
+        shown["voice"] = json!(kept.mime == "audio/ogg");
+    }
+    let mut content = json!({ name: shown });
+    if let Some(caption) = caption {
+        content["caption"] = json!(caption);
+    }
+    let payload = json!({
+        "messaging_product": "whatsapp", "recipient_type": "individual", "to": phone,
+        "type": name, name: body,
+        UPLOAD_KEY: {"media_id": media_id, "pointer": format!("/{name}/id")},
+    });
+    (name.to_string(), content, payload)
+}

@@ -1,0 +1,78 @@
+//! The business's templates kept in step with the provider: the list synced before it is shown
+//! or sent, and new templates submitted for review.
+
+use serde_json::{Value, json};
+
+use crate::error::{ApiError, ApiResult};
+use crate::provider::{Credentials, Provider};
+use crate::store::{Store, TemplateRow};
+
+/// Fetches the account's templates from the provider into the store; answers the stored list.
+/// When the provider cannot be reached the last known list is answered.
+pub async fn sync_templates(
+    store: &Store,
+    provider: &dyn Provider,
+    business_id: &str,
+) -> ApiResult<Vec<TemplateRow>> {
+    let business = store.business(business_id).await?;
+    if let Ok(creds) = Credentials::of(&business) {
+        match provider.list_templates(&creds).await {
+            Ok(list) => store.upsert_templates(business_id, &list).await?,
+            Err(err) => {
+                tracing::warn!(error = %err, "template sync failed; answering the cached list")
+            }
+        }
+    }
+    store.templates(business_id).await
+}
+
+/// Submits a template that passed the form's rules: a media header's file is uploaded for its
+/// handle (replacing the placeholder), the template goes to the provider for review, and the
+/// store keeps it PENDING until the decision arrives by webhook.
+pub async fn submit_template(
+    store: &Store,
+    provider: &dyn Provider,
+    business_id: &str,
+    mut template: Value,
+    header_file: Option<(Vec<u8>, String)>,
+) -> ApiResult<Value> {
+    let business = store.business(business_id).await?;
+    let creds = Credentials::of(&business).map_err(|e| ApiError::BadGateway(e.to_string()))?;
+    if let Some((bytes, mime)) = header_file {
+        let handle = provider
+            .upload_handle(&creds, bytes, &mime)
+            .await
+            .map_err(|e| ApiError::BadGateway(e.to_string()))?;
+        for component in template
+            .get_mut("components")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if component
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.eq_ignore_ascii_case("HEADER"))
+            {
+                component["example"] = json!({"header_handle": [handle]});
+            }
+        }
+    }
+    let answer = provider
+        .create_template(&creds, template.clone())
+        .await
+        .map_err(|e| match e {
+            crate::provider::ProviderError::Rejected { .. }
+            | crate::provider::ProviderError::InvalidRecipient { .. } => {
+                ApiError::Unprocessable(e.to_string())
+            }
+            other => ApiError::BadGateway(other.to_string()),
+        })?;
+    let mut stored = template;
+    stored["id"] = answer.get("id").cloned().unwrap_or(Value::Null);
+    stored["status"] = answer.get("status").cloned().unwrap_or(json!("PENDING"));
+    store
+        .upsert_templates(business_id, std::slice::from_ref(&stored))
+        .await?;
+    Ok(answer)
+}

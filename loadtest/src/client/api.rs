@@ -72,17 +72,24 @@ impl Api {
 
     /// Publishes a raw body to an nchan channel; answers the HTTP status.
     pub async fn nchan_publish(&self, channel: &str, body: String) -> Result<u16> {
-        let response = self
+        let request = self
             .http
             .post(self.url(&format!("/pub/{channel}")))
-            .body(body)
-            .send()
-            .await
-            .context("Failed to publish to nchan")?;
-        let status = response.status().as_u16();
-        let _ = response.bytes().await;
-        Ok(status)
+            .body(body);
+        status_answer(request, "Failed to publish to nchan").await
     }
+}
+
+/// Sends `request` and answers only its status; the body is read to its end so the connection
+/// goes back to the pool.
+pub(super) async fn status_answer(
+    request: reqwest::RequestBuilder,
+    failure: &'static str,
+) -> Result<u16> {
+    let response = request.send().await.context(failure)?;
+    let status = response.status().as_u16();
+    let _ = response.bytes().await;
+    Ok(status)
 }
 
 async fn json_answer(path: &str, request: reqwest::RequestBuilder) -> Result<(u16, Value)> {

@@ -1,29 +1,24 @@
 //! Signed Cloud API webhooks: what a customer's message looks like when it reaches Parley.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hmac::{Hmac, Mac};
 use serde_json::json;
 use sha2::Sha256;
 
-use super::api::Api;
+use super::api::{Api, status_answer};
 use super::business::{Business, customer_phone};
 use super::marker::unix_nanos;
 
 impl Api {
     /// Posts a signed webhook; answers the HTTP status.
     pub async fn webhook(&self, body: String, secret: &str) -> Result<u16> {
-        let response = self
+        let request = self
             .http
             .post(self.url("/webhook"))
             .header("Content-Type", "application/json")
             .header("X-Hub-Signature-256", sign(secret, body.as_bytes()))
-            .body(body)
-            .send()
-            .await
-            .context("Failed to post a webhook")?;
-        let status = response.status().as_u16();
-        let _ = response.bytes().await;
-        Ok(status)
+            .body(body);
+        status_answer(request, "Failed to post a webhook").await
     }
 }
 

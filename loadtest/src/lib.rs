@@ -2,9 +2,13 @@
 //!
 //! Layout:
 //! - `cli`: the command line, one subcommand per scenario, and the bounds every run obeys.
-//! - `client`: setup through the public API, signed webhooks, WebSocket sessions bound to a
-//!   loopback source address, the latency marker carried in message text, process RSS.
-//! - `scenarios`: `idle`, `inbox`, `fanout`, `send`, `bulk`, and the open-loop publisher they share.
+//! - `client`: talking to the target, one concern a file: `api` (HTTP calls, nchan publishes),
+//!   `business` (setup through the public API), `webhook` (signed webhooks), `session`
+//!   (WebSocket sessions bound to a loopback source address), `marker` (the latency marker
+//!   carried in message text), `rss` (process memory).
+//! - `scenarios`: one module per scenario (`idle`, `inbox`, `fanout`, `send`, `bulk`), and what
+//!   they share: `run` (target, flags, run id, progress), `open_loop` (the publisher),
+//!   `publish` (one marked message sent) and `subscribers` (the sessions that receive it).
 //! - `report`: histograms, the report, its table and JSON.
 //!
 //! The binary parses arguments and calls [`run`]; the smoke tests call [`run`] too.

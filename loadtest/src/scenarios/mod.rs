@@ -1,0 +1,24 @@
+//! The five scenarios, one module each, and the pieces more than one of them uses.
+//!
+//! - `idle`, `inbox`, `fanout`, `send`, `bulk`: the scenarios.
+//! - `run`: what every scenario is given (target, flags, run id, progress bar).
+//! - `open_loop`: the publisher that keeps its schedule whatever the server does.
+//! - `publish`: one marked message as a webhook to Parley or a body to nchan.
+//! - `subscribers`: the sessions that read marked messages and credit their phase.
+
+mod bulk;
+mod fanout;
+mod idle;
+mod inbox;
+mod open_loop;
+mod publish;
+mod run;
+mod send;
+mod subscribers;
+
+pub use bulk::bulk;
+pub use fanout::fanout;
+pub use idle::idle;
+pub use inbox::inbox;
+pub use run::Run;
+pub use send::send;

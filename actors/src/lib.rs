@@ -10,7 +10,11 @@
 //! `EventLog`, `EventBus`) and the server implements them.
 
 pub mod conversation;
+pub mod error;
+pub mod event_log;
 pub mod events;
 pub mod hub;
+mod load;
 pub mod queue;
+mod sequencer;
 pub mod session;

@@ -3,7 +3,7 @@
 //! While the process is busy it hands events over at most every `MERGE_WINDOW`, so a session
 //! following a busy conversation gets one message (and its socket one write) for several commits.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,53 +12,9 @@ use actix::prelude::*;
 use crate::error::StoreError;
 use crate::event_log::{EventLog, Replay};
 use crate::events::{Event, SharedEvent};
+use crate::followers::{Connect, Disconnect, Followers, SessionId, Subscribe, Unsubscribe};
 use crate::load::{LOAD_SAMPLE, Load};
 use crate::sequencer::{GAP_WAIT, GapRead, Sequencers};
-
-/// Identifies one connected session on this node.
-pub type SessionId = u64;
-
-/// Events for a session, in order (the session picks the channel it follows each on). The
-/// events of one publish go to a session in one message: one wake-up and, when its socket
-/// keeps up, one write for all of them.
-#[derive(Message, Clone)]
-#[rtype(result = "()")]
-pub struct Deliver(pub Vec<Arc<SharedEvent>>);
-
-/// Asks a session to close, with the reason sent to the client.
-#[derive(Message, Clone)]
-#[rtype(result = "()")]
-pub struct CloseSession(pub String);
-
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Connect {
-    pub id: SessionId,
-    pub business_id: String,
-    pub user_id: String,
-    pub deliver: Recipient<Deliver>,
-    pub close: Recipient<CloseSession>,
-}
-
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Disconnect {
-    pub id: SessionId,
-}
-
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Subscribe {
-    pub id: SessionId,
-    pub channel: String,
-}
-
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Unsubscribe {
-    pub id: SessionId,
-    pub channel: String,
-}
 
 /// Closes a user's sessions that follow `channel` (the SSE shim's close call).
 #[derive(Message)]
@@ -90,19 +46,10 @@ pub struct SessionCount;
 /// loopback, most of a busy fan-out's time); merging them trades at most this much latency for
 /// the CPU time that keeps a saturated node from falling behind (docs/decisions/0004).
 const MERGE_WINDOW: Duration = Duration::from_millis(5);
-struct SessionEntry {
-    business_id: String,
-    user_id: String,
-    deliver: Recipient<Deliver>,
-    close: Recipient<CloseSession>,
-    channels: HashSet<String>,
-}
-
 #[derive(Default)]
 pub struct Hub {
-    sessions: HashMap<SessionId, SessionEntry>,
-    /// (business, channel) → sessions following it.
-    followers: HashMap<(String, String), HashSet<SessionId>>,
+    /// The connected sessions and the channels each follows.
+    followers: Followers,
     /// Each business's events in `seq` order.
     order: Sequencers,
     /// Routed events not yet handed to their sessions, per session in order.
@@ -191,16 +138,8 @@ impl Hub {
     /// The followers are the ones of the moment each event is routed, either way.
     fn route(&mut self, events: Vec<Arc<SharedEvent>>, ctx: &mut Context<Self>) {
         for shared in events {
-            let event = &shared.event;
-            let mut reached = HashSet::new();
-            for channel in &event.channels {
-                let key = (event.business_id.clone(), channel.clone());
-                for id in self.followers.get(&key).into_iter().flatten() {
-                    // A session following two of the event's channels gets it once.
-                    if reached.insert(*id) {
-                        self.routed.entry(*id).or_default().push(shared.clone());
-                    }
-                }
+            for id in self.followers.of(&shared.event) {
+                self.routed.entry(id).or_default().push(shared.clone());
             }
         }
         if self.routed.is_empty() || self.hand_over_due {
@@ -223,19 +162,7 @@ impl Hub {
     fn hand_over(&mut self) {
         self.handed_over = Some(Instant::now());
         for (id, events) in self.routed.drain() {
-            if let Some(entry) = self.sessions.get(&id) {
-                entry.deliver.do_send(Deliver(events));
-            }
-        }
-    }
-
-    fn unfollow(&mut self, id: SessionId, business_id: &str, channel: &str) {
-        let key = (business_id.to_string(), channel.to_string());
-        if let Some(set) = self.followers.get_mut(&key) {
-            set.remove(&id);
-            if set.is_empty() {
-                self.followers.remove(&key);
-            }
+            self.followers.deliver(id, events);
         }
     }
 }
@@ -252,73 +179,36 @@ impl Actor for Hub {
 impl Handler<Connect> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Connect, _: &mut Context<Self>) {
-        self.sessions.insert(
-            msg.id,
-            SessionEntry {
-                business_id: msg.business_id,
-                user_id: msg.user_id,
-                deliver: msg.deliver,
-                close: msg.close,
-                channels: HashSet::new(),
-            },
-        );
+        self.followers.connect(msg);
     }
 }
 
 impl Handler<Disconnect> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Disconnect, _: &mut Context<Self>) {
-        if let Some(entry) = self.sessions.remove(&msg.id) {
-            for channel in &entry.channels {
-                self.unfollow(msg.id, &entry.business_id, channel);
-            }
-        }
+        self.followers.disconnect(msg.id);
     }
 }
 
 impl Handler<Subscribe> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Subscribe, _: &mut Context<Self>) {
-        if let Some(entry) = self.sessions.get_mut(&msg.id) {
-            entry.channels.insert(msg.channel.clone());
-            self.followers
-                .entry((entry.business_id.clone(), msg.channel))
-                .or_default()
-                .insert(msg.id);
-        }
+        self.followers.subscribe(msg.id, msg.channel);
     }
 }
 
 impl Handler<Unsubscribe> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Unsubscribe, _: &mut Context<Self>) {
-        let Some(entry) = self.sessions.get_mut(&msg.id) else {
-            return;
-        };
-        entry.channels.remove(&msg.channel);
-        let business_id = entry.business_id.clone();
-        self.unfollow(msg.id, &business_id, &msg.channel);
+        self.followers.unsubscribe(msg.id, &msg.channel);
     }
 }
 
 impl Handler<CloseChannel> for Hub {
     type Result = usize;
     fn handle(&mut self, msg: CloseChannel, _: &mut Context<Self>) -> usize {
-        let matching: Vec<_> = self
-            .sessions
-            .values()
-            .filter(|e| {
-                e.business_id == msg.business_id
-                    && e.user_id == msg.user_id
-                    && e.channels.contains(&msg.channel)
-            })
-            .collect();
-        for entry in &matching {
-            entry
-                .close
-                .do_send(CloseSession("closed by the client".into()));
-        }
-        matching.len()
+        self.followers
+            .close_following(&msg.business_id, &msg.user_id, &msg.channel)
     }
 }
 
@@ -337,8 +227,9 @@ impl Handler<Publish> for Hub {
 impl Handler<CatchUp> for Hub {
     type Result = ();
     fn handle(&mut self, _: CatchUp, ctx: &mut Context<Self>) {
-        let businesses: HashSet<&String> = self.sessions.values().map(|s| &s.business_id).collect();
-        let reads: Vec<(String, i64)> = businesses
+        let reads: Vec<(String, i64)> = self
+            .followers
+            .businesses()
             .into_iter()
             .filter_map(|business| Some((business.clone(), self.order.released(business)?)))
             .collect();
@@ -351,7 +242,7 @@ impl Handler<CatchUp> for Hub {
 impl Handler<SessionCount> for Hub {
     type Result = usize;
     fn handle(&mut self, _: SessionCount, _: &mut Context<Self>) -> usize {
-        self.sessions.len()
+        self.followers.len()
     }
 }
 
@@ -376,6 +267,7 @@ impl EventBus for InProcessBus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::followers::{CloseSession, Deliver};
     use serde_json::json;
 
     fn logged(seq: i64) -> Event {

@@ -13,6 +13,7 @@ pub mod conversation;
 pub mod error;
 pub mod event_log;
 pub mod events;
+pub mod followers;
 pub mod hub;
 mod load;
 pub mod queue;

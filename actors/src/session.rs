@@ -12,9 +12,10 @@ use tungstenite::Utf8Bytes;
 
 use crate::event_log::{EventLog, Replay};
 use crate::events::SharedEvent;
-use crate::hub::{
-    CloseSession, Connect, Deliver, Disconnect, Hub, SessionId, Subscribe, Unsubscribe,
+use crate::followers::{
+    CloseSession, Connect, Deliver, Disconnect, SessionId, Subscribe, Unsubscribe,
 };
+use crate::hub::Hub;
 use crate::queue;
 
 /// How often the server pings (WebSocket) or sends a keep-alive comment (SSE).

@@ -14,7 +14,7 @@ use crate::event_log::{EventLog, Replay};
 use crate::events::{Event, SharedEvent};
 use crate::followers::{Connect, Disconnect, Followers, SessionId, Subscribe, Unsubscribe};
 use crate::load::{LOAD_SAMPLE, Load};
-use crate::sequencer::{GAP_WAIT, GapRead, Sequencers};
+use crate::sequencer::{GAP_WAIT, Sequencers};
 
 /// Closes a user's sessions that follow `channel` (the SSE shim's close call).
 #[derive(Message)]
@@ -46,6 +46,7 @@ pub struct SessionCount;
 /// loopback, most of a busy fan-out's time); merging them trades at most this much latency for
 /// the CPU time that keeps a saturated node from falling behind (docs/decisions/0004).
 const MERGE_WINDOW: Duration = Duration::from_millis(5);
+
 #[derive(Default)]
 pub struct Hub {
     /// The connected sessions and the channels each follows.
@@ -86,12 +87,7 @@ impl Hub {
     /// the last one waiting, then gives up on any the log does not have either.
     fn fill_gaps(&mut self, ctx: &mut Context<Self>) {
         for gap in self.order.stale_gaps() {
-            let GapRead {
-                business,
-                after,
-                last,
-            } = gap;
-            self.read_log(business, after, Some(last), ctx);
+            self.read_log(gap.business, gap.after, Some(gap.last), ctx);
         }
     }
 

@@ -16,6 +16,7 @@ pub enum Replay {
 
 /// The store's event log.
 pub trait EventLog: Send + Sync + 'static {
+    /// The business's logged events after seq `after`, in order (or `TooOld`).
     fn since(
         &self,
         business_id: &str,

@@ -248,19 +248,17 @@ async fn a_failed_write_publishes_nothing_and_the_conversation_carries_on() {
     assert_eq!(memory.messages(), vec!["client.2"]);
 }
 
+async fn mark_read(conversations: &Conversations, key: &ConversationKey) -> u64 {
+    let read = conversations.ask(key, MarkRead).await;
+    read.expect("mailbox").expect("read")
+}
+
 #[actix::test]
 async fn a_quiet_conversation_stops_its_actor_and_a_new_message_starts_another() {
     let idle = Duration::from_millis(40);
     let (conversations, _, _) = start(idle);
     let key = key();
-    assert_eq!(
-        conversations
-            .ask(&key, MarkRead)
-            .await
-            .expect("mailbox")
-            .expect("read"),
-        1
-    );
+    assert_eq!(mark_read(&conversations, &key).await, 1);
     assert_eq!(conversations.running(), 1);
 
     tokio::time::sleep(idle * 4).await;
@@ -270,13 +268,6 @@ async fn a_quiet_conversation_stops_its_actor_and_a_new_message_starts_another()
         "stopped after {idle:?} without work"
     );
 
-    assert_eq!(
-        conversations
-            .ask(&key, MarkRead)
-            .await
-            .expect("mailbox")
-            .expect("read"),
-        1
-    );
+    assert_eq!(mark_read(&conversations, &key).await, 1);
     assert_eq!(conversations.running(), 1);
 }

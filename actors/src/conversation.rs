@@ -12,10 +12,9 @@ use actix::prelude::*;
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 
+use crate::error::StoreError;
 use crate::events::Event;
 use crate::hub::EventBus;
-
-pub type StoreError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Which conversation: a business and one of its customers.
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
@@ -309,9 +308,7 @@ impl Conversations {
             Ok(answer) => Ok(answer),
             Err(_) => {
                 let addr = self.actor(key);
-                addr.send(msg)
-                    .await
-                    .map_err(|e| format!("conversation actor unavailable: {e}").into())
+                Ok(addr.send(msg).await?)
             }
         }
     }

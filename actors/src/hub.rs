@@ -3,59 +3,18 @@
 //! While the process is busy it hands events over at most every `MERGE_WINDOW`, so a session
 //! following a busy conversation gets one message (and its socket one write) for several commits.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 
+use crate::error::StoreError;
+use crate::event_log::{EventLog, Replay};
 use crate::events::{Event, SharedEvent};
-use crate::session::{EventLog, Replay};
-
-/// Identifies one connected session on this node.
-pub type SessionId = u64;
-
-/// Events for a session, in order (the session picks the channel it follows each on). The
-/// events of one publish go to a session in one message: one wake-up and, when its socket
-/// keeps up, one write for all of them.
-#[derive(Message, Clone)]
-#[rtype(result = "()")]
-pub struct Deliver(pub Vec<Arc<SharedEvent>>);
-
-/// Asks a session to close, with the reason sent to the client.
-#[derive(Message, Clone)]
-#[rtype(result = "()")]
-pub struct CloseSession(pub String);
-
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Connect {
-    pub id: SessionId,
-    pub business_id: String,
-    pub user_id: String,
-    pub deliver: Recipient<Deliver>,
-    pub close: Recipient<CloseSession>,
-}
-
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Disconnect {
-    pub id: SessionId,
-}
-
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Subscribe {
-    pub id: SessionId,
-    pub channel: String,
-}
-
-#[derive(Message)]
-#[rtype(result = "()")]
-pub struct Unsubscribe {
-    pub id: SessionId,
-    pub channel: String,
-}
+use crate::followers::{Connect, Disconnect, Followers, SessionId, Subscribe, Unsubscribe};
+use crate::load::{LOAD_SAMPLE, Load};
+use crate::sequencer::{GAP_WAIT, Sequencers};
 
 /// Closes a user's sessions that follow `channel` (the SSE shim's close call).
 #[derive(Message)]
@@ -82,167 +41,24 @@ pub struct CatchUp;
 #[rtype(result = "usize")]
 pub struct SessionCount;
 
-/// How long an out-of-order event waits for the ones before it before they are read from the
-/// log (and, if the log has none of them either, it goes out anyway).
-const GAP_WAIT: Duration = Duration::from_millis(500);
-
 /// While the process is busy, the longest an event waits for later ones to go out with it. Each
 /// hand-over costs every following session a wake-up and its socket a `send` (about 5 µs on
 /// loopback, most of a busy fan-out's time); merging them trades at most this much latency for
 /// the CPU time that keeps a saturated node from falling behind (docs/decisions/0004).
 const MERGE_WINDOW: Duration = Duration::from_millis(5);
-/// How often the hub samples the process's CPU use.
-const LOAD_SAMPLE: Duration = Duration::from_millis(100);
-/// Share of the process's cores in use from which it counts as busy, and below which it no
-/// longer does (apart, so merging, which lowers the load, does not switch itself off).
-const BUSY_FROM: f64 = 0.75;
-const BUSY_UNTIL: f64 = 0.5;
-/// Linux reports process CPU time in `/proc` in these units per second (`USER_HZ`).
-const CLOCK_TICKS_PER_SEC: f64 = 100.0;
-
-struct SessionEntry {
-    business_id: String,
-    user_id: String,
-    deliver: Recipient<Deliver>,
-    close: Recipient<CloseSession>,
-    channels: HashSet<String>,
-}
-
-/// Puts one business's events back in `seq` order: conversation actors commit in seq order but
-/// may reach the hub in another, and a client that resumes after seq N must have seen all < N.
-struct Sequencer {
-    /// The seq due next. Known from the start (the log's counter when the hub started, else 1),
-    /// so even the first events after a start wait for the ones before them.
-    next: i64,
-    waiting: BTreeMap<i64, Arc<SharedEvent>>,
-    waiting_since: Option<Instant>,
-    /// The missing events are being read from the log.
-    filling: bool,
-}
-
-impl Sequencer {
-    /// For a business whose last logged event is `seq` (0: none yet).
-    fn after(seq: i64) -> Sequencer {
-        Sequencer {
-            next: seq + 1,
-            waiting: BTreeMap::new(),
-            waiting_since: None,
-            filling: false,
-        }
-    }
-
-    /// Events ready to go out, in order.
-    fn accept(&mut self, event: Arc<SharedEvent>) -> Vec<Arc<SharedEvent>> {
-        let seq = event.event.seq;
-        if seq == crate::events::TRANSIENT {
-            return vec![event];
-        }
-        if seq > self.next {
-            self.waiting.insert(seq, event);
-            self.waiting_since.get_or_insert_with(Instant::now);
-            return Vec::new();
-        }
-        if seq < self.next {
-            // A straggler, given up on earlier: late rather than never.
-            return vec![event];
-        }
-        self.next = seq + 1;
-        let mut ready = vec![event];
-        self.drain_consecutive(&mut ready);
-        ready
-    }
-
-    fn drain_consecutive(&mut self, ready: &mut Vec<Arc<SharedEvent>>) {
-        while let Some(event) = self.waiting.remove(&self.next) {
-            self.next += 1;
-            ready.push(event);
-        }
-        if self.waiting.is_empty() {
-            self.waiting_since = None;
-        }
-    }
-
-    /// Whether events have waited `GAP_WAIT` for a missing one, with no read of it under way.
-    fn stale(&self) -> bool {
-        !self.filling
-            && self
-                .waiting_since
-                .is_some_and(|since| since.elapsed() >= GAP_WAIT)
-    }
-
-    /// Gives up on the missing events: releases what waits, from the first on.
-    fn give_up(&mut self) -> Vec<Arc<SharedEvent>> {
-        let mut ready = Vec::new();
-        if let Some((&first, _)) = self.waiting.iter().next() {
-            self.next = first;
-            self.drain_consecutive(&mut ready);
-            self.waiting_since = (!self.waiting.is_empty()).then(Instant::now);
-        }
-        ready
-    }
-}
-
-/// Whether this process is busy, from the CPU time it used between two samples.
-struct Load {
-    busy: bool,
-    /// The previous sample: when, and the CPU time used until then (in clock ticks).
-    last: Option<(Instant, u64)>,
-    /// Reads the CPU time used so far (`cpu_ticks`; none in tests that fix `busy`).
-    clock: fn() -> Option<u64>,
-    /// The cores the process may run on (its CPU affinity and cgroup quota), read once.
-    cores: f64,
-}
-
-impl Default for Load {
-    fn default() -> Load {
-        Load {
-            busy: false,
-            last: None,
-            clock: cpu_ticks,
-            cores: std::thread::available_parallelism().map_or(1, |n| n.get()) as f64,
-        }
-    }
-}
-
-impl Load {
-    fn sample(&mut self) {
-        let Some(ticks) = (self.clock)() else {
-            return; // Not Linux: never busy, events go out at once.
-        };
-        let now = Instant::now();
-        if let Some((then, before)) = self.last.replace((now, ticks)) {
-            let secs = now.duration_since(then).as_secs_f64();
-            let used =
-                ticks.saturating_sub(before) as f64 / CLOCK_TICKS_PER_SEC / secs / self.cores;
-            self.busy = used >= if self.busy { BUSY_UNTIL } else { BUSY_FROM };
-        }
-    }
-}
-
-/// User plus system CPU time of this process so far, from `/proc/self/stat` (fields 14 and 15;
-/// the ones after the parenthesised command name, which may hold spaces, start at field 3).
-fn cpu_ticks() -> Option<u64> {
-    stat_cpu_ticks(&std::fs::read_to_string("/proc/self/stat").ok()?)
-}
-
-fn stat_cpu_ticks(stat: &str) -> Option<u64> {
-    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(11);
-    let user: u64 = fields.next()?.parse().ok()?;
-    let system: u64 = fields.next()?.parse().ok()?;
-    Some(user + system)
-}
 
 #[derive(Default)]
 pub struct Hub {
-    sessions: HashMap<SessionId, SessionEntry>,
-    /// (business, channel) → sessions following it.
-    followers: HashMap<(String, String), HashSet<SessionId>>,
-    order: HashMap<String, Sequencer>,
+    /// The connected sessions and the channels each follows.
+    followers: Followers,
+    /// Each business's events in `seq` order.
+    order: Sequencers,
     /// Routed events not yet handed to their sessions, per session in order.
     routed: HashMap<SessionId, Vec<Arc<SharedEvent>>>,
     /// When events were last handed over, and whether the next hand-over is scheduled.
     handed_over: Option<Instant>,
     hand_over_due: bool,
+    /// Whether the process is busy enough to merge hand-overs.
     load: Load,
     /// Where missing events are read from (none for a hub tested alone: gaps are given up on).
     log: Option<Arc<dyn EventLog>>,
@@ -253,10 +69,7 @@ impl Hub {
     /// not named starts at seq 1).
     pub fn resuming(last_seqs: HashMap<String, i64>) -> Hub {
         Hub {
-            order: last_seqs
-                .into_iter()
-                .map(|(business, seq)| (business, Sequencer::after(seq)))
-                .collect(),
+            order: Sequencers::resuming(last_seqs),
             ..Hub::default()
         }
     }
@@ -273,18 +86,8 @@ impl Hub {
     /// node's notice was lost, or a publisher stopped between its commit and its publish), up to
     /// the last one waiting, then gives up on any the log does not have either.
     fn fill_gaps(&mut self, ctx: &mut Context<Self>) {
-        let stale: Vec<(String, i64, i64)> = self
-            .order
-            .iter_mut()
-            .filter(|(_, sequencer)| sequencer.stale())
-            .filter_map(|(business, sequencer)| {
-                let (&last, _) = sequencer.waiting.iter().next_back()?;
-                sequencer.filling = true;
-                Some((business.clone(), sequencer.next - 1, last))
-            })
-            .collect();
-        for (business, after, last) in stale {
-            self.read_log(business, after, Some(last), ctx);
+        for gap in self.order.stale_gaps() {
+            self.read_log(gap.business, gap.after, Some(gap.last), ctx);
         }
     }
 
@@ -310,30 +113,19 @@ impl Hub {
     fn read(
         &mut self,
         business: &str,
-        result: Result<Replay, String>,
+        result: Result<Replay, StoreError>,
         last: Option<i64>,
         ctx: &mut Context<Self>,
     ) {
-        let Some(sequencer) = self.order.get_mut(business) else {
-            return;
-        };
-        let mut ready = Vec::new();
-        match result {
-            Ok(Replay::Events(events)) => {
-                for event in events {
-                    // `next` moves on as events are taken: one already routed is skipped.
-                    if event.seq >= sequencer.next && last.is_none_or(|last| event.seq <= last) {
-                        ready.extend(sequencer.accept(Arc::new(SharedEvent::new(event))));
-                    }
-                }
+        let events = match result {
+            Ok(Replay::Events(events)) => events,
+            Ok(Replay::TooOld) => Vec::new(),
+            Err(err) => {
+                tracing::warn!(error = %err, "missing events not read from the log");
+                Vec::new()
             }
-            Ok(Replay::TooOld) => {}
-            Err(err) => tracing::warn!(error = %err, "missing events not read from the log"),
-        }
-        if last.is_some() {
-            sequencer.filling = false;
-            ready.extend(sequencer.give_up());
-        }
+        };
+        let ready = self.order.logged(business, events, last);
         self.route(ready, ctx);
     }
 
@@ -342,23 +134,15 @@ impl Hub {
     /// The followers are the ones of the moment each event is routed, either way.
     fn route(&mut self, events: Vec<Arc<SharedEvent>>, ctx: &mut Context<Self>) {
         for shared in events {
-            let event = &shared.event;
-            let mut reached = HashSet::new();
-            for channel in &event.channels {
-                let key = (event.business_id.clone(), channel.clone());
-                for id in self.followers.get(&key).into_iter().flatten() {
-                    // A session following two of the event's channels gets it once.
-                    if reached.insert(*id) {
-                        self.routed.entry(*id).or_default().push(shared.clone());
-                    }
-                }
+            for id in self.followers.of(&shared.event) {
+                self.routed.entry(id).or_default().push(shared.clone());
             }
         }
         if self.routed.is_empty() || self.hand_over_due {
             return;
         }
         let since = self.handed_over.map(|at| at.elapsed());
-        match since.filter(|since| self.load.busy && *since < MERGE_WINDOW) {
+        match since.filter(|since| self.load.busy() && *since < MERGE_WINDOW) {
             Some(since) => {
                 self.hand_over_due = true;
                 ctx.run_later(MERGE_WINDOW - since, |hub, _| {
@@ -374,19 +158,7 @@ impl Hub {
     fn hand_over(&mut self) {
         self.handed_over = Some(Instant::now());
         for (id, events) in self.routed.drain() {
-            if let Some(entry) = self.sessions.get(&id) {
-                entry.deliver.do_send(Deliver(events));
-            }
-        }
-    }
-
-    fn unfollow(&mut self, id: SessionId, business_id: &str, channel: &str) {
-        let key = (business_id.to_string(), channel.to_string());
-        if let Some(set) = self.followers.get_mut(&key) {
-            set.remove(&id);
-            if set.is_empty() {
-                self.followers.remove(&key);
-            }
+            self.followers.deliver(id, events);
         }
     }
 }
@@ -403,88 +175,47 @@ impl Actor for Hub {
 impl Handler<Connect> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Connect, _: &mut Context<Self>) {
-        self.sessions.insert(
-            msg.id,
-            SessionEntry {
-                business_id: msg.business_id,
-                user_id: msg.user_id,
-                deliver: msg.deliver,
-                close: msg.close,
-                channels: HashSet::new(),
-            },
-        );
+        self.followers.connect(msg);
     }
 }
 
 impl Handler<Disconnect> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Disconnect, _: &mut Context<Self>) {
-        if let Some(entry) = self.sessions.remove(&msg.id) {
-            for channel in &entry.channels {
-                self.unfollow(msg.id, &entry.business_id, channel);
-            }
-        }
+        self.followers.disconnect(msg.id);
     }
 }
 
 impl Handler<Subscribe> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Subscribe, _: &mut Context<Self>) {
-        if let Some(entry) = self.sessions.get_mut(&msg.id) {
-            entry.channels.insert(msg.channel.clone());
-            self.followers
-                .entry((entry.business_id.clone(), msg.channel))
-                .or_default()
-                .insert(msg.id);
-        }
+        self.followers.subscribe(msg.id, msg.channel);
     }
 }
 
 impl Handler<Unsubscribe> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Unsubscribe, _: &mut Context<Self>) {
-        let Some(entry) = self.sessions.get_mut(&msg.id) else {
-            return;
-        };
-        entry.channels.remove(&msg.channel);
-        let business_id = entry.business_id.clone();
-        self.unfollow(msg.id, &business_id, &msg.channel);
+        self.followers.unsubscribe(msg.id, &msg.channel);
     }
 }
 
 impl Handler<CloseChannel> for Hub {
     type Result = usize;
     fn handle(&mut self, msg: CloseChannel, _: &mut Context<Self>) -> usize {
-        let matching: Vec<_> = self
-            .sessions
-            .values()
-            .filter(|e| {
-                e.business_id == msg.business_id
-                    && e.user_id == msg.user_id
-                    && e.channels.contains(&msg.channel)
-            })
-            .collect();
-        for entry in &matching {
-            entry
-                .close
-                .do_send(CloseSession("closed by the client".into()));
-        }
-        matching.len()
+        self.followers
+            .close_following(&msg.business_id, &msg.user_id, &msg.channel)
     }
 }
 
 impl Handler<Publish> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Publish, ctx: &mut Context<Self>) {
-        let mut ready = Vec::new();
-        for event in msg.0 {
-            ready.extend(
-                self.order
-                    .entry(event.business_id.clone())
-                    .or_insert_with(|| Sequencer::after(0))
-                    .accept(Arc::new(SharedEvent::new(event))),
-            );
-        }
+        let ready = msg
+            .0
+            .into_iter()
+            .flat_map(|e| self.order.accept(e))
+            .collect();
         self.route(ready, ctx);
     }
 }
@@ -492,10 +223,11 @@ impl Handler<Publish> for Hub {
 impl Handler<CatchUp> for Hub {
     type Result = ();
     fn handle(&mut self, _: CatchUp, ctx: &mut Context<Self>) {
-        let businesses: HashSet<&String> = self.sessions.values().map(|s| &s.business_id).collect();
-        let reads: Vec<(String, i64)> = businesses
+        let reads: Vec<(String, i64)> = self
+            .followers
+            .businesses()
             .into_iter()
-            .filter_map(|business| Some((business.clone(), self.order.get(business)?.next - 1)))
+            .filter_map(|business| Some((business.clone(), self.order.released(business)?)))
             .collect();
         for (business, after) in reads {
             self.read_log(business, after, None, ctx);
@@ -506,7 +238,7 @@ impl Handler<CatchUp> for Hub {
 impl Handler<SessionCount> for Hub {
     type Result = usize;
     fn handle(&mut self, _: SessionCount, _: &mut Context<Self>) -> usize {
-        self.sessions.len()
+        self.followers.len()
     }
 }
 
@@ -531,6 +263,7 @@ impl EventBus for InProcessBus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::followers::{CloseSession, Deliver};
     use serde_json::json;
 
     fn logged(seq: i64) -> Event {
@@ -541,10 +274,6 @@ mod tests {
             name: "n".into(),
             data: crate::events::event_data(&json!({})),
         }
-    }
-
-    fn event(seq: i64) -> Arc<SharedEvent> {
-        Arc::new(SharedEvent::new(logged(seq)))
     }
 
     /// A session that records the seqs of each hand-over it gets.
@@ -571,11 +300,7 @@ mod tests {
     /// its one follower got.
     async fn hand_overs(busy: bool) -> Vec<Vec<i64>> {
         let hub = Hub {
-            load: Load {
-                busy,
-                clock: || None,
-                ..Load::default()
-            },
+            load: Load::fixed(busy),
             ..Hub::default()
         }
         .start();
@@ -607,48 +332,5 @@ mod tests {
     #[actix::test]
     async fn a_busy_hub_merges_what_follows_a_hand_over_within_the_window() {
         assert_eq!(hand_overs(true).await, vec![vec![1], vec![2, 3]]);
-    }
-
-    #[test]
-    fn cpu_time_is_user_plus_system_ticks_after_the_command_name() {
-        // The command name may hold spaces and parentheses; fields 14 and 15 follow it.
-        let stat = "42 (a (b) c) S 1 42 42 0 -1 4194560 900 0 0 0 250 50 0 0 20 0 9 0";
-        assert_eq!(stat_cpu_ticks(stat), Some(300));
-        assert_eq!(stat_cpu_ticks("42 (truncated"), None);
-        assert!(
-            cpu_ticks().is_some(),
-            "/proc/self/stat is readable on Linux"
-        );
-    }
-
-    #[test]
-    fn sequencer_holds_an_early_event_until_the_gap_fills() {
-        let mut seq = Sequencer::after(0);
-        assert_eq!(seq.accept(event(1)).len(), 1);
-        assert!(seq.accept(event(3)).is_empty());
-        let out: Vec<i64> = seq.accept(event(2)).iter().map(|e| e.event.seq).collect();
-        assert_eq!(out, vec![2, 3]);
-    }
-
-    #[test]
-    fn sequencer_counts_a_gap_stale_after_the_wait_and_gives_it_up() {
-        let mut seq = Sequencer::after(0);
-        seq.accept(event(1));
-        assert!(seq.accept(event(3)).is_empty());
-        assert!(!seq.stale());
-        seq.waiting_since = Some(Instant::now() - GAP_WAIT);
-        assert!(seq.stale());
-        let out: Vec<i64> = seq.give_up().iter().map(|e| e.event.seq).collect();
-        assert_eq!(out, vec![3]);
-        assert!(!seq.stale());
-        assert_eq!(seq.accept(event(4)).len(), 1);
-    }
-
-    #[test]
-    fn sequencer_holds_even_the_first_events_after_a_start_until_the_earlier_ones_arrive() {
-        let mut seq = Sequencer::after(5);
-        assert!(seq.accept(event(7)).is_empty());
-        let out: Vec<i64> = seq.accept(event(6)).iter().map(|e| e.event.seq).collect();
-        assert_eq!(out, vec![6, 7]);
     }
 }

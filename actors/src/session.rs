@@ -7,14 +7,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use actix::prelude::*;
-use futures_util::future::BoxFuture;
 use serde_json::json;
 use tungstenite::Utf8Bytes;
 
-use crate::events::{Event, SharedEvent};
-use crate::hub::{
-    CloseSession, Connect, Deliver, Disconnect, Hub, SessionId, Subscribe, Unsubscribe,
+use crate::event_log::{EventLog, Replay};
+use crate::events::SharedEvent;
+use crate::followers::{
+    CloseSession, Connect, Deliver, Disconnect, SessionId, Subscribe, Unsubscribe,
 };
+use crate::hub::Hub;
 use crate::queue;
 
 /// How often the server pings (WebSocket) or sends a keep-alive comment (SSE).
@@ -41,19 +42,6 @@ pub enum Frame {
 pub enum Transport {
     WebSocket,
     Sse,
-}
-
-/// What the event log answers to a resume.
-pub enum Replay {
-    /// Every logged event of the business after the asked-for seq, in order.
-    Events(Vec<Event>),
-    /// The gap reaches before the oldest kept event: the client must re-fetch.
-    TooOld,
-}
-
-/// The store's event log, as the session sees it.
-pub trait EventLog: Send + Sync + 'static {
-    fn since(&self, business_id: &str, after: i64) -> BoxFuture<'static, Result<Replay, String>>;
 }
 
 /// What a client can ask over the WebSocket.

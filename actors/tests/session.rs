@@ -5,10 +5,11 @@ use std::time::Duration;
 
 use actix::Actor;
 use futures_util::future::BoxFuture;
+use parley_actors::event_log::{EventLog, Replay};
 use parley_actors::events::{Event, event_data};
 use parley_actors::hub::{CatchUp, Hub, Publish};
 use parley_actors::queue;
-use parley_actors::session::{EventLog, Frame, Replay, SessionActor, SessionSetup, Transport};
+use parley_actors::session::{Frame, SessionActor, SessionSetup, Transport};
 use serde_json::{Value, json};
 
 fn event(seq: i64) -> Event {
@@ -25,7 +26,11 @@ fn event(seq: i64) -> Event {
 struct SlowLog;
 
 impl EventLog for SlowLog {
-    fn since(&self, _: &str, after: i64) -> BoxFuture<'static, Result<Replay, String>> {
+    fn since(
+        &self,
+        _: &str,
+        after: i64,
+    ) -> BoxFuture<'static, Result<Replay, parley_actors::error::StoreError>> {
         Box::pin(async move {
             tokio::time::sleep(Duration::from_millis(100)).await;
             Ok(Replay::Events((after + 1..=10).map(event).collect()))

@@ -7,14 +7,15 @@ use std::sync::Arc;
 use futures_util::future::BoxFuture;
 use parley_actors::conversation::{
     ConversationKey, ConversationStore, InboundMessage, OutgoingMessage, OutgoingState,
-    SendOutcome, StatusUpdate, StoreError,
+    SendOutcome, StatusUpdate,
 };
+use parley_actors::error::StoreError;
+use parley_actors::event_log::{EventLog, Replay};
 use parley_actors::events::{
     Event, MESSAGE_STATUS_UPDATE, NEW_CONTACT, NEW_MESSAGE, NOTIFICATION, NOTIFICATIONS,
     SYSTEM_NOTIFICATION, conversation_channel, event_data,
 };
 use parley_actors::hub::EventBus;
-use parley_actors::session::{EventLog, Replay};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
@@ -963,7 +964,7 @@ impl ConversationStore for Store {
         bus: Arc<dyn EventBus>,
     ) -> BoxFuture<'static, Result<bool, StoreError>> {
         let committed = self.ingest.submit(key, Write::Inbound(message), bus);
-        Box::pin(async move { Ok(committed.await?) })
+        Box::pin(async move { committed.await.map_err(StoreError::store) })
     }
 
     fn record_status(
@@ -973,7 +974,7 @@ impl ConversationStore for Store {
         bus: Arc<dyn EventBus>,
     ) -> BoxFuture<'static, Result<(), StoreError>> {
         let committed = self.ingest.submit(key, Write::Status(update), bus);
-        Box::pin(async move { Ok(committed.await.map(drop)?) })
+        Box::pin(async move { committed.await.map(drop).map_err(StoreError::store) })
     }
 
     fn mark_read(
@@ -981,7 +982,7 @@ impl ConversationStore for Store {
         key: ConversationKey,
     ) -> BoxFuture<'static, Result<(u64, Vec<Event>), StoreError>> {
         let store = self.clone();
-        Box::pin(async move { Ok(store.set_read(key).await?) })
+        Box::pin(async move { store.set_read(key).await.map_err(StoreError::store) })
     }
 
     fn record_outgoing(
@@ -990,7 +991,12 @@ impl ConversationStore for Store {
         message: OutgoingMessage,
     ) -> BoxFuture<'static, Result<(OutgoingState, Vec<Event>), StoreError>> {
         let store = self.clone();
-        Box::pin(async move { Ok(store.insert_outgoing(key, message).await?) })
+        Box::pin(async move {
+            store
+                .insert_outgoing(key, message)
+                .await
+                .map_err(StoreError::store)
+        })
     }
 
     fn record_send_outcome(
@@ -999,19 +1005,28 @@ impl ConversationStore for Store {
         outcome: SendOutcome,
     ) -> BoxFuture<'static, Result<Vec<Event>, StoreError>> {
         let store = self.clone();
-        Box::pin(async move { Ok(store.apply_send_outcome(key, outcome).await?) })
+        Box::pin(async move {
+            store
+                .apply_send_outcome(key, outcome)
+                .await
+                .map_err(StoreError::store)
+        })
     }
 }
 
 impl EventLog for Store {
-    fn since(&self, business_id: &str, after: i64) -> BoxFuture<'static, Result<Replay, String>> {
+    fn since(
+        &self,
+        business_id: &str,
+        after: i64,
+    ) -> BoxFuture<'static, Result<Replay, StoreError>> {
         let store = self.clone();
         let business_id = business_id.to_string();
         Box::pin(async move {
             store
                 .replay(&business_id, after)
                 .await
-                .map_err(|e| e.to_string())
+                .map_err(StoreError::store)
         })
     }
 }

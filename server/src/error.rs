@@ -8,6 +8,7 @@ use serde_json::json;
 use crate::customer::InvalidCustomerKey;
 use crate::multipart::FormError;
 use crate::outbox::Refusal;
+use crate::store;
 
 /// The text the web client refreshes on; it must stay exactly this.
 pub const TOKEN_EXPIRED: &str = "Forbidden: Token expired";
@@ -67,11 +68,15 @@ impl ApiError {
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(err: sqlx::Error) -> Self {
+impl From<store::Error> for ApiError {
+    fn from(err: store::Error) -> Self {
         match err {
-            sqlx::Error::RowNotFound => ApiError::NotFound("Not found".into()),
-            other => ApiError::Internal(anyhow::Error::new(other).context("database error")),
+            store::Error::NotFound(text) => ApiError::NotFound(text),
+            store::Error::Conflict(text) => ApiError::Conflict(text),
+            store::Error::Db(err) => {
+                ApiError::Internal(anyhow::Error::new(err).context("database error"))
+            }
+            store::Error::Other(err) => ApiError::Internal(err),
         }
     }
 }

@@ -156,7 +156,7 @@ async fn save(
             let _ = tokio::fs::remove_file(state.settings.server.data_dir.join(&file.path)).await;
         }
     }
-    saved
+    Ok(saved?)
 }
 
 /// A new upload is written to `<data_dir>/media/<business_id>/<uuid>` and noted in `files`.

@@ -39,10 +39,10 @@ impl Auth {
     /// The caller's account as it is now: a token outlives a deleted account, which gets 401.
     pub async fn user(&self, state: &AppState) -> ApiResult<User> {
         match state.store.user(&self.business_id, &self.user_id).await {
-            Err(ApiError::NotFound(_)) => {
+            Err(crate::store::Error::NotFound(_)) => {
                 Err(ApiError::Unauthorized("Account no longer exists".into()))
             }
-            other => other,
+            other => Ok(other?),
         }
     }
 

@@ -58,6 +58,7 @@ async fn account_for(state: &AppState, claims: IdClaims) -> ApiResult<User> {
         .store
         .register_owner(new, &name, starting_credentials(state))
         .await
+        .map_err(ApiError::from)
 }
 
 fn callback_url(state: &AppState) -> String {

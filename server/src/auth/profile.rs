@@ -193,10 +193,10 @@ pub async fn update_agent(
     // Another business's user, or the owner, is not an agent of this one: the same 404.
     match state.store.user(&auth.business_id, &agent_id).await {
         Ok(agent) if agent.role == crate::store::ROLE_AGENT => {}
-        Ok(_) | Err(ApiError::NotFound(_)) => {
+        Ok(_) | Err(crate::store::Error::NotFound(_)) => {
             return Err(ApiError::NotFound("Agent not found".into()));
         }
-        Err(other) => return Err(other),
+        Err(other) => return Err(other.into()),
     }
     // An empty password keeps the old one.
     let password_hash = match non_blank(&body.password) {

@@ -58,14 +58,15 @@ impl LoginThrottle {
     /// A successful sign-in clears the account's failures (not the address's).
     pub async fn record_success(&self, account: &str) -> ApiResult<()> {
         let [account_key, _] = Self::keys(account, "");
-        self.store.clear_login_failures(&account_key).await
+        Ok(self.store.clear_login_failures(&account_key).await?)
     }
 
     /// Forgets failures whose window has ended and whose lock (if any) has expired.
     pub async fn prune(&self) -> ApiResult<()> {
         let now = now_ms();
-        self.store
+        Ok(self
+            .store
             .prune_login_failures(now - self.window_ms, now)
-            .await
+            .await?)
     }
 }

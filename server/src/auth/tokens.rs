@@ -114,7 +114,10 @@ impl TokenIssuer {
             .await?
         {
             RefreshOutcome::Rotated { user_id, family_id } => {
-                let user = store.user_by_id(&user_id).await?;
+                let user = store.user_by_id(&user_id).await.map_err(|err| match err {
+                    crate::store::Error::NotFound(text) => ApiError::Unauthorized(text),
+                    other => other.into(),
+                })?;
                 let pair = self.issue(store, &user, Some(family_id)).await?;
                 Ok((user, pair))
             }

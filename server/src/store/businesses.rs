@@ -4,8 +4,8 @@ use std::time::{Duration, Instant};
 
 use sqlx::FromRow;
 
+use super::error::{Error, StoreResult};
 use super::{Store, is_unique_violation, now_ms};
-use crate::error::{ApiError, ApiResult};
 
 /// A tenant: the owner's business and the provider credentials of its profile.
 #[derive(Clone, FromRow)]
@@ -105,7 +105,7 @@ macro_rules! business_columns {
 }
 
 impl Store {
-    pub async fn business(&self, business_id: &str) -> ApiResult<Business> {
+    pub async fn business(&self, business_id: &str) -> StoreResult<Business> {
         sqlx::query_as(concat!(
             "SELECT ",
             business_columns!(),
@@ -114,7 +114,7 @@ impl Store {
         .bind(business_id)
         .fetch_one(&self.pool)
         .await
-        .map_err(ApiError::from)
+        .map_err(Error::from)
     }
 
     /// The business whose provider phone number id this is (webhook routing), with what its new
@@ -122,7 +122,7 @@ impl Store {
     pub async fn business_by_phone_number_id(
         &self,
         phone_number_id: &str,
-    ) -> ApiResult<Option<Addressee>> {
+    ) -> StoreResult<Option<Addressee>> {
         if let Some(addressee) = self.routes.recall(phone_number_id) {
             return Ok(Some(addressee));
         }
@@ -145,7 +145,7 @@ impl Store {
     }
 
     /// The business owning a WhatsApp Business Account (template webhooks are routed by it).
-    pub async fn business_by_waba_id(&self, waba_id: &str) -> ApiResult<Option<Business>> {
+    pub async fn business_by_waba_id(&self, waba_id: &str) -> StoreResult<Option<Business>> {
         Ok(sqlx::query_as(concat!(
             "SELECT ",
             business_columns!(),
@@ -157,7 +157,7 @@ impl Store {
     }
 
     /// The business a provider access token belongs to (the sandbox's check of bearer tokens).
-    pub async fn business_by_access_token(&self, token: &str) -> ApiResult<Option<Business>> {
+    pub async fn business_by_access_token(&self, token: &str) -> StoreResult<Option<Business>> {
         Ok(sqlx::query_as(concat!(
             "SELECT ",
             business_columns!(),
@@ -169,7 +169,7 @@ impl Store {
     }
 
     /// Businesses whose verify token matches (webhook verification handshake).
-    pub async fn verify_token_exists(&self, verify_token: &str) -> ApiResult<bool> {
+    pub async fn verify_token_exists(&self, verify_token: &str) -> StoreResult<bool> {
         let row: Option<(String,)> = sqlx::query_as(
             "SELECT id FROM businesses WHERE verify_token = $1 AND verify_token <> ''",
         )
@@ -183,7 +183,7 @@ impl Store {
         &self,
         business_id: &str,
         creds: ProviderCredentials,
-    ) -> ApiResult<()> {
+    ) -> StoreResult<()> {
         let current = self.business(business_id).await?;
         let phone_number_id = match creds.phone_number_id {
             Some(id) if id.trim().is_empty() => None,
@@ -206,10 +206,10 @@ impl Store {
         .await;
         self.forget_routes();
         match result {
-            Err(err) if is_unique_violation(&err) => Err(ApiError::Conflict(
+            Err(err) if is_unique_violation(&err) => Err(Error::Conflict(
                 "This phoneNumberId is already used by another business".into(),
             )),
-            other => other.map(|_| ()).map_err(ApiError::from),
+            other => other.map(|_| ()).map_err(Error::from),
         }
     }
 }

@@ -21,9 +21,9 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use sqlx::{AnyConnection, FromRow};
 
+use super::error::{Error, StoreResult};
 use super::ingest::Write;
 use super::{Params, Store, iso_time, now_ms, rows_per_statement};
-use crate::error::{ApiError, ApiResult};
 
 /// The provider's code for a billing problem: agents are told to check their payment method.
 pub const PAYMENT_ERROR_CODE: i64 = 131042;
@@ -706,7 +706,11 @@ impl Store {
     }
 
     /// When the customer last wrote (opens the 24-hour window), if ever.
-    pub async fn last_incoming_at(&self, business_id: &str, phone: &str) -> ApiResult<Option<i64>> {
+    pub async fn last_incoming_at(
+        &self,
+        business_id: &str,
+        phone: &str,
+    ) -> StoreResult<Option<i64>> {
         let row: Option<(Option<i64>,)> = sqlx::query_as(
             "SELECT last_incoming_at FROM contacts WHERE business_id = $1 AND phone = $2",
         )
@@ -722,7 +726,7 @@ impl Store {
         &self,
         business_id: &str,
         phone: &str,
-    ) -> ApiResult<Option<String>> {
+    ) -> StoreResult<Option<String>> {
         let row: Option<(String,)> = sqlx::query_as(
             "SELECT message_id FROM messages WHERE business_id = $1 AND phone = $2 \
              AND direction = 'incoming' ORDER BY sent_at DESC LIMIT 1",
@@ -734,7 +738,7 @@ impl Store {
         Ok(row.map(|(id,)| id))
     }
 
-    pub async fn contact_name(&self, business_id: &str, phone: &str) -> ApiResult<String> {
+    pub async fn contact_name(&self, business_id: &str, phone: &str) -> StoreResult<String> {
         let row: Option<(String,)> =
             sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
                 .bind(business_id)
@@ -798,7 +802,7 @@ impl Store {
         search: &str,
         page: i64,
         limit: i64,
-    ) -> ApiResult<ContactPage> {
+    ) -> StoreResult<ContactPage> {
         let pattern = format!(
             "%{}%",
             search
@@ -839,7 +843,7 @@ impl Store {
         phone: &str,
         before_ms: i64,
         limit: i64,
-    ) -> ApiResult<(Vec<MessageRow>, bool)> {
+    ) -> StoreResult<(Vec<MessageRow>, bool)> {
         let mut rows: Vec<MessageRow> = sqlx::query_as(
             "SELECT message_id, phone, direction, kind, content, status, is_read, sender_name, \
              sent_at, error FROM messages WHERE business_id = $1 AND phone = $2 AND sent_at < $3 \
@@ -858,7 +862,7 @@ impl Store {
     }
 
     /// Forgets logged events older than `retention_ms` and receipts that never met a message.
-    pub async fn prune_events(&self, retention_ms: i64) -> ApiResult<()> {
+    pub async fn prune_events(&self, retention_ms: i64) -> StoreResult<()> {
         let cutoff = now_ms() - retention_ms;
         sqlx::query("DELETE FROM events WHERE created_at < $1")
             .bind(cutoff)
@@ -872,7 +876,7 @@ impl Store {
     }
 
     /// Each business's last event seq.
-    pub async fn last_seqs(&self) -> ApiResult<HashMap<String, i64>> {
+    pub async fn last_seqs(&self) -> StoreResult<HashMap<String, i64>> {
         let rows: Vec<(String, i64)> =
             sqlx::query_as("SELECT business_id, seq FROM event_counters")
                 .fetch_all(&self.pool)
@@ -1046,7 +1050,7 @@ impl Store {
         business_id: &str,
         phone: &str,
         name: &str,
-    ) -> ApiResult<Vec<Event>> {
+    ) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
         let key = ConversationKey {
             business_id: business_id.to_string(),
@@ -1054,7 +1058,7 @@ impl Store {
         };
         let (_, created) = ensure_contact(&mut tx, &key, Some(name)).await?;
         if !created {
-            return Err(ApiError::Conflict(format!(
+            return Err(Error::Conflict(format!(
                 "A contact with the number {phone} already exists"
             )));
         }
@@ -1076,7 +1080,7 @@ impl Store {
         phone: &str,
         name: &str,
         new_phone: Option<&str>,
-    ) -> ApiResult<Vec<Event>> {
+    ) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
         let exists: Option<(String,)> =
             sqlx::query_as("SELECT phone FROM contacts WHERE business_id = $1 AND phone = $2")
@@ -1085,7 +1089,7 @@ impl Store {
                 .fetch_optional(&mut *tx)
                 .await?;
         if exists.is_none() {
-            return Err(ApiError::NotFound(format!(
+            return Err(Error::NotFound(format!(
                 "No contact with the number {phone}"
             )));
         }
@@ -1098,7 +1102,7 @@ impl Store {
                     .fetch_optional(&mut *tx)
                     .await?;
             if taken.is_some() {
-                return Err(ApiError::Conflict(format!(
+                return Err(Error::Conflict(format!(
                     "A contact with the number {target} already exists"
                 )));
             }
@@ -1134,7 +1138,7 @@ impl Store {
         &self,
         business_id: &str,
         contacts: &[(String, String)],
-    ) -> ApiResult<(ImportCounts, Vec<Event>)> {
+    ) -> StoreResult<(ImportCounts, Vec<Event>)> {
         let mut tx = self.begin_write().await?;
         let pnid = phone_number_id(&mut tx, business_id).await?;
         let mut counts = ImportCounts::default();
@@ -1166,7 +1170,7 @@ impl Store {
     }
 
     /// Deletes a contact with its conversation.
-    pub async fn delete_contact(&self, business_id: &str, phone: &str) -> ApiResult<()> {
+    pub async fn delete_contact(&self, business_id: &str, phone: &str) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         let deleted: Option<(i64,)> = sqlx::query_as(
             "DELETE FROM contacts WHERE business_id = $1 AND phone = $2 RETURNING unread_count",
@@ -1176,7 +1180,7 @@ impl Store {
         .fetch_optional(&mut *tx)
         .await?;
         let Some((unread,)) = deleted else {
-            return Err(ApiError::NotFound(format!(
+            return Err(Error::NotFound(format!(
                 "No contact with the number {phone}"
             )));
         };

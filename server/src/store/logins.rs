@@ -2,11 +2,15 @@
 //! and a lock once the count reaches its limit. Times are Unix milliseconds.
 
 use super::Store;
-use crate::error::ApiResult;
+use super::error::StoreResult;
 
 impl Store {
     /// The latest time any of `keys` is locked until, when one is locked after `now`.
-    pub async fn login_locked_until(&self, keys: &[String; 2], now: i64) -> ApiResult<Option<i64>> {
+    pub async fn login_locked_until(
+        &self,
+        keys: &[String; 2],
+        now: i64,
+    ) -> StoreResult<Option<i64>> {
         let (until,): (Option<i64>,) = sqlx::query_as(
             "SELECT MAX(locked_until) FROM login_failures \
              WHERE key IN ($1, $2) AND locked_until > $3",
@@ -29,7 +33,7 @@ impl Store {
         now: i64,
         window_ms: i64,
         lockout_ms: i64,
-    ) -> ApiResult<()> {
+    ) -> StoreResult<()> {
         // The count after this failure, for a row that exists ($5: when a window still open
         // started at the earliest).
         macro_rules! count_after {
@@ -65,7 +69,7 @@ impl Store {
     }
 
     /// A successful sign-in forgets the account's failures.
-    pub async fn clear_login_failures(&self, key: &str) -> ApiResult<()> {
+    pub async fn clear_login_failures(&self, key: &str) -> StoreResult<()> {
         sqlx::query("DELETE FROM login_failures WHERE key = $1")
             .bind(key)
             .execute(&self.pool)
@@ -74,7 +78,7 @@ impl Store {
     }
 
     /// Forgets keys whose window started before `window_start` and that are not locked at `now`.
-    pub async fn prune_login_failures(&self, window_start: i64, now: i64) -> ApiResult<()> {
+    pub async fn prune_login_failures(&self, window_start: i64, now: i64) -> StoreResult<()> {
         sqlx::query("DELETE FROM login_failures WHERE window_started < $1 AND locked_until <= $2")
             .bind(window_start)
             .bind(now)

@@ -1,6 +1,7 @@
 //! The one data-access layer, over sqlx's `Any` driver so the same SQL serves SQLite and
 //! Postgres. Every query that touches tenant data names the business it is scoped to.
 //!
+//! - `error`: what a store call answers when it fails
 //! - `businesses`: tenants and their provider credentials
 //! - `users`: owners and agents
 //! - `tokens`: refresh tokens, rotation and reuse detection
@@ -14,6 +15,7 @@
 
 mod businesses;
 pub mod conversations;
+mod error;
 mod ingest;
 mod logins;
 mod outbox;
@@ -24,6 +26,7 @@ mod tokens;
 mod users;
 
 pub use businesses::{Business, ProviderCredentials};
+pub use error::{Error, StoreResult};
 pub use outbox::{MediaFile, OutboxItem};
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use replies::{FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, trigger_key};

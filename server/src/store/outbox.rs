@@ -3,8 +3,8 @@
 use sqlx::FromRow;
 
 use super::conversations::OUTBOX_LEASE_MS;
+use super::error::StoreResult;
 use super::{Store, now_ms};
-use crate::error::ApiResult;
 
 /// A send waiting for the provider.
 #[derive(Clone, Debug, FromRow)]
@@ -32,7 +32,7 @@ pub struct MediaFile {
 impl Store {
     /// Due entries, each claimed for one attempt (its lease pushed forward) so that no other
     /// worker or node takes it at the same time.
-    pub async fn claim_due_outbox(&self, limit: i64) -> ApiResult<Vec<OutboxItem>> {
+    pub async fn claim_due_outbox(&self, limit: i64) -> StoreResult<Vec<OutboxItem>> {
         let now = now_ms();
         let due: Vec<OutboxItem> = sqlx::query_as(
             "SELECT business_id, client_id, phone, payload, attempts, next_attempt_at FROM outbox \
@@ -66,7 +66,7 @@ impl Store {
         &self,
         business_id: &str,
         client_id: &str,
-    ) -> ApiResult<Option<OutboxItem>> {
+    ) -> StoreResult<Option<OutboxItem>> {
         Ok(sqlx::query_as(
             "SELECT business_id, client_id, phone, payload, attempts, next_attempt_at FROM outbox \
              WHERE business_id = $1 AND client_id = $2",
@@ -82,7 +82,7 @@ impl Store {
         &self,
         item: &OutboxItem,
         next_attempt_at: i64,
-    ) -> ApiResult<()> {
+    ) -> StoreResult<()> {
         sqlx::query(
             "UPDATE outbox SET attempts = $1, next_attempt_at = $2 WHERE business_id = $3 \
              AND client_id = $4",
@@ -96,7 +96,7 @@ impl Store {
         Ok(())
     }
 
-    pub async fn insert_media(&self, business_id: &str, file: &MediaFile) -> ApiResult<()> {
+    pub async fn insert_media(&self, business_id: &str, file: &MediaFile) -> StoreResult<()> {
         sqlx::query(
             "INSERT INTO media (business_id, id, mime_type, size, filename, path, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
@@ -114,7 +114,7 @@ impl Store {
     }
 
     /// A file of this business; another business's id is "not found".
-    pub async fn media(&self, business_id: &str, id: &str) -> ApiResult<Option<MediaFile>> {
+    pub async fn media(&self, business_id: &str, id: &str) -> StoreResult<Option<MediaFile>> {
         Ok(sqlx::query_as(
             "SELECT id, mime_type, size, filename, path FROM media WHERE business_id = $1 AND id = $2",
         )

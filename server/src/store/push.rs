@@ -1,5 +1,5 @@
+use super::error::StoreResult;
 use super::{Store, now_ms};
-use crate::error::ApiResult;
 
 /// Browsers one user keeps subscribed; registering another drops the least recently refreshed,
 /// so one account cannot make every inbound message fan out without bound.
@@ -31,7 +31,7 @@ impl Store {
         user_id: &str,
         platform: &str,
         subscription: &PushSubscription,
-    ) -> ApiResult<i64> {
+    ) -> StoreResult<i64> {
         let now = now_ms();
         let mut tx = self.begin_write().await?;
         sqlx::query(
@@ -72,7 +72,7 @@ impl Store {
         business_id: &str,
         user_id: &str,
         endpoint: &str,
-    ) -> ApiResult<u64> {
+    ) -> StoreResult<u64> {
         let done = sqlx::query(
             "DELETE FROM push_subscriptions \
              WHERE business_id = $1 AND user_id = $2 AND endpoint = $3",
@@ -86,7 +86,10 @@ impl Store {
     }
 
     /// Every subscribed browser of the business's users.
-    pub async fn push_subscriptions(&self, business_id: &str) -> ApiResult<Vec<PushSubscription>> {
+    pub async fn push_subscriptions(
+        &self,
+        business_id: &str,
+    ) -> StoreResult<Vec<PushSubscription>> {
         let rows: Vec<(String, String, String)> = sqlx::query_as(
             "SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE business_id = $1",
         )
@@ -108,7 +111,7 @@ impl Store {
         &self,
         business_id: &str,
         endpoint: &str,
-    ) -> ApiResult<()> {
+    ) -> StoreResult<()> {
         sqlx::query("DELETE FROM push_subscriptions WHERE business_id = $1 AND endpoint = $2")
             .bind(business_id)
             .bind(endpoint)

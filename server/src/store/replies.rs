@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::{AnyConnection, FromRow};
 
+use super::error::{Error, StoreResult};
 use super::{Store, is_unique_violation, now_ms};
-use crate::error::{ApiError, ApiResult};
 
 /// A quick-reply button: its id is what the customer's press sends back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,13 +172,13 @@ impl From<StepRow> for FlowStep {
     }
 }
 
-fn not_found() -> ApiError {
-    ApiError::NotFound("Automated reply not found".into())
+fn not_found() -> Error {
+    Error::NotFound("Automated reply not found".into())
 }
 
 impl Store {
     /// The business's replies, oldest first.
-    pub async fn replies(&self, business_id: &str) -> ApiResult<Vec<Reply>> {
+    pub async fn replies(&self, business_id: &str) -> StoreResult<Vec<Reply>> {
         let rows: Vec<ReplyRow> = sqlx::query_as(concat!(
             "SELECT ",
             reply_columns!(),
@@ -191,7 +191,7 @@ impl Store {
     }
 
     /// One reply of the business; 404 for an unknown id or another business's.
-    pub async fn reply(&self, business_id: &str, id: &str) -> ApiResult<Reply> {
+    pub async fn reply(&self, business_id: &str, id: &str) -> StoreResult<Reply> {
         let row: Option<ReplyRow> = sqlx::query_as(concat!(
             "SELECT ",
             reply_columns!(),
@@ -205,7 +205,11 @@ impl Store {
     }
 
     /// The flow steps of one reply, by trigger.
-    pub async fn flow_steps(&self, business_id: &str, reply_id: &str) -> ApiResult<Vec<FlowStep>> {
+    pub async fn flow_steps(
+        &self,
+        business_id: &str,
+        reply_id: &str,
+    ) -> StoreResult<Vec<FlowStep>> {
         let rows: Vec<StepRow> = sqlx::query_as(concat!(
             "SELECT ",
             step_columns!(),
@@ -219,7 +223,7 @@ impl Store {
     }
 
     /// Every flow step of the business: what the reply engine matches button ids against.
-    pub async fn all_flow_steps(&self, business_id: &str) -> ApiResult<Vec<FlowStep>> {
+    pub async fn all_flow_steps(&self, business_id: &str) -> StoreResult<Vec<FlowStep>> {
         let rows: Vec<StepRow> = sqlx::query_as(concat!(
             "SELECT ",
             step_columns!(),
@@ -241,7 +245,7 @@ impl Store {
         steps: Option<&[FlowStep]>,
         files: &[NewMediaFile],
         create: bool,
-    ) -> ApiResult<Reply> {
+    ) -> StoreResult<Reply> {
         let mut tx = self.begin_write().await?;
         let now = now_ms();
         for file in files {
@@ -261,7 +265,7 @@ impl Store {
             .await
             .map_err(|err| {
                 if is_unique_violation(&err) {
-                    ApiError::Conflict(format!(
+                    Error::Conflict(format!(
                         "An automated reply with the trigger \"{}\" already exists",
                         reply.trigger.trim()
                     ))
@@ -289,7 +293,7 @@ impl Store {
 
     /// Deletes a reply with its steps and cooldown memory; its files stay in `media`, since
     /// messages already sent may show them.
-    pub async fn delete_reply(&self, business_id: &str, id: &str) -> ApiResult<()> {
+    pub async fn delete_reply(&self, business_id: &str, id: &str) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         sqlx::query("DELETE FROM reply_flow_steps WHERE business_id = $1 AND reply_id = $2")
             .bind(business_id)
@@ -318,7 +322,7 @@ impl Store {
         &self,
         business_id: &str,
         phone: &str,
-    ) -> ApiResult<HashMap<String, i64>> {
+    ) -> StoreResult<HashMap<String, i64>> {
         let rows: Vec<(String, i64)> = sqlx::query_as(
             "SELECT reply_id, sent_at FROM reply_deliveries WHERE business_id = $1 AND phone = $2",
         )
@@ -336,7 +340,7 @@ impl Store {
         reply_id: &str,
         phone: &str,
         sent_at: i64,
-    ) -> ApiResult<()> {
+    ) -> StoreResult<()> {
         sqlx::query(
             "INSERT INTO reply_deliveries (business_id, reply_id, phone, sent_at) \
              VALUES ($1, $2, $3, $4) \

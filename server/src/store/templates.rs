@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 use sqlx::FromRow;
 
 use super::conversations::{Draft, append_events};
+use super::error::{Error, StoreResult};
 use super::{Store, now_ms};
-use crate::error::{ApiError, ApiResult};
 
 /// A template of the business.
 #[derive(Clone, Debug, FromRow)]
@@ -66,7 +66,11 @@ macro_rules! job_columns {
 
 impl Store {
     /// Replaces what is known of these templates with the provider's word.
-    pub async fn upsert_templates(&self, business_id: &str, templates: &[Value]) -> ApiResult<()> {
+    pub async fn upsert_templates(
+        &self,
+        business_id: &str,
+        templates: &[Value],
+    ) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         for t in templates {
             let text = |key: &str| {
@@ -107,7 +111,7 @@ impl Store {
         Ok(())
     }
 
-    pub async fn templates(&self, business_id: &str) -> ApiResult<Vec<TemplateRow>> {
+    pub async fn templates(&self, business_id: &str) -> StoreResult<Vec<TemplateRow>> {
         Ok(sqlx::query_as(
             "SELECT id, name, language, status, category, components FROM templates \
              WHERE business_id = $1 ORDER BY name, language",
@@ -122,7 +126,7 @@ impl Store {
         business_id: &str,
         name: &str,
         language: &str,
-    ) -> ApiResult<Option<TemplateRow>> {
+    ) -> StoreResult<Option<TemplateRow>> {
         Ok(sqlx::query_as(
             "SELECT id, name, language, status, category, components FROM templates \
              WHERE business_id = $1 AND name = $2 AND language = $3",
@@ -139,7 +143,7 @@ impl Store {
         &self,
         business_id: &str,
         update: &Value,
-    ) -> ApiResult<Vec<Event>> {
+    ) -> StoreResult<Vec<Event>> {
         let id = update
             .get("message_template_id")
             .map(|v| {
@@ -186,7 +190,7 @@ impl Store {
         recipients: &[String],
         node: &str,
         lease_until: i64,
-    ) -> ApiResult<()> {
+    ) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         sqlx::query(concat!(
             "INSERT INTO send_jobs (",
@@ -223,7 +227,7 @@ impl Store {
         Ok(())
     }
 
-    pub async fn send_job(&self, business_id: &str, job_id: &str) -> ApiResult<SendJob> {
+    pub async fn send_job(&self, business_id: &str, job_id: &str) -> StoreResult<SendJob> {
         sqlx::query_as(concat!(
             "SELECT ",
             job_columns!(),
@@ -233,7 +237,7 @@ impl Store {
         .bind(job_id)
         .fetch_optional(&self.pool)
         .await?
-        .ok_or_else(|| ApiError::NotFound("No such send job".into()))
+        .ok_or_else(|| Error::NotFound("No such send job".into()))
     }
 
     /// Leases to `node` every unfinished job whose lease has run out at `now` (its node stopped,
@@ -244,7 +248,7 @@ impl Store {
         node: &str,
         now: i64,
         lease_until: i64,
-    ) -> ApiResult<Vec<SendJob>> {
+    ) -> StoreResult<Vec<SendJob>> {
         Ok(sqlx::query_as(concat!(
             "UPDATE send_jobs SET lease_owner = $1, lease_until = $2 \
              WHERE finished_at IS NULL AND lease_until < $3 RETURNING ",
@@ -264,7 +268,7 @@ impl Store {
         job_id: &str,
         node: &str,
         lease_until: i64,
-    ) -> ApiResult<bool> {
+    ) -> StoreResult<bool> {
         let renewed = sqlx::query(
             "UPDATE send_jobs SET lease_until = $1 \
              WHERE business_id = $2 AND id = $3 AND lease_owner = $4",
@@ -283,7 +287,7 @@ impl Store {
         business_id: &str,
         job_id: &str,
         limit: i64,
-    ) -> ApiResult<Vec<JobRecipient>> {
+    ) -> StoreResult<Vec<JobRecipient>> {
         Ok(sqlx::query_as(
             "SELECT position, phone, status, message_id, error FROM send_job_recipients \
              WHERE business_id = $1 AND job_id = $2 AND status = 'pending' ORDER BY position LIMIT $3",
@@ -299,7 +303,7 @@ impl Store {
         &self,
         business_id: &str,
         job_id: &str,
-    ) -> ApiResult<Vec<JobRecipient>> {
+    ) -> StoreResult<Vec<JobRecipient>> {
         Ok(sqlx::query_as(
             "SELECT position, phone, status, message_id, error FROM send_job_recipients \
              WHERE business_id = $1 AND job_id = $2 ORDER BY position",
@@ -311,7 +315,7 @@ impl Store {
     }
 
     /// (success, errors) of a job's recipients so far.
-    pub async fn job_counts(&self, business_id: &str, job_id: &str) -> ApiResult<(i64, i64)> {
+    pub async fn job_counts(&self, business_id: &str, job_id: &str) -> StoreResult<(i64, i64)> {
         let (success, errors): (i64, i64) = sqlx::query_as(
             "SELECT COALESCE(SUM(CASE WHEN status = 'success' THEN 1 ELSE 0 END), 0), \
              COALESCE(SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END), 0) \
@@ -330,7 +334,7 @@ impl Store {
         business_id: &str,
         job_id: &str,
         results: &[JobRecipient],
-    ) -> ApiResult<()> {
+    ) -> StoreResult<()> {
         let mut tx = self.begin_write().await?;
         for result in results {
             sqlx::query(
@@ -350,7 +354,7 @@ impl Store {
         Ok(())
     }
 
-    pub async fn finish_send_job(&self, business_id: &str, job_id: &str) -> ApiResult<()> {
+    pub async fn finish_send_job(&self, business_id: &str, job_id: &str) -> StoreResult<()> {
         sqlx::query("UPDATE send_jobs SET finished_at = $1 WHERE business_id = $2 AND id = $3")
             .bind(now_ms())
             .bind(business_id)
@@ -365,7 +369,7 @@ impl Store {
         &self,
         business_id: &str,
         client_id: &str,
-    ) -> ApiResult<Option<(String, String, Option<String>)>> {
+    ) -> StoreResult<Option<(String, String, Option<String>)>> {
         Ok(sqlx::query_as("SELECT message_id, status, error FROM messages WHERE business_id = $1 AND client_id = $2")
             .bind(business_id)
             .bind(client_id)

@@ -1,5 +1,5 @@
+use super::error::StoreResult;
 use super::{Store, now_ms};
-use crate::error::ApiResult;
 
 /// What presenting a refresh token led to.
 #[derive(Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ impl Store {
         family_id: &str,
         user_id: &str,
         expires_at: i64,
-    ) -> ApiResult<()> {
+    ) -> StoreResult<()> {
         sqlx::query(
             "INSERT INTO refresh_tokens (token_hash, family_id, user_id, expires_at, created_at) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -36,7 +36,7 @@ impl Store {
 
     /// Spends a refresh token. A second use of the same token revokes its family, so a stolen
     /// token stops working for thief and owner alike.
-    pub async fn spend_refresh_token(&self, token_hash: &str) -> ApiResult<RefreshOutcome> {
+    pub async fn spend_refresh_token(&self, token_hash: &str) -> StoreResult<RefreshOutcome> {
         let row: Option<(String, String, i64, Option<i64>, i64)> = sqlx::query_as(
             "SELECT user_id, family_id, expires_at, used_at, revoked FROM refresh_tokens \
              WHERE token_hash = $1",
@@ -70,7 +70,7 @@ impl Store {
     }
 
     /// Logout: revokes the family of the presented token (this sign-in, not others).
-    pub async fn revoke_refresh_token(&self, token_hash: &str) -> ApiResult<bool> {
+    pub async fn revoke_refresh_token(&self, token_hash: &str) -> StoreResult<bool> {
         let family: Option<(String,)> =
             sqlx::query_as("SELECT family_id FROM refresh_tokens WHERE token_hash = $1")
                 .bind(token_hash)
@@ -86,7 +86,7 @@ impl Store {
     }
 
     /// Ends every session of a user (a password change).
-    pub async fn revoke_user_refresh_tokens(&self, user_id: &str) -> ApiResult<()> {
+    pub async fn revoke_user_refresh_tokens(&self, user_id: &str) -> StoreResult<()> {
         sqlx::query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = $1")
             .bind(user_id)
             .execute(&self.pool)
@@ -94,7 +94,7 @@ impl Store {
         Ok(())
     }
 
-    async fn revoke_family(&self, family_id: &str) -> ApiResult<()> {
+    async fn revoke_family(&self, family_id: &str) -> StoreResult<()> {
         sqlx::query("UPDATE refresh_tokens SET revoked = 1 WHERE family_id = $1")
             .bind(family_id)
             .execute(&self.pool)

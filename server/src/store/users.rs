@@ -1,8 +1,8 @@
 use sqlx::FromRow;
 
 use super::businesses::{ProviderCredentials, insert_business};
+use super::error::{Error, StoreResult};
 use super::{Store, is_unique_violation, now_ms};
-use crate::error::{ApiError, ApiResult};
 
 /// An owner (`admin`) or agent of one business.
 #[derive(Clone, FromRow)]
@@ -63,9 +63,9 @@ macro_rules! user_columns {
     };
 }
 
-fn duplicate_error(err: sqlx::Error) -> ApiError {
+fn duplicate_error(err: sqlx::Error) -> Error {
     if is_unique_violation(&err) {
-        ApiError::Conflict("Username or email already exists".into())
+        Error::Conflict("Username or email already exists".into())
     } else {
         err.into()
     }
@@ -78,7 +78,7 @@ impl Store {
         new: NewUser,
         business_name: &str,
         creds: ProviderCredentials,
-    ) -> ApiResult<User> {
+    ) -> StoreResult<User> {
         self.ensure_unique(&new.username, &new.email, None).await?;
         let mut tx = self.pool.begin().await?;
         let business_id = uuid::Uuid::new_v4().to_string();
@@ -92,7 +92,7 @@ impl Store {
         Ok(user)
     }
 
-    pub async fn insert_agent(&self, business_id: &str, new: NewUser) -> ApiResult<User> {
+    pub async fn insert_agent(&self, business_id: &str, new: NewUser) -> StoreResult<User> {
         self.ensure_unique(&new.username, &new.email, None).await?;
         let mut conn = self.pool.acquire().await?;
         insert_user(&mut conn, business_id, ROLE_AGENT, new)
@@ -106,7 +106,7 @@ impl Store {
         username: &str,
         email: &str,
         except_user: Option<&str>,
-    ) -> ApiResult<()> {
+    ) -> StoreResult<()> {
         let rows: Vec<(String, String)> =
             sqlx::query_as("SELECT id, username FROM users WHERE username = $1 OR email = $2")
                 .bind(username)
@@ -115,15 +115,15 @@ impl Store {
                 .await?;
         match rows.iter().find(|(id, _)| Some(id.as_str()) != except_user) {
             Some((_, taken)) if taken == username => {
-                Err(ApiError::Conflict("Username already exists".into()))
+                Err(Error::Conflict("Username already exists".into()))
             }
-            Some(_) => Err(ApiError::Conflict("Email already exists".into())),
+            Some(_) => Err(Error::Conflict("Email already exists".into())),
             None => Ok(()),
         }
     }
 
     /// Looks a user up by username or email (both stored lower-case).
-    pub async fn user_by_login(&self, identifier: &str) -> ApiResult<Option<User>> {
+    pub async fn user_by_login(&self, identifier: &str) -> StoreResult<Option<User>> {
         let key = identifier.trim().to_lowercase();
         Ok(sqlx::query_as(concat!(
             "SELECT ",
@@ -138,7 +138,7 @@ impl Store {
 
     /// The account of a Google identity: the one linked to `sub`, else an account with this
     /// (verified) email that no Google identity claims yet, which is linked to `sub` now.
-    pub async fn user_by_google(&self, sub: &str, email: &str) -> ApiResult<Option<User>> {
+    pub async fn user_by_google(&self, sub: &str, email: &str) -> StoreResult<Option<User>> {
         let linked: Option<User> = sqlx::query_as(concat!(
             "SELECT ",
             user_columns!(),
@@ -170,7 +170,7 @@ impl Store {
     }
 
     /// A user of this business; another business's user is "not found".
-    pub async fn user(&self, business_id: &str, user_id: &str) -> ApiResult<User> {
+    pub async fn user(&self, business_id: &str, user_id: &str) -> StoreResult<User> {
         sqlx::query_as(concat!(
             "SELECT ",
             user_columns!(),
@@ -180,10 +180,10 @@ impl Store {
         .bind(user_id)
         .fetch_optional(&self.pool)
         .await?
-        .ok_or_else(|| ApiError::NotFound("User not found".into()))
+        .ok_or_else(|| Error::NotFound("User not found".into()))
     }
 
-    pub async fn agents(&self, business_id: &str) -> ApiResult<Vec<User>> {
+    pub async fn agents(&self, business_id: &str) -> StoreResult<Vec<User>> {
         Ok(sqlx::query_as(concat!(
             "SELECT ",
             user_columns!(),
@@ -200,7 +200,7 @@ impl Store {
         business_id: &str,
         user_id: &str,
         changes: UserChanges,
-    ) -> ApiResult<User> {
+    ) -> StoreResult<User> {
         let current = self.user(business_id, user_id).await?;
         let username = changes.username.unwrap_or(current.username);
         let email = changes.email.unwrap_or(current.email);
@@ -224,7 +224,7 @@ impl Store {
     }
 
     /// Deletes an agent of this business; owners cannot be deleted this way.
-    pub async fn delete_agent(&self, business_id: &str, user_id: &str) -> ApiResult<()> {
+    pub async fn delete_agent(&self, business_id: &str, user_id: &str) -> StoreResult<()> {
         let done =
             sqlx::query("DELETE FROM users WHERE business_id = $1 AND id = $2 AND role = $3")
                 .bind(business_id)
@@ -233,7 +233,7 @@ impl Store {
                 .execute(&self.pool)
                 .await?;
         if done.rows_affected() == 0 {
-            return Err(ApiError::NotFound("Agent not found".into()));
+            return Err(Error::NotFound("Agent not found".into()));
         }
         Ok(())
     }
@@ -279,7 +279,7 @@ async fn insert_user(
 
 impl Store {
     /// The user a refresh token belongs to; the token itself is the proof of tenancy.
-    pub async fn user_by_id(&self, user_id: &str) -> ApiResult<User> {
+    pub async fn user_by_id(&self, user_id: &str) -> StoreResult<User> {
         sqlx::query_as(concat!(
             "SELECT ",
             user_columns!(),
@@ -288,6 +288,6 @@ impl Store {
         .bind(user_id)
         .fetch_optional(&self.pool)
         .await?
-        .ok_or_else(|| ApiError::Unauthorized("Account no longer exists".into()))
+        .ok_or_else(|| Error::NotFound("Account no longer exists".into()))
     }
 }

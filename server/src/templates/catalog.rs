@@ -23,7 +23,7 @@ pub async fn sync_templates(
             }
         }
     }
-    store.templates(business_id).await
+    Ok(store.templates(business_id).await?)
 }
 
 /// Submits a template that passed the form's rules: a media header's file is uploaded for its

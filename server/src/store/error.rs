@@ -1,0 +1,30 @@
+//! What the store answers when it cannot do what was asked: domain words (not found, conflict)
+//! that the HTTP layer maps once, and the database's own error for everything else.
+
+/// A store call that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Nothing of the business by that id; the text says what was looked for.
+    #[error("{0}")]
+    NotFound(String),
+    /// A duplicate of something that must be unique; the text says which.
+    #[error("{0}")]
+    Conflict(String),
+    #[error("database error: {0}")]
+    Db(sqlx::Error),
+    /// A file or encoding failure around a query.
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for Error {
+    fn from(err: sqlx::Error) -> Self {
+        match err {
+            sqlx::Error::RowNotFound => Error::NotFound("Not found".into()),
+            other => Error::Db(other),
+        }
+    }
+}
+
+/// The answer of a store call.
+pub type StoreResult<T> = Result<T, Error>;

@@ -13,6 +13,7 @@ web:
 test:
 	scripts/test.sh
 
-# Benchmarks of issue 9 (about 15 minutes; writes docs/BENCHMARKS.md): see scripts/bench.sh.
+# The benchmark suite (about 40 minutes, 14 of them the bulk job; writes docs/BENCHMARKS.md and
+# docs/bench-latency.png): see scripts/bench.sh.
 bench:
 	scripts/bench.sh

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# `make bench`: the benchmark suite of issue 9. Builds release, starts Parley pinned to core 0 and
-# the load generator on core 1, runs every scenario at a few sizes, runs idle and fanout against
-# nginx + nchan (same core, same run), records the floors, and writes docs/BENCHMARKS.md and
-# docs/bench-latency.png. Loopback only; every step is bounded by `timeout`.
+# `make bench`: Parley's benchmark suite (about 40 minutes, 14 of them the bulk job). Builds
+# release, starts Parley pinned to core 0 and the load generator on core 1, runs every scenario
+# at a few sizes, runs idle and fanout against nginx + nchan (same core, same run), records the
+# floors, and writes docs/BENCHMARKS.md and docs/bench-latency.png. Loopback only; every step is
+# bounded by `timeout`.
 # BENCH_QUICK=1 runs tiny sizes to check the script itself; BENCH_SKIP_BUILD=1 uses the binaries
 # already built; BENCH_ONLY="idle fanout" reruns only those sections (floors, idle, fanout, inbox,
-# send, bulk) and keeps the other sections' results from the last run for the report.
+# send, bulk) and keeps the other sections' results from the last run for the report. The report
+# (loadtest/bench/report.py) sets the run's tables among the hand-written text of
+# loadtest/bench/findings.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,15 +1,23 @@
 """Writes docs/BENCHMARKS.md (and the latency plot) from a bench run's JSON files.
 
 usage: report.py RESULTS_DIR BENCHMARKS_MD PLOT_PNG
-The hand-written findings in loadtest/bench/findings.md are appended as they are.
+
+The document interleaves what a run measured with the hand-written text of
+loadtest/bench/findings.md: the introduction, then the machine (generated), running the suite
+(hand-written), failed runs if any, the floors (generated), the targets (hand-written), one
+generated section per scenario (idle, fanout, inbox, send, bulk), then the remaining
+hand-written sections (what bounds each figure, recipient files, the web app, the decision
+records) in findings.md's order.
 """
 import glob
 import json
 import os
 import platform
 import re
+import resource
 import subprocess
 import sys
+import textwrap
 from datetime import datetime, timezone
 
 results, out_md, out_png = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -53,32 +61,96 @@ def f(x, digits=1):
     return "–" if x is None else f"{x:,.{digits}f}"
 
 
+def findings():
+    """The hand-written parts: (text under the title, {heading: section text}) in file order."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
+    text = open(path).read() if os.path.exists(path) else ""
+    text = re.sub(r"\A\s*<!--.*?-->\s*", "", text, flags=re.S)
+    chunks = re.split(r"^(?=## )", text, flags=re.M)
+    intro = chunks[0].strip() if chunks and not chunks[0].startswith("## ") else ""
+    sections = {}
+    for chunk in chunks:
+        if chunk.startswith("## "):
+            sections[chunk.split("\n", 1)[0][3:].strip()] = chunk.strip()
+    return intro, sections
+
+
+def bound_ms(name):
+    """The p99 bound a fanout run climbed against, from its command."""
+    m = re.search(r"--p99-bound-ms (\S+)", cmd(name))
+    return float(m.group(1)) if m else None
+
+
+def over(step, bound):
+    return (bound is not None and step["p99_ms"] > bound) or step["lost"] > 0 or step.get("errors", 0) > 0
+
+
+intro, hand = findings()
+
+
+def hand_section(heading):
+    if heading in hand:
+        w(hand.pop(heading))
+        w("")
+    else:
+        print(f"findings.md has no section '## {heading}'", file=sys.stderr)
+
+
 lines = []
 w = lines.append
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+cpuinfo = open("/proc/cpuinfo").read()
+cpu = next((l.split(":", 1)[1].strip() for l in cpuinfo.splitlines() if l.startswith("model name")), "?")
+vm = " (a shared VM; steal time is recorded per run)" if re.search(r"^flags\s*:.*\bhypervisor\b", cpuinfo, re.M) else ""
 mem = next((l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")), "0")
+nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
 w("# Benchmarks")
 w("")
-w("Reproduce with one command: `make bench` (runs `scripts/bench.sh`, about 40 minutes, 14 of them the bulk job). It builds")
-w("release binaries, starts Parley (SQLite, WAL, `synchronous = full`) pinned to core 0 with")
-w("`taskset -c 0` and `parley-loadtest` on core 1, then runs `idle` and `fanout` against Parley and")
-w("against nginx + nchan (Debian's `nginx-light` + `libnginx-mod-nchan`, one worker, also on core 0),")
-w("`inbox` at rising rates and `send`. Each size runs on a freshly started server. Figures below are")
-w("from one run; latency is measured from each message's *scheduled* send time (open loop).")
-w("")
+if intro:
+    w(intro)
+    w("")
+
+# Machine
 w("## Machine")
 w("")
 w("| | |")
 w("|---|---|")
 w(f"| date | {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} |")
 w(f"| commit | {sh('git', 'rev-parse', '--short', 'HEAD')} |")
-w(f"| CPU | {cpu}, {os.cpu_count()} cores |")
+w(f"| CPU | {cpu}, {os.cpu_count()} cores{vm} |")
 w(f"| memory | {int(mem) // 1024 // 1024} GiB |")
 w(f"| kernel | {platform.release()} |")
 w(f"| rustc | {sh('rustc', '-V')} |")
 w(f"| nginx / nchan | {sh('dpkg-query', '-W', '-f', '${Version}', 'nginx-light')} / {sh('dpkg-query', '-W', '-f', '${Version}', 'libnginx-mod-nchan')} |")
-w("| open files per process | 20,000 (hard limit, cannot be raised) |")
+w(f"| open files per process | {'unlimited' if nofile == resource.RLIM_INFINITY else f'{nofile:,}'} (hard limit, cannot be raised) |")
 w("")
+steals = []
+for path in glob.glob(os.path.join(results, "*.steal")):
+    try:
+        steals.append(float(open(path).read().strip()))
+    except ValueError:
+        pass
+if not steals:
+    steal_note = "No steal time was recorded."
+elif max(steals) == 0:
+    steal_note = "Every run below was at 0 % steal."
+else:
+    steal_note = f"Steal reached {max(steals):.0f} % in this run's worst case (the `steal` columns)."
+w(textwrap.fill("Parley runs pinned to core 0 (`taskset -c 0`), SQLite in WAL mode with `synchronous = full`; "
+                "nginx + nchan (Debian's `nginx-light` + `libnginx-mod-nchan`, one worker) also on core 0; the "
+                f"generator on core 1. {steal_note} Figures from other hosts do not compare with these.",
+                width=96, break_on_hyphens=False))
+w("")
+
+hand_section("Running the suite")
+
+failures = os.path.join(results, "failures.txt")
+if os.path.exists(failures):
+    w("## Runs that failed")
+    w("")
+    w("```")
+    w(open(failures).read().strip())
+    w("```")
+    w("")
 
 # Floors
 fl = load("floors") or {}
@@ -97,9 +169,20 @@ if os.path.exists(pg):
 fs_p50 = fl.get("fsync_p50_us")
 w("")
 if fs_p50:
-    w(f"One durable commit costs about {fs_p50 / 1000:.2f} ms here, so one transaction per message "
-      f"bounds durable ingest near {1e6 / fs_p50:,.0f} messages/s per writer; more needs group commit.")
+    w(f"One durable commit costs about {fs_p50 / 1000:.2f} ms here, so one transaction per message would bound durable")
+    w(f"ingest near {round(1e6 / fs_p50, -2):,.0f} messages/s per writer; Parley commits inbound messages in groups")
+    w("([ADR 0002](decisions/0002-group-commit.md)).")
     w("")
+
+hand_section("Targets")
+
+
+def rows(prefix, columns, row):
+    """One table row per run of `prefix`; a failed run fills the rest of its `columns` blank."""
+    for r_ in sizes(prefix):
+        r = load(f"{prefix}{r_}")
+        w(row(r_, r) if r else f"| {r_:,} | run failed |" + " |" * (columns - 2))
+
 
 # Idle
 w("## idle: sessions held open")
@@ -115,7 +198,7 @@ for n in sizes("idle-"):
     pr, nc = load(f"idle-parley-{n}"), load(f"idle-nchan-{n}")
     for peer, r in (("parley", pr), ("nchan", nc)):
         if not r:
-            w(f"| {peer} | {n:,} | run failed | | | | | | | |")
+            w(f"| {peer} | {n:,} | run failed | | | | | | |")
             continue
         rss = r.get("rss_per_session_bytes")
         ratio = ""
@@ -126,15 +209,6 @@ w("")
 
 # Fanout
 w("## fanout: one conversation, many followers")
-w("")
-w("The publish rate rises by 2^(1/4) (x1.19) every 3 s step until two steps in a row pass the")
-w("p99 bound (or lose a delivery): from 400/s with a 50 ms bound for 100 followers, from 40/s with a")
-w("500 ms bound for 1,000 followers (the generator's one core reads each 1,000-frame burst")
-w("serially). Best = the step with the most deliveries/s within the bound.")
-w("")
-w("nchan runs twice: **nchan** publishes messages padded to the mean size of Parley's frames in")
-w("the same run (`--frame-bytes`, the `frame bytes` column), so both servers write and the")
-w("generator reads the same bytes per delivery; **nchanbare** publishes the bare ~30-byte markers.")
 w("")
 w("| peer | sessions | frame bytes | best deliveries/s | at publish rate | p50 ms | p99 ms | lost | dup | Parley / peer | steal |")
 w("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -152,27 +226,69 @@ for n in sizes("fanout-"):
         size = r.get("mean_frame_bytes", "–")
         w(f"| {peer} | {n:,} | {size} | {f(r['delivered_per_sec'], 0)} | {f(r['offered_rate'], 0)}/s | {f(r['p50_ms'], 2)} | {f(r['p99_ms'], 2)} | {r['lost']} | {r['duplicates']} | {ratio} | {steal(f'fanout-{peer}-{n}')} |")
 w("")
-for n in sizes("fanout-"):
-    for peer in FANOUT_PEERS:
-        r = load(f"fanout-{peer}-{n}")
-        if not r:
-            continue
-        w(f"<details><summary>{peer}, {n:,} sessions: every step</summary>")
+
+
+def best_index(r):
+    """The step the run reports as its best (the same publish rate), or None."""
+    for i, s in enumerate(r.get("steps", [])):
+        if s["offered_rate"] == r["offered_rate"]:
+            return i
+    return None
+
+
+def fails(r):
+    """The step after the best one, which the climb failed."""
+    nxt = r["steps"][best_index(r) + 1:best_index(r) + 2]
+    return f"fails {f(nxt[0]['offered_rate'], 0)}/s ({f(nxt[0]['p99_ms'], 0)} ms)" if nxt else "reaches the climb's top"
+
+
+fanout_sizes = sizes("fanout-")
+notes = []
+for k, n in enumerate(fanout_sizes):
+    runs = {peer: load(f"fanout-{peer}-{n}") for peer in FANOUT_PEERS}
+    runs = {peer: r for peer, r in runs.items() if r and r.get("steps") and best_index(r) is not None}
+    if k == 0 and runs:
+        # The steps around the best ones: two below the lowest best rate, one above the highest.
+        rates = sorted({round(s["offered_rate"]) for r in runs.values() for s in r["steps"]})
+        bests = [round(r["offered_rate"]) for r in runs.values()]
+        lo, hi = rates.index(min(bests)), rates.index(max(bests))
+        shown = rates[max(0, lo - 2):hi + 2]
+        w(f"Around the best step, {n:,} followers (every step of every peer is in `target/bench/` after a run):")
         w("")
-        w("| publish rate | published | deliveries/s | p50 ms | p90 ms | p99 ms | max ms | lost |")
-        w("|---|---|---|---|---|---|---|---|")
-        for s in r.get("steps", []):
-            w(f"| {f(s['offered_rate'], 0)} | {s['published']:,} | {f(s['delivered_per_sec'], 0)} | {f(s['p50_ms'], 2)} | {f(s['p90_ms'], 2)} | {f(s['p99_ms'], 2)} | {f(s['max_ms'], 2)} | {s['lost']:,} |")
+        w("| publish rate | " + " | ".join(f"{peer} p99 ms" for peer in runs) + " |")
+        w("|---|" + "---|" * len(runs))
+        for rate in shown:
+            cells = []
+            for r in runs.values():
+                s = next((s for s in r["steps"] if round(s["offered_rate"]) == rate), None)
+                cells.append(f(s["p99_ms"], 2) if s else "–")
+            w(f"| {rate:,}/s | " + " | ".join(cells) + " |")
         w("")
-        w("</details>")
-        w("")
+        for peer, r in runs.items():
+            b = best_index(r)
+            bound = bound_ms(f"fanout-{peer}-{n}")
+            back = [s for s in r["steps"][:b] if over(s, bound)]
+            if back:
+                listed = " and ".join(f"{f(s['offered_rate'], 0)}/s" for s in back)
+                notes.append(f"{peer} passes the bound again after one step over it ({listed}), which the climb's rule of two steps in a row allows.")
+    elif "parley" in runs:
+        r = runs["parley"]
+        b = best_index(r)
+        bound = bound_ms(f"fanout-parley-{n}")
+        best = r["steps"][b]
+        text = (f"With {n:,} followers Parley stays within {f(bound, 0)} ms up to {f(best['offered_rate'], 0)} publishes/s"
+                f" (p99 {f(best['p99_ms'], 2)} ms)")
+
+        text += f" and {fails(r)}"
+        if "nchan" in runs:
+            text += f"; nchan {fails(runs['nchan'])}"
+        notes.append(text + ".")
+if notes:
+    w(textwrap.fill(" ".join(notes), width=96, break_on_hyphens=False))
+    w("")
 
 # Inbox
 w("## inbox: signed webhooks → persisted → pushed to agents")
-w("")
-w("100 customers, 2 agents each following all 100 conversations, one message per webhook, mixed")
-w("types (text, image, document, interactive, button, location). Latency: scheduled send → arrival")
-w("at each agent; ack: scheduled send → webhook's 200.")
 w("")
 w("| offered/s | seconds | messages | delivered msg/s | p50 ms | p90 ms | p99 ms | max ms | ack p50 ms | ack p99 ms | lost | dup | errors | steal |")
 w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -180,14 +296,14 @@ inbox_points = []
 for r_ in sizes("inbox-"):
     r = load(f"inbox-{r_}")
     if not r:
-        w(f"| {r_:,} | run failed | | | | | | | | | | | | |")
+        w(f"| {r_:,} | run failed |" + " |" * 12)
         continue
     msgs = r["expected"] // max(1, r["sessions"])
     inbox_points.append((r_, r["p50_ms"], r["p99_ms"], r["delivered_per_sec"]))
     w(f"| {r_:,} | {f(r['duration_secs'], 0)} | {msgs:,} | {f(r['delivered_per_sec'], 0)} | {f(r['p50_ms'], 2)} | {f(r['p90_ms'], 2)} | {f(r['p99_ms'], 2)} | {f(r['max_ms'], 2)} | {f(r.get('ack_p50_ms'), 2)} | {f(r.get('ack_p99_ms'), 2)} | {r['lost']:,} | {r['duplicates']} | {r['errors']} | {steal(f'inbox-{r_}')} |")
 w("")
 w("*steal*: the share of the VM's CPU time the hypervisor took during the run (`/proc/stat`);")
-w("this box is a shared VM, and latency figures only compare between runs at similar steal.")
+w("latency figures only compare between runs at similar steal.")
 w("")
 w("![Latency against offered rate](bench-latency.png)")
 w("")
@@ -197,16 +313,9 @@ w("## send: agents send through /api/send-message, receipts from the sandbox")
 w("")
 w("| offered/s | sends/s | send p50 ms | send p99 ms | delivered p50 ms | delivered p99 ms | read p50 ms | read p99 ms | sent | lost | dup | errors |")
 w("|---|---|---|---|---|---|---|---|---|---|---|---|")
-def rows(prefix, columns, row):
-    """One table row per run of `prefix`; a failed run fills the rest of its `columns` blank."""
-    for r_ in sizes(prefix):
-        r = load(f"{prefix}{r_}")
-        w(row(r_, r) if r else f"| {r_:,} | run failed |" + " |" * (columns - 2))
-
-
 rows("send-", 12, lambda r_, r: f"| {r_:,} | {f(r['delivered_per_sec'], 0)} | {f(r['p50_ms'], 2)} | {f(r['p99_ms'], 2)} | {f(r.get('delivered_p50_ms'), 2)} | {f(r.get('delivered_p99_ms'), 2)} | {f(r.get('read_p50_ms'), 2)} | {f(r.get('read_p99_ms'), 2)} | {r['expected']:,} | {r['lost']} | {r['duplicates']} | {r['errors']} |")
 w("")
-w("Receipt times include the sandbox's configured delivered/read delays.")
+w("Receipt times include the sandbox's configured delivered/read delays (about 1 s and 3–4 s).")
 w("")
 
 # Bulk
@@ -216,33 +325,20 @@ w("| recipients | configured/s | achieved/s | deviation % | worst 1 s window % |
 w("|---|---|---|---|---|---|---|---|---|---|---|---|")
 rows("bulk-", 12, lambda r_, r: f"| {r_:,} | {f(r['offered_rate'], 0)} | {f(r['delivered_per_sec'], 1)} | {f(r.get('rate_deviation_pct'), 2)} | {f(r.get('worst_1s_deviation_pct'), 2)} | {f(r.get('worst_10s_deviation_pct'), 2)} | {f(r['duration_secs'], 1)} | {r['delivered']:,} | {r['lost']} | {r['duplicates']} | {r['errors']} | {r.get('job_finished')} |")
 w("")
-w("Windows run from one `bulk_send_progress` event (pushed at most every 0.5 s) to the first at least 1 s (10 s) later;")
-w("lost and duplicates count the recipients in the sandbox's `sandbox-sent.jsonl`.")
+w("Windows run from one `bulk_send_progress` event (pushed at most every 0.5 s) to the first at")
+w("least 1 s (10 s) later; lost and duplicates count the recipients in the sandbox's")
+w("`sandbox-sent.jsonl`. The worst 1 s window is the token bucket's full first second: it starts")
+w("with one second of tokens, so the first second runs at about twice the rate.")
 w("")
 
-# Commands
-w("## Commands")
-w("")
-w("Each run, as `scripts/bench.sh` issued it (the generator runs under `taskset -c 1`):")
-w("")
-w("```")
-for path in sorted(glob.glob(os.path.join(results, "*.cmd"))):
-    w(open(path).read().strip())
-w("```")
-w("")
-failures = os.path.join(results, "failures.txt")
-if os.path.exists(failures):
-    w("Runs that failed in this run:")
+# The rest of findings.md (what bounds each figure, recipient files, the web app, the decision
+# records), in its order.
+for section in hand.values():
+    w(section)
     w("")
-    w("```")
-    w(open(failures).read().strip())
-    w("```")
-    w("")
-
-findings = os.path.join(os.path.dirname(__file__), "findings.md")
-if os.path.exists(findings):
-    w(open(findings).read().rstrip())
-    w("")
+while lines and lines[-1] == "":
+    lines.pop()
+lines.append("")
 
 with open(out_md, "w") as fh:
     fh.write("\n".join(lines))

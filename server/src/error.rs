@@ -6,8 +6,9 @@ use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 
 use crate::customer::InvalidCustomerKey;
+use crate::media::MediaError;
 use crate::multipart::FormError;
-use crate::outbox::Refusal;
+use crate::outbox::{OutboxError, Refusal};
 use crate::store;
 
 /// The text the web client refreshes on; it must stay exactly this.
@@ -103,6 +104,31 @@ impl From<Refusal> for ApiError {
         match err {
             Refusal::Rejected(text) => ApiError::Unprocessable(text),
             Refusal::Unreachable(text) => ApiError::BadGateway(text),
+        }
+    }
+}
+
+impl From<MediaError> for ApiError {
+    fn from(err: MediaError) -> Self {
+        match err {
+            MediaError::Unsupported => ApiError::Unsupported(err.to_string()),
+            MediaError::Invalid(text) => ApiError::Unprocessable(text),
+            MediaError::Io(err) => ApiError::Internal(err.into()),
+            MediaError::Store(err) => err.into(),
+        }
+    }
+}
+
+impl From<OutboxError> for ApiError {
+    fn from(err: OutboxError) -> Self {
+        match err {
+            OutboxError::Store(err) => err.into(),
+            OutboxError::Media(err) => err.into(),
+            OutboxError::NotConfigured(text) => ApiError::Unavailable(text),
+            OutboxError::MediaUnavailable(_) => ApiError::NotFound(err.to_string()),
+            OutboxError::Conversation(_) | OutboxError::Vanished => {
+                ApiError::Internal(anyhow::Error::new(err))
+            }
         }
     }
 }

@@ -6,8 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::error::{ApiError, ApiResult};
-use crate::store::{MediaFile, Store};
+use crate::store::{self, MediaFile, Store};
 
 const MB: usize = 1024 * 1024;
 
@@ -136,31 +135,43 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
 
+/// A file that cannot be sent or kept.
+#[derive(Debug, thiserror::Error)]
+pub enum MediaError {
+    /// Not a type the Cloud API takes.
+    #[error(
+        "Unsupported file type: send an image (jpeg, png), audio (ogg/opus, mp3, aac, amr, m4a), \
+         video (mp4, 3gp), pdf, doc or docx"
+    )]
+    Unsupported,
+    /// Empty, of another kind than the client said, or over its limit.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("the file could not be written: {0}")]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Store(#[from] store::Error),
+}
+
 /// Checks an upload: a supported type within its limit, and the kind the client named (if any).
 pub fn check_upload(
     bytes: &[u8],
     claimed_kind: Option<&str>,
-) -> ApiResult<(&'static str, MediaKind)> {
+) -> Result<(&'static str, MediaKind), MediaError> {
     if bytes.is_empty() {
-        return Err(ApiError::Unprocessable("The file is empty".into()));
+        return Err(MediaError::Invalid("The file is empty".into()));
     }
-    let (mime, kind) = cloud_type(bytes).ok_or_else(|| {
-        ApiError::Unsupported(
-            "Unsupported file type: send an image (jpeg, png), audio (ogg/opus, mp3, aac, amr, \
-             m4a), video (mp4, 3gp), pdf, doc or docx"
-                .into(),
-        )
-    })?;
+    let (mime, kind) = cloud_type(bytes).ok_or(MediaError::Unsupported)?;
     if let Some(claimed) =
         claimed_kind.filter(|c| matches!(*c, "image" | "video" | "audio" | "document"))
         && claimed != kind.name()
     {
-        return Err(ApiError::Unprocessable(format!(
+        return Err(MediaError::Invalid(format!(
             "The file was sent as {claimed} but its content is {mime}"
         )));
     }
     if bytes.len() > kind.limit() {
-        return Err(ApiError::Unprocessable(format!(
+        return Err(MediaError::Invalid(format!(
             "The {} is {:.1} MB; the limit for {} files is {} MB",
             kind.name(),
             bytes.len() as f64 / MB as f64,
@@ -180,7 +191,7 @@ pub async fn store_file(
     bytes: &[u8],
     mime_type: &str,
     filename: &str,
-) -> ApiResult<MediaFile> {
+) -> Result<MediaFile, MediaError> {
     let relative = format!(
         "media/{}/{}",
         hex::encode(Sha256::digest(business_id))[..16].to_owned(),
@@ -188,13 +199,9 @@ pub async fn store_file(
     );
     let path = data_dir.join(&relative);
     if let Some(parent) = path.parent() {
-        tokio::fs::create_dir_all(parent)
-            .await
-            .map_err(anyhow::Error::from)?;
+        tokio::fs::create_dir_all(parent).await?;
     }
-    tokio::fs::write(&path, bytes)
-        .await
-        .map_err(anyhow::Error::from)?;
+    tokio::fs::write(&path, bytes).await?;
     let file = MediaFile {
         id: id.to_string(),
         mime_type: mime_type.to_string(),

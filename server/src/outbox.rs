@@ -9,14 +9,14 @@ use std::time::Duration;
 use parley_actors::conversation::{
     ConversationKey, Conversations, Outgoing, OutgoingMessage, OutgoingState, SendOutcome, Sent,
 };
+use parley_actors::error::StoreError;
 use serde_json::Value;
 
 use crate::config::OutboxSettings;
-use crate::error::{ApiError, ApiResult};
-use crate::media::store_file;
+use crate::media::{MediaError, store_file};
 use crate::provider::{Credentials, Provider, ProviderError};
 use crate::rate::TokenBuckets;
-use crate::store::{OutboxItem, Store, now_ms};
+use crate::store::{self, MediaFile, OutboxItem, Store, now_ms};
 
 /// The key under which a payload names a stored file still to be uploaded to the provider, and
 /// the JSON pointer where its media id goes.
@@ -52,6 +52,26 @@ fn refusal(err: &ProviderError) -> Refusal {
         | ProviderError::Network(_) => Refusal::Unreachable(err.to_string()),
         _ => Refusal::Rejected(err.to_string()),
     }
+}
+
+/// Why the outbox could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum OutboxError {
+    #[error(transparent)]
+    Store(#[from] store::Error),
+    /// The conversation actor did not record the message or its outcome.
+    #[error("the conversation did not record it: {0}")]
+    Conversation(#[from] StoreError),
+    #[error("outbox entry vanished")]
+    Vanished,
+    /// The business has no provider credentials to fetch media with.
+    #[error("{0}")]
+    NotConfigured(String),
+    /// The provider has no such media (any more).
+    #[error("Media not available: {0}")]
+    MediaUnavailable(String),
+    #[error(transparent)]
+    Media(#[from] MediaError),
 }
 
 /// What one attempt came to.
@@ -137,7 +157,7 @@ impl Outbox {
     }
 
     /// One attempt at an entry the caller holds the lease of.
-    pub async fn attempt(&self, item: OutboxItem) -> ApiResult<Attempt> {
+    pub async fn attempt(&self, item: OutboxItem) -> Result<Attempt, OutboxError> {
         let key = ConversationKey {
             business_id: item.business_id.clone(),
             phone: item.phone.clone(),
@@ -190,8 +210,7 @@ impl Outbox {
         self.conversations
             .ask(&key, Sent(outcome))
             .await
-            .and_then(|r| r)
-            .map_err(|e| ApiError::Internal(anyhow::anyhow!("send outcome not recorded: {e}")))?;
+            .and_then(|r| r)?;
         Ok(attempt)
     }
 
@@ -201,21 +220,20 @@ impl Outbox {
         &self,
         key: ConversationKey,
         message: OutgoingMessage,
-    ) -> ApiResult<Delivery> {
+    ) -> Result<Delivery, OutboxError> {
         let client_id = message.client_id.clone();
         let recorded = self
             .conversations
             .ask(&key, Outgoing(message))
             .await
-            .and_then(|r| r)
-            .map_err(|e| ApiError::Internal(anyhow::anyhow!("message not stored: {e}")))?;
+            .and_then(|r| r)?;
         match recorded {
             OutgoingState::Created => {
                 let item = self
                     .store
                     .outbox_item(&key.business_id, &client_id)
                     .await?
-                    .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("outbox entry vanished")))?;
+                    .ok_or(OutboxError::Vanished)?;
                 Ok(match self.attempt(item).await? {
                     Attempt::Accepted(id) => Delivery::Accepted(id),
                     Attempt::Retrying(err) => Delivery::Queued {
@@ -274,17 +292,18 @@ impl Outbox {
         &self,
         business_id: &str,
         media_id: &str,
-    ) -> ApiResult<crate::store::MediaFile> {
+    ) -> Result<MediaFile, OutboxError> {
         if let Some(file) = self.store.media(business_id, media_id).await? {
             return Ok(file);
         }
         let business = self.store.business(business_id).await?;
-        let creds = Credentials::of(&business).map_err(|e| ApiError::Unavailable(e.to_string()))?;
+        let creds =
+            Credentials::of(&business).map_err(|e| OutboxError::NotConfigured(e.to_string()))?;
         let (bytes, mime) = self
             .provider
             .download_media(&creds, media_id)
             .await
-            .map_err(|e| ApiError::NotFound(format!("Media not available: {e}")))?;
+            .map_err(|e| OutboxError::MediaUnavailable(e.to_string()))?;
         let mime =
             crate::media::cloud_type(&bytes).map_or(mime, |(sniffed, _)| sniffed.to_string());
         store_file(
@@ -297,5 +316,6 @@ impl Outbox {
             "",
         )
         .await
+        .map_err(OutboxError::from)
     }
 }

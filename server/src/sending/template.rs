@@ -169,7 +169,7 @@ impl Sending {
             sender_name: sender_name.to_string(),
             payload,
         };
-        self.outbox.send(key, message).await
+        Ok(self.outbox.send(key, message).await?)
     }
 }
 

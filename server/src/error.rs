@@ -9,7 +9,10 @@ use crate::customer::InvalidCustomerKey;
 use crate::media::MediaError;
 use crate::multipart::FormError;
 use crate::outbox::{OutboxError, Refusal};
+use crate::push::SubscriptionError;
+use crate::sending::SendError;
 use crate::store;
+use crate::templates::catalog::CatalogError;
 
 /// The text the web client refreshes on; it must stay exactly this.
 pub const TOKEN_EXPIRED: &str = "Forbidden: Token expired";
@@ -129,6 +132,38 @@ impl From<OutboxError> for ApiError {
             OutboxError::Conversation(_) | OutboxError::Vanished => {
                 ApiError::Internal(anyhow::Error::new(err))
             }
+        }
+    }
+}
+
+impl From<SendError> for ApiError {
+    fn from(err: SendError) -> Self {
+        match err {
+            SendError::Invalid(text) => ApiError::Unprocessable(text),
+            SendError::Forbidden(text) => ApiError::Forbidden(text),
+            SendError::NotFound(text) => ApiError::NotFound(text),
+            SendError::Store(err) => err.into(),
+            SendError::Media(err) => err.into(),
+            SendError::Outbox(err) => err.into(),
+        }
+    }
+}
+
+impl From<CatalogError> for ApiError {
+    fn from(err: CatalogError) -> Self {
+        match err {
+            CatalogError::Rejected(text) => ApiError::Unprocessable(text),
+            CatalogError::Unreachable(text) => ApiError::BadGateway(text),
+            CatalogError::Store(err) => err.into(),
+        }
+    }
+}
+
+impl From<SubscriptionError> for ApiError {
+    fn from(err: SubscriptionError) -> Self {
+        match err {
+            SubscriptionError::Malformed(text) => ApiError::BadRequest(text),
+            SubscriptionError::Invalid(text) => ApiError::Unprocessable(text),
         }
     }
 }

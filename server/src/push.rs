@@ -25,8 +25,7 @@ use web_push::{
 };
 
 use crate::config::Settings;
-use crate::error::{ApiError, ApiResult};
-use crate::store::{PushSubscription, Store, conversations::preview, iso_time};
+use crate::store::{self, PushSubscription, Store, conversations::preview, iso_time};
 
 /// Browsers re-register this long after their last registration (the spec's 7 days); the
 /// subscribe call answers when.
@@ -162,7 +161,7 @@ async fn run(sender: Arc<Sender>, notices: mpsc::Receiver<Notice>) {
 
 impl Sender {
     /// Posts one notification to every subscribed browser of the business.
-    async fn deliver(&self, notice: Notice) -> ApiResult<()> {
+    async fn deliver(&self, notice: Notice) -> Result<(), store::Error> {
         let business_id = &notice.key.business_id;
         let subscriptions = self.store.push_subscriptions(business_id).await?;
         if subscriptions.is_empty() {
@@ -257,9 +256,23 @@ impl Sender {
     }
 }
 
+/// A push subscription the browser sent that cannot be kept.
+#[derive(Debug, thiserror::Error)]
+pub enum SubscriptionError {
+    /// Not the shape of a `PushSubscription`.
+    #[error("{0}")]
+    Malformed(String),
+    /// The shape is right but a value is missing or refused.
+    #[error("{0}")]
+    Invalid(String),
+}
+
 /// Reads the `token` of a subscribe call: a `PushSubscription` as JSON (an object, or that
 /// object as a string), checked so that every stored subscription can be encrypted to.
-pub fn parse_subscription(token: &Value, allow_http: bool) -> ApiResult<PushSubscription> {
+pub fn parse_subscription(
+    token: &Value,
+    allow_http: bool,
+) -> Result<PushSubscription, SubscriptionError> {
     const SHAPE: &str = "token must be a PushSubscription: {\"endpoint\": \"https://…\", \
                          \"keys\": {\"p256dh\": \"…\", \"auth\": \"…\"}}";
     let parsed;
@@ -267,11 +280,11 @@ pub fn parse_subscription(token: &Value, allow_http: bool) -> ApiResult<PushSubs
         Value::Object(_) => token,
         Value::String(raw) => {
             parsed = serde_json::from_str::<Value>(raw)
-                .map_err(|_| ApiError::BadRequest(SHAPE.into()))?;
+                .map_err(|_| SubscriptionError::Malformed(SHAPE.into()))?;
             &parsed
         }
-        Value::Null => return Err(ApiError::Unprocessable("token is required".into())),
-        _ => return Err(ApiError::BadRequest(SHAPE.into())),
+        Value::Null => return Err(SubscriptionError::Invalid("token is required".into())),
+        _ => return Err(SubscriptionError::Malformed(SHAPE.into())),
     };
     let field = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
     let (Some(endpoint), Some(p256dh), Some(auth)) = (
@@ -279,7 +292,7 @@ pub fn parse_subscription(token: &Value, allow_http: bool) -> ApiResult<PushSubs
         field("/keys/p256dh"),
         field("/keys/auth"),
     ) else {
-        return Err(ApiError::BadRequest(SHAPE.into()));
+        return Err(SubscriptionError::Malformed(SHAPE.into()));
     };
     Ok(PushSubscription {
         endpoint: check_endpoint(endpoint, allow_http)?,
@@ -295,7 +308,7 @@ pub fn parse_subscription(token: &Value, allow_http: bool) -> ApiResult<PushSubs
 
 /// The endpoint of an unsubscribe call's `token`: a subscription (object or string) or the bare
 /// endpoint URL.
-pub fn endpoint_of(token: &Value) -> ApiResult<String> {
+pub fn endpoint_of(token: &Value) -> Result<String, SubscriptionError> {
     let endpoint_in = |object: &Value| {
         object
             .get("endpoint")
@@ -314,24 +327,24 @@ pub fn endpoint_of(token: &Value) -> ApiResult<String> {
         .map(|e| e.trim().to_string())
         .filter(|e| !e.is_empty())
         .ok_or_else(|| {
-            ApiError::Unprocessable(
+            SubscriptionError::Invalid(
                 "token is required: the PushSubscription, or its endpoint URL".into(),
             )
         })
 }
 
-fn check_endpoint(endpoint: &str, allow_http: bool) -> ApiResult<String> {
+fn check_endpoint(endpoint: &str, allow_http: bool) -> Result<String, SubscriptionError> {
     let endpoint = endpoint.trim();
     let parsed = url::Url::parse(endpoint)
-        .map_err(|_| ApiError::BadRequest("token.endpoint is not a URL".into()))?;
+        .map_err(|_| SubscriptionError::Malformed("token.endpoint is not a URL".into()))?;
     let scheme_ok = parsed.scheme() == "https" || (allow_http && parsed.scheme() == "http");
     if !scheme_ok || parsed.host_str().is_none() {
-        return Err(ApiError::BadRequest(
+        return Err(SubscriptionError::Malformed(
             "token.endpoint must be an https URL of a push service".into(),
         ));
     }
     if endpoint.len() > MAX_ENDPOINT_LEN {
-        return Err(ApiError::BadRequest(format!(
+        return Err(SubscriptionError::Malformed(format!(
             "token.endpoint is longer than {MAX_ENDPOINT_LEN} characters"
         )));
     }
@@ -339,10 +352,15 @@ fn check_endpoint(endpoint: &str, allow_http: bool) -> ApiResult<String> {
 }
 
 /// A base64url key (`what` it must hold) that `valid` accepts, normalised to no padding.
-fn check_key(raw: &str, field: &str, what: &str, valid: fn(&[u8]) -> bool) -> ApiResult<String> {
+fn check_key(
+    raw: &str,
+    field: &str,
+    what: &str,
+    valid: fn(&[u8]) -> bool,
+) -> Result<String, SubscriptionError> {
     match BASE64URL.decode(raw.trim()) {
         Ok(bytes) if valid(&bytes) => Ok(URL_SAFE_NO_PAD.encode(bytes)),
-        _ => Err(ApiError::BadRequest(format!(
+        _ => Err(SubscriptionError::Malformed(format!(
             "token.{field} must be base64url of {what}"
         ))),
     }

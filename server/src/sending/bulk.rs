@@ -7,9 +7,9 @@ use std::time::Duration;
 use parley_actors::events::{Event, NOTIFICATIONS, event_data};
 use serde_json::{Value, json};
 
+use super::SendError;
 use super::Sending;
 use super::template::rendered;
-use crate::error::{ApiError, ApiResult};
 use crate::outbox::Delivery;
 use crate::store::{JobRecipient, SendJob, now_ms};
 
@@ -50,9 +50,13 @@ fn progress_event(job: &SendJob, done: i64, success: i64, errors: i64, finished:
 
 impl Sending {
     /// Starts a bulk job: recipients stored first, then sent in the background.
-    pub(super) async fn start_job(&self, job: SendJob, recipients: Vec<String>) -> ApiResult<()> {
+    pub(super) async fn start_job(
+        &self,
+        job: SendJob,
+        recipients: Vec<String>,
+    ) -> Result<(), SendError> {
         if recipients.is_empty() {
-            return Err(ApiError::Unprocessable(
+            return Err(SendError::Invalid(
                 "recipients_json holds no valid phone number".into(),
             ));
         }
@@ -157,7 +161,7 @@ impl Sending {
         job: &SendJob,
         client_id: &str,
         delivery: Delivery,
-    ) -> ApiResult<(String, Option<String>, Option<String>)> {
+    ) -> Result<(String, Option<String>, Option<String>), SendError> {
         match delivery {
             Delivery::Accepted(id) => Ok(("success".into(), Some(id), None)),
             Delivery::Refused(err) => Ok(("error".into(), None, Some(err.to_string()))),
@@ -225,7 +229,7 @@ impl Sending {
     }
 
     /// The job's progress (and, once done, its results) as the API and the events show it.
-    pub async fn job_report(&self, business_id: &str, job_id: &str) -> ApiResult<Value> {
+    pub async fn job_report(&self, business_id: &str, job_id: &str) -> Result<Value, SendError> {
         let job = self.store.send_job(business_id, job_id).await?;
         let recipients = self.store.job_recipients(business_id, job_id).await?;
         let mut results = serde_json::Map::new();

@@ -5,10 +5,10 @@ use parley_actors::conversation::{ConversationKey, OutgoingMessage};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use super::SendError;
 use super::upload::{Kept, Upload};
 use super::{Sending, Sent};
 use crate::customer::CustomerKey;
-use crate::error::{ApiError, ApiResult};
 use crate::media::check_upload;
 use crate::outbox::UPLOAD_KEY;
 use crate::store::now_ms;
@@ -41,7 +41,7 @@ impl Sending {
         business_id: &str,
         user_id: &str,
         request: MessageRequest,
-    ) -> ApiResult<Sent> {
+    ) -> Result<Sent, SendError> {
         let phone = request.to.into_string();
         self.business_sending_from(
             business_id,
@@ -51,7 +51,7 @@ impl Sending {
         .await?;
         let last_incoming = self.store.last_incoming_at(business_id, &phone).await?;
         if last_incoming.is_none_or(|at| now_ms() - at > WINDOW_MS) {
-            return Err(ApiError::Unprocessable(
+            return Err(SendError::Invalid(
                 "The 24-hour reply window with this customer is closed: they have not written \
                  in the last 24 hours. Send an approved template instead."
                     .into(),
@@ -75,7 +75,7 @@ impl Sending {
                     .as_ref()
                     .is_some_and(|c| c.chars().count() > MAX_CAPTION)
                 {
-                    return Err(ApiError::Unprocessable(format!(
+                    return Err(SendError::Invalid(format!(
                         "caption is longer than {MAX_CAPTION} characters"
                     )));
                 }
@@ -89,9 +89,9 @@ impl Sending {
             None => {
                 let text = request
                     .text
-                    .ok_or_else(|| ApiError::Unprocessable("text or file is required".into()))?;
+                    .ok_or_else(|| SendError::Invalid("text or file is required".into()))?;
                 if text.chars().count() > MAX_TEXT {
-                    return Err(ApiError::Unprocessable(format!(
+                    return Err(SendError::Invalid(format!(
                         "text is longer than {MAX_TEXT} characters"
                     )));
                 }

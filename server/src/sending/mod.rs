@@ -20,10 +20,30 @@ pub use message::MessageRequest;
 pub use template::{Recipients, TemplateRequest, TemplateSent, rendered};
 pub use upload::Upload;
 
-use crate::error::{ApiError, ApiResult};
-use crate::outbox::{Delivery, Outbox};
+use crate::media::MediaError;
+use crate::outbox::{Delivery, Outbox, OutboxError};
 use crate::provider::Provider;
-use crate::store::{Business, Store};
+use crate::store::{self, Business, Store};
+
+/// Why a send was not made.
+#[derive(Debug, thiserror::Error)]
+pub enum SendError {
+    /// The request breaks a rule of sending (the window, a limit, a missing field).
+    #[error("{0}")]
+    Invalid(String),
+    /// The client named a number that is not the business's.
+    #[error("{0}")]
+    Forbidden(String),
+    /// No such template.
+    #[error("{0}")]
+    NotFound(String),
+    #[error(transparent)]
+    Store(#[from] store::Error),
+    #[error(transparent)]
+    Media(#[from] MediaError),
+    #[error(transparent)]
+    Outbox(#[from] OutboxError),
+}
 
 /// The sending service; cheap to clone (bulk jobs run on clones of it).
 #[derive(Clone)]
@@ -72,12 +92,12 @@ impl Sending {
         business_id: &str,
         phone_number_id: Option<&str>,
         field: &str,
-    ) -> ApiResult<Business> {
+    ) -> Result<Business, SendError> {
         let business = self.store.business(business_id).await?;
         if let Some(pnid) = phone_number_id
             && business.phone_number_id.as_deref() != Some(pnid)
         {
-            return Err(ApiError::Forbidden(format!(
+            return Err(SendError::Forbidden(format!(
                 "{field} is not this business's number"
             )));
         }
@@ -85,7 +105,7 @@ impl Sending {
     }
 
     /// The name the inbox shows beside what this user sends.
-    async fn sender_name(&self, business_id: &str, user_id: &str) -> ApiResult<String> {
+    async fn sender_name(&self, business_id: &str, user_id: &str) -> Result<String, SendError> {
         let user = self.store.user(business_id, user_id).await?;
         Ok(format!("{} {}", user.first_name, user.last_name)
             .trim()

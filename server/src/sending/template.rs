@@ -4,10 +4,10 @@
 use parley_actors::conversation::{ConversationKey, OutgoingMessage};
 use serde_json::{Value, json};
 
+use super::SendError;
 use super::upload::Upload;
 use super::{Sending, Sent};
 use crate::customer::CustomerKey;
-use crate::error::{ApiError, ApiResult};
 use crate::media::{MediaKind, check_upload};
 use crate::outbox::{Delivery, UPLOAD_KEY};
 use crate::store::{SendJob, TemplateRow};
@@ -50,7 +50,7 @@ impl Sending {
         user_id: &str,
         request: TemplateRequest,
         recipients: Recipients,
-    ) -> ApiResult<TemplateSent> {
+    ) -> Result<TemplateSent, SendError> {
         self.business_sending_from(
             business_id,
             request.phone_number_id.as_deref(),
@@ -72,7 +72,7 @@ impl Sending {
                 .keep_upload(business_id, &media_id, file, checked)
                 .await?;
             if !attach_header_media(&mut payload, &media_id, kept.kind) {
-                return Err(ApiError::Unprocessable(format!(
+                return Err(SendError::Invalid(format!(
                     "The template's header takes no {} parameter for media_file",
                     kept.kind.name()
                 )));
@@ -122,7 +122,7 @@ impl Sending {
         business_id: &str,
         name: &str,
         language: &str,
-    ) -> ApiResult<TemplateRow> {
+    ) -> Result<TemplateRow, SendError> {
         let mut template = self
             .store
             .template_by_name(business_id, name, language)
@@ -136,11 +136,11 @@ impl Sending {
         }
         match template {
             Some(t) if t.status == "APPROVED" => Ok(t),
-            Some(t) => Err(ApiError::Unprocessable(format!(
+            Some(t) => Err(SendError::Invalid(format!(
                 "Template {name} ({language}) is {}; only APPROVED templates can be sent",
                 t.status
             ))),
-            None => Err(ApiError::NotFound(format!(
+            None => Err(SendError::NotFound(format!(
                 "No template {name} ({language})"
             ))),
         }
@@ -155,7 +155,7 @@ impl Sending {
         base: &Value,
         content: Value,
         sender_name: &str,
-    ) -> ApiResult<Delivery> {
+    ) -> Result<Delivery, SendError> {
         let key = ConversationKey {
             business_id: business_id.to_string(),
             phone: phone.to_string(),

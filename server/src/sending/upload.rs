@@ -1,6 +1,6 @@
 //! An agent's file, kept under the data dir before any message names it.
 
-use crate::error::ApiResult;
+use super::SendError;
 use crate::media::{MediaKind, store_file};
 
 use super::Sending;
@@ -28,7 +28,7 @@ impl Sending {
         media_id: &str,
         upload: &Upload,
         (mime, kind): (&'static str, MediaKind),
-    ) -> ApiResult<Kept> {
+    ) -> Result<Kept, SendError> {
         let filename = upload.filename.clone().unwrap_or_else(|| {
             format!(
                 "{}.{}",

@@ -3,9 +3,22 @@
 
 use serde_json::{Value, json};
 
-use crate::error::{ApiError, ApiResult};
 use crate::provider::{Credentials, Provider};
+use crate::store;
 use crate::store::{Store, TemplateRow};
+
+/// Why a template was not submitted.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    /// The provider refused the template; the text says why.
+    #[error("{0}")]
+    Rejected(String),
+    /// The provider is not set up or could not be reached.
+    #[error("{0}")]
+    Unreachable(String),
+    #[error(transparent)]
+    Store(#[from] store::Error),
+}
 
 /// Fetches the account's templates from the provider into the store; answers the stored list.
 /// When the provider cannot be reached the last known list is answered.
@@ -13,7 +26,7 @@ pub async fn sync_templates(
     store: &Store,
     provider: &dyn Provider,
     business_id: &str,
-) -> ApiResult<Vec<TemplateRow>> {
+) -> Result<Vec<TemplateRow>, store::Error> {
     let business = store.business(business_id).await?;
     if let Ok(creds) = Credentials::of(&business) {
         match provider.list_templates(&creds).await {
@@ -23,7 +36,7 @@ pub async fn sync_templates(
             }
         }
     }
-    Ok(store.templates(business_id).await?)
+    store.templates(business_id).await
 }
 
 /// Submits a template that passed the form's rules: a media header's file is uploaded for its
@@ -35,14 +48,14 @@ pub async fn submit_template(
     business_id: &str,
     mut template: Value,
     header_file: Option<(Vec<u8>, String)>,
-) -> ApiResult<Value> {
+) -> Result<Value, CatalogError> {
     let business = store.business(business_id).await?;
-    let creds = Credentials::of(&business).map_err(|e| ApiError::BadGateway(e.to_string()))?;
+    let creds = Credentials::of(&business).map_err(|e| CatalogError::Unreachable(e.to_string()))?;
     if let Some((bytes, mime)) = header_file {
         let handle = provider
             .upload_handle(&creds, bytes, &mime)
             .await
-            .map_err(|e| ApiError::BadGateway(e.to_string()))?;
+            .map_err(|e| CatalogError::Unreachable(e.to_string()))?;
         for component in template
             .get_mut("components")
             .and_then(Value::as_array_mut)
@@ -64,9 +77,9 @@ pub async fn submit_template(
         .map_err(|e| match e {
             crate::provider::ProviderError::Rejected { .. }
             | crate::provider::ProviderError::InvalidRecipient { .. } => {
-                ApiError::Unprocessable(e.to_string())
+                CatalogError::Rejected(e.to_string())
             }
-            other => ApiError::BadGateway(other.to_string()),
+            other => CatalogError::Unreachable(other.to_string()),
         })?;
     let mut stored = template;
     stored["id"] = answer.get("id").cloned().unwrap_or(Value::Null);

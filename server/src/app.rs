@@ -31,8 +31,8 @@ use crate::error::{ApiError, no_route};
 use crate::outbox::Outbox;
 use crate::provider::Provider;
 use crate::provider::cloud::CloudClient;
-use crate::provider::sandbox::{self, Sandbox};
 use crate::push::Push;
+use crate::sandbox::{self, Sandbox};
 use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
@@ -122,13 +122,20 @@ impl Application {
             settings.server.data_dir.clone(),
         ));
         actix_web::rt::spawn(outbox.clone().run());
+        let tokens = TokenIssuer::new(
+            jwt_secret.as_bytes(),
+            settings.auth.access_token_ttl_secs,
+            settings.auth.refresh_token_ttl_secs,
+        );
         let sandbox = sandbox_on.then(|| {
-            Sandbox::new(
+            Arc::new(Sandbox::new(
                 settings.sandbox.clone(),
+                store.clone(),
+                tokens.clone(),
                 http.clone(),
                 self_url.clone(),
                 &settings.server.data_dir,
-            )
+            ))
         });
         let push = Push::start(&settings, store.clone(), http.clone())?;
         let sending = Sending::new(
@@ -150,11 +157,7 @@ impl Application {
             provider,
             outbox,
             sandbox,
-            tokens: TokenIssuer::new(
-                jwt_secret.as_bytes(),
-                settings.auth.access_token_ttl_secs,
-                settings.auth.refresh_token_ttl_secs,
-            ),
+            tokens,
             throttle: LoginThrottle::new(&settings.auth, store.clone()),
             google: GoogleVerifier::new(settings.google.clone(), http.clone()),
             http,
@@ -216,6 +219,7 @@ fn routes(
         InitError = (),
     >,
 > {
+    let sandbox = state.sandbox.clone();
     App::new()
         .app_data(state)
         .app_data(web::JsonConfig::default().error_handler(|err, _| {
@@ -244,18 +248,26 @@ fn routes(
                 .route(web::get().to(webhook::verify))
                 .route(web::post().to(webhook::receive)),
         )
-        .service(
-            web::scope("/sandbox")
-                // Template header examples go up as raw bytes, up to 100 MB.
-                .app_data(web::PayloadConfig::new(MAX_UPLOAD))
-                .configure(sandbox::routes),
-        )
+        .service(sandbox_scope(sandbox))
         .service(
             web::scope("/identity")
                 .configure(auth::identity_routes)
                 .default_service(web::to(not_found)),
         )
         .configure(|cfg| serve_web_app(cfg, &web_dir))
+}
+
+/// `/sandbox`: the fake Cloud API with its own state, or a refusal when another provider is on.
+fn sandbox_scope(sandbox: Option<Arc<Sandbox>>) -> actix_web::Scope {
+    let scope = web::scope("/sandbox")
+        // Template header examples go up as raw bytes, up to 100 MB.
+        .app_data(web::PayloadConfig::new(MAX_UPLOAD));
+    match sandbox {
+        Some(sandbox) => scope
+            .app_data(web::Data::from(sandbox))
+            .configure(sandbox::routes),
+        None => scope.default_service(web::to(sandbox::not_enabled)),
+    }
 }
 
 /// Every minute: drops events past their retention and sign-in failures past their window.

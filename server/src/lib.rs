@@ -14,7 +14,8 @@
 //! - `auth`: the identity service and the bearer-token check
 //! - `api`: the main API, one module per area
 //! - `webhook`: the provider's webhook (verification, messages, receipts)
-//! - `provider`: the Cloud API client and the sandbox
+//! - `provider`: the Cloud API client
+//! - `sandbox`: a fake Cloud API under `/sandbox`, talking to the rest by store and webhook
 //! - `templates`: template form rules, header media checks, recipient files for bulk sends
 //! - `replies`: the automated reply form's rules and the reply-choosing engine
 //! - `outbox`: durable delivery of outgoing messages, provider media
@@ -38,6 +39,7 @@ pub mod provider;
 pub mod push;
 pub mod rate;
 pub mod replies;
+pub mod sandbox;
 pub mod secrets;
 pub mod sending;
 pub mod state;

@@ -13,8 +13,8 @@ use crate::auth::tokens::TokenIssuer;
 use crate::config::Settings;
 use crate::outbox::Outbox;
 use crate::provider::Provider;
-use crate::provider::sandbox::Sandbox;
 use crate::push::Push;
+use crate::sandbox::Sandbox;
 use crate::sending::Sending;
 use crate::store::Store;
 
@@ -41,8 +41,8 @@ pub struct AppState {
     pub outbox: Arc<Outbox>,
     /// The rules of sending: the reply window, templates, bulk jobs.
     pub sending: Sending,
-    /// The fake Cloud API, when it is the provider.
-    pub sandbox: Option<Sandbox>,
+    /// The fake Cloud API, when it is the provider (registration has it greet new businesses).
+    pub sandbox: Option<Arc<Sandbox>>,
     /// Web Push of new customer messages to subscribed browsers.
     pub push: Push,
     /// Checked against when a login names no account, so timing tells nothing.

@@ -5,7 +5,7 @@ use std::future::{Ready, ready};
 use actix_web::http::header::HeaderMap;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 
-use super::tokens::{Claims, TokenIssuer};
+use super::tokens::{self, Claims, TokenIssuer};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::store::{ROLE_OWNER, User};
@@ -91,15 +91,7 @@ fn app_state(req: &HttpRequest) -> ApiResult<&web::Data<AppState>> {
 
 /// The token of an `Authorization: Bearer` header.
 fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
-    headers
-        .get("Authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split_once(' '))
-        // The scheme is case-insensitive (RFC 9110 §11.1).
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim())
-        .filter(|token| !token.is_empty())
-        .ok_or_else(|| ApiError::Unauthorized("Missing bearer token".into()))
+    tokens::bearer(headers.get("Authorization").and_then(|v| v.to_str().ok()))
 }
 
 impl FromRequest for Auth {

@@ -7,7 +7,7 @@ use serde_json::json;
 use super::extract::Auth;
 use super::password::{hash_password, verify_password};
 use crate::error::{ApiError, ApiResult, required};
-use crate::provider;
+use crate::sandbox;
 use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials};
 
@@ -68,7 +68,7 @@ pub fn check_password(password: &str) -> ApiResult<()> {
 /// Credentials a new business starts with: working sandbox ones when the sandbox is the provider.
 pub fn starting_credentials(state: &AppState) -> ProviderCredentials {
     if state.settings.provider.kind == "sandbox" {
-        provider::sandbox_credentials()
+        sandbox::new_number()
     } else {
         ProviderCredentials::default()
     }
@@ -102,14 +102,10 @@ pub async fn register(
         .register_owner(new, &business_name, starting_credentials(&state))
         .await?;
     tracing::info!(user_id = %user.id, business_id = %user.business_id, "registered");
-    if state.sandbox.is_some() {
+    if let Some(sandbox) = state.sandbox.clone() {
         // The sandbox's customers write in, so a new inbox is alive at once.
-        let (state, business_id) = (state.clone(), user.business_id.clone());
-        actix_web::rt::spawn(async move {
-            if let Some(sandbox) = state.sandbox.as_ref() {
-                sandbox.welcome(&state, &business_id).await;
-            }
-        });
+        let business_id = user.business_id.clone();
+        actix_web::rt::spawn(async move { sandbox.welcome(&business_id).await });
     }
     let pair = state.tokens.issue(&state.store, &user, None).await?;
     Ok(HttpResponse::Created().json(json!({

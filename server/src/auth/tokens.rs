@@ -30,6 +30,7 @@ pub struct TokenPair {
 }
 
 /// Signs and checks tokens.
+#[derive(Clone)]
 pub struct TokenIssuer {
     encoding: EncodingKey,
     decoding: DecodingKey,
@@ -134,4 +135,15 @@ impl TokenIssuer {
 /// Refresh tokens are kept as SHA-256 digests: a copy of the database grants nothing.
 pub fn hash_refresh_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// The token of an `Authorization: Bearer …` header value, else 401.
+pub fn bearer(authorization: Option<&str>) -> ApiResult<&str> {
+    authorization
+        .and_then(|v| v.split_once(' '))
+        // The scheme is case-insensitive (RFC 9110 §11.1).
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty())
+        .ok_or_else(|| ApiError::Unauthorized("Missing bearer token".into()))
 }

@@ -1,16 +1,14 @@
-//! The messaging provider: the WhatsApp Cloud API, or the built-in sandbox that imitates it.
+//! The messaging provider: the WhatsApp Cloud API (or the sandbox that imitates it, reached
+//! over HTTP through the same client).
 //!
 //! - `cloud`: the Cloud API client (the one implementation of `Provider`)
-//! - `sandbox`: a fake Cloud API served under `/sandbox`, reached through the same client
 
 pub mod cloud;
-pub mod sandbox;
 
 use futures_util::future::BoxFuture;
-use rand::Rng;
 use serde_json::Value;
 
-use crate::store::{Business, ProviderCredentials};
+use crate::store::Business;
 
 /// What a call to the provider needs of a business.
 #[derive(Clone)]
@@ -164,33 +162,4 @@ pub trait Provider: Send + Sync + 'static {
         bytes: Vec<u8>,
         mime_type: &str,
     ) -> BoxFuture<'static, Result<String, ProviderError>>;
-}
-
-fn digits(len: usize) -> String {
-    let mut rng = rand::thread_rng();
-    (0..len)
-        .map(|i| {
-            let low = if i == 0 { 1 } else { 0 };
-            char::from(b'0' + rng.gen_range(low..10u8))
-        })
-        .collect()
-}
-
-fn secret() -> String {
-    let mut raw = [0u8; 24];
-    rand::thread_rng().fill(&mut raw);
-    hex::encode(raw)
-}
-
-/// Fresh credentials of a sandbox number, so a new business's inbox works at once.
-pub fn sandbox_credentials() -> ProviderCredentials {
-    ProviderCredentials {
-        phone_number_id: Some(digits(15)),
-        phone_number: Some(format!("1555{}", digits(7))),
-        access_token: Some(format!("sandbox-{}", secret())),
-        verify_token: Some(secret()),
-        waba_id: Some(digits(15)),
-        app_id: Some(digits(15)),
-        app_secret: Some(secret()),
-    }
 }

@@ -1,0 +1,128 @@
+//! Simulated customers: they greet a new business, sometimes answer what they read, and write
+//! in on demand (`/sandbox/customers/inject`, for demos and tests).
+
+use actix_web::{HttpResponse, web};
+use rand::Rng;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::access::SignedIn;
+use super::{Sandbox, wamid};
+use crate::error::{ApiError, ApiResult, required};
+use crate::store::now_ms;
+
+const CUSTOMER_NAMES: [&str; 5] = [
+    "Sheena Nelson",
+    "Omar Haddad",
+    "Lucía Gómez",
+    "Wei Chen",
+    "Amara Okafor",
+];
+const CUSTOMER_LINES: [&str; 6] = [
+    "Hi! Is my order on its way?",
+    "Thanks, that helps a lot.",
+    "Can I change the delivery address?",
+    "What are your opening hours?",
+    "Perfect 👍",
+    "مرحبا، هل المنتج متوفر؟",
+];
+
+/// A customer's message as the webhook carries it.
+fn customer_message(from: &str, name: &str, message: Value) -> Value {
+    let mut message = message;
+    message["from"] = json!(from);
+    message["id"] = json!(wamid());
+    message["timestamp"] = json!((now_ms() / 1000).to_string());
+    json!({
+        "contacts": [{"profile": {"name": name}, "wa_id": from}],
+        "messages": [message],
+    })
+}
+
+fn text(line: &str) -> Value {
+    json!({"type": "text", "text": {"body": line}})
+}
+
+impl Sandbox {
+    /// A new business's first customers writing in, so the inbox is alive at once.
+    pub async fn welcome(&self, business_id: &str) {
+        for i in 0..self.settings.simulated_customers {
+            tokio::time::sleep(self.pause(1500)).await;
+            let Ok(business) = self.store.business(business_id).await else {
+                return;
+            };
+            let from = format!("1555010{:04}", i);
+            let name = CUSTOMER_NAMES[i % CUSTOMER_NAMES.len()];
+            let line = CUSTOMER_LINES[i % CUSTOMER_LINES.len()];
+            let message = customer_message(&from, name, text(line));
+            if let Err(err) = self.post_webhook(&business, message).await {
+                tracing::warn!(error = %err, "sandbox customer could not write in");
+            }
+        }
+    }
+
+    /// After reading a message, the customer answers now and then (`reply_probability`).
+    pub(super) async fn maybe_answer(&self, business_id: &str, to: &str) {
+        if !rand::thread_rng().gen_bool(self.settings.reply_probability.clamp(0.0, 1.0)) {
+            return;
+        }
+        tokio::time::sleep(self.pause(self.settings.read_delay_ms)).await;
+        if let Ok(business) = self.store.business(business_id).await {
+            let line = CUSTOMER_LINES[rand::thread_rng().gen_range(0..CUSTOMER_LINES.len())];
+            let name = self
+                .store
+                .contact_name(business_id, to)
+                .await
+                .unwrap_or_default();
+            let message = customer_message(to, &name, text(line));
+            let _ = self.post_webhook(&business, message).await;
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct InjectRequest {
+    phone_number_id: Option<String>,
+    from: Option<String>,
+    name: Option<String>,
+    text: Option<String>,
+    /// A whole Cloud API message object (`type` and its body) instead of `text`.
+    message: Option<Value>,
+}
+
+/// `POST /sandbox/customers/inject`: a simulated customer writes in (for demos and tests). The
+/// caller must be signed in to the business that owns the number.
+pub async fn inject(
+    sandbox: web::Data<Sandbox>,
+    caller: SignedIn,
+    body: web::Json<InjectRequest>,
+) -> ApiResult<HttpResponse> {
+    let business = sandbox.store.business(&caller.business_id).await?;
+    let phone_number_id = body
+        .phone_number_id
+        .clone()
+        .or(business.phone_number_id.clone())
+        .unwrap_or_default();
+    if business.phone_number_id.as_deref() != Some(phone_number_id.as_str()) {
+        return Err(ApiError::Forbidden(
+            "That phone number belongs to another business".into(),
+        ));
+    }
+    let from = crate::customer::CustomerKey::parse(&required(&body.from, "from")?)?.into_string();
+    let message = match (&body.message, &body.text) {
+        (Some(message), _) => message.clone(),
+        (None, Some(line)) => text(line),
+        (None, None) => {
+            return Err(ApiError::Unprocessable(
+                "text or message is required".into(),
+            ));
+        }
+    };
+    let value = customer_message(&from, body.name.as_deref().unwrap_or_default(), message);
+    let id = value.pointer("/messages/0/id").cloned().unwrap_or_default();
+    let status = sandbox
+        .post_webhook(&business, value)
+        .await
+        .map_err(|e| ApiError::Unavailable(format!("webhook not delivered: {e}")))?;
+    Ok(HttpResponse::Ok().json(json!({"id": id, "webhook_status": status})))
+}

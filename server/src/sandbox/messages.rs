@@ -1,0 +1,222 @@
+//! Sends: the checks the Cloud API makes (shape, 24-hour window, approved templates, rate),
+//! then the receipts of an accepted message, and the log of what was accepted.
+
+use std::collections::{HashMap, VecDeque};
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{Sandbox, graph_error, wamid};
+use crate::error::ApiResult;
+use crate::store::{Business, now_ms};
+
+/// Accepted sends remembered per number, for the inspection endpoint.
+const SENT_LOG_LEN: usize = 10_000;
+/// How long the customer-service window stays open after the customer writes.
+const WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The accepted messages of earlier runs, newest last (at most `SENT_LOG_LEN` per number).
+pub(super) fn read_sent_log(path: &std::path::Path) -> HashMap<String, VecDeque<Value>> {
+    let mut sent: HashMap<String, VecDeque<Value>> = HashMap::new();
+    let Ok(raw) = std::fs::read_to_string(path) else {
+        return sent;
+    };
+    for line in raw
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    {
+        let number = line["phone_number_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        push_bounded(sent.entry(number).or_default(), line["message"].clone());
+    }
+    sent
+}
+
+fn push_bounded(log: &mut VecDeque<Value>, message: Value) {
+    if log.len() == SENT_LOG_LEN {
+        log.pop_front();
+    }
+    log.push_back(message);
+}
+
+impl Sandbox {
+    /// Keeps an accepted message, in memory and appended to `sandbox-sent.jsonl`, so what the
+    /// "provider" received can be counted across restarts of the server.
+    fn remember(&self, phone_number_id: &str, body: Value) {
+        let line = json!({"phone_number_id": phone_number_id, "message": body});
+        let appended = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.media_dir.with_file_name("sandbox-sent.jsonl"))
+            .and_then(|mut file| {
+                std::io::Write::write_all(&mut file, format!("{line}\n").as_bytes())
+            });
+        if let Err(err) = appended {
+            tracing::warn!(error = %err, "sandbox sent log not written");
+        }
+        let mut sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
+        push_bounded(sent.entry(phone_number_id.to_string()).or_default(), body);
+    }
+
+    /// `sent`, `delivered` and `read` for an accepted message, then maybe an answer.
+    async fn play_receipts(&self, business_id: &str, id: &str, to: &str) {
+        let steps = [
+            ("sent", self.settings.sent_delay_ms),
+            ("delivered", self.settings.delivered_delay_ms),
+            ("read", self.settings.read_delay_ms),
+        ];
+        for (status, delay) in steps {
+            tokio::time::sleep(self.pause(delay)).await;
+            let Ok(business) = self.store.business(business_id).await else {
+                return;
+            };
+            let receipt = json!({"statuses": [{
+                "id": id,
+                "status": status,
+                "timestamp": (now_ms() / 1000).to_string(),
+                "recipient_id": to,
+                "conversation": {"id": format!("sandbox-{to}"), "origin": {"type": "service"}},
+                "pricing": {"billable": true, "pricing_model": "PMP", "category": "service"},
+            }]});
+            if let Err(err) = self.post_webhook(&business, receipt).await {
+                tracing::warn!(error = %err, "sandbox receipt not delivered");
+            }
+        }
+        self.maybe_answer(business_id, to).await;
+    }
+}
+
+/// Why the Cloud API would refuse this send, as its error answer.
+async fn refusal(
+    sandbox: &Sandbox,
+    business: &Business,
+    to: &str,
+    body: &Value,
+) -> ApiResult<Option<HttpResponse>> {
+    let kind = body.get("type").and_then(Value::as_str).unwrap_or("text");
+    if body.get("messaging_product").and_then(Value::as_str) != Some("whatsapp") || to.len() < 6 {
+        return Ok(Some(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            "messaging_product must be whatsapp and to a phone number",
+        )));
+    }
+    if body.get(kind).is_none() {
+        return Ok(Some(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            &format!("the {kind} object is missing"),
+        )));
+    }
+    if kind == "template" {
+        let name = body
+            .pointer("/template/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let language = body
+            .pointer("/template/language/code")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if sandbox
+            .template_status(&business.waba_id, name, language)
+            .as_deref()
+            != Some("APPROVED")
+        {
+            return Ok(Some(graph_error(
+                404,
+                132001,
+                "(#132001) Template name does not exist in the translation",
+                &format!("template name ({name}) does not exist in {language} or is not approved"),
+            )));
+        }
+    } else {
+        let last = sandbox.store.last_incoming_at(&business.id, to).await?;
+        if last.is_none_or(|at| now_ms() - at > WINDOW_MS) {
+            return Ok(Some(graph_error(
+                400,
+                crate::provider::WINDOW_CLOSED,
+                "Re-engagement message",
+                "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+            )));
+        }
+    }
+    Ok(None)
+}
+
+/// `POST /sandbox/{version}/{phone_number_id}/messages`: send, or mark an inbound message read.
+pub async fn messages(
+    sandbox: web::Data<Sandbox>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    body: web::Json<Value>,
+) -> ApiResult<HttpResponse> {
+    let (_, phone_number_id) = path.into_inner();
+    let business = match sandbox.authorized(&req, &phone_number_id).await {
+        Ok(b) => b,
+        Err(response) => return Ok(response),
+    };
+    let body = body.into_inner();
+    if body.get("status").and_then(Value::as_str) == Some("read") {
+        return Ok(HttpResponse::Ok().json(json!({"success": true})));
+    }
+    let to: String = body
+        .get("to")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    if let Some(response) = refusal(&sandbox, &business, &to, &body).await? {
+        return Ok(response);
+    }
+    if sandbox.buckets.try_take(&phone_number_id).is_err() {
+        return Ok(graph_error(
+            429,
+            crate::provider::RATE_LIMIT,
+            "(#130429) Rate limit hit",
+            "Cloud API message throughput has been reached.",
+        ));
+    }
+    let id = wamid();
+    sandbox.remember(&phone_number_id, json!({"id": id, "body": body}));
+    let (player, business_id, message_id, recipient) =
+        (sandbox.clone(), business.id, id.clone(), to.clone());
+    actix_web::rt::spawn(async move {
+        player
+            .play_receipts(&business_id, &message_id, &recipient)
+            .await;
+    });
+    Ok(HttpResponse::Ok().json(json!({
+        "messaging_product": "whatsapp",
+        "contacts": [{"input": body.get("to"), "wa_id": to}],
+        "messages": [{"id": id}],
+    })))
+}
+
+#[derive(Deserialize)]
+pub struct SentQuery {
+    phone_number_id: String,
+}
+
+/// `GET /sandbox/sent?phone_number_id=`: what the sandbox accepted for a number (bearer: the
+/// number's access token), so tests and demos can see exactly what reached the "provider".
+pub async fn sent(
+    sandbox: web::Data<Sandbox>,
+    req: HttpRequest,
+    query: web::Query<SentQuery>,
+) -> ApiResult<HttpResponse> {
+    if let Err(response) = sandbox.authorized(&req, &query.phone_number_id).await {
+        return Ok(response);
+    }
+    let sent = sandbox.sent.lock().unwrap_or_else(|p| p.into_inner());
+    let messages: Vec<Value> = sent
+        .get(&query.phone_number_id)
+        .map(|log| log.iter().cloned().collect())
+        .unwrap_or_default();
+    Ok(HttpResponse::Ok().json(json!({ "messages": messages })))
+}

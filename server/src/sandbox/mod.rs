@@ -1,0 +1,166 @@
+//! The sandbox: a fake WhatsApp Cloud API served under `/sandbox`, reached over real HTTP by the
+//! same client code as the real one. It answers sends with `wamid.…` ids and Cloud-API-shaped
+//! errors, enforces the 24-hour window and the per-number rate, posts signed `sent`,
+//! `delivered` and `read` webhooks back to `/webhook` with realistic delays, keeps uploaded
+//! media, and plays customers who write in and sometimes answer. It reaches the rest of Parley
+//! only through the store and that webhook.
+//!
+//! - `access`: who may call — a number's access token for Graph calls, a signed-in user for
+//!   the inject endpoint
+//! - `webhooks`: signed webhooks posted back to this server, as Meta posts them
+//! - `messages`: sends (window, templates, rate), their receipts, the log of what was accepted
+//! - `customers`: simulated customers who write in, answer, and greet a new business
+//! - `media`: uploads, their lookup and download
+//! - `templates`: template submission, the delayed review, header example uploads
+//! - `numbers`: the credentials of a fresh sandbox number
+
+mod access;
+mod customers;
+mod media;
+mod messages;
+mod numbers;
+mod templates;
+mod webhooks;
+
+pub use numbers::new_number;
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use actix_web::{HttpResponse, web};
+use base64::Engine;
+use rand::Rng;
+use serde_json::{Value, json};
+
+use crate::auth::tokens::TokenIssuer;
+use crate::config::SandboxSettings;
+use crate::error::ApiError;
+use crate::rate::TokenBuckets;
+use crate::store::Store;
+
+/// The fake Cloud API's state, shared by its handlers and by registration (which asks it to
+/// greet a new business).
+pub struct Sandbox {
+    settings: SandboxSettings,
+    /// Read for the businesses behind numbers and tokens, as Meta knows its accounts.
+    store: Store,
+    /// Checks the app's own access tokens, for the inject endpoint a signed-in user calls.
+    tokens: TokenIssuer,
+    http: reqwest::Client,
+    /// `http://host:port` of this server: statuses are posted to its `/webhook`.
+    self_url: String,
+    media_dir: PathBuf,
+    /// The per-number throughput limit, as the Cloud API enforces it.
+    buckets: TokenBuckets,
+    /// Accepted message bodies per phone number id, newest last.
+    sent: Mutex<HashMap<String, VecDeque<Value>>>,
+    /// Submitted templates per WhatsApp Business Account, kept in `sandbox-templates.json`.
+    templates: Mutex<HashMap<String, Vec<Value>>>,
+}
+
+impl Sandbox {
+    pub fn new(
+        settings: SandboxSettings,
+        store: Store,
+        tokens: TokenIssuer,
+        http: reqwest::Client,
+        self_url: String,
+        data_dir: &std::path::Path,
+    ) -> Sandbox {
+        Sandbox {
+            buckets: TokenBuckets::new(settings.rate_per_second),
+            settings,
+            store,
+            tokens,
+            http,
+            self_url,
+            media_dir: data_dir.join("sandbox-media"),
+            sent: Mutex::new(messages::read_sent_log(
+                &data_dir.join("sandbox-sent.jsonl"),
+            )),
+            templates: Mutex::new(templates::read_templates(
+                &data_dir.join("sandbox-templates.json"),
+            )),
+        }
+    }
+
+    fn pause(&self, base_ms: u64) -> Duration {
+        // ±50 % jitter, like a real network.
+        let jitter = rand::thread_rng().gen_range(0.5..1.5);
+        Duration::from_millis((base_ms as f64 * jitter) as u64)
+    }
+}
+
+/// A Graph API error answer, shaped as Meta's.
+fn graph_error(status: u16, code: i64, message: &str, details: &str) -> HttpResponse {
+    let mut raw = [0u8; 9];
+    rand::thread_rng().fill(&mut raw);
+    let body = json!({"error": {
+        "message": message,
+        "type": "OAuthException",
+        "code": code,
+        "error_data": {"messaging_product": "whatsapp", "details": details},
+        "fbtrace_id": base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw),
+    }});
+    HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
+        .json(body)
+}
+
+/// A message id, as the Cloud API makes them.
+fn wamid() -> String {
+    let mut raw = [0u8; 24];
+    rand::thread_rng().fill(&mut raw);
+    format!(
+        "wamid.{}",
+        base64::engine::general_purpose::STANDARD.encode(raw)
+    )
+}
+
+/// A 15-digit Graph object id (media, templates).
+fn graph_id() -> String {
+    rand::thread_rng()
+        .gen_range(100_000_000_000_000u64..999_999_999_999_999)
+        .to_string()
+}
+
+/// Routes under `/sandbox`, when the sandbox is the provider (its `web::Data<Sandbox>` is
+/// registered on the scope).
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/customers/inject", web::post().to(customers::inject))
+        .route("/sent", web::get().to(messages::sent))
+        .route("/files/{media_id}", web::get().to(media::download))
+        .route(
+            "/{version}/{phone_number_id}/messages",
+            web::post().to(messages::messages),
+        )
+        .route(
+            "/{version}/{phone_number_id}/media",
+            web::post().to(media::upload),
+        )
+        .route(
+            "/{version}/{waba_id}/message_templates",
+            web::post().to(templates::create_template),
+        )
+        .route(
+            "/{version}/{waba_id}/message_templates",
+            web::get().to(templates::list_templates),
+        )
+        .route(
+            "/{version}/{app_id}/uploads",
+            web::post().to(templates::start_upload),
+        )
+        .route(
+            "/{version}/{session}",
+            web::post().to(templates::finish_upload),
+        )
+        .route("/{version}/{media_id}", web::get().to(media::lookup_media));
+}
+
+/// Every `/sandbox` call when another provider is configured.
+pub async fn not_enabled() -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound(
+        "The sandbox provider is not enabled".into(),
+    ))
+}

@@ -1,0 +1,194 @@
+//! Message templates as the Cloud API reviews them: submitted PENDING, approved (or rejected
+//! when named `reject_…`) after `template_review_ms`, the decision posted as a
+//! `message_template_status_update` webhook; and the resumable upload of header examples.
+
+use std::collections::HashMap;
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use rand::Rng;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::{Sandbox, graph_error, graph_id};
+use crate::error::ApiResult;
+use crate::store::now_ms;
+
+/// The templates submitted in earlier runs, per WhatsApp Business Account.
+pub(super) fn read_templates(path: &std::path::Path) -> HashMap<String, Vec<Value>> {
+    std::fs::read(path)
+        .ok()
+        .and_then(|raw| serde_json::from_slice(&raw).ok())
+        .unwrap_or_default()
+}
+
+impl Sandbox {
+    fn save_templates(&self, templates: &HashMap<String, Vec<Value>>) {
+        let path = self.media_dir.with_file_name("sandbox-templates.json");
+        if let Ok(raw) = serde_json::to_vec(templates)
+            && let Err(err) = std::fs::write(&path, raw)
+        {
+            tracing::warn!(error = %err, "sandbox templates not saved");
+        }
+    }
+
+    /// The status of a template of the account, if it was submitted.
+    pub(super) fn template_status(
+        &self,
+        waba_id: &str,
+        name: &str,
+        language: &str,
+    ) -> Option<String> {
+        let templates = self.templates.lock().unwrap_or_else(|p| p.into_inner());
+        templates.get(waba_id)?.iter().find_map(|t| {
+            (t["name"] == name && t["language"] == language)
+                .then(|| t["status"].as_str().unwrap_or_default().to_string())
+        })
+    }
+
+    /// Reviews a template after a while: approved, or rejected when its name starts with
+    /// `reject_`; the decision reaches the app as a `message_template_status_update` webhook.
+    async fn review(&self, business_id: &str, template_id: &str) {
+        tokio::time::sleep(self.pause(self.settings.template_review_ms)).await;
+        let Ok(business) = self.store.business(business_id).await else {
+            return;
+        };
+        let decided = {
+            let mut templates = self.templates.lock().unwrap_or_else(|p| p.into_inner());
+            let decided = templates.get_mut(&business.waba_id).and_then(|list| {
+                let template = list.iter_mut().find(|t| t["id"] == template_id)?;
+                let name = template["name"].as_str().unwrap_or_default().to_string();
+                let (status, reason) = if name.starts_with("reject_") {
+                    ("REJECTED", "INVALID_FORMAT")
+                } else {
+                    ("APPROVED", "NONE")
+                };
+                template["status"] = json!(status);
+                Some(json!({
+                    "event": status,
+                    "message_template_id": template_id.parse::<i64>().unwrap_or_default(),
+                    "message_template_name": name,
+                    "message_template_language": template["language"],
+                    "message_template_category": template["category"],
+                    "reason": reason,
+                }))
+            });
+            self.save_templates(&templates);
+            decided
+        };
+        let Some(value) = decided else { return };
+        let body = json!({"object": "whatsapp_business_account", "entry": [{
+            "id": business.waba_id,
+            "time": now_ms() / 1000,
+            "changes": [{"field": "message_template_status_update", "value": value}],
+        }]});
+        if let Err(err) = self.post_signed(&business, body).await {
+            tracing::warn!(error = %err, "sandbox template decision not delivered");
+        }
+    }
+}
+
+/// `POST /sandbox/{version}/{waba_id}/message_templates`: submitted, PENDING until reviewed.
+pub async fn create_template(
+    sandbox: web::Data<Sandbox>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    body: web::Json<Value>,
+) -> ApiResult<HttpResponse> {
+    let (_, waba_id) = path.into_inner();
+    let business = match sandbox.authorized_for(&req, |b| b.waba_id == waba_id).await {
+        Ok(b) => b,
+        Err(response) => return Ok(response),
+    };
+    let body = body.into_inner();
+    let (Some(name), Some(language), Some(category)) = (
+        body.get("name").and_then(Value::as_str),
+        body.get("language").and_then(Value::as_str),
+        body.get("category").and_then(Value::as_str),
+    ) else {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            "name, language and category are required",
+        ));
+    };
+    let id = graph_id();
+    {
+        let mut templates = sandbox.templates.lock().unwrap_or_else(|p| p.into_inner());
+        let list = templates.entry(waba_id.clone()).or_default();
+        if list
+            .iter()
+            .any(|t| t["name"] == name && t["language"] == language)
+        {
+            return Ok(graph_error(
+                400,
+                2388023,
+                "Message template already exists",
+                &format!("There is already {language} content for this template ({name})."),
+            ));
+        }
+        list.push(json!({
+            "id": id, "name": name, "language": language, "category": category,
+            "status": "PENDING", "components": body.get("components").cloned().unwrap_or(json!([])),
+            "parameter_format": body.get("parameter_format").cloned().unwrap_or(json!("POSITIONAL")),
+        }));
+        sandbox.save_templates(&templates);
+    }
+    let (reviewer, business_id, template_id) = (sandbox.clone(), business.id, id.clone());
+    actix_web::rt::spawn(async move {
+        reviewer.review(&business_id, &template_id).await;
+    });
+    Ok(HttpResponse::Ok().json(json!({"id": id, "status": "PENDING", "category": category})))
+}
+
+/// `GET /sandbox/{version}/{waba_id}/message_templates`.
+pub async fn list_templates(
+    sandbox: web::Data<Sandbox>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> ApiResult<HttpResponse> {
+    let (_, waba_id) = path.into_inner();
+    if let Err(response) = sandbox.authorized_for(&req, |b| b.waba_id == waba_id).await {
+        return Ok(response);
+    }
+    let templates = sandbox.templates.lock().unwrap_or_else(|p| p.into_inner());
+    let data = templates.get(&waba_id).cloned().unwrap_or_default();
+    Ok(HttpResponse::Ok().json(json!({"data": data, "paging": {}})))
+}
+
+/// `POST /sandbox/{version}/{app_id}/uploads`: opens a resumable upload session.
+pub async fn start_upload(
+    sandbox: web::Data<Sandbox>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> ApiResult<HttpResponse> {
+    let (_, app_id) = path.into_inner();
+    if let Err(response) = sandbox.authorized_for(&req, |b| b.app_id == app_id).await {
+        return Ok(response);
+    }
+    let mut raw = [0u8; 12];
+    rand::thread_rng().fill(&mut raw);
+    Ok(HttpResponse::Ok().json(json!({"id": format!("upload:{}", hex::encode(raw))})))
+}
+
+/// `POST /sandbox/{version}/upload:{session}`: takes the bytes, answers the header handle.
+pub async fn finish_upload(
+    sandbox: web::Data<Sandbox>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    body: web::Bytes,
+) -> ApiResult<HttpResponse> {
+    let (_, session) = path.into_inner();
+    if let Err(response) = sandbox.authorized_for(&req, |_| true).await {
+        return Ok(response);
+    }
+    if !session.starts_with("upload:") || body.is_empty() {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            "not an upload session, or no bytes",
+        ));
+    }
+    Ok(HttpResponse::Ok().json(json!({"h": format!("4::{}", hex::encode(Sha256::digest(&body)))})))
+}

@@ -1,7 +1,8 @@
 //! Templates: the form's checks, the sender's inputs, and the list kept in step with the provider.
 //!
 //! - `catalog`: templates synced from the provider and submitted for review
-//! - `rules`: the template form's validation rules, in the spec's order, with the form's texts
+//! - `rules`: the template form's validation rules, in the spec's order, with the form's texts:
+//!   the JSON's shape, then name, category and language, header, body, buttons
 //! - `media`: the header media limits
 //! - `recipients`: the phone numbers of a csv, xls or xlsx recipient file
 

@@ -92,6 +92,16 @@ impl From<FormError> for ApiError {
     }
 }
 
+impl From<crate::replies::form::ReplyFormError> for ApiError {
+    fn from(err: crate::replies::form::ReplyFormError) -> Self {
+        use crate::replies::form::ReplyFormError;
+        match err {
+            ReplyFormError::Invalid(_) => ApiError::Unprocessable(err.to_string()),
+            ReplyFormError::TriggerTaken(_) => ApiError::Conflict(err.to_string()),
+        }
+    }
+}
+
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {

@@ -10,6 +10,7 @@ use crate::media::MediaError;
 use crate::multipart::FormError;
 use crate::outbox::{OutboxError, Refusal};
 use crate::push::SubscriptionError;
+use crate::replies::form::ReplyFormError;
 use crate::sending::SendError;
 use crate::store;
 use crate::templates::catalog::CatalogError;
@@ -164,6 +165,15 @@ impl From<SubscriptionError> for ApiError {
         match err {
             SubscriptionError::Malformed(text) => ApiError::BadRequest(text),
             SubscriptionError::Invalid(text) => ApiError::Unprocessable(text),
+        }
+    }
+}
+
+impl From<ReplyFormError> for ApiError {
+    fn from(err: ReplyFormError) -> Self {
+        match err {
+            ReplyFormError::Invalid(_) => ApiError::Unprocessable(err.to_string()),
+            ReplyFormError::TriggerTaken(_) => ApiError::Conflict(err.to_string()),
         }
     }
 }

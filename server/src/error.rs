@@ -5,7 +5,9 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 
+use crate::cloud::EnvelopeError;
 use crate::customer::InvalidCustomerKey;
+use crate::inbound::InboundError;
 use crate::multipart::FormError;
 
 /// The text the web client refreshes on; it must stay exactly this.
@@ -88,6 +90,24 @@ impl From<FormError> for ApiError {
             FormError::TooManyParts | FormError::Invalid(_) => {
                 ApiError::BadRequest(err.to_string())
             }
+        }
+    }
+}
+
+impl From<EnvelopeError> for ApiError {
+    fn from(err: EnvelopeError) -> Self {
+        ApiError::BadRequest(err.to_string())
+    }
+}
+
+impl From<InboundError> for ApiError {
+    fn from(err: InboundError) -> Self {
+        match err {
+            InboundError::MessageWithoutSender | InboundError::IncompleteStatus => {
+                ApiError::BadRequest(err.to_string())
+            }
+            InboundError::NotPersisted(_) => ApiError::Internal(anyhow::anyhow!("{err}")),
+            InboundError::Store(err) => err,
         }
     }
 }

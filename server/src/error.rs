@@ -5,7 +5,9 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 
+use crate::cloud::EnvelopeError;
 use crate::customer::InvalidCustomerKey;
+use crate::inbound::InboundError;
 use crate::media::MediaError;
 use crate::multipart::FormError;
 use crate::outbox::{OutboxError, Refusal};
@@ -174,6 +176,25 @@ impl From<ReplyFormError> for ApiError {
         match err {
             ReplyFormError::Invalid(_) => ApiError::Unprocessable(err.to_string()),
             ReplyFormError::TriggerTaken(_) => ApiError::Conflict(err.to_string()),
+        }
+    }
+}
+
+impl From<EnvelopeError> for ApiError {
+    fn from(err: EnvelopeError) -> Self {
+        ApiError::BadRequest(err.to_string())
+    }
+}
+
+impl From<InboundError> for ApiError {
+    fn from(err: InboundError) -> Self {
+        match err {
+            InboundError::MessageWithoutSender | InboundError::IncompleteStatus => {
+                ApiError::BadRequest(err.to_string())
+            }
+            InboundError::NotPersisted(_) => ApiError::Internal(anyhow::anyhow!("{err}")),
+            InboundError::Store(err) => err.into(),
+            InboundError::Outbox(err) => err.into(),
         }
     }
 }

@@ -13,7 +13,10 @@
 //! - `store`: the data-access layer
 //! - `auth`: the identity service and the bearer-token check
 //! - `api`: the main API, one module per area
-//! - `webhook`: the provider's webhook (verification, messages, receipts)
+//! - `webhook`: the provider's webhook (verification, signature, reading the body)
+//! - `inbound`: persisting a webhook's messages and receipts, and what new messages set off
+//!   (Web Push, automated replies, keeping their media)
+//! - `cloud`: the typed Cloud API model (what Meta sends and what the client sends and reads)
 //! - `provider`: the Cloud API client
 //! - `sandbox`: a fake Cloud API under `/sandbox`, talking to the rest by store and webhook
 //! - `templates`: template form rules, header media checks, recipient files for bulk sends
@@ -28,10 +31,12 @@
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod cloud;
 pub mod cluster;
 pub mod config;
 pub mod customer;
 pub mod error;
+pub mod inbound;
 pub mod media;
 pub mod multipart;
 pub mod outbox;

@@ -3,9 +3,11 @@
 
 use futures_util::future::BoxFuture;
 use reqwest::multipart;
-use serde_json::{Value, json};
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde_json::Value;
 
 use super::{Credentials, Provider, ProviderError};
+use crate::cloud::graph::{Created, MarkRead, MediaInfo, SendAnswer, TemplatePage, UploadHandle};
 
 pub struct CloudClient {
     http: reqwest::Client,
@@ -34,8 +36,10 @@ impl CloudClient {
     }
 }
 
-/// Reads a Graph answer: JSON on success, a typed error from the error body otherwise.
-async fn answer(response: reqwest::Result<reqwest::Response>) -> Result<Value, ProviderError> {
+/// Reads a Graph answer: `T` on success, a typed error from the error body otherwise.
+async fn answer<T: DeserializeOwned>(
+    response: reqwest::Result<reqwest::Response>,
+) -> Result<T, ProviderError> {
     let response = response.map_err(|e| ProviderError::Network(e.to_string()))?;
     let status = response.status();
     let body: Value = response
@@ -43,9 +47,11 @@ async fn answer(response: reqwest::Result<reqwest::Response>) -> Result<Value, P
         .await
         .map_err(|e| ProviderError::Network(format!("unreadable answer: {e}")))?;
     if status.is_success() {
-        return Ok(body);
+        return serde_json::from_value(body)
+            .map_err(|e| ProviderError::Network(format!("unreadable answer: {e}")));
     }
-    Err(ProviderError::from_body(status.as_u16(), &body))
+    let error = serde_json::from_value(body).unwrap_or_default();
+    Err(ProviderError::from_body(status.as_u16(), error))
 }
 
 impl Provider for CloudClient {
@@ -61,10 +67,8 @@ impl Provider for CloudClient {
             .json(&body)
             .send();
         Box::pin(async move {
-            let body = answer(request.await).await?;
-            body.pointer("/messages/0/id")
-                .and_then(Value::as_str)
-                .map(String::from)
+            let body: SendAnswer = answer(request.await).await?;
+            body.message_id()
                 .ok_or_else(|| ProviderError::Network("answer without a message id".into()))
         })
     }
@@ -78,9 +82,9 @@ impl Provider for CloudClient {
             .http
             .post(self.url(&format!("{}/messages", creds.phone_number_id)))
             .bearer_auth(&creds.access_token)
-            .json(&json!({"messaging_product": "whatsapp", "status": "read", "message_id": message_id}))
+            .json(&MarkRead::new(message_id))
             .send();
-        Box::pin(async move { answer(request.await).await.map(|_| ()) })
+        Box::pin(async move { answer::<IgnoredAny>(request.await).await.map(|_| ()) })
     }
 
     fn upload_media(
@@ -106,7 +110,7 @@ impl Provider for CloudClient {
                 .text("messaging_product", "whatsapp")
                 .text("type", mime)
                 .part("file", part);
-            let body = answer(
+            let body: Created = answer(
                 http.post(url)
                     .bearer_auth(token)
                     .multipart(form)
@@ -114,9 +118,7 @@ impl Provider for CloudClient {
                     .await,
             )
             .await?;
-            body.get("id")
-                .and_then(Value::as_str)
-                .map(String::from)
+            body.id
                 .ok_or_else(|| ProviderError::Network("upload answer without an id".into()))
         })
     }
@@ -134,16 +136,13 @@ impl Provider for CloudClient {
         let http = self.http.clone();
         let token = creds.access_token.clone();
         Box::pin(async move {
-            let info = answer(lookup.await).await?;
+            let info: MediaInfo = answer(lookup.await).await?;
             let url = info
-                .get("url")
-                .and_then(Value::as_str)
+                .url
                 .ok_or_else(|| ProviderError::Network("media lookup without a url".into()))?;
             let mime = info
-                .get("mime_type")
-                .and_then(Value::as_str)
-                .unwrap_or("application/octet-stream")
-                .to_string();
+                .mime_type
+                .unwrap_or_else(|| "application/octet-stream".into());
             // The URL is short-lived and needs the same bearer token.
             let response = http
                 .get(url)
@@ -187,17 +186,10 @@ impl Provider for CloudClient {
             // Bounded: no account has more than a few thousand templates.
             for _ in 0..50 {
                 let Some(url) = next.take() else { break };
-                let page = answer(http.get(url).bearer_auth(&token).send().await).await?;
-                templates.extend(
-                    page.get("data")
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default(),
-                );
-                next = page
-                    .pointer("/paging/next")
-                    .and_then(Value::as_str)
-                    .map(String::from);
+                let page: TemplatePage =
+                    answer(http.get(url).bearer_auth(&token).send().await).await?;
+                templates.extend(page.data);
+                next = page.paging.next;
             }
             Ok(templates)
         })
@@ -222,12 +214,11 @@ impl Provider for CloudClient {
         let token = creds.access_token.clone();
         let base = self.url("");
         Box::pin(async move {
-            let session = answer(start.await).await?;
+            let session: Created = answer(start.await).await?;
             let upload_id = session
-                .get("id")
-                .and_then(Value::as_str)
+                .id
                 .ok_or_else(|| ProviderError::Network("upload session without an id".into()))?;
-            let done = answer(
+            let done: UploadHandle = answer(
                 http.post(format!("{base}{upload_id}"))
                     .header("Authorization", format!("OAuth {token}"))
                     .header("file_offset", "0")
@@ -236,9 +227,7 @@ impl Provider for CloudClient {
                     .await,
             )
             .await?;
-            done.get("h")
-                .and_then(Value::as_str)
-                .map(String::from)
+            done.h
                 .ok_or_else(|| ProviderError::Network("upload answer without a handle".into()))
         })
     }

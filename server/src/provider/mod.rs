@@ -8,6 +8,7 @@ pub mod cloud;
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 
+use crate::cloud::graph::{GraphError, GraphErrorBody};
 use crate::store::Business;
 
 /// What a call to the provider needs of a business.
@@ -65,15 +66,16 @@ pub enum ProviderError {
 
 impl ProviderError {
     /// Reads a Graph error body `{"error": {"message", "code", "error_data": {"details"}}}`.
-    pub fn from_body(status: u16, body: &Value) -> ProviderError {
-        let error = body.get("error").unwrap_or(&Value::Null);
-        let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
-        let message = error
-            .pointer("/error_data/details")
-            .or_else(|| error.get("message"))
-            .and_then(Value::as_str)
-            .unwrap_or("no details")
-            .to_string();
+    pub fn from_body(status: u16, body: GraphErrorBody) -> ProviderError {
+        let GraphError {
+            message,
+            code,
+            error_data,
+        } = body.error;
+        let message = error_data
+            .details
+            .or(message)
+            .unwrap_or_else(|| "no details".into());
         match code {
             RATE_LIMIT | 131056 | 4 | 80007 => ProviderError::RateLimited(message),
             WINDOW_CLOSED => ProviderError::WindowClosed(message),

@@ -14,3 +14,4 @@ mod replies;
 mod sending;
 mod template_flow;
 mod template_rules;
+mod webhook;

@@ -1,0 +1,221 @@
+//! The webhook's envelope: `{object, entry: [{id, changes: [{field, value}]}]}`, and what a
+//! `messages` or `message_template_status_update` change holds. Unknown fields are ignored; an
+//! unknown change field is kept as sent in `Change::Unknown`.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use super::lenient;
+use super::message::Message;
+
+/// One webhook POST.
+#[derive(Debug, Deserialize)]
+pub struct Envelope {
+    /// `whatsapp_business_account`.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub object: Option<String>,
+    #[serde(deserialize_with = "lenient::array")]
+    pub entry: Vec<Entry>,
+}
+
+/// Why a webhook body was refused before anything in it was looked at.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvelopeError {
+    #[error("Webhook body is not JSON: {0}")]
+    NotJson(serde_json::Error),
+    #[error("Webhook body has no entry array")]
+    NoEntries,
+}
+
+impl Envelope {
+    /// Reads a webhook body; only a body that is not JSON or has no `entry` array is refused.
+    pub fn read(body: &[u8]) -> Result<Envelope, EnvelopeError> {
+        let raw: Value = serde_json::from_slice(body).map_err(EnvelopeError::NotJson)?;
+        if !raw.get("entry").is_some_and(Value::is_array) {
+            return Err(EnvelopeError::NoEntries);
+        }
+        Envelope::deserialize(raw).map_err(|_| EnvelopeError::NoEntries)
+    }
+}
+
+/// The updates for one WhatsApp Business Account.
+#[derive(Debug, Default, Deserialize)]
+pub struct Entry {
+    /// The WhatsApp Business Account id: template decisions are routed by it.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub changes: Vec<Change>,
+}
+
+/// One change, by its `field`.
+#[derive(Debug)]
+pub enum Change {
+    /// `messages`: inbound messages and receipts for one phone number.
+    Messages(Box<MessagesValue>),
+    /// `message_template_status_update`: Meta's review decided a template.
+    TemplateStatus(TemplateStatusUpdate),
+    /// Any other field (echoes, account updates, …), kept as sent and not acted on.
+    Unknown { field: String, value: Value },
+}
+
+impl<'de> Deserialize<'de> for Change {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Change, D::Error> {
+        let mut raw = Value::deserialize(d)?;
+        let value = raw.get_mut("value").map(Value::take).unwrap_or_default();
+        let field = raw.get("field").and_then(Value::as_str).unwrap_or_default();
+        let known = match field {
+            "messages" => MessagesValue::deserialize(&value).map(|v| Change::Messages(Box::new(v))),
+            "message_template_status_update" => {
+                TemplateStatusUpdate::deserialize(&value).map(Change::TemplateStatus)
+            }
+            _ => Err(serde::de::Error::custom("unknown field")),
+        };
+        Ok(known.unwrap_or_else(|_| Change::Unknown {
+            field: field.to_string(),
+            value,
+        }))
+    }
+}
+
+impl Change {
+    /// The business phone number the change is about (template decisions name none).
+    pub fn phone_number_id(&self) -> Option<&str> {
+        match self {
+            Change::Messages(value) => value.metadata.phone_number_id.as_deref(),
+            Change::TemplateStatus(_) => None,
+            Change::Unknown { value, .. } => value.pointer("/metadata/phone_number_id")?.as_str(),
+        }
+    }
+}
+
+/// The `value` of a `messages` change.
+#[derive(Debug, Default, Deserialize)]
+pub struct MessagesValue {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub metadata: Metadata,
+    /// The senders' profiles (none with statuses).
+    #[serde(default, deserialize_with = "lenient::items")]
+    pub contacts: Vec<Contact>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub messages: Vec<Message>,
+    #[serde(default, deserialize_with = "lenient::items")]
+    pub statuses: Vec<Status>,
+    /// Errors about the whole change rather than one message.
+    #[serde(default, deserialize_with = "lenient::items")]
+    pub errors: Vec<Value>,
+}
+
+/// The business number the change is for.
+#[derive(Debug, Default, Deserialize)]
+pub struct Metadata {
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub display_phone_number: Option<String>,
+    /// Routes the change to its business.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub phone_number_id: Option<String>,
+}
+
+/// A sender's profile.
+#[derive(Debug, Default, Deserialize)]
+pub struct Contact {
+    /// Phone digits; omitted when Meta may not share the phone (2026 usernames).
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub wa_id: Option<String>,
+    /// The business-scoped user id (BSUID); read, not acted on yet.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub user_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub profile: Profile,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Profile {
+    /// Shown as the conversation's name.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub name: Option<String>,
+    /// The user's WhatsApp username, when they took one; read, not acted on yet.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub username: Option<String>,
+}
+
+/// A receipt for a message the business sent.
+#[derive(Debug, Default, Deserialize)]
+pub struct Status {
+    /// The provider's id of the message it is about.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub id: Option<String>,
+    /// `sent`, `delivered`, `read`, `failed` or `played`.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub status: Option<String>,
+    #[serde(default, deserialize_with = "lenient::unix_seconds")]
+    pub timestamp: Option<i64>,
+    /// The customer's phone; absent when the message went to a BSUID whose phone is withheld.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub recipient_id: Option<String>,
+    /// The customer's BSUID; read, not acted on yet.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub recipient_user_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub conversation: Option<Conversation>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub pricing: Option<Pricing>,
+    /// Why a `failed` message failed; the first is stored with the message as sent.
+    #[serde(default, deserialize_with = "lenient::items")]
+    pub errors: Vec<Value>,
+}
+
+/// The billing conversation a message opened or belongs to.
+#[derive(Debug, Default, Deserialize)]
+pub struct Conversation {
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::unix_seconds")]
+    pub expiration_timestamp: Option<i64>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub origin: Option<Origin>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Origin {
+    /// `service`, `marketing`, `utility`, `authentication`, …
+    #[serde(rename = "type", default, deserialize_with = "lenient::string")]
+    pub category: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Pricing {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub billable: Option<bool>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub pricing_model: Option<String>,
+    #[serde(rename = "type", default, deserialize_with = "lenient::string")]
+    pub kind: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub category: Option<String>,
+}
+
+/// The `value` of a `message_template_status_update` change; the store reads it back as JSON.
+#[derive(Debug, Default, Deserialize, Serialize)]
+pub struct TemplateStatusUpdate {
+    /// `APPROVED`, `REJECTED`, `PENDING`, `PAUSED`, `DISABLED`, …
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// An integer from Meta; kept as sent, as the store compares ids as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_template_id: Option<Value>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_template_name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_template_language: Option<String>,
+    /// Why a template was rejected or paused.
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_template_category: Option<String>,
+}

@@ -1,0 +1,63 @@
+//! Reading Meta's JSON so that one odd field or item never fails a whole delivery: the provider
+//! retries a refused webhook for days, and a single mistyped field would block every update
+//! batched with it.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+/// A string, or `None` for anything else (a required one that is missing is refused by name
+/// later, where the rules know which fields a delivery needs).
+pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(text) => Some(text),
+        _ => None,
+    })
+}
+
+/// Unix seconds: Meta sends a string of digits; a number is taken too.
+pub fn unix_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(text) => text.parse().ok(),
+        Value::Number(number) => number.as_i64(),
+        _ => None,
+    })
+}
+
+/// `T`, or its default when the JSON does not fit it.
+pub fn or_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Default,
+{
+    Ok(T::deserialize(Value::deserialize(d)?).unwrap_or_default())
+}
+
+/// An array whose items are read one by one: an item that does not fit becomes its default.
+/// Fails only when the JSON is not an array.
+pub fn array<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Default,
+{
+    Ok(each(Vec::<Value>::deserialize(d)?))
+}
+
+/// Like `array`, but anything that is not an array reads as none.
+pub fn items<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Default,
+{
+    Ok(match Value::deserialize(d)? {
+        Value::Array(items) => each(items),
+        _ => Vec::new(),
+    })
+}
+
+fn each<T: DeserializeOwned + Default>(items: Vec<Value>) -> Vec<T> {
+    items
+        .into_iter()
+        .map(|item| T::deserialize(item).unwrap_or_default())
+        .collect()
+}

@@ -1,0 +1,253 @@
+//! One inbound message (`value.messages[]`), read by its `type`. A type Parley does not know, or
+//! a message whose body does not fit its type, becomes `Kind::Unknown` with the message as sent.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Number, Value};
+
+use super::lenient;
+
+/// One entry of `value.messages`: who sent it, when, and what.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// The sender's phone digits (no `+`); Meta omits it for a user known only by BSUID.
+    pub from: Option<String>,
+    /// The sender's business-scoped user id (2026 webhooks); read, not acted on yet.
+    pub from_user_id: Option<String>,
+    /// `wamid.…`: a redelivery carries the same one, so it deduplicates.
+    pub id: Option<String>,
+    /// Unix seconds, when the customer sent it.
+    pub timestamp: Option<i64>,
+    /// The `type` as sent (`unsupported` when absent): the stored kind, known to Parley or not.
+    pub type_name: String,
+    /// The quoted message (`{from, id}`, `forwarded`, …), stored as sent.
+    pub context: Option<Value>,
+    /// What was sent.
+    pub kind: Kind,
+}
+
+/// What a message carries, by its `type`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Kind {
+    Text {
+        text: Text,
+    },
+    Image {
+        image: Media,
+    },
+    Video {
+        video: Media,
+    },
+    Audio {
+        audio: Media,
+    },
+    Document {
+        document: Media,
+    },
+    Sticker {
+        sticker: Media,
+    },
+    Location {
+        location: Location,
+    },
+    Interactive {
+        #[serde(deserialize_with = "interactive")]
+        interactive: Interactive,
+    },
+    /// A template's quick-reply button.
+    Button {
+        button: Button,
+    },
+    Order {
+        order: Order,
+    },
+    Reaction {
+        reaction: Reaction,
+    },
+    System {
+        system: System,
+    },
+    /// Any other type (`unsupported`, `contacts`, `edit`, `revoke`, whatever Meta adds next), or a
+    /// body that does not fit its type: the whole message as sent, which the inbox keeps.
+    #[serde(skip)]
+    Unknown(Value),
+}
+
+impl<'de> Deserialize<'de> for Message {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Message, D::Error> {
+        let raw = Value::deserialize(d)?;
+        // Only an object is a message; anything else keeps no sender and is refused by name.
+        let head = match raw.is_object() {
+            true => Head::deserialize(&raw).unwrap_or_default(),
+            false => Head::default(),
+        };
+        let kind = Kind::deserialize(&raw).unwrap_or_else(|_| Kind::Unknown(raw.clone()));
+        Ok(Message {
+            from: head.from,
+            from_user_id: head.from_user_id,
+            id: head.id,
+            timestamp: head.timestamp,
+            type_name: head.type_name.unwrap_or_else(|| "unsupported".into()),
+            context: head.context,
+            kind,
+        })
+    }
+}
+
+/// The fields every message has, whatever its type.
+#[derive(Default, Deserialize)]
+struct Head {
+    #[serde(default, deserialize_with = "lenient::string")]
+    from: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    from_user_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::unix_seconds")]
+    timestamp: Option<i64>,
+    #[serde(default, rename = "type", deserialize_with = "lenient::string")]
+    type_name: Option<String>,
+    #[serde(default)]
+    context: Option<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Text {
+    pub body: String,
+}
+
+/// An image, video, audio, document or sticker: the provider keeps the file under `id`.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Media {
+    /// Fetched through the Graph API while its URL lasts.
+    #[serde(default)]
+    pub id: String,
+    pub mime_type: Option<String>,
+    pub sha256: Option<String>,
+    pub caption: Option<String>,
+    /// Documents only.
+    pub filename: Option<String>,
+    /// Audio recorded as a voice note.
+    pub voice: Option<bool>,
+    /// Stickers only.
+    pub animated: Option<bool>,
+    /// A short-lived download URL (newer webhooks).
+    pub url: Option<String>,
+}
+
+/// A shared location; numbers kept as sent, so the stored copy matches the webhook.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct Location {
+    pub latitude: Number,
+    pub longitude: Number,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// The customer's answer to an interactive message.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Interactive {
+    /// A reply button pressed.
+    ButtonReply { button_reply: Choice },
+    /// A list row picked.
+    ListReply { list_reply: Choice },
+    /// A WhatsApp Flow submitted.
+    NfmReply { nfm_reply: FlowAnswer },
+    /// Another answer type (`call_permission_reply`, …) or one that does not fit: the
+    /// `interactive` object as sent.
+    #[serde(skip)]
+    Unknown(Value),
+}
+
+/// The button or row the customer chose.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Choice {
+    /// The id the business gave the button or row: flow steps and triggers match on it.
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub title: String,
+    /// List rows only.
+    pub description: Option<String>,
+}
+
+/// A WhatsApp Flow's answer.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct FlowAnswer {
+    pub name: Option<String>,
+    pub body: Option<String>,
+    /// The flow's answers, as a JSON string.
+    pub response_json: Option<String>,
+}
+
+/// A press of a template's quick-reply button.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Button {
+    /// The payload the template's button was sent with.
+    pub payload: Option<String>,
+    /// The button's label.
+    pub text: Option<String>,
+}
+
+/// A cart sent from the catalog.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct Order {
+    pub catalog_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    pub product_items: Vec<ProductItem>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct ProductItem {
+    pub product_retailer_id: String,
+    pub quantity: Number,
+    pub item_price: Number,
+    pub currency: String,
+}
+
+/// An emoji put on (or, without one, taken off) an earlier message.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct Reaction {
+    pub message_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emoji: Option<String>,
+}
+
+/// A notice about the customer's identity (a new number, a new BSUID).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct System {
+    /// What the inbox shows, e.g. "User A changed from … to …".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// `user_changed_number`, `customer_identity_changed`, `user_changed_user_id`, …
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub change: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wa_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_wa_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub customer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identity: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_user_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_user_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_parent_user_id: Option<String>,
+}
+
+/// The `interactive` object, or `Interactive::Unknown` with it as sent.
+fn interactive<'de, D: Deserializer<'de>>(d: D) -> Result<Interactive, D::Error> {
+    let raw = Value::deserialize(d)?;
+    Ok(Interactive::deserialize(&raw).unwrap_or(Interactive::Unknown(raw)))
+}

@@ -1,0 +1,22 @@
+//! The WhatsApp Cloud API as typed data: what Meta's webhook sends and what the provider client
+//! sends and reads (docs: /work/shared/CLOUD_API.md's facts, Meta's reference wins). Reading is
+//! lenient: unknown fields are ignored, and an unknown or malformed item becomes an explicit
+//! catch-all that keeps its raw JSON, so one odd item never fails a whole delivery.
+//!
+//! - `envelope`: the webhook body, its changes, contacts, statuses and template decisions
+//! - `message`: one inbound message by its `type`
+//! - `inbound`: what the inbox stores of an inbound message (kind, content, media to keep)
+//! - `graph`: the Graph API bodies the provider client sends and reads
+//! - `lenient`: the deserializers that make one odd field or item harmless
+
+pub mod envelope;
+pub mod graph;
+pub mod inbound;
+pub mod lenient;
+pub mod message;
+
+#[cfg(test)]
+mod tests;
+
+pub use envelope::{Change, Envelope, EnvelopeError, MessagesValue, Status, TemplateStatusUpdate};
+pub use message::{Interactive, Kind, Message};

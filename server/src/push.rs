@@ -26,7 +26,7 @@ use web_push::{
 
 use crate::config::Settings;
 use crate::error::{ApiError, ApiResult};
-use crate::store::{PushSubscription, Store, conversations::preview, iso_time};
+use crate::store::{PushSubscription, Store, iso_time, preview};
 
 /// Browsers re-register this long after their last registration (the spec's 7 days); the
 /// subscribe call answers when.

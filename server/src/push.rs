@@ -25,7 +25,7 @@ use web_push::{
 };
 
 use crate::config::Settings;
-use crate::store::{self, PushSubscription, Store, conversations::preview, iso_time};
+use crate::store::{self, PushSubscription, Store, iso_time, preview};
 
 /// Browsers re-register this long after their last registration (the spec's 7 days); the
 /// subscribe call answers when.

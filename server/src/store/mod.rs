@@ -5,30 +5,52 @@
 //! - `businesses`: tenants and their provider credentials
 //! - `users`: owners and agents
 //! - `tokens`: refresh tokens, rotation and reuse detection
-//! - `conversations`: contacts, messages, receipts and the event log
-//! - `ingest`: group commit of inbound messages and receipts
+//! - `events`: the numbered event log, its replay on resume, and pruning
+//! - `contacts`: the conversation list; adding, editing, importing and deleting contacts
+//! - `unread`: unread totals and marking a conversation read
+//! - `messages`: stored messages, their events, and a conversation's history
+//! - `receipts`: status changes of our messages, and receipts that beat their message
+//! - `outgoing`: our sends, recorded before the attempt, and the provider's answer
+//! - `conversations`: the actors' `ConversationStore`, over the modules above
+//! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL)
 //! - `logins`: failed sign-ins, for login throttling
 //! - `outbox`: sends waiting for the provider, and stored media files
 //! - `templates`: message templates and bulk template sends
 //! - `replies`: automated replies, their flow steps and cooldown memory
+//! - `reply_edits`: saving and deleting a reply with its files and flow steps
 //! - `push`: Web Push subscriptions of the business's users
+//!
+//! Imports between them go one way: `conversations` uses `ingest` and `outgoing`, which use
+//! `messages`, `contacts`, `unread` and `receipts`, which use `events`.
 
 mod businesses;
-pub mod conversations;
+mod contacts;
+mod conversations;
 mod error;
+mod events;
 mod ingest;
 mod logins;
+mod messages;
 mod outbox;
+mod outgoing;
 mod push;
+mod receipts;
 mod replies;
+mod reply_edits;
 mod templates;
 mod tokens;
+mod unread;
 mod users;
 
 pub use businesses::{Business, ProviderCredentials};
+pub use contacts::{ContactPage, ContactRow, ImportCounts};
 pub use error::{Error, StoreResult};
+pub(crate) use messages::preview;
+pub use messages::{MessageJson, MessageRow};
 pub use outbox::{MediaFile, OutboxItem};
+pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
+pub use receipts::PAYMENT_ERROR_CODE;
 pub use replies::{FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, trigger_key};
 pub use templates::{JobRecipient, SendJob, TemplateRow};
 pub use tokens::RefreshOutcome;
@@ -140,6 +162,20 @@ impl Store {
 
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+
+    /// Opens a transaction that writes: SQLite takes the write lock at once (`BEGIN IMMEDIATE`),
+    /// so concurrent writers queue instead of failing on a stale snapshot.
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        self.pool.begin_with(self.write_start()).await
+    }
+
+    /// The statement that opens a writing transaction on this backend.
+    fn write_start(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        }
     }
 }
 

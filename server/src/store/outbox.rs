@@ -2,8 +2,8 @@
 
 use sqlx::FromRow;
 
-use super::conversations::OUTBOX_LEASE_MS;
 use super::error::StoreResult;
+use super::outgoing::OUTBOX_LEASE_MS;
 use super::{Store, now_ms};
 
 /// A send waiting for the provider.

@@ -4,8 +4,8 @@ use parley_actors::events::{Event, NOTIFICATIONS, TEMPLATE_STATUS, event_data};
 use serde_json::{Value, json};
 use sqlx::FromRow;
 
-use super::conversations::{Draft, append_events};
 use super::error::{Error, StoreResult};
+use super::events::{Draft, append_events};
 use super::{Store, now_ms};
 
 /// A template of the business.

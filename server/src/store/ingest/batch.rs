@@ -1,187 +1,19 @@
-//! Group commit of inbound messages and receipts (docs/decisions/0002-group-commit.md).
-//! Conversation actors hand these writes to one writer task; it takes everything waiting, writes
-//! it in one transaction and, only after the commit, publishes the batch's events in seq order
-//! and answers each write. While one commit (and its fsync) runs, the next batch gathers, so there
-//! is no timer and no added wait. Being the one publisher of these events keeps them in order on
-//! their way to the hub, however busy the threads of the actors that queued them.
+//! The SQL of one group-commit batch: receipts one by one, then each business's inbound messages
+//! with a few multi-row statements, and the events of each write numbered in item order.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
 
-use parley_actors::conversation::{ConversationKey, InboundMessage, StatusUpdate};
+use parley_actors::conversation::{ConversationKey, InboundMessage};
 use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel, event_data};
-use parley_actors::hub::EventBus;
 use serde::Serialize;
-use tokio::sync::{mpsc, oneshot};
-
-use super::conversations::{
-    Draft, MessageRow, add_unread, append_events, apply_status, insert_messages, message_drafts,
-    number_and_unread, preview,
-};
-use super::{Params, Store, iso_time, now_ms, rows_per_statement};
-use sqlx::pool::PoolConnection;
 use sqlx::{AssertSqlSafe, Connection as _};
 
-/// Most writes in one transaction: bounds how long one commit holds the write lock.
-const MAX_BATCH: usize = 512;
-
-/// A write the conversation actors hand to the writer.
-pub(super) enum Write {
-    /// A customer's message (nothing when it was seen before).
-    Inbound(Arc<InboundMessage>),
-    /// A receipt for one of our messages (nothing unless it moves the status forward).
-    Status(StatusUpdate),
-}
-
-/// One write waiting for the writer, where its events go, and where its answer (whether it
-/// changed anything) goes.
-struct Pending {
-    key: ConversationKey,
-    write: Write,
-    bus: Arc<dyn EventBus>,
-    answer: oneshot::Sender<Result<bool, sqlx::Error>>,
-}
-
-/// The writer's queue. Cheap to clone.
-#[derive(Clone)]
-pub(super) struct Ingest(mpsc::UnboundedSender<Pending>);
-
-impl Ingest {
-    /// The queue, and the writer that drains it (to spawn once the store exists).
-    pub(super) fn new() -> (Ingest, Writer) {
-        let (queue, waiting) = mpsc::unbounded_channel();
-        (Ingest(queue), Writer(waiting))
-    }
-
-    /// Queues one write for the next batch now; the future answers once it is committed and its
-    /// events are published (false when it changed nothing).
-    pub(super) fn submit(
-        &self,
-        key: ConversationKey,
-        write: Write,
-        bus: Arc<dyn EventBus>,
-    ) -> impl Future<Output = Result<bool, sqlx::Error>> + use<> {
-        let (answer, answered) = oneshot::channel();
-        let queued = self.0.send(Pending {
-            key,
-            write,
-            bus,
-            answer,
-        });
-        async move {
-            let writer_gone = || sqlx::Error::PoolClosed;
-            queued.map_err(|_| writer_gone())?;
-            answered.await.map_err(|_| writer_gone())?
-        }
-    }
-}
-
-/// The receiving end of the queue.
-pub(super) struct Writer(mpsc::UnboundedReceiver<Pending>);
-
-/// Commits batches until the runtime stops (the store it holds keeps the queue open).
-pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
-    let mut conn = Connection::default();
-    let mut batch = Vec::new();
-    while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let (items, outlets): (Vec<_>, Vec<_>) = batch
-            .drain(..)
-            .map(|p: Pending| ((p.key, p.write), (p.bus, p.answer)))
-            .unzip();
-        match conn.write(&store, &items).await {
-            Ok(events) => {
-                let (buses, answers): (Vec<_>, Vec<_>) = outlets.into_iter().unzip();
-                let changed: Vec<bool> = events.iter().map(|e| !e.is_empty()).collect();
-                publish_together(buses.into_iter().zip(events));
-                for (answer, changed) in answers.into_iter().zip(changed) {
-                    let _ = answer.send(Ok(changed));
-                }
-            }
-            // One bad write must not fail the others: each is retried in its own transaction.
-            Err(err) if items.len() > 1 => {
-                tracing::warn!(error = %err, size = items.len(), "batch not committed, retrying its writes one by one");
-                for ((bus, answer), item) in outlets.into_iter().zip(&items) {
-                    let result = conn
-                        .write(&store, std::slice::from_ref(item))
-                        .await
-                        .map(|mut events| publish(&*bus, events.pop().unwrap_or_default()));
-                    let _ = answer.send(result);
-                }
-            }
-            Err(err) => {
-                if let Some((_, answer)) = outlets.into_iter().next() {
-                    let _ = answer.send(Err(err));
-                }
-            }
-        }
-    }
-}
-
-/// The writer's own connection, kept from batch to batch. A SQLite connection's page cache only
-/// stays valid while no other connection writes, so writing through whichever pooled connection
-/// is free read the hot index pages back from the file on every batch; this one keeps them (its
-/// cache is sized for them). Closed after an error (it may be broken) and taken anew next time.
-#[derive(Default)]
-struct Connection(Option<PoolConnection<sqlx::Any>>);
-
-/// The writer connection's page cache, in KiB: the indexes' pages that inserts touch.
-const WRITER_CACHE_KIB: i64 = 64 * 1024;
-
-impl Connection {
-    async fn write(
-        &mut self,
-        store: &Store,
-        items: &[(ConversationKey, Write)],
-    ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
-        let conn = match &mut self.0 {
-            Some(conn) => conn,
-            empty => {
-                let mut conn = store.pool.acquire().await?;
-                if store.backend == super::Backend::Sqlite {
-                    sqlx::query(AssertSqlSafe(format!(
-                        "PRAGMA cache_size = -{WRITER_CACHE_KIB}"
-                    )))
-                    .execute(&mut *conn)
-                    .await?;
-                }
-                empty.insert(conn)
-            }
-        };
-        let written = store.write_batch(conn, items).await;
-        if written.is_err()
-            && let Some(mut broken) = self.0.take()
-        {
-            broken.close_on_drop();
-        }
-        written
-    }
-}
-
-/// Publishes one write's committed events; answers whether there were any.
-fn publish(bus: &dyn EventBus, events: Vec<Event>) -> bool {
-    let changed = !events.is_empty();
-    bus.publish(events);
-    changed
-}
-
-/// Publishes a batch's events in item order, handing each bus the events of consecutive items
-/// at once (all of them, in practice: one commit's events reach each session in one message).
-fn publish_together(items: impl IntoIterator<Item = (Arc<dyn EventBus>, Vec<Event>)>) {
-    let mut run: Option<(Arc<dyn EventBus>, Vec<Event>)> = None;
-    for (bus, events) in items {
-        match &mut run {
-            Some((current, pending)) if Arc::ptr_eq(current, &bus) => pending.extend(events),
-            _ => {
-                if let Some((done, pending)) = run.replace((bus, events)) {
-                    done.publish(pending);
-                }
-            }
-        }
-    }
-    if let Some((bus, events)) = run {
-        bus.publish(events);
-    }
-}
+use super::Write;
+use crate::store::events::{Draft, append_events};
+use crate::store::messages::{MessageRow, insert_messages, message_drafts, preview};
+use crate::store::receipts::apply_status;
+use crate::store::unread::{add_unread, number_and_unread};
+use crate::store::{Params, Store, iso_time, now_ms, rows_per_statement};
 
 impl Store {
     /// Writes receipts and inbound messages in one transaction and answers each write's events

@@ -1,0 +1,242 @@
+//! Stored messages: their rows, how clients see them, their insertion and `new_message` events,
+//! and the history of a conversation.
+
+use std::collections::HashSet;
+
+use parley_actors::conversation::ConversationKey;
+use parley_actors::events::{NEW_MESSAGE, conversation_channel, event_data};
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use sqlx::{AnyConnection, FromRow};
+
+use super::contacts::new_contact_draft;
+use super::error::StoreResult;
+use super::events::Draft;
+use super::{Params, Store, iso_time, now_ms, rows_per_statement};
+
+/// A stored message.
+#[derive(FromRow)]
+pub struct MessageRow {
+    pub message_id: String,
+    pub phone: String,
+    pub direction: String,
+    pub kind: String,
+    pub content: String,
+    pub status: String,
+    pub is_read: i64,
+    pub sender_name: String,
+    pub sent_at: i64,
+    pub error: Option<String>,
+}
+
+impl MessageRow {
+    /// The message as the API and the `new_message` event show it. Its stored content and error
+    /// are JSON already: they are copied as they are, not parsed.
+    pub fn to_json<'a>(&'a self, conversation_id: &'a str) -> MessageJson<'a> {
+        MessageJson {
+            message_id: &self.message_id,
+            timestamp: iso_time(self.sent_at),
+            status: &self.status,
+            direction: &self.direction,
+            kind: &self.kind,
+            content: serde_json::from_str(&self.content).ok(),
+            is_read: self.is_read != 0,
+            sender_name: &self.sender_name,
+            conversation_id,
+            error: self.error.as_deref().map(|error| {
+                serde_json::from_str(error).map_or(StoredError::Text(error), StoredError::Json)
+            }),
+        }
+    }
+}
+
+/// A message as clients see it (docs/API.md).
+#[derive(Serialize)]
+pub struct MessageJson<'a> {
+    message_id: &'a str,
+    timestamp: String,
+    status: &'a str,
+    direction: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    content: Option<&'a RawValue>,
+    is_read: bool,
+    sender_name: &'a str,
+    conversation_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<StoredError<'a>>,
+}
+
+/// A stored error: the provider's JSON object, or a plain message.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum StoredError<'a> {
+    Json(&'a RawValue),
+    Text(&'a str),
+}
+
+/// The preview the list shows: text, else caption.
+pub(crate) fn preview(content: &Value) -> (Option<String>, Option<String>) {
+    let text = content
+        .get("text")
+        .or_else(|| content.get("body"))
+        .and_then(Value::as_str)
+        .map(String::from);
+    let caption = content
+        .get("caption")
+        .and_then(Value::as_str)
+        .map(String::from);
+    (text, caption)
+}
+
+/// The `new_message` event's data.
+#[derive(Serialize)]
+struct NewMessage<'a> {
+    conversation_id: &'a str,
+    phone_number: &'a str,
+    name: &'a str,
+    message: MessageJson<'a>,
+}
+
+/// The events of a new message: the contact first when it is new, then the message itself.
+pub(super) fn message_drafts(
+    pnid: &str,
+    phone: &str,
+    name: &str,
+    created: bool,
+    row: &MessageRow,
+) -> Vec<Draft> {
+    let conversation_id = conversation_channel(pnid, phone);
+    let mut drafts = Vec::new();
+    if created {
+        drafts.push(new_contact_draft(pnid, phone, name, None));
+    }
+    let data = event_data(&NewMessage {
+        conversation_id: &conversation_id,
+        phone_number: phone,
+        name,
+        message: row.to_json(&conversation_id),
+    });
+    drafts.push(Draft {
+        channels: vec![conversation_id],
+        name: NEW_MESSAGE,
+        data,
+    });
+    drafts
+}
+
+/// Inserts messages (each with its client id, if any) unless their ids or client ids are known,
+/// several rows per statement; answers the ids that went in.
+pub(super) async fn insert_messages(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    rows: &[(&MessageRow, Option<&str>)],
+) -> Result<HashSet<String>, sqlx::Error> {
+    let mut inserted = HashSet::with_capacity(rows.len());
+    let now = now_ms();
+    for chunk in rows.chunks(rows_per_statement(12)) {
+        let sql = format!(
+            "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
+             status, is_read, sender_name, sent_at, client_id, created_at) VALUES {} \
+             ON CONFLICT DO NOTHING RETURNING message_id",
+            Params::of(conn).rows(chunk.len(), 12)
+        );
+        // Only numbered placeholders are formatted in; the values are bound.
+        let mut insert = sqlx::query_as::<_, (String,)>(sqlx::AssertSqlSafe(sql));
+        for (row, client_id) in chunk {
+            insert = insert
+                .bind(business_id)
+                .bind(&row.message_id)
+                .bind(&row.phone)
+                .bind(&row.direction)
+                .bind(&row.kind)
+                .bind(&row.content)
+                .bind(&row.status)
+                .bind(row.is_read)
+                .bind(&row.sender_name)
+                .bind(row.sent_at)
+                .bind(*client_id)
+                .bind(now);
+        }
+        let ids = insert.fetch_all(&mut *conn).await?;
+        inserted.extend(ids.into_iter().map(|(id,)| id));
+    }
+    Ok(inserted)
+}
+
+/// The next time in a conversation: now-ish, but after every message already in it, so times
+/// are unique and increasing and history pages are exact.
+pub(super) async fn next_time(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    wanted: i64,
+) -> Result<i64, sqlx::Error> {
+    let (latest,): (Option<i64>,) =
+        sqlx::query_as("SELECT MAX(sent_at) FROM messages WHERE business_id = $1 AND phone = $2")
+            .bind(&key.business_id)
+            .bind(&key.phone)
+            .fetch_one(&mut *conn)
+            .await?;
+    Ok(wanted.max(latest.map_or(0, |l| l + 1)))
+}
+
+impl Store {
+    /// When the customer last wrote (opens the 24-hour window), if ever.
+    pub async fn last_incoming_at(
+        &self,
+        business_id: &str,
+        phone: &str,
+    ) -> StoreResult<Option<i64>> {
+        let row: Option<(Option<i64>,)> = sqlx::query_as(
+            "SELECT last_incoming_at FROM contacts WHERE business_id = $1 AND phone = $2",
+        )
+        .bind(business_id)
+        .bind(phone)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.and_then(|(at,)| at))
+    }
+
+    /// The customer's newest message id (the provider marks it and all before it read).
+    pub async fn latest_incoming_id(
+        &self,
+        business_id: &str,
+        phone: &str,
+    ) -> StoreResult<Option<String>> {
+        let row: Option<(String,)> = sqlx::query_as(
+            "SELECT message_id FROM messages WHERE business_id = $1 AND phone = $2 \
+             AND direction = 'incoming' ORDER BY sent_at DESC LIMIT 1",
+        )
+        .bind(business_id)
+        .bind(phone)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|(id,)| id))
+    }
+
+    /// Up to `limit` messages before `before_ms`, oldest first, and whether older ones exist.
+    pub async fn messages_page(
+        &self,
+        business_id: &str,
+        phone: &str,
+        before_ms: i64,
+        limit: i64,
+    ) -> StoreResult<(Vec<MessageRow>, bool)> {
+        let mut rows: Vec<MessageRow> = sqlx::query_as(
+            "SELECT message_id, phone, direction, kind, content, status, is_read, sender_name, \
+             sent_at, error FROM messages WHERE business_id = $1 AND phone = $2 AND sent_at < $3 \
+             ORDER BY sent_at DESC LIMIT $4",
+        )
+        .bind(business_id)
+        .bind(phone)
+        .bind(before_ms)
+        .bind(limit + 1)
+        .fetch_all(&self.pool)
+        .await?;
+        let has_more = rows.len() as i64 > limit;
+        rows.truncate(limit as usize);
+        rows.reverse();
+        Ok((rows, has_more))
+    }
+}

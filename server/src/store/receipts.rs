@@ -1,0 +1,131 @@
+//! Receipts: a message's status only ever moves forward, a receipt that beats its message waits
+//! for it, and a status change logs its events (with the billing alert for a payment failure).
+
+use parley_actors::conversation::{ConversationKey, StatusUpdate};
+use parley_actors::events::{
+    MESSAGE_STATUS_UPDATE, NOTIFICATIONS, SYSTEM_NOTIFICATION, conversation_channel, event_data,
+};
+use serde_json::{Value, json};
+use sqlx::AnyConnection;
+
+use super::events::Draft;
+use super::now_ms;
+
+/// The provider's code for a billing problem: agents are told to check their payment method.
+pub const PAYMENT_ERROR_CODE: i64 = 131042;
+
+/// Order of statuses: a receipt only ever moves a message to a later one.
+pub(super) fn status_rank(status: &str) -> i32 {
+    match status {
+        "sending" | "pending" => 0,
+        "sent" => 1,
+        "failed" => 2,
+        "delivered" => 3,
+        "read" | "played" => 4,
+        _ => -1,
+    }
+}
+
+/// The events of a status change: the receipt on both channels, and the billing alert when the
+/// provider failed the message for a payment problem.
+pub(super) fn status_drafts(
+    conversation_id: &str,
+    phone: &str,
+    message_id: &str,
+    status: &str,
+    error: Option<&Value>,
+    client_id: Option<&str>,
+) -> Vec<Draft> {
+    let mut data = json!({
+        "conversation_id": conversation_id,
+        "phone_number": phone,
+        "message_id": message_id,
+        "status": status,
+    });
+    if let Some(err) = error {
+        data["error"] = err.clone();
+    }
+    if let Some(client_id) = client_id {
+        data["client_message_id"] = json!(client_id);
+    }
+    let mut drafts = vec![Draft {
+        channels: vec![conversation_id.to_string(), NOTIFICATIONS.into()],
+        name: MESSAGE_STATUS_UPDATE,
+        data: event_data(&data),
+    }];
+    let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+    if status == "failed" && code == Some(PAYMENT_ERROR_CODE) {
+        drafts.push(Draft {
+            channels: vec![NOTIFICATIONS.into()],
+            name: SYSTEM_NOTIFICATION,
+            data: event_data(&json!({
+                "type": "payment_error",
+                "message": "Message failed to send because of a payment issue. Check the \
+                            payment method in WhatsApp Business Manager.",
+                "conversation_id": conversation_id,
+                "message_id": message_id,
+            })),
+        });
+    }
+    drafts
+}
+
+/// Applies a receipt inside the caller's transaction (the group-commit writer's): moves the
+/// message's status forward only, keeps a receipt for a message not recorded yet, and answers
+/// the events to log (none when nothing changed).
+pub(super) async fn apply_status(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    update: &StatusUpdate,
+    pnid: &str,
+) -> Result<Vec<Draft>, sqlx::Error> {
+    let current: Option<(String, String)> = sqlx::query_as(
+        "SELECT status, phone FROM messages WHERE business_id = $1 AND message_id = $2",
+    )
+    .bind(&key.business_id)
+    .bind(&update.message_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let error = update.error.as_ref().map(Value::to_string);
+    let Some((status, phone)) = current else {
+        // The receipt beat its message here: keep it until the message is recorded.
+        sqlx::query(
+            "INSERT INTO early_statuses (business_id, message_id, status, error, received_at) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+        )
+        .bind(&key.business_id)
+        .bind(&update.message_id)
+        .bind(&update.status)
+        .bind(&error)
+        .bind(now_ms())
+        .execute(&mut *conn)
+        .await?;
+        return Ok(Vec::new());
+    };
+    if status_rank(&update.status) <= status_rank(&status) {
+        return Ok(Vec::new());
+    }
+    let new_status = if update.status == "played" {
+        "read"
+    } else {
+        update.status.as_str()
+    };
+    sqlx::query(
+        "UPDATE messages SET status = $1, error = COALESCE($2, error) \
+         WHERE business_id = $3 AND message_id = $4",
+    )
+    .bind(new_status)
+    .bind(&error)
+    .bind(&key.business_id)
+    .bind(&update.message_id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(status_drafts(
+        &conversation_channel(pnid, &phone),
+        &phone,
+        &update.message_id,
+        new_status,
+        update.error.as_ref(),
+        None,
+    ))
+}

@@ -1,0 +1,113 @@
+//! Unread counts: each business's total (kept in one row, moved with each contact's count) and
+//! marking a conversation read.
+
+use parley_actors::conversation::ConversationKey;
+use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel, event_data};
+use serde_json::json;
+use sqlx::AnyConnection;
+
+use super::Store;
+use super::events::{Draft, append_events};
+
+/// The business's phone number id and unread total, in one query.
+pub(super) async fn number_and_unread(
+    conn: &mut AnyConnection,
+    business_id: &str,
+) -> Result<(String, i64), sqlx::Error> {
+    let row: Option<(Option<String>, Option<i64>)> = sqlx::query_as(
+        "SELECT b.phone_number_id, t.total FROM businesses b \
+         LEFT JOIN unread_totals t ON t.business_id = b.id WHERE b.id = $1",
+    )
+    .bind(business_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let (pnid, total) = row.unwrap_or_default();
+    Ok((pnid.unwrap_or_default(), total.unwrap_or_default()))
+}
+
+/// The business's unread total, as `add_unread` keeps it (one row, not a sum over contacts).
+pub(super) async fn total_unread(
+    conn: &mut AnyConnection,
+    business_id: &str,
+) -> Result<i64, sqlx::Error> {
+    let total: Option<(i64,)> =
+        sqlx::query_as("SELECT total FROM unread_totals WHERE business_id = $1")
+            .bind(business_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(total.map_or(0, |(total,)| total))
+}
+
+/// Moves the business's unread total by `delta`, in the transaction that changed a contact's
+/// unread count by as much.
+pub(super) async fn add_unread(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    delta: i64,
+) -> Result<(), sqlx::Error> {
+    if delta == 0 {
+        return Ok(());
+    }
+    sqlx::query(
+        "INSERT INTO unread_totals (business_id, total) VALUES ($1, $2) \
+         ON CONFLICT (business_id) DO UPDATE SET total = unread_totals.total + $3",
+    )
+    .bind(business_id)
+    .bind(delta)
+    .bind(delta)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+impl Store {
+    pub(super) async fn set_read(
+        &self,
+        key: ConversationKey,
+    ) -> Result<(u64, Vec<Event>), sqlx::Error> {
+        let mut tx = self.begin_write().await?;
+        let changed = sqlx::query(
+            "UPDATE messages SET is_read = 1 WHERE business_id = $1 AND phone = $2 \
+             AND direction = 'incoming' AND is_read = 0",
+        )
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if changed == 0 {
+            tx.rollback().await?;
+            return Ok((0, Vec::new()));
+        }
+        let contact: Option<(String, i64)> = sqlx::query_as(
+            "SELECT name, unread_count FROM contacts WHERE business_id = $1 AND phone = $2",
+        )
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let (name, unread) = contact.unwrap_or_default();
+        sqlx::query("UPDATE contacts SET unread_count = 0 WHERE business_id = $1 AND phone = $2")
+            .bind(&key.business_id)
+            .bind(&key.phone)
+            .execute(&mut *tx)
+            .await?;
+        add_unread(&mut tx, &key.business_id, -unread).await?;
+        let (pnid, total) = number_and_unread(&mut tx, &key.business_id).await?;
+        let conversation_id = conversation_channel(&pnid, &key.phone);
+        let drafts = vec![Draft {
+            channels: vec![NOTIFICATIONS.into()],
+            name: NOTIFICATION,
+            data: event_data(&json!({
+                "conversation_id": conversation_id,
+                "phone_number": key.phone,
+                "name": name,
+                "unread_count": 0,
+                "total_unread": total,
+            })),
+        }];
+        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        tx.commit().await?;
+        Ok((changed, events))
+    }
+}

@@ -7,7 +7,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Sandbox, graph_error, wamid};
+use super::graph::graph_error;
+use super::identity::Addressee;
+use super::{Sandbox, wamid};
 use crate::error::ApiResult;
 use crate::store::{Business, now_ms};
 
@@ -61,8 +63,10 @@ impl Sandbox {
         push_bounded(sent.entry(phone_number_id.to_string()).or_default(), body);
     }
 
-    /// `sent`, `delivered` and `read` for an accepted message, then maybe an answer.
-    async fn play_receipts(&self, business_id: &str, id: &str, to: &str) {
+    /// `sent`, `delivered` and `read` for an accepted message, then maybe an answer. A send to a
+    /// phone names it in `recipient_id` (and the BSUID in `recipient_user_id` when known); a send
+    /// to a BSUID names only the BSUID.
+    async fn play_receipts(&self, business_id: &str, id: &str, to: &Addressee) {
         let steps = [
             ("sent", self.settings.sent_delay_ms),
             ("delivered", self.settings.delivered_delay_ms),
@@ -73,15 +77,25 @@ impl Sandbox {
             let Ok(business) = self.store.business(business_id).await else {
                 return;
             };
-            let receipt = json!({"statuses": [{
+            let mut receipt = json!({
                 "id": id,
                 "status": status,
                 "timestamp": (now_ms() / 1000).to_string(),
-                "recipient_id": to,
-                "conversation": {"id": format!("sandbox-{to}"), "origin": {"type": "service"}},
+                "conversation": {"id": format!("sandbox-{}", to.key()), "origin": {"type": "service"}},
                 "pricing": {"billable": true, "pricing_model": "PMP", "category": "service"},
-            }]});
-            if let Err(err) = self.post_webhook(&business, receipt).await {
+            });
+            let customer =
+                self.customer(business.phone_number_id.as_deref().unwrap_or_default(), to);
+            if let Addressee::Phone(phone) = to {
+                receipt["recipient_id"] = json!(phone);
+            }
+            if let Some(user_id) = customer.user_id {
+                receipt["recipient_user_id"] = json!(user_id);
+            }
+            if let Err(err) = self
+                .post_webhook(&business, json!({"statuses": [receipt]}))
+                .await
+            {
                 tracing::warn!(error = %err, "sandbox receipt not delivered");
             }
         }
@@ -93,16 +107,16 @@ impl Sandbox {
 async fn refusal(
     sandbox: &Sandbox,
     business: &Business,
-    to: &str,
+    to: &Addressee,
     body: &Value,
 ) -> ApiResult<Option<HttpResponse>> {
     let kind = body.get("type").and_then(Value::as_str).unwrap_or("text");
-    if body.get("messaging_product").and_then(Value::as_str) != Some("whatsapp") || to.len() < 6 {
+    if body.get("messaging_product").and_then(Value::as_str) != Some("whatsapp") {
         return Ok(Some(graph_error(
             400,
             100,
             "(#100) Invalid parameter",
-            "messaging_product must be whatsapp and to a phone number",
+            "messaging_product must be whatsapp",
         )));
     }
     if body.get(kind).is_none() {
@@ -135,7 +149,10 @@ async fn refusal(
             )));
         }
     } else {
-        let last = sandbox.store.last_incoming_at(&business.id, to).await?;
+        let last = sandbox
+            .store
+            .last_incoming_at(&business.id, to.key())
+            .await?;
         if last.is_none_or(|at| now_ms() - at > WINDOW_MS) {
             return Ok(Some(graph_error(
                 400,
@@ -164,13 +181,14 @@ pub async fn messages(
     if body.get("status").and_then(Value::as_str) == Some("read") {
         return Ok(HttpResponse::Ok().json(json!({"success": true})));
     }
-    let to: String = body
-        .get("to")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .chars()
-        .filter(char::is_ascii_digit)
-        .collect();
+    let Some(to) = Addressee::of(&body) else {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            "to must be a phone number, or recipient a business-scoped user id",
+        ));
+    };
     if let Some(response) = refusal(&sandbox, &business, &to, &body).await? {
         return Ok(response);
     }
@@ -183,17 +201,15 @@ pub async fn messages(
         ));
     }
     let id = wamid();
+    let contact = to.answer_contact(&body);
     sandbox.remember(&phone_number_id, json!({"id": id, "body": body}));
-    let (player, business_id, message_id, recipient) =
-        (sandbox.clone(), business.id, id.clone(), to.clone());
+    let (player, business_id, message_id) = (sandbox.clone(), business.id, id.clone());
     actix_web::rt::spawn(async move {
-        player
-            .play_receipts(&business_id, &message_id, &recipient)
-            .await;
+        player.play_receipts(&business_id, &message_id, &to).await;
     });
     Ok(HttpResponse::Ok().json(json!({
         "messaging_product": "whatsapp",
-        "contacts": [{"input": body.get("to"), "wa_id": to}],
+        "contacts": [contact],
         "messages": [{"id": id}],
     })))
 }

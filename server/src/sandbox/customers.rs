@@ -170,3 +170,42 @@ pub async fn inject(
         .map_err(|e| ApiError::Unavailable(format!("webhook not delivered: {e}")))?;
     Ok(HttpResponse::Ok().json(json!({"id": id, "webhook_status": status})))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_username_customer_writes_in_without_a_phone() {
+        let customer = Customer {
+            phone: None,
+            user_id: Some("US.13491208655302741918".into()),
+            username: Some("@realsheenanelson".into()),
+            name: "Sheena Nelson".into(),
+        };
+        let value = customer_message(&customer, text("Another color?"));
+        assert_eq!(
+            value["contacts"],
+            json!([{"profile": {"name": "Sheena Nelson", "username": "@realsheenanelson"},
+                    "user_id": "US.13491208655302741918"}])
+        );
+        let message = &value["messages"][0];
+        assert_eq!(message["from_user_id"], "US.13491208655302741918");
+        assert!(message.get("from").is_none(), "{message}");
+        assert_eq!(message["text"]["body"], "Another color?");
+    }
+
+    #[test]
+    fn a_phone_customer_with_a_user_id_is_named_both_ways() {
+        let customer = Customer {
+            phone: Some("16505551234".into()),
+            user_id: Some("US.1349".into()),
+            ..Customer::default()
+        };
+        let value = customer_message(&customer, text("hi"));
+        assert_eq!(value["contacts"][0]["wa_id"], "16505551234");
+        assert_eq!(value["contacts"][0]["user_id"], "US.1349");
+        assert_eq!(value["messages"][0]["from"], "16505551234");
+        assert_eq!(value["messages"][0]["from_user_id"], "US.1349");
+    }
+}

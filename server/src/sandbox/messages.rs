@@ -63,9 +63,7 @@ impl Sandbox {
         push_bounded(sent.entry(phone_number_id.to_string()).or_default(), body);
     }
 
-    /// `sent`, `delivered` and `read` for an accepted message, then maybe an answer. A send to a
-    /// phone names it in `recipient_id` (and the BSUID in `recipient_user_id` when known); a send
-    /// to a BSUID names only the BSUID.
+    /// `sent`, `delivered` and `read` for an accepted message, then maybe an answer.
     async fn play_receipts(&self, business_id: &str, id: &str, to: &Addressee) {
         let steps = [
             ("sent", self.settings.sent_delay_ms),
@@ -77,21 +75,9 @@ impl Sandbox {
             let Ok(business) = self.store.business(business_id).await else {
                 return;
             };
-            let mut receipt = json!({
-                "id": id,
-                "status": status,
-                "timestamp": (now_ms() / 1000).to_string(),
-                "conversation": {"id": format!("sandbox-{}", to.key()), "origin": {"type": "service"}},
-                "pricing": {"billable": true, "pricing_model": "PMP", "category": "service"},
-            });
             let customer =
                 self.customer(business.phone_number_id.as_deref().unwrap_or_default(), to);
-            if let Addressee::Phone(phone) = to {
-                receipt["recipient_id"] = json!(phone);
-            }
-            if let Some(user_id) = customer.user_id {
-                receipt["recipient_user_id"] = json!(user_id);
-            }
+            let receipt = receipt(status, id, to, customer.user_id.as_deref());
             if let Err(err) = self
                 .post_webhook(&business, json!({"statuses": [receipt]}))
                 .await
@@ -101,6 +87,25 @@ impl Sandbox {
         }
         self.maybe_answer(business_id, to).await;
     }
+}
+
+/// A status webhook's entry: a send to a phone names it in `recipient_id` (and the BSUID in
+/// `recipient_user_id` when known); a send to a BSUID names only the BSUID.
+fn receipt(status: &str, id: &str, to: &Addressee, user_id: Option<&str>) -> Value {
+    let mut receipt = json!({
+        "id": id,
+        "status": status,
+        "timestamp": (now_ms() / 1000).to_string(),
+        "conversation": {"id": format!("sandbox-{}", to.key()), "origin": {"type": "service"}},
+        "pricing": {"billable": true, "pricing_model": "PMP", "category": "service"},
+    });
+    if let Addressee::Phone(phone) = to {
+        receipt["recipient_id"] = json!(phone);
+    }
+    if let Some(user_id) = user_id {
+        receipt["recipient_user_id"] = json!(user_id);
+    }
+    receipt
 }
 
 /// Why the Cloud API would refuse this send, as its error answer.
@@ -235,4 +240,24 @@ pub async fn sent(
         .map(|log| log.iter().cloned().collect())
         .unwrap_or_default();
     Ok(HttpResponse::Ok().json(json!({ "messages": messages })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_receipt_names_the_phone_only_for_a_send_to_a_phone() {
+        let user = Addressee::User("US.1349".into());
+        let to_user = receipt("read", "wamid.1", &user, Some("US.1349"));
+        assert!(to_user.get("recipient_id").is_none(), "{to_user}");
+        assert_eq!(to_user["recipient_user_id"], "US.1349");
+
+        let phone = Addressee::Phone("16505551234".into());
+        let known = receipt("sent", "wamid.2", &phone, Some("US.1349"));
+        assert_eq!(known["recipient_id"], "16505551234");
+        assert_eq!(known["recipient_user_id"], "US.1349");
+        let unknown = receipt("sent", "wamid.3", &phone, None);
+        assert!(unknown.get("recipient_user_id").is_none(), "{unknown}");
+    }
 }

@@ -15,6 +15,8 @@ use crate::store::{Business, now_ms};
 
 /// Accepted sends remembered per number, for the inspection endpoint.
 const SENT_LOG_LEN: usize = 10_000;
+/// The Cloud API's refusal of a business-scoped user id for this kind of message.
+const BSUID_NOT_SUPPORTED: i64 = 131062;
 /// How long the customer-service window stays open after the customer writes.
 const WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -141,16 +143,23 @@ async fn refusal(
             .pointer("/template/language/code")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        if sandbox
-            .template_status(&business.waba_id, name, language)
-            .as_deref()
-            != Some("APPROVED")
-        {
+        let template = sandbox
+            .template(&business.waba_id, name, language)
+            .unwrap_or_default();
+        if template["status"] != "APPROVED" {
             return Ok(Some(graph_error(
                 404,
                 132001,
                 "(#132001) Template name does not exist in the translation",
                 &format!("template name ({name}) does not exist in {language} or is not approved"),
+            )));
+        }
+        if matches!(to, Addressee::User(_)) && template["category"] == "AUTHENTICATION" {
+            return Ok(Some(graph_error(
+                400,
+                BSUID_NOT_SUPPORTED,
+                "(#131062) Business-scoped user ID recipients not supported",
+                "Authentication templates cannot be sent to a business-scoped user id.",
             )));
         }
     } else {

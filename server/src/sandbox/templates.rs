@@ -42,18 +42,14 @@ impl Sandbox {
         }
     }
 
-    /// The status of a template of the account, if it was submitted.
-    pub(super) fn template_status(
-        &self,
-        waba_id: &str,
-        name: &str,
-        language: &str,
-    ) -> Option<String> {
+    /// A template of the account as submitted (with its current `status`), if it was.
+    pub(super) fn template(&self, waba_id: &str, name: &str, language: &str) -> Option<Value> {
         let templates = self.templates.lock().unwrap_or_else(|p| p.into_inner());
-        templates.get(waba_id)?.iter().find_map(|t| {
-            (t["name"] == name && t["language"] == language)
-                .then(|| t["status"].as_str().unwrap_or_default().to_string())
-        })
+        templates
+            .get(waba_id)?
+            .iter()
+            .find(|t| t["name"] == name && t["language"] == language)
+            .cloned()
     }
 
     /// Reviews a template after a while: approved, or rejected when its name starts with

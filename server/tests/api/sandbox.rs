@@ -56,13 +56,18 @@ async fn bsuid_customer_wrote_in(app: &TestApp, biz: &Business) {
     assert!(stored);
 }
 
-fn text_send(address: Value) -> Value {
+/// A send's body of `kind` to `address` (`to` and/or `recipient`).
+fn send_body(address: Value, kind: &str, content: Value) -> Value {
     let mut body = json!({"messaging_product": "whatsapp", "recipient_type": "individual",
-                          "type": "text", "text": {"body": "It does: red and blue."}});
+                          "type": kind, kind: content});
     for (field, value) in address.as_object().expect("address fields") {
         body[field] = value.clone();
     }
     body
+}
+
+fn text_send(address: Value) -> Value {
+    send_body(address, "text", json!({"body": "It does: red and blue."}))
 }
 
 impl TestApp {
@@ -210,5 +215,49 @@ both_backends!(
             assert_eq!(answer["code"], "validation_failed", "{answer}");
             assert!(answer["detail"].is_string() && answer["message"].is_string());
         }
+    }
+);
+
+both_backends!(
+    an_authentication_template_cannot_go_to_a_bsuid,
+    |backend| async move {
+        let (mut settings, dir) = test_settings(backend).await;
+        settings.sandbox.template_review_ms = 20;
+        let app = spawn_with(settings, dir).await;
+        let biz = app.business("bsuid_auth").await;
+        let token = provider_token(&app, &biz).await;
+        let (_, profile) = app
+            .get("/identity/users/profile", &biz.session.access)
+            .await;
+        let templates = format!(
+            "/sandbox/v21.0/{}/message_templates",
+            profile["whatsappBusinessAccountID"].as_str().expect("waba")
+        );
+        let code = json!({"name": "login_code", "language": "en_US", "category": "AUTHENTICATION",
+                          "components": [{"type": "BODY", "add_security_recommendation": true}]});
+        let (status, created) = app.post(&templates, code, Some(&token)).await;
+        assert_eq!(status, 200, "{created}");
+        // The review is the sandbox's own; wait for its decision.
+        let deadline = std::time::Instant::now() + EVENT_WAIT;
+        loop {
+            let (_, list) = app.get(&templates, &token).await;
+            if list["data"][0]["status"] == "APPROVED" {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "never approved: {list}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+
+        let template = json!({"name": "login_code", "language": {"code": "en_US"}});
+        let to_user = send_body(json!({"recipient": USER_ID}), "template", template.clone());
+        let (status, refused) = app.sandbox_send(&biz, &token, to_user).await;
+        assert_eq!(status, 400, "{refused}");
+        assert_eq!(refused["error"]["code"], 131062, "{refused}");
+        let to_phone = send_body(json!({"to": PHONE}), "template", template);
+        let (status, sent) = app.sandbox_send(&biz, &token, to_phone).await;
+        assert_eq!(status, 200, "{sent}");
     }
 );

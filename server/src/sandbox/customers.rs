@@ -133,8 +133,9 @@ impl InjectRequest {
     }
 }
 
-/// `POST /sandbox/customers/inject`: a simulated customer writes in (for demos and tests). The
-/// caller must be signed in to the business that owns the number.
+/// `POST /sandbox/customers/inject`: a simulated customer writes in (for demos and tests), by
+/// phone or as a username customer without one. The caller must be signed in to the business
+/// that owns the number.
 pub async fn inject(
     sandbox: web::Data<Sandbox>,
     caller: SignedIn,

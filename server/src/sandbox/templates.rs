@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::graph::graph_error;
+use super::graph::{graph_error, unsupported_request};
 use super::{Sandbox, graph_id};
 use crate::error::ApiResult;
 use crate::store::now_ms;
@@ -241,12 +241,15 @@ pub async fn finish_upload(
     if let Err(response) = sandbox.authorized_for(&req, |_| true).await {
         return Ok(response);
     }
-    if !session.starts_with("upload:") || body.is_empty() {
+    if !session.starts_with("upload:") {
+        return Ok(unsupported_request(req.method().as_str(), &session));
+    }
+    if body.is_empty() {
         return Ok(graph_error(
             400,
             100,
             "(#100) Invalid parameter",
-            "not an upload session, or no bytes",
+            "no bytes",
         ));
     }
     Ok(HttpResponse::Ok().json(json!({"h": format!("4::{}", hex::encode(Sha256::digest(&body)))})))

@@ -197,6 +197,11 @@ both_backends!(
             .await;
         assert_eq!(status, 400, "{method}");
         assert_graph_error(&method, 100);
+        let (status, post) = app
+            .post(&format!("/sandbox/v21.0/{pnid}"), json!({}), Some(&token))
+            .await;
+        assert_eq!(status, 400, "{post}");
+        assert_eq!(post["error"]["error_subcode"], 33, "{post}");
 
         let (status, parley) = app.get("/sandbox/no-such-thing", &token).await;
         assert_eq!(status, 404, "{parley}");

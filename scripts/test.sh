@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test of Parley: formatting and lints, the Rust suites on SQLite and Postgres, the web
-# app's type check, lint and unit tests, and the browser tests against the real server.
+# Every test of Parley: formatting and lints, the Rust suites on SQLite and Postgres, the
+# sandbox driven by the pywa Cloud API client, the web app's type check, lint and unit tests,
+# and the browser tests against the real server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== Rust tests (SQLite and Postgres)"
 cargo test --workspace
+
+echo "== the sandbox driven by pywa, a Cloud API client library"
+scripts/pywa-tests.sh
 
 if [ -f web/package.json ]; then
   echo "== web: install, typecheck, lint, unit tests"

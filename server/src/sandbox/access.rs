@@ -5,7 +5,8 @@ use std::future::{Ready, ready};
 
 use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload, web};
 
-use super::{Sandbox, graph_error};
+use super::Sandbox;
+use super::graph::graph_error;
 use crate::auth::tokens::bearer;
 use crate::error::{ApiError, ApiResult};
 use crate::store::Business;

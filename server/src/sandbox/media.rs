@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use super::{Sandbox, graph_error, graph_id};
+use super::graph::{graph_error, unsupported_request};
+use super::{Sandbox, graph_id};
 use crate::error::ApiResult;
 
 /// A stored sandbox upload's description, kept next to its bytes.
@@ -93,37 +94,31 @@ impl Sandbox {
         media_id: &str,
     ) -> Result<MediaInfo, HttpResponse> {
         let Some(info) = self.media_info(media_id).await else {
-            return Err(graph_error(
-                404,
-                100,
-                "(#100) Invalid parameter",
-                "Unknown media id",
-            ));
+            return Err(unsupported_request(req.method().as_str(), media_id));
         };
         self.authorized(req, &info.phone_number_id).await?;
         Ok(info)
     }
 }
 
-/// `GET /sandbox/{version}/{media_id}`: the media's short-lived download URL.
-pub async fn lookup_media(
-    sandbox: web::Data<Sandbox>,
-    req: HttpRequest,
-    path: web::Path<(String, String)>,
-) -> ApiResult<HttpResponse> {
-    let (_, media_id) = path.into_inner();
-    let info = match sandbox.owned_media(&req, &media_id).await {
+/// A media object's short-lived download URL (`GET /{media-id}`).
+pub(super) async fn media_object(
+    sandbox: &Sandbox,
+    req: &HttpRequest,
+    media_id: &str,
+) -> HttpResponse {
+    let info = match sandbox.owned_media(req, media_id).await {
         Ok(info) => info,
-        Err(response) => return Ok(response),
+        Err(response) => return response,
     };
-    Ok(HttpResponse::Ok().json(json!({
+    HttpResponse::Ok().json(json!({
         "messaging_product": "whatsapp",
         "url": format!("{}/sandbox/files/{media_id}", sandbox.self_url),
         "mime_type": info.mime_type,
         "sha256": info.sha256,
         "file_size": info.file_size,
         "id": media_id,
-    })))
+    }))
 }
 
 /// `GET /sandbox/files/{media_id}`: the bytes, with the same bearer token.

@@ -7,12 +7,16 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Sandbox, graph_error, wamid};
+use super::graph::graph_error;
+use super::identity::Addressee;
+use super::{Sandbox, wamid};
 use crate::error::ApiResult;
 use crate::store::{Business, now_ms};
 
 /// Accepted sends remembered per number, for the inspection endpoint.
 const SENT_LOG_LEN: usize = 10_000;
+/// The Cloud API's refusal of a business-scoped user id for this kind of message.
+const BSUID_NOT_SUPPORTED: i64 = 131062;
 /// How long the customer-service window stays open after the customer writes.
 const WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -62,7 +66,7 @@ impl Sandbox {
     }
 
     /// `sent`, `delivered` and `read` for an accepted message, then maybe an answer.
-    async fn play_receipts(&self, business_id: &str, id: &str, to: &str) {
+    async fn play_receipts(&self, business_id: &str, id: &str, to: &Addressee) {
         let steps = [
             ("sent", self.settings.sent_delay_ms),
             ("delivered", self.settings.delivered_delay_ms),
@@ -73,15 +77,13 @@ impl Sandbox {
             let Ok(business) = self.store.business(business_id).await else {
                 return;
             };
-            let receipt = json!({"statuses": [{
-                "id": id,
-                "status": status,
-                "timestamp": (now_ms() / 1000).to_string(),
-                "recipient_id": to,
-                "conversation": {"id": format!("sandbox-{to}"), "origin": {"type": "service"}},
-                "pricing": {"billable": true, "pricing_model": "PMP", "category": "service"},
-            }]});
-            if let Err(err) = self.post_webhook(&business, receipt).await {
+            let customer =
+                self.customer(business.phone_number_id.as_deref().unwrap_or_default(), to);
+            let receipt = receipt(status, id, to, customer.user_id.as_deref());
+            if let Err(err) = self
+                .post_webhook(&business, json!({"statuses": [receipt]}))
+                .await
+            {
                 tracing::warn!(error = %err, "sandbox receipt not delivered");
             }
         }
@@ -89,20 +91,39 @@ impl Sandbox {
     }
 }
 
+/// A status webhook's entry: a send to a phone names it in `recipient_id` (and the BSUID in
+/// `recipient_user_id` when known); a send to a BSUID names only the BSUID.
+fn receipt(status: &str, id: &str, to: &Addressee, user_id: Option<&str>) -> Value {
+    let mut receipt = json!({
+        "id": id,
+        "status": status,
+        "timestamp": (now_ms() / 1000).to_string(),
+        "conversation": {"id": format!("sandbox-{}", to.key()), "origin": {"type": "service"}},
+        "pricing": {"billable": true, "pricing_model": "PMP", "category": "service"},
+    });
+    if let Addressee::Phone(phone) = to {
+        receipt["recipient_id"] = json!(phone);
+    }
+    if let Some(user_id) = user_id {
+        receipt["recipient_user_id"] = json!(user_id);
+    }
+    receipt
+}
+
 /// Why the Cloud API would refuse this send, as its error answer.
 async fn refusal(
     sandbox: &Sandbox,
     business: &Business,
-    to: &str,
+    to: &Addressee,
     body: &Value,
 ) -> ApiResult<Option<HttpResponse>> {
     let kind = body.get("type").and_then(Value::as_str).unwrap_or("text");
-    if body.get("messaging_product").and_then(Value::as_str) != Some("whatsapp") || to.len() < 6 {
+    if body.get("messaging_product").and_then(Value::as_str) != Some("whatsapp") {
         return Ok(Some(graph_error(
             400,
             100,
             "(#100) Invalid parameter",
-            "messaging_product must be whatsapp and to a phone number",
+            "messaging_product must be whatsapp",
         )));
     }
     if body.get(kind).is_none() {
@@ -122,11 +143,10 @@ async fn refusal(
             .pointer("/template/language/code")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        if sandbox
-            .template_status(&business.waba_id, name, language)
-            .as_deref()
-            != Some("APPROVED")
-        {
+        let template = sandbox
+            .template(&business.waba_id, name, language)
+            .unwrap_or_default();
+        if template["status"] != "APPROVED" {
             return Ok(Some(graph_error(
                 404,
                 132001,
@@ -134,8 +154,19 @@ async fn refusal(
                 &format!("template name ({name}) does not exist in {language} or is not approved"),
             )));
         }
+        if matches!(to, Addressee::User(_)) && template["category"] == "AUTHENTICATION" {
+            return Ok(Some(graph_error(
+                400,
+                BSUID_NOT_SUPPORTED,
+                "(#131062) Business-scoped user ID recipients not supported",
+                "Authentication templates cannot be sent to a business-scoped user id.",
+            )));
+        }
     } else {
-        let last = sandbox.store.last_incoming_at(&business.id, to).await?;
+        let last = sandbox
+            .store
+            .last_incoming_at(&business.id, to.key())
+            .await?;
         if last.is_none_or(|at| now_ms() - at > WINDOW_MS) {
             return Ok(Some(graph_error(
                 400,
@@ -164,13 +195,14 @@ pub async fn messages(
     if body.get("status").and_then(Value::as_str) == Some("read") {
         return Ok(HttpResponse::Ok().json(json!({"success": true})));
     }
-    let to: String = body
-        .get("to")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .chars()
-        .filter(char::is_ascii_digit)
-        .collect();
+    let Some(to) = Addressee::of(&body) else {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            "to must be a phone number, or recipient a business-scoped user id",
+        ));
+    };
     if let Some(response) = refusal(&sandbox, &business, &to, &body).await? {
         return Ok(response);
     }
@@ -183,17 +215,15 @@ pub async fn messages(
         ));
     }
     let id = wamid();
+    let contact = to.answer_contact(&body);
     sandbox.remember(&phone_number_id, json!({"id": id, "body": body}));
-    let (player, business_id, message_id, recipient) =
-        (sandbox.clone(), business.id, id.clone(), to.clone());
+    let (player, business_id, message_id) = (sandbox.clone(), business.id, id.clone());
     actix_web::rt::spawn(async move {
-        player
-            .play_receipts(&business_id, &message_id, &recipient)
-            .await;
+        player.play_receipts(&business_id, &message_id, &to).await;
     });
     Ok(HttpResponse::Ok().json(json!({
         "messaging_product": "whatsapp",
-        "contacts": [{"input": body.get("to"), "wa_id": to}],
+        "contacts": [contact],
         "messages": [{"id": id}],
     })))
 }
@@ -219,4 +249,24 @@ pub async fn sent(
         .map(|log| log.iter().cloned().collect())
         .unwrap_or_default();
     Ok(HttpResponse::Ok().json(json!({ "messages": messages })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_receipt_names_the_phone_only_for_a_send_to_a_phone() {
+        let user = Addressee::User("US.1349".into());
+        let to_user = receipt("read", "wamid.1", &user, Some("US.1349"));
+        assert!(to_user.get("recipient_id").is_none(), "{to_user}");
+        assert_eq!(to_user["recipient_user_id"], "US.1349");
+
+        let phone = Addressee::Phone("16505551234".into());
+        let known = receipt("sent", "wamid.2", &phone, Some("US.1349"));
+        assert_eq!(known["recipient_id"], "16505551234");
+        assert_eq!(known["recipient_user_id"], "US.1349");
+        let unknown = receipt("sent", "wamid.3", &phone, None);
+        assert!(unknown.get("recipient_user_id").is_none(), "{unknown}");
+    }
 }

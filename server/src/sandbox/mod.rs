@@ -5,6 +5,9 @@
 //! media, and plays customers who write in and sometimes answer. It reaches the rest of Parley
 //! only through the store and that webhook.
 //!
+//! - `graph`: Graph's error answers, also for every route the sandbox does not have
+//! - `account`: the phone number object and the business profile
+//! - `identity`: customers by phone or business-scoped user id, as webhooks and sends name them
 //! - `access`: who may call — a number's access token for Graph calls, a signed-in user for
 //!   the inject endpoint
 //! - `webhooks`: signed webhooks posted back to this server, as Meta posts them
@@ -15,7 +18,10 @@
 //! - `numbers`: the credentials of a fresh sandbox number
 
 mod access;
+mod account;
 mod customers;
+mod graph;
+mod identity;
 mod media;
 mod messages;
 mod numbers;
@@ -32,7 +38,7 @@ use std::time::Duration;
 use actix_web::{HttpResponse, web};
 use base64::Engine;
 use rand::Rng;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::auth::tokens::TokenIssuer;
 use crate::config::SandboxSettings;
@@ -58,6 +64,11 @@ pub struct Sandbox {
     sent: Mutex<HashMap<String, VecDeque<Value>>>,
     /// Submitted templates per WhatsApp Business Account, kept in `sandbox-templates.json`.
     templates: Mutex<HashMap<String, Vec<Value>>>,
+    /// Customers with a business-scoped user id per phone number id, as the sandbox met them:
+    /// how it names them in receipts and answers.
+    people: Mutex<HashMap<String, Vec<identity::Customer>>>,
+    /// Business profile fields set per phone number id (a new profile's defaults otherwise).
+    profiles: Mutex<HashMap<String, Value>>,
 }
 
 impl Sandbox {
@@ -83,6 +94,8 @@ impl Sandbox {
             templates: Mutex::new(templates::read_templates(
                 &data_dir.join("sandbox-templates.json"),
             )),
+            people: Mutex::default(),
+            profiles: Mutex::default(),
         }
     }
 
@@ -91,21 +104,6 @@ impl Sandbox {
         let jitter = rand::thread_rng().gen_range(0.5..1.5);
         Duration::from_millis((base_ms as f64 * jitter) as u64)
     }
-}
-
-/// A Graph API error answer, shaped as Meta's.
-fn graph_error(status: u16, code: i64, message: &str, details: &str) -> HttpResponse {
-    let mut raw = [0u8; 9];
-    rand::thread_rng().fill(&mut raw);
-    let body = json!({"error": {
-        "message": message,
-        "type": "OAuthException",
-        "code": code,
-        "error_data": {"messaging_product": "whatsapp", "details": details},
-        "fbtrace_id": base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw),
-    }});
-    HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
-        .json(body)
 }
 
 /// A message id, as the Cloud API makes them.
@@ -126,7 +124,7 @@ fn graph_id() -> String {
 }
 
 /// Routes under `/sandbox`, when the sandbox is the provider (its `web::Data<Sandbox>` is
-/// registered on the scope).
+/// registered on the scope). Anything else under a Graph version gets Graph's error.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/customers/inject", web::post().to(customers::inject))
         .route("/sent", web::get().to(messages::sent))
@@ -138,6 +136,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/{version}/{phone_number_id}/media",
             web::post().to(media::upload),
+        )
+        .route(
+            "/{version}/{phone_number_id}/whatsapp_business_profile",
+            web::get().to(account::get_profile),
+        )
+        .route(
+            "/{version}/{phone_number_id}/whatsapp_business_profile",
+            web::post().to(account::update_profile),
         )
         .route(
             "/{version}/{waba_id}/message_templates",
@@ -155,7 +161,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/{version}/{session}",
             web::post().to(templates::finish_upload),
         )
-        .route("/{version}/{media_id}", web::get().to(media::lookup_media));
+        .route("/{version}/{object_id}", web::get().to(account::get_object))
+        .default_service(web::to(graph::unknown_route));
 }
 
 /// Every `/sandbox` call when another provider is configured.

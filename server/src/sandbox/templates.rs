@@ -5,13 +5,24 @@
 use std::collections::HashMap;
 
 use actix_web::{HttpRequest, HttpResponse, web};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use rand::Rng;
+use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::{Sandbox, graph_error, graph_id};
+use super::graph::{graph_error, unsupported_request};
+use super::{Sandbox, graph_id};
 use crate::error::ApiResult;
 use crate::store::now_ms;
+
+/// Templates per page when a listing names no `limit`, as Graph.
+const DEFAULT_PAGE: usize = 25;
+/// Most templates one page holds.
+const MAX_PAGE: usize = 1000;
+/// Most templates an account may have, as the summary reports it.
+const TEMPLATE_LIMIT: usize = 250;
 
 /// The templates submitted in earlier runs, per WhatsApp Business Account.
 pub(super) fn read_templates(path: &std::path::Path) -> HashMap<String, Vec<Value>> {
@@ -31,18 +42,14 @@ impl Sandbox {
         }
     }
 
-    /// The status of a template of the account, if it was submitted.
-    pub(super) fn template_status(
-        &self,
-        waba_id: &str,
-        name: &str,
-        language: &str,
-    ) -> Option<String> {
+    /// A template of the account as submitted (with its current `status`), if it was.
+    pub(super) fn template(&self, waba_id: &str, name: &str, language: &str) -> Option<Value> {
         let templates = self.templates.lock().unwrap_or_else(|p| p.into_inner());
-        templates.get(waba_id)?.iter().find_map(|t| {
-            (t["name"] == name && t["language"] == language)
-                .then(|| t["status"].as_str().unwrap_or_default().to_string())
-        })
+        templates
+            .get(waba_id)?
+            .iter()
+            .find(|t| t["name"] == name && t["language"] == language)
+            .cloned()
     }
 
     /// Reviews a template after a while: approved, or rejected when its name starts with
@@ -141,19 +148,71 @@ pub async fn create_template(
     Ok(HttpResponse::Ok().json(json!({"id": id, "status": "PENDING", "category": category})))
 }
 
-/// `GET /sandbox/{version}/{waba_id}/message_templates`.
+#[derive(Deserialize)]
+pub struct Page {
+    /// Templates per page (Graph's default 25).
+    limit: Option<usize>,
+    /// The cursor after which the page starts.
+    after: Option<String>,
+}
+
+/// A page cursor: the template id it points at, opaque as Graph's.
+fn cursor(template: &Value) -> String {
+    URL_SAFE_NO_PAD.encode(template["id"].as_str().unwrap_or_default())
+}
+
+/// `GET /sandbox/{version}/{waba_id}/message_templates?limit=&after=`: one page, a summary,
+/// and cursors (`paging.next` while more follow).
 pub async fn list_templates(
     sandbox: web::Data<Sandbox>,
     req: HttpRequest,
     path: web::Path<(String, String)>,
+    page: web::Query<Page>,
 ) -> ApiResult<HttpResponse> {
-    let (_, waba_id) = path.into_inner();
+    let (version, waba_id) = path.into_inner();
     if let Err(response) = sandbox.authorized_for(&req, |b| b.waba_id == waba_id).await {
         return Ok(response);
     }
-    let templates = sandbox.templates.lock().unwrap_or_else(|p| p.into_inner());
-    let data = templates.get(&waba_id).cloned().unwrap_or_default();
-    Ok(HttpResponse::Ok().json(json!({"data": data, "paging": {}})))
+    let all = {
+        let templates = sandbox.templates.lock().unwrap_or_else(|p| p.into_inner());
+        templates.get(&waba_id).cloned().unwrap_or_default()
+    };
+    let start = match &page.after {
+        None => 0,
+        Some(after) => match all.iter().position(|t| cursor(t) == *after) {
+            Some(at) => at + 1,
+            None => {
+                return Ok(graph_error(
+                    400,
+                    100,
+                    "(#100) Invalid parameter",
+                    "after is not a cursor of this list",
+                ));
+            }
+        },
+    };
+    let limit = page.limit.unwrap_or(DEFAULT_PAGE).clamp(1, MAX_PAGE);
+    let data: Vec<Value> = all.iter().skip(start).take(limit).cloned().collect();
+    let mut answer = json!({
+        "data": data,
+        "summary": {
+            "total_count": all.len(),
+            "message_template_count": all.len(),
+            "message_template_limit": TEMPLATE_LIMIT,
+            "are_translations_complete": true,
+        },
+    });
+    if let (Some(first), Some(last)) = (data.first(), data.last()) {
+        answer["paging"] = json!({"cursors": {"before": cursor(first), "after": cursor(last)}});
+        if start + data.len() < all.len() {
+            answer["paging"]["next"] = json!(format!(
+                "{}/sandbox/{version}/{waba_id}/message_templates?limit={limit}&after={}",
+                sandbox.self_url,
+                cursor(last)
+            ));
+        }
+    }
+    Ok(HttpResponse::Ok().json(answer))
 }
 
 /// `POST /sandbox/{version}/{app_id}/uploads`: opens a resumable upload session.
@@ -182,12 +241,15 @@ pub async fn finish_upload(
     if let Err(response) = sandbox.authorized_for(&req, |_| true).await {
         return Ok(response);
     }
-    if !session.starts_with("upload:") || body.is_empty() {
+    if !session.starts_with("upload:") {
+        return Ok(unsupported_request(req.method().as_str(), &session));
+    }
+    if body.is_empty() {
         return Ok(graph_error(
             400,
             100,
             "(#100) Invalid parameter",
-            "not an upload session, or no bytes",
+            "no bytes",
         ));
     }
     Ok(HttpResponse::Ok().json(json!({"h": format!("4::{}", hex::encode(Sha256::digest(&body)))})))

@@ -11,6 +11,8 @@ mod live;
 mod push;
 mod recipients;
 mod replies;
+mod sandbox;
+mod sandbox_graph;
 mod sending;
 mod template_flow;
 mod template_rules;

@@ -54,7 +54,7 @@ async function openSheena() {
   return pane;
 }
 
-const fieldsOf = (request: RecordedRequest | undefined) => Object.fromEntries([...(request?.body as FormData).entries()]);
+const fieldsOf = (request: RecordedRequest | undefined) => Object.fromEntries((request?.body as FormData | undefined)?.entries() ?? []);
 
 describe('inbox with a username customer', () => {
   beforeEach(() => {

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Message } from '../../../lib/api/types';
+import type { ShowToast } from '../../../lib/toast/toast-context';
 import { renderWithApp } from '../../../testing/render';
 import { MessageBubble } from './message-bubble';
 
@@ -14,8 +15,8 @@ const message = (type: string, content: Message['content'], extra: Partial<Messa
   ...extra,
 });
 
-function show(m: Message, showToast = vi.fn()) {
-  renderWithApp(<MessageBubble message={m} onReply={vi.fn()} onRetry={vi.fn()} />, showToast);
+function show(m: Message, showToast: ShowToast = () => undefined) {
+  renderWithApp(<MessageBubble message={m} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} />, showToast);
   return screen.getByRole('article');
 }
 
@@ -74,7 +75,7 @@ describe('cards for the newer kinds', () => {
   it('shows shared contact cards and copies one', async () => {
     const writeText = vi.fn<(text: string) => Promise<void>>().mockResolvedValue();
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const showToast = vi.fn();
+    const showToast = vi.fn<ShowToast>();
     show(
       message('contacts', {
         contacts: [

@@ -35,9 +35,11 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
       <Avatar name={name} />
       <div className="chat-title">
         <h2 dir="auto">{name}</h2>
-        <span dir="ltr" className="row-phone">
-          {handle}
-        </span>
+        {handle !== name && (
+          <span dir="ltr" className="row-phone">
+            {handle}
+          </span>
+        )}
       </div>
       <ReplyWindowTimer state={replyWindow} />
       <DropdownMenu

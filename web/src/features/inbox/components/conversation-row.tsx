@@ -15,6 +15,7 @@ interface Props {
 export function ConversationRow({ conversation, query, selected, onSelect }: Props) {
   const { t } = useTranslation();
   const name = titleOf(conversation) || t('inbox.unknown');
+  const handle = handleOf(conversation);
   const last = conversation.last_message_content;
   const preview = last?.revoked ? t('message.deleted') : last?.text || last?.caption || t('inbox.noMessagesYet');
   return (
@@ -38,7 +39,7 @@ export function ConversationRow({ conversation, query, selected, onSelect }: Pro
           )}
         </span>
         <span className="row-phone" dir="ltr">
-          <HighlightedText text={handleOf(conversation)} query={query} />
+          {handle !== name && <HighlightedText text={handle} query={query} />}
         </span>
         <span className="row-bottom">
           <span className="row-preview" dir="auto">{preview}</span>

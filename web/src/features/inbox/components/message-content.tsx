@@ -56,7 +56,7 @@ function ButtonsHeader({ content }: { content: Content }) {
 /** A message of a kind this app cannot show (or an empty one): a neutral line, never a blank bubble. */
 function Unsupported() {
   const { t } = useTranslation();
-  return <p className="muted">{t('message.unsupported')}</p>;
+  return <p className="message-text muted">{t('message.unsupported')}</p>;
 }
 
 interface Props {

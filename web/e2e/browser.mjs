@@ -66,7 +66,11 @@ export async function registerByApi(account = newAccount(), base = BASE_URL) {
   return { account, tokens: await response.json() };
 }
 
-/** A simulated customer writes in through the sandbox (`body`: `{text}` or `{message}`). */
+/**
+ * A simulated customer writes in through the sandbox (`body`: `{text}` or `{message}`, and
+ * `{user_id, username}` for a customer known by username, with `from` undefined). Answers
+ * `{id, webhook_status}`: `id` is the message's wamid.
+ */
 export async function injectMessage(tokens, from, name, body, base = BASE_URL) {
   const response = await fetch(`${base}/sandbox/customers/inject`, {
     method: 'POST',
@@ -74,6 +78,7 @@ export async function injectMessage(tokens, from, name, body, base = BASE_URL) {
     body: JSON.stringify({ from, name, ...body }),
   });
   if (response.status !== 200) throw new Error(`inject answered ${response.status}: ${await response.text()}`);
+  return response.json();
 }
 
 /**

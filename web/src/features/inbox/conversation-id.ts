@@ -1,19 +1,15 @@
 import type { Conversation } from '../../lib/api/types';
+import { identityOfKey } from '../../lib/customer/customer-key';
 
-/** Conversation ids (and their live channels) are `{phoneNumberId}_{customerPhone}`. */
-export function conversationIdOf(phoneNumberId: string, phone: string): string {
-  return `${phoneNumberId}_${phone}`;
-}
-
-/** The conversation id's last underscore-separated segment is the customer's phone. */
-export function phoneOfConversation(conversationId: string): string {
-  return conversationId.split('_').pop() ?? conversationId;
+/** Conversation ids (and their live channels) are `{phoneNumberId}_{customerKey}`. */
+export function conversationIdOf(phoneNumberId: string, key: string): string {
+  return `${phoneNumberId}_${key}`;
 }
 
 /** A row for a conversation opened before the list knows it (deep link, just-added contact). */
-export function placeholderRow(phone: string, conversationId: string): Conversation {
+export function placeholderRow(key: string, conversationId: string): Conversation {
   return {
-    phone_number: phone,
+    ...identityOfKey(key),
     name: null,
     conversation_id: conversationId,
     last_message_content: null,

@@ -1,5 +1,5 @@
 import type { Message } from '../../lib/api/types';
-import { applyStatus, applyStatusEvent, confirmSent, lastIncomingTimestamp, mergeMessages } from './messages-state';
+import { applyStatus, applyStatusEvent, confirmSent, lastIncomingTimestamp, mergeMessages, replaceMessage } from './messages-state';
 
 const message = (id: string, minute: number, extra: Partial<Message> = {}): Message => ({
   message_id: id,
@@ -45,5 +45,13 @@ describe('message list updates', () => {
     const list = [message('a', 1, { direction: 'incoming' }), message('b', 2)];
     expect(lastIncomingTimestamp(list)).toBe(list[0]?.timestamp);
     expect(lastIncomingTimestamp([message('b', 2)])).toBeNull();
+  });
+
+  it('replaces an edited or deleted message whole, keeping its place and a later status', () => {
+    const shown = [message('a', 1, { status: 'read', content: { text: 'helo', caption: 'x' } }), message('b', 2)];
+    const edited = replaceMessage(shown, message('a', 1, { status: 'sent', content: { text: 'hello' }, edited_at: '2026-01-01T12:05:00.000Z' }));
+    expect(edited[0]).toMatchObject({ content: { text: 'hello' }, status: 'read', edited_at: '2026-01-01T12:05:00.000Z' });
+    expect(edited[0]?.content.caption).toBeUndefined();
+    expect(replaceMessage(shown, message('z', 9))).toEqual(shown);
   });
 });

@@ -33,6 +33,16 @@ export function mergeMessages(current: Message[], incoming: Message[]): Message[
   return [...known.values()].sort(byTime);
 }
 
+/**
+ * A message the customer edited or deleted, whole as it is now, in place of the shown one (its
+ * content is replaced, not merged). A message not shown (an older page) is left to its page.
+ */
+export function replaceMessage(current: Message[], updated: Message): Message[] {
+  return current.map((message) =>
+    message.message_id === updated.message_id ? { ...updated, status: laterStatus(message.status, updated.status) } : message,
+  );
+}
+
 export function applyStatus(current: Message[], messageId: string, status: MessageStatus, error?: unknown): Message[] {
   return current.map((message) =>
     message.message_id === messageId

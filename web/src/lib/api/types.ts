@@ -15,6 +15,8 @@ export type MessageType =
   | 'order'
   | 'template'
   | 'reaction'
+  | 'contacts'
+  | 'system'
   | 'unsupported';
 
 export interface MediaRef {
@@ -72,6 +74,53 @@ export interface InteractiveReply {
   description?: string;
 }
 
+/** A WhatsApp Flow's answer: `response` is the flow's JSON (or the raw string if not JSON). */
+export interface FlowReply {
+  type: 'nfm_reply';
+  name?: string;
+  body?: string;
+  response: unknown;
+}
+
+/** The customer's answer to a request for permission to call them. */
+export interface CallPermissionReply {
+  type: 'call_permission_reply';
+  response: 'accept' | 'reject';
+  /** Unix seconds. */
+  expiration_timestamp?: number | string;
+  response_source?: string;
+}
+
+/** A contact card the customer shared, as WhatsApp sends it. */
+export interface SharedContact {
+  name?: { formatted_name?: string; first_name?: string; last_name?: string };
+  phones?: { phone?: string; wa_id?: string; type?: string }[];
+  emails?: { email?: string; type?: string }[];
+  org?: { company?: string; department?: string; title?: string };
+  urls?: { url?: string; type?: string }[];
+}
+
+/** The click-to-WhatsApp ad the customer came from. */
+export interface AdReferral {
+  source_url?: string;
+  source_id?: string;
+  source_type?: string;
+  headline?: string;
+  body?: string;
+  media_type?: string;
+  image_url?: string;
+  video_url?: string;
+  thumbnail_url?: string;
+  ctwa_clid?: string;
+}
+
+/** An error WhatsApp attached to a message (e.g. an unsupported kind). */
+export interface ProviderError {
+  code?: number;
+  title?: string;
+  message?: string;
+}
+
 export interface OrderItem {
   product_retailer_id: string;
   quantity: number;
@@ -91,7 +140,7 @@ export interface MessageContent {
   document?: MediaRef;
   sticker?: MediaRef;
   location?: { latitude: number; longitude: number; name?: string; address?: string };
-  interactive?: InteractiveList | InteractiveReply;
+  interactive?: InteractiveList | InteractiveReply | FlowReply | CallPermissionReply;
   buttons?: { id: string; title: string }[];
   payload?: string;
   order?: { catalog_id?: string; text?: string; product_items: OrderItem[] };
@@ -102,6 +151,13 @@ export interface MessageContent {
     buttons?: TemplateButton[];
   };
   reaction?: { message_id: string; emoji: string };
+  contacts?: SharedContact[];
+  referral?: AdReferral;
+  errors?: ProviderError[];
+  /** Sent by the business from the WhatsApp Business app on the phone (coexistence). */
+  echo?: boolean;
+  /** The customer deleted the message for everyone. */
+  revoked?: boolean;
 }
 
 export interface Message {
@@ -115,13 +171,21 @@ export interface Message {
   sender_name?: string | null;
   conversation_id?: string;
   error?: unknown;
+  /** When the customer last edited the message (absent if never). */
+  edited_at?: string;
+  /** When the customer deleted it for everyone (absent if not). */
+  revoked_at?: string;
 }
 
 export interface Conversation {
-  phone_number: string;
+  /** Null for a customer known only by their business-scoped user id (`user_id`). */
+  phone_number: string | null;
+  user_id?: string | null;
+  /** The customer's WhatsApp username, e.g. "@realsheenanelson". */
+  username?: string | null;
   name: string | null;
   conversation_id: string;
-  last_message_content: { text?: string | null; caption?: string | null } | null;
+  last_message_content: { text?: string | null; caption?: string | null; revoked?: boolean } | null;
   last_message_timestamp: string | null;
   last_incoming_timestamp: string | null;
   unread_count: number;

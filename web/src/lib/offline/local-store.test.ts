@@ -33,6 +33,13 @@ describe('the saved data', () => {
     expect((await savedConversations('22')).map((r) => r.phone_number)).toEqual(['222']);
   });
 
+  it('keeps a username customer without a phone, found by username, and gives it back without one', async () => {
+    const sheena = { ...row('x', 'Sheena', '2026-01-04T10:00:00.000Z'), phone_number: null, user_id: 'US.134', username: '@realsheena', conversation_id: 'pnid_US.134' };
+    await saveConversations([sheena]);
+
+    expect(await savedConversations('@realsheena')).toEqual([sheena]);
+  });
+
   it('answers a conversation’s saved messages oldest first, and no other conversation’s', async () => {
     await saveMessages('pnid_111', [message('b', '2026-01-01T10:00:02.000Z'), message('a', '2026-01-01T10:00:01.000Z')]);
     await saveMessages('pnid_222', [message('c', '2026-01-01T10:00:03.000Z')]);

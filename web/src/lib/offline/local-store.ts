@@ -1,21 +1,31 @@
 // What the app keeps for offline use: the chat list (users store), each conversation's latest
 // messages (messages store, by conversation_id) and the media blobs (media store).
 import type { Conversation, Message } from '../api/types';
+import { customerKey, isBsuid } from '../customer/customer-key';
 import { MEDIA_CACHE } from '../media/media-cache';
 import { db } from './db';
 import { SESSION_CACHE } from './service-worker';
 
-export async function saveConversations(rows: Conversation[]): Promise<void> {
-  const tx = (await db()).transaction('users', 'readwrite');
-  await Promise.all([...rows.map((row) => tx.store.put(row)), tx.done]);
+// The users store is keyed by phone_number (spec: version 7); a customer known only by BSUID has
+// none, so the customer key stands in while saved and is read back as a BSUID.
+
+/** A saved row as the server sent it: a BSUID standing in for the phone is taken back out. */
+function restored(row: Conversation): Conversation {
+  const key = customerKey(row);
+  return isBsuid(key) ? { ...row, phone_number: null, user_id: row.user_id ?? key } : row;
 }
 
-/** The saved chat list, newest first, filtered by name or phone like the server's search. */
+export async function saveConversations(rows: Conversation[]): Promise<void> {
+  const tx = (await db()).transaction('users', 'readwrite');
+  await Promise.all([...rows.map((row) => tx.store.put({ ...row, phone_number: customerKey(row) })), tx.done]);
+}
+
+/** The saved chat list, newest first, filtered by name, phone or username like the server's search. */
 export async function savedConversations(search: string): Promise<Conversation[]> {
   const needle = search.trim().toLowerCase();
-  const rows = await (await db()).getAll('users');
+  const rows = (await (await db()).getAll('users')).map(restored);
   return rows
-    .filter((row) => !needle || row.phone_number.includes(needle) || (row.name ?? '').toLowerCase().includes(needle))
+    .filter((row) => !needle || [customerKey(row), row.name, row.username].some((field) => (field ?? '').toLowerCase().includes(needle)))
     .sort((a, b) => (b.last_message_timestamp ?? '').localeCompare(a.last_message_timestamp ?? ''));
 }
 

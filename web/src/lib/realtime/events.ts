@@ -1,16 +1,26 @@
 // Event shapes of the live stream (WebSocket /api/ws), as the server sends them.
 import type { Message, MessageStatus } from '../api/types';
 
+// `phone_number` names the customer key's phone and is null for a BSUID-only customer; the
+// conversation id always ends with the key (lib/customer/customer-key.ts).
+
 export interface NewMessageEvent {
   conversation_id: string;
-  phone_number: string;
+  phone_number: string | null;
   name: string | null;
+  message: Message;
+}
+
+/** A customer edited or deleted a message: the whole message as it is now. */
+export interface MessageUpdatedEvent {
+  conversation_id: string;
+  phone_number: string | null;
   message: Message;
 }
 
 export interface StatusUpdateEvent {
   conversation_id: string;
-  phone_number: string;
+  phone_number: string | null;
   message_id: string;
   /** Set on the first update of a message sent by this app: its temporary id. */
   client_message_id?: string;
@@ -20,7 +30,7 @@ export interface StatusUpdateEvent {
 
 export interface NotificationEvent {
   conversation_id: string;
-  phone_number: string;
+  phone_number: string | null;
   name: string | null;
   /** Absent from the notification a read sends (only the counts change). */
   preview?: string | null;
@@ -30,9 +40,13 @@ export interface NotificationEvent {
 }
 
 export interface NewContactEvent {
-  phone_number: string;
+  phone_number: string | null;
+  user_id?: string | null;
+  username?: string | null;
   name: string | null;
   conversation_id: string;
+  /** The customer's previous key, when the customer was known under another one. */
+  previous_phone_number?: string | null;
 }
 
 export interface SystemNotificationEvent {
@@ -53,6 +67,7 @@ export interface BulkSendProgressEvent {
 
 export type RealtimeEvent =
   | { event: 'new_message'; seq?: number; channel?: string; data: NewMessageEvent }
+  | { event: 'message_updated'; seq?: number; channel?: string; data: MessageUpdatedEvent }
   | { event: 'message_status_update'; seq?: number; channel?: string; data: StatusUpdateEvent }
   | { event: 'notification'; seq?: number; channel?: string; data: NotificationEvent }
   | { event: 'new_contact'; seq?: number; channel?: string; data: NewContactEvent }

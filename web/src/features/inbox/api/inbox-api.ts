@@ -23,14 +23,16 @@ export interface MessagePage {
   has_more_older: boolean;
 }
 
-export function getMessages(phone: string, beforeTimestamp?: string, signal?: AbortSignal): Promise<MessagePage> {
+// Conversations are addressed by customer key: the phone, or the BSUID of a customer without one.
+
+export function getMessages(key: string, beforeTimestamp?: string, signal?: AbortSignal): Promise<MessagePage> {
   const query = new URLSearchParams({ limit: String(MESSAGES_PAGE_SIZE) });
   if (beforeTimestamp) query.set('before_timestamp', beforeTimestamp);
-  return apiRequest(`/api/conversation/${encodeURIComponent(phone)}?${query}`, { signal });
+  return apiRequest(`/api/conversation/${encodeURIComponent(key)}?${query}`, { signal });
 }
 
-export function markAsRead(phone: string): Promise<{ status: string; modified_count: number }> {
-  return apiRequest(`/api/conversation/${encodeURIComponent(phone)}/mark-as-read`, { method: 'POST' });
+export function markAsRead(key: string): Promise<{ status: string; modified_count: number }> {
+  return apiRequest(`/api/conversation/${encodeURIComponent(key)}/mark-as-read`, { method: 'POST' });
 }
 
 export function getConfig(): Promise<{ phoneNumberId: string }> {
@@ -48,20 +50,21 @@ export function addContact(name: string, phone: string): Promise<unknown> {
   return apiRequest('/api/contacts/add', { method: 'POST', json: { name, phone_number: cleanPhone(phone) } });
 }
 
-export function updateContact(originalPhone: string, name: string, phone: string): Promise<unknown> {
-  const newPhone = cleanPhone(phone);
+/** Renames the customer `key`; a changed phone moves the conversation (a BSUID-only one has none). */
+export function updateContact(key: string, name: string, phone: string | null): Promise<unknown> {
+  const newPhone = phone === null ? key : cleanPhone(phone);
   return apiRequest('/api/users/update', {
     method: 'POST',
     json: {
       name,
-      phone_number: originalPhone,
-      ...(newPhone !== originalPhone ? { new_phone_number: newPhone } : {}),
+      phone_number: key,
+      ...(newPhone !== key ? { new_phone_number: newPhone } : {}),
     },
   });
 }
 
-export function deleteContact(phone: string): Promise<unknown> {
-  return apiRequest(`/api/contacts/delete/${encodeURIComponent(phone)}`, { method: 'DELETE' });
+export function deleteContact(key: string): Promise<unknown> {
+  return apiRequest(`/api/contacts/delete/${encodeURIComponent(key)}`, { method: 'DELETE' });
 }
 
 export function getTemplates(): Promise<Template[]> {
@@ -69,6 +72,7 @@ export function getTemplates(): Promise<Template[]> {
 }
 
 export interface TemplateSend {
+  /** The customer key: `to` takes a phone or a BSUID. */
   phone: string;
   phoneNumberId: string;
   template: Template;

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar';
 import { DropdownMenu } from '../../../components/dropdown-menu';
 import type { Conversation } from '../../../lib/api/types';
+import { customerKey } from '../../../lib/customer/customer-key';
+import { handleOf, titleOf } from '../customer-labels';
 import type { ReplyWindow } from '../reply-window';
 import { ContactModal } from './contact-modal';
 import { DeleteContactModal } from './delete-contact-modal';
@@ -13,14 +15,16 @@ interface Props {
   replyWindow: ReplyWindow;
   showBack: boolean;
   onBack: () => void;
-  onContactSaved: (phone: string) => void;
+  onContactSaved: (key: string) => void;
   onContactDeleted: () => void;
 }
 
 export function ChatHeader({ conversation, replyWindow, showBack, onBack, onContactSaved, onContactDeleted }: Props) {
   const { t } = useTranslation();
   const [modal, setModal] = useState<'edit' | 'delete' | null>(null);
-  const name = conversation.name || t('inbox.unknown');
+  const name = titleOf(conversation) || t('inbox.unknown');
+  const key = customerKey(conversation);
+  const handle = handleOf(conversation);
   return (
     <header className="chat-header">
       {showBack && (
@@ -31,9 +35,11 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
       <Avatar name={name} />
       <div className="chat-title">
         <h2 dir="auto">{name}</h2>
-        <span dir="ltr" className="row-phone">
-          {conversation.phone_number}
-        </span>
+        {handle !== name && (
+          <span dir="ltr" className="row-phone">
+            {handle}
+          </span>
+        )}
       </div>
       <ReplyWindowTimer state={replyWindow} />
       <DropdownMenu
@@ -47,7 +53,7 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
       />
       {modal === 'edit' && (
         <ContactModal
-          contact={{ name: conversation.name ?? '', phone: conversation.phone_number }}
+          contact={{ name: conversation.name ?? '', key, phone: conversation.phone_number, handle }}
           onClose={() => setModal(null)}
           onSaved={(phone) => {
             setModal(null);
@@ -58,7 +64,7 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
       {modal === 'delete' && (
         <DeleteContactModal
           name={name}
-          phone={conversation.phone_number}
+          customerKey={key}
           onClose={() => setModal(null)}
           onDeleted={() => {
             setModal(null);

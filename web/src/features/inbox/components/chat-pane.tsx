@@ -4,7 +4,9 @@ import { detailOf } from '../../../lib/api/client';
 import type { Conversation } from '../../../lib/api/types';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
+import { customerKey } from '../../../lib/customer/customer-key';
 import { conversationIdOf } from '../conversation-id';
+import { titleOf } from '../customer-labels';
 import { useMessages, type Draft } from '../hooks/use-messages';
 import { useReplyWindow } from '../hooks/use-reply-window';
 import { lastIncomingTimestamp } from '../messages-state';
@@ -21,8 +23,8 @@ interface Props {
   phoneNumberId: string | null;
   small: boolean;
   onBack: () => void;
-  onRead: (phone: string) => void;
-  onContactSaved: (phone: string) => void;
+  onRead: (key: string) => void;
+  onContactSaved: (key: string) => void;
   onContactDeleted: () => void;
 }
 
@@ -34,18 +36,18 @@ function later(a: string | null, b: string | null): string | null {
 export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, onContactSaved, onContactDeleted }: Props) {
   const { t } = useTranslation();
   const showToast = useToast();
-  const phone = conversation.phone_number;
-  const channel = conversation.conversation_id || (phoneNumberId ? conversationIdOf(phoneNumberId, phone) : '');
-  const chat = useMessages(phone, channel, phoneNumberId);
+  const key = customerKey(conversation);
+  const channel = conversation.conversation_id || (phoneNumberId ? conversationIdOf(phoneNumberId, key) : '');
+  const chat = useMessages(key, channel, phoneNumberId);
   const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const [templateOpen, setTemplateOpen] = useState(false);
 
   useEffect(() => {
-    markAsRead(phone)
-      .then(() => onRead(phone))
+    markAsRead(key)
+      .then(() => onRead(key))
       .catch((error: unknown) => console.warn('mark-as-read failed', error));
-  }, [phone, onRead]);
+  }, [key, onRead]);
 
   const fail = useCallback(
     (fallback: string) => (error: unknown) => showToast(detailOf(error, t(fallback)), 'error', CHAT_TOAST_MS),
@@ -61,7 +63,7 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
   return (
     <section
       className="chat-pane"
-      aria-label={conversation.name || t('inbox.unknown')}
+      aria-label={titleOf(conversation) || t('inbox.unknown')}
       onTouchStart={(event) => {
         const touch = event.touches[0];
         touchStart.current = touch ? { x: touch.clientX, y: touch.clientY } : null;
@@ -97,7 +99,7 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
         />
       )}
       <MessageInput disabled={replyWindow.expired} onSend={send} onTemplate={() => setTemplateOpen(true)} />
-      {templateOpen && <TemplateDialog phone={phone} phoneNumberId={phoneNumberId} onClose={() => setTemplateOpen(false)} />}
+      {templateOpen && <TemplateDialog phone={key} phoneNumberId={phoneNumberId} onClose={() => setTemplateOpen(false)} />}
     </section>
   );
 }

@@ -5,14 +5,27 @@ import { detailOf } from '../../../lib/api/client';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { addContact, cleanPhone, updateContact } from '../api/inbox-api';
 
-interface Props {
-  /** Set in edit mode. */
-  contact?: { name: string; phone: string };
-  onClose: () => void;
-  onSaved: (phone: string) => void;
+/** A contact being edited: `phone` is null for a customer known only by username (BSUID key). */
+export interface EditedContact {
+  name: string;
+  key: string;
+  phone: string | null;
+  /** How the customer shows without a phone: their username or BSUID. */
+  handle: string;
 }
 
-/** Add or edit a contact; name and phone are required, saving is disabled while submitting. */
+interface Props {
+  /** Set in edit mode. */
+  contact?: EditedContact;
+  onClose: () => void;
+  /** The saved contact's customer key. */
+  onSaved: (key: string) => void;
+}
+
+/**
+ * Add or edit a contact; name and phone are required, saving is disabled while submitting. A
+ * customer known only by username has no phone to edit: only the name changes.
+ */
 export function ContactModal({ contact, onClose, onSaved }: Props) {
   const { t } = useTranslation();
   const showToast = useToast();
@@ -20,16 +33,17 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
   const [phone, setPhone] = useState(contact?.phone ?? '');
   const [submitting, setSubmitting] = useState(false);
   const editing = contact !== undefined;
+  const phoneless = contact?.phone === null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim() || !cleanPhone(phone)) return;
+    if (!name.trim() || (!phoneless && !cleanPhone(phone))) return;
     setSubmitting(true);
     try {
-      if (contact) await updateContact(contact.phone, name.trim(), phone);
+      if (contact) await updateContact(contact.key, name.trim(), phoneless ? null : phone);
       else await addContact(name.trim(), phone);
       showToast(t(editing ? 'updateContactSuccess' : 'addContactSuccess'), 'success', CHAT_TOAST_MS);
-      onSaved(cleanPhone(phone));
+      onSaved(phoneless && contact ? contact.key : cleanPhone(phone));
     } catch (error) {
       showToast(detailOf(error, t(editing ? 'failedToUpdateContact' : 'failedToAddContact')), 'error', CHAT_TOAST_MS);
       setSubmitting(false);
@@ -43,10 +57,18 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
           {t('contact.name')}
           <input required value={name} onChange={(event) => setName(event.target.value)} />
         </label>
-        <label>
-          {t('contact.phone')}
-          <input required type="tel" dir="ltr" value={phone} onChange={(event) => setPhone(event.target.value)} />
-        </label>
+        {phoneless ? (
+          <p className="muted">
+            {t('contact.whatsappUser')} <bdi dir="ltr">{contact?.handle}</bdi>
+            <br />
+            {t('contact.noPhone')}
+          </p>
+        ) : (
+          <label>
+            {t('contact.phone')}
+            <input required type="tel" dir="ltr" value={phone} onChange={(event) => setPhone(event.target.value)} />
+          </label>
+        )}
         <div className="modal-actions">
           <button type="button" onClick={onClose}>
             {t('cancel')}

@@ -22,7 +22,7 @@ function renderList(overrides: Partial<Parameters<typeof ConversationList>[0]> =
     hasMore: true,
     failed: false,
     query: '',
-    selectedPhone: null,
+    selectedKey: null,
     onSelect: vi.fn<(c: Conversation) => void>(),
     onLoadMore: vi.fn<() => void>(),
     onClearSearch: vi.fn<() => void>(),

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Conversation } from '../../../lib/api/types';
+import { customerKey } from '../../../lib/customer/customer-key';
 import { ConversationRow } from './conversation-row';
 
 const ROW_HEIGHT = 76;
@@ -16,7 +17,8 @@ interface Props {
   hasMore: boolean;
   failed: boolean;
   query: string;
-  selectedPhone: string | null;
+  /** The open conversation's customer key. */
+  selectedKey: string | null;
   onSelect: (conversation: Conversation) => void;
   onLoadMore: () => void;
   onClearSearch: () => void;
@@ -69,9 +71,10 @@ export function ConversationList(props: Props) {
         {virtualRows.map((row) => {
           const conversation = items[row.index];
           if (!conversation) return null;
+          const key = customerKey(conversation);
           return (
             <div
-              key={conversation.phone_number}
+              key={key}
               role="listitem"
               className="virtual-row"
               style={{ height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
@@ -79,7 +82,7 @@ export function ConversationList(props: Props) {
               <ConversationRow
                 conversation={conversation}
                 query={query}
-                selected={conversation.phone_number === props.selectedPhone}
+                selected={key === props.selectedKey}
                 onSelect={props.onSelect}
               />
             </div>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar';
 import type { Conversation } from '../../../lib/api/types';
 import { formatListTime } from '../../../lib/format/dates';
+import { handleOf, titleOf } from '../customer-labels';
 import { HighlightedText } from './highlighted-text';
 
 interface Props {
@@ -13,9 +14,10 @@ interface Props {
 
 export function ConversationRow({ conversation, query, selected, onSelect }: Props) {
   const { t } = useTranslation();
-  const name = conversation.name || t('inbox.unknown');
-  const preview =
-    conversation.last_message_content?.text || conversation.last_message_content?.caption || t('inbox.noMessagesYet');
+  const name = titleOf(conversation) || t('inbox.unknown');
+  const handle = handleOf(conversation);
+  const last = conversation.last_message_content;
+  const preview = last?.revoked ? t('message.deleted') : last?.text || last?.caption || t('inbox.noMessagesYet');
   return (
     <button
       type="button"
@@ -37,7 +39,7 @@ export function ConversationRow({ conversation, query, selected, onSelect }: Pro
           )}
         </span>
         <span className="row-phone" dir="ltr">
-          <HighlightedText text={conversation.phone_number} query={query} />
+          {handle !== name && <HighlightedText text={handle} query={query} />}
         </span>
         <span className="row-bottom">
           <span className="row-preview" dir="auto">{preview}</span>

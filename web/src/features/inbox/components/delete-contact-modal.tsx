@@ -5,14 +5,21 @@ import { detailOf } from '../../../lib/api/client';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { deleteContact } from '../api/inbox-api';
 
-export function DeleteContactModal({ name, phone, onClose, onDeleted }: { name: string; phone: string; onClose: () => void; onDeleted: () => void }) {
+interface Props {
+  name: string;
+  customerKey: string;
+  onClose: () => void;
+  onDeleted: () => void;
+}
+
+export function DeleteContactModal({ name, customerKey, onClose, onDeleted }: Props) {
   const { t } = useTranslation();
   const showToast = useToast();
   const [submitting, setSubmitting] = useState(false);
   const confirm = async () => {
     setSubmitting(true);
     try {
-      await deleteContact(phone);
+      await deleteContact(customerKey);
       showToast(t('deleteContactSuccess'), 'success', CHAT_TOAST_MS);
       onDeleted();
     } catch (error) {

@@ -5,7 +5,8 @@ import type { Conversation } from '../../../lib/api/types';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
-import { conversationIdOf, phoneOfConversation, placeholderRow } from '../conversation-id';
+import { customerKey, keyOfConversation } from '../../../lib/customer/customer-key';
+import { conversationIdOf, placeholderRow } from '../conversation-id';
 import { useConversations } from '../hooks/use-conversations';
 import { usePhoneNumberId } from '../hooks/use-config';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
@@ -27,13 +28,14 @@ export function InboxPage() {
   const phoneNumberId = usePhoneNumberId();
   const small = useSmallScreen();
   const [selected, setSelected] = useState<Conversation | null>(null);
-  const selectedRow = selected && (list.items.find((row) => row.phone_number === selected.phone_number) ?? selected);
+  const selectedKey = selected && customerKey(selected);
+  const selectedRow = selected && (list.items.find((row) => customerKey(row) === selectedKey) ?? selected);
 
   // A conversation_id deep link selects that conversation, then the query is cleared.
   const linked = params.get('conversation_id');
   useEffect(() => {
     if (!linked) return;
-    setSelected(placeholderRow(phoneOfConversation(linked), linked));
+    setSelected(placeholderRow(keyOfConversation(linked), linked));
     navigate('/whatsapp', { replace: true });
   }, [linked, navigate]);
 
@@ -41,17 +43,21 @@ export function InboxPage() {
   useRealtimeEvents((event) => {
     if (event.event === 'system_notification' && event.data.type === 'payment_error') {
       showToast(t('paymentError'), 'error', CHAT_TOAST_MS);
-    } else if (event.event === 'notification' && event.data.phone_number === selected?.phone_number && event.data.unread_count > 0) {
+    } else if (event.event === 'notification' && customerKey(event.data) === selectedKey && event.data.unread_count > 0) {
       // The open conversation is being read as messages arrive.
-      markAsRead(event.data.phone_number).catch((error: unknown) => console.warn('mark-as-read failed', error));
-      markRead(event.data.phone_number);
+      markAsRead(selectedKey).catch((error: unknown) => console.warn('mark-as-read failed', error));
+      markRead(selectedKey);
+    } else if (event.event === 'new_contact' && selected && event.data.previous_phone_number === selectedKey) {
+      // The open customer is now known under another key (their phone): the conversation follows.
+      const { phone_number, user_id, username, conversation_id, name } = event.data;
+      setSelected({ ...selected, phone_number, user_id, username, conversation_id, name: name ?? selected.name });
     }
   });
 
   /** After an add or edit the list reloads and the saved contact is the open one. */
-  const openSaved = (phone: string) => {
+  const openSaved = (key: string) => {
     list.reload();
-    setSelected(placeholderRow(phone, phoneNumberId ? conversationIdOf(phoneNumberId, phone) : ''));
+    setSelected(placeholderRow(key, phoneNumberId ? conversationIdOf(phoneNumberId, key) : ''));
   };
 
   const showList = !small || !selectedRow;
@@ -63,7 +69,7 @@ export function InboxPage() {
           list={list}
           query={query}
           onQueryChange={setQuery}
-          selectedPhone={selectedRow?.phone_number ?? null}
+          selectedKey={selectedKey}
           onSelect={setSelected}
           onContactSaved={openSaved}
         />
@@ -71,7 +77,7 @@ export function InboxPage() {
       {showPane &&
         (selectedRow ? (
           <ChatPane
-            key={selectedRow.phone_number}
+            key={selectedKey}
             conversation={selectedRow}
             phoneNumberId={phoneNumberId}
             small={small}

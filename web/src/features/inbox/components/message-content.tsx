@@ -1,15 +1,30 @@
 import { useTranslation } from 'react-i18next';
-import type { InteractiveList as List, InteractiveReply, Message, MessageContent as Content } from '../../../lib/api/types';
+import type { CallPermissionReply, FlowReply, InteractiveList as List, Message, MessageContent as Content } from '../../../lib/api/types';
+import { CallPermissionCard } from './call-permission-card';
 import { DocumentCard } from './document-card';
+import { FlowReplyCard } from './flow-reply-card';
 import { InteractiveList } from './interactive-list';
 import { LocationCard } from './location-card';
 import { MediaMessage } from './media-message';
+import { MessageErrorLine } from './message-error-line';
 import { OrderCard } from './order-card';
+import { ReferralCard } from './referral-card';
+import { SharedContacts } from './shared-contacts';
 import { TemplateCard } from './template-card';
 import { TextWithLinks } from './text-with-links';
 
-function isList(interactive: List | InteractiveReply | undefined): interactive is List {
+type Interactive = Content['interactive'];
+
+function isList(interactive: Interactive): interactive is List {
   return interactive?.type === 'list' && 'action' in interactive;
+}
+
+function isFlowReply(interactive: Interactive): interactive is FlowReply {
+  return interactive?.type === 'nfm_reply';
+}
+
+function isCallPermission(interactive: Interactive): interactive is CallPermissionReply {
+  return interactive?.type === 'call_permission_reply';
 }
 
 function Caption({ text }: { text: string | undefined }) {
@@ -38,8 +53,31 @@ function ButtonsHeader({ content }: { content: Content }) {
   return null;
 }
 
+/** A message of a kind this app cannot show (or an empty one): a neutral line, never a blank bubble. */
+function Unsupported() {
+  const { t } = useTranslation();
+  return <p className="message-text muted">{t('message.unsupported')}</p>;
+}
+
+interface Props {
+  message: Message;
+  onReply: (text: string) => void;
+}
+
+/** A message's content: the ad it came from, its body by kind, and any error WhatsApp attached. */
+export function MessageContent({ message, onReply }: Props) {
+  const { referral } = message.content;
+  return (
+    <>
+      {referral && <ReferralCard referral={referral} />}
+      <MessageBody message={message} onReply={onReply} />
+      <MessageErrorLine message={message} />
+    </>
+  );
+}
+
 /** Renders a message body by its kind. */
-export function MessageContent({ message, onReply }: { message: Message; onReply: (text: string) => void }) {
+function MessageBody({ message, onReply }: Props) {
   const { t } = useTranslation();
   const content = message.content;
   switch (message.type) {
@@ -79,10 +117,15 @@ export function MessageContent({ message, onReply }: { message: Message; onReply
     case 'interactive': {
       const interactive = content.interactive;
       if (isList(interactive)) return <InteractiveList list={interactive} onChoose={onReply} />;
+      if (isFlowReply(interactive)) return <FlowReplyCard reply={interactive} />;
+      if (isCallPermission(interactive)) return <CallPermissionCard reply={interactive} />;
+      const text = content.text ?? interactive?.title;
+      const media = content.document ?? content.image ?? content.video;
+      if (!text && !media && !content.buttons?.length) return <Unsupported />;
       return (
         <div className="interactive-reply">
           <ButtonsHeader content={content} />
-          <TextWithLinks text={content.text ?? interactive?.title ?? ''} />
+          <TextWithLinks text={text ?? ''} />
           {interactive && 'description' in interactive && interactive.description && <small>{interactive.description}</small>}
           <QuickReplies content={content} />
         </div>
@@ -90,15 +133,23 @@ export function MessageContent({ message, onReply }: { message: Message; onReply
     }
     case 'reaction':
       return <p className="reaction">{t('message.reacted', { emoji: content.reaction?.emoji ?? '' })}</p>;
-    case 'unsupported':
-      return <p className="muted">{t('message.unsupported')}</p>;
+    case 'contacts':
+      return content.contacts?.length ? <SharedContacts contacts={content.contacts} /> : <Unsupported />;
+    case 'system':
+      return content.text ? <p className="muted">{content.text}</p> : <Unsupported />;
     case 'text':
-    case 'button':
+    case 'button': {
+      const text = content.text ?? content.full_text ?? content.body;
+      if (!text && !content.buttons?.length) return <Unsupported />;
       return (
         <>
-          <TextWithLinks text={content.text ?? content.full_text ?? content.body ?? ''} />
+          <TextWithLinks text={text ?? ''} />
           <QuickReplies content={content} />
         </>
       );
+    }
+    default:
+      // `unsupported`, and any kind newer than this app.
+      return <Unsupported />;
   }
 }

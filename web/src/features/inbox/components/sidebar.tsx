@@ -13,12 +13,12 @@ interface Props {
   list: ReturnType<typeof useConversations>;
   query: string;
   onQueryChange: (query: string) => void;
-  selectedPhone: string | null;
+  selectedKey: string | null;
   onSelect: (conversation: Conversation) => void;
-  onContactSaved: (phone: string) => void;
+  onContactSaved: (key: string) => void;
 }
 
-export function Sidebar({ list, query, onQueryChange, selectedPhone, onSelect, onContactSaved }: Props) {
+export function Sidebar({ list, query, onQueryChange, selectedKey, onSelect, onContactSaved }: Props) {
   const { t } = useTranslation();
   const { state } = useRealtime();
   const [adding, setAdding] = useState(false);
@@ -55,7 +55,7 @@ export function Sidebar({ list, query, onQueryChange, selectedPhone, onSelect, o
         hasMore={list.hasMore}
         failed={list.failed}
         query={query}
-        selectedPhone={selectedPhone}
+        selectedKey={selectedKey}
         onSelect={onSelect}
         onLoadMore={list.loadMore}
         onClearSearch={() => onQueryChange('')}

@@ -1,4 +1,4 @@
-import type { Conversation } from '../../../lib/api/types';
+import type { Conversation, Message } from '../../../lib/api/types';
 import { applyListEvent, type ConversationsState, withFirstPage } from './use-conversations';
 
 const row = (phone: string, unread = 0): Conversation => ({
@@ -74,5 +74,60 @@ describe('live chat list updates', () => {
     const live = applyListEvent(state([]), notification('9', 1, 1), false).items;
     expect(withFirstPage(live, [row('1'), row('2')]).map((item) => item.phone_number)).toEqual(['9', '1', '2']);
     expect(withFirstPage(live, [row('9', 1), row('1')]).map((item) => item.phone_number)).toEqual(['9', '1']);
+  });
+
+  const bsuidRow = (id: string, extra: Partial<Conversation> = {}): Conversation => ({
+    ...row(id),
+    phone_number: null,
+    user_id: id,
+    username: '@sheena',
+    name: null,
+    conversation_id: `pn_${id}`,
+    ...extra,
+  });
+
+  it('moves a username customer (no phone, BSUID key) on a notification by its conversation id', () => {
+    const data = { conversation_id: 'pn_US.134', phone_number: null, name: 'Sheena', preview: 'hi', unread_count: 1, total_unread: 1 };
+    const next = applyListEvent(state([row('1'), bsuidRow('US.134')]), { event: 'notification', data }, false);
+    expect(next.items[0]).toMatchObject({ user_id: 'US.134', phone_number: null, name: 'Sheena', unread_count: 1 });
+    expect(next.items).toHaveLength(2);
+  });
+
+  it('adds a username customer from new_contact with its username and no phone', () => {
+    const data = { phone_number: null, user_id: 'US.77', username: '@cora', name: null, conversation_id: 'pn_US.77' };
+    const next = applyListEvent(state([row('1')]), { event: 'new_contact', data }, false);
+    expect(next.items[0]).toMatchObject({ phone_number: null, user_id: 'US.77', username: '@cora', conversation_id: 'pn_US.77' });
+  });
+
+  it('merges the row of a previous key into the customer’s new one', () => {
+    const old = bsuidRow('US.134', { unread_count: 2, last_message_timestamp: '2026-01-02T10:00:00Z' });
+    const data = {
+      phone_number: '16505551234',
+      user_id: 'US.134',
+      username: '@sheena',
+      name: 'Sheena',
+      conversation_id: 'pn_16505551234',
+      previous_phone_number: 'US.134',
+    };
+    const next = applyListEvent(state([row('1'), old, row('16505551234')]), { event: 'new_contact', data }, false);
+    expect(next.items).toHaveLength(2);
+    expect(next.items[0]).toMatchObject({ phone_number: '16505551234', user_id: 'US.134', name: 'Sheena', unread_count: 2, conversation_id: 'pn_16505551234' });
+  });
+
+  it('updates the preview when the newest message is deleted, not when an older one is', () => {
+    const message = {
+      message_id: 'm',
+      timestamp: '2026-01-01T11:00:00Z',
+      status: 'received',
+      direction: 'incoming',
+      type: 'text',
+      content: { text: null, revoked: true },
+      revoked_at: '2026-01-01T11:05:00Z',
+    } as unknown as Message;
+    const newest = { ...row('1'), last_message_timestamp: '2026-01-01T11:00:00Z', last_message_content: { text: 'oops' } };
+    const updated = { event: 'message_updated', data: { conversation_id: 'pn_1', phone_number: '1', message } } as const;
+    expect(applyListEvent(state([newest]), updated, false).items[0]?.last_message_content).toEqual({ text: null, caption: null, revoked: true });
+    const older = { ...newest, last_message_timestamp: '2026-01-01T12:00:00Z' };
+    expect(applyListEvent(state([older]), updated, false).items[0]?.last_message_content).toEqual({ text: 'oops' });
   });
 });

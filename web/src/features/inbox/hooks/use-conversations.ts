@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Conversation } from '../../../lib/api/types';
+import type { Conversation, Message } from '../../../lib/api/types';
+import { customerKey } from '../../../lib/customer/customer-key';
 import { isOnline, useConnectivityToasts } from '../../../lib/offline/connectivity';
 import { saveConversations, savedConversations } from '../../../lib/offline/local-store';
 import { usePushSubscription } from '../../../lib/push/use-push-subscription';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
-import type { RealtimeEvent } from '../../../lib/realtime/events';
+import type { NewContactEvent, RealtimeEvent } from '../../../lib/realtime/events';
 import { getConversations } from '../api/inbox-api';
 import { placeholderRow } from '../conversation-id';
 
@@ -29,13 +30,50 @@ const INITIAL: ConversationsState = {
   totalUnread: 0,
 };
 
-function moveToTop(items: Conversation[], phone: string, update: (row: Conversation) => Conversation): Conversation[] {
-  const row = items.find((item) => item.phone_number === phone);
+function moveToTop(items: Conversation[], key: string, update: (row: Conversation) => Conversation): Conversation[] {
+  const row = items.find((item) => customerKey(item) === key);
   return row ? [update(row), ...items.filter((item) => item !== row)] : items;
 }
 
-function newRow(phone: string, conversationId: string, name: string | null): Conversation {
-  return { ...placeholderRow(phone, conversationId), name };
+function newRow(key: string, conversationId: string, name: string | null): Conversation {
+  return { ...placeholderRow(key, conversationId), name };
+}
+
+function hasKey(items: Conversation[], key: string): boolean {
+  return items.some((item) => customerKey(item) === key);
+}
+
+/** What the list shows of a message: its text or caption, or that it was deleted. */
+function previewOf(message: Message): Conversation['last_message_content'] {
+  if (message.revoked_at || message.content.revoked) return { text: null, caption: null, revoked: true };
+  return { text: message.content.text ?? null, caption: message.content.caption ?? null };
+}
+
+/**
+ * A contact seen anew: a new row, or a known one renamed. With `previous_phone_number` the
+ * customer was known under another key (a BSUID, then the phone): that row becomes this one.
+ */
+function withContact(items: Conversation[], contact: NewContactEvent, searching: boolean): Conversation[] {
+  const key = customerKey(contact);
+  const identity = {
+    phone_number: contact.phone_number,
+    user_id: contact.user_id ?? null,
+    username: contact.username ?? null,
+    conversation_id: contact.conversation_id,
+  };
+  const previous = contact.previous_phone_number;
+  const old = previous ? items.find((item) => customerKey(item) === previous) : undefined;
+  if (old) {
+    // Both keys may have a row (the phone wrote in before): one row stays, the more recent one.
+    const current = items.find((item) => customerKey(item) === key);
+    const base = current && (current.last_message_timestamp ?? '') > (old.last_message_timestamp ?? '') ? current : old;
+    const rest = items.filter((item) => item !== old && item !== current);
+    return [{ ...base, ...identity, name: contact.name ?? base.name }, ...rest];
+  }
+  if (hasKey(items, key)) {
+    return items.map((item) => (customerKey(item) === key ? { ...item, ...identity, name: contact.name ?? item.name } : item));
+  }
+  return searching ? items : [{ ...newRow(key, contact.conversation_id, contact.name), ...identity }, ...items];
 }
 
 /** Applies a live event to the list; rows unknown to a filtered list are left to the next search. */
@@ -43,12 +81,12 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
   switch (event.event) {
     case 'notification': {
       const data = event.data;
-      const known = state.items.some((item) => item.phone_number === data.phone_number);
-      const items = known || searching ? state.items : [newRow(data.phone_number, data.conversation_id, data.name), ...state.items];
+      const key = customerKey(data);
+      const items = hasKey(state.items, key) || searching ? state.items : [newRow(key, data.conversation_id, data.name), ...state.items];
       return {
         ...state,
         totalUnread: data.total_unread,
-        items: moveToTop(items, data.phone_number, (row) => ({
+        items: moveToTop(items, key, (row) => ({
           ...row,
           name: data.name ?? row.name,
           unread_count: data.unread_count,
@@ -58,22 +96,30 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
       };
     }
     case 'new_message': {
-      const { phone_number: phone, message } = event.data;
+      const { message } = event.data;
       return {
         ...state,
-        items: moveToTop(state.items, phone, (row) => ({
+        items: moveToTop(state.items, customerKey(event.data), (row) => ({
           ...row,
           last_message_timestamp: message.timestamp,
-          last_message_content: { text: message.content.text ?? null, caption: message.content.caption ?? null },
+          last_message_content: previewOf(message),
           last_incoming_timestamp: message.direction === 'incoming' ? message.timestamp : row.last_incoming_timestamp,
         })),
       };
     }
-    case 'new_contact': {
-      const { phone_number: phone, conversation_id: id, name } = event.data;
-      if (searching || state.items.some((item) => item.phone_number === phone)) return state;
-      return { ...state, items: [newRow(phone, id, name), ...state.items] };
+    case 'message_updated': {
+      // Only the newest message is previewed; an edit or delete of an older one changes nothing here.
+      const { message } = event.data;
+      const key = customerKey(event.data);
+      return {
+        ...state,
+        items: state.items.map((row) =>
+          customerKey(row) === key && row.last_message_timestamp === message.timestamp ? { ...row, last_message_content: previewOf(message) } : row,
+        ),
+      };
     }
+    case 'new_contact':
+      return { ...state, items: withContact(state.items, event.data, searching) };
     default:
       return state;
   }
@@ -85,7 +131,7 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
  * (the page may have been read before their conversation existed).
  */
 export function withFirstPage(live: Conversation[], page: Conversation[]): Conversation[] {
-  return [...live.filter((row) => !page.some((item) => item.phone_number === row.phone_number)), ...page];
+  return [...live.filter((row) => !hasKey(page, customerKey(row))), ...page];
 }
 
 /**
@@ -124,7 +170,7 @@ export function useConversations(search: string) {
         page.current = next;
         void saveConversations(answer.users).catch((error: unknown) => console.warn('list not saved', error));
         setState((current) => ({
-          items: next === 1 ? withFirstPage(current.items, answer.users) : [...current.items, ...answer.users.filter((row) => !current.items.some((item) => item.phone_number === row.phone_number))],
+          items: next === 1 ? withFirstPage(current.items, answer.users) : [...current.items, ...answer.users.filter((row) => !hasKey(current.items, customerKey(row)))],
           hasMore: answer.has_more,
           loading: false,
           loadingMore: false,
@@ -157,9 +203,9 @@ export function useConversations(search: string) {
     else setState((current) => applyListEvent(current, event, search !== ''));
   });
 
-  const markRead = useCallback((phone: string) => {
+  const markRead = useCallback((key: string) => {
     setState((current) => {
-      const row = current.items.find((item) => item.phone_number === phone);
+      const row = current.items.find((item) => customerKey(item) === key);
       if (!row?.unread_count) return current;
       return {
         ...current,

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message, MessageType } from '../../../lib/api/types';
+import { customerKey } from '../../../lib/customer/customer-key';
 import { isOnline } from '../../../lib/offline/connectivity';
 import type { PendingMessage } from '../../../lib/offline/db';
 import { saveMessages, savedMessages } from '../../../lib/offline/local-store';
@@ -10,7 +11,7 @@ import { requestBackgroundSync } from '../../../lib/offline/service-worker';
 import { useFollow, useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getMessages } from '../api/inbox-api';
-import { applyStatus, applyStatusEvent, confirmSent, mergeMessages } from '../messages-state';
+import { applyStatus, applyStatusEvent, confirmSent, mergeMessages, replaceMessage } from '../messages-state';
 
 export interface MessagesState {
   messages: Message[];
@@ -62,11 +63,11 @@ function displayed(pending: PendingMessage): Message {
 }
 
 /**
- * One conversation's messages (mount it per conversation, e.g. keyed by phone): the newest 30,
+ * One conversation's messages (mount it per conversation, keyed by the customer key): the newest 30,
  * older pages on demand, live events, and sending through the outbox. Offline, the saved
  * messages and the queued ones show.
  */
-export function useMessages(phone: string, conversationId: string, phoneNumberId: string | null) {
+export function useMessages(key: string, conversationId: string, phoneNumberId: string | null) {
   const [state, setState] = useState<MessagesState>(EMPTY);
   /** Temporary ids of this conversation's messages still in the outbox. */
   const queued = useRef(new Set<string>());
@@ -79,7 +80,7 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
   const loadLatest = useCallback(
     async (signal?: AbortSignal) => {
       try {
-        const page = await getMessages(phone, undefined, signal);
+        const page = await getMessages(key, undefined, signal);
         void saveMessages(conversationId, page.messages).catch((error: unknown) => console.warn('messages not saved', error));
         setState((current) => ({
           ...current,
@@ -106,21 +107,21 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
         }
       }
     },
-    [phone, conversationId, showToast, t],
+    [key, conversationId, showToast, t],
   );
 
   useEffect(() => {
     const controller = new AbortController();
     void pendingMessages()
       .then((all) => {
-        const mine = all.filter((message) => message.to === phone);
+        const mine = all.filter((message) => message.to === key);
         mine.forEach((message) => queued.current.add(message.tempMessageId));
         if (!controller.signal.aborted) setState((current) => ({ ...current, messages: mergeMessages(current.messages, mine.map(displayed)) }));
       })
       .catch((error: unknown) => console.warn('outbox not readable', error))
       .finally(() => void loadLatest(controller.signal));
     return () => controller.abort();
-  }, [phone, loadLatest]);
+  }, [key, loadLatest]);
 
   useEffect(
     () =>
@@ -143,7 +144,7 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
     if (!state.hasOlder || state.loadingOlder || !oldest) return;
     setState((current) => ({ ...current, loadingOlder: true }));
     try {
-      const page = await getMessages(phone, oldest.timestamp);
+      const page = await getMessages(key, oldest.timestamp);
       setState((current) => ({
         ...current,
         messages: mergeMessages(current.messages, page.messages),
@@ -153,13 +154,15 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
     } catch {
       setState((current) => ({ ...current, loadingOlder: false }));
     }
-  }, [phone, state.messages, state.hasOlder, state.loadingOlder]);
+  }, [key, state.messages, state.hasOlder, state.loadingOlder]);
 
   useRealtimeEvents((event) => {
     if (event.event === 'reset') void loadLatest();
-    else if (event.event === 'new_message' && event.data.phone_number === phone) {
+    else if (event.event === 'new_message' && customerKey(event.data) === key) {
       setState((current) => ({ ...current, messages: mergeMessages(current.messages, [event.data.message]) }));
-    } else if (event.event === 'message_status_update' && event.data.phone_number === phone) {
+    } else if (event.event === 'message_updated' && customerKey(event.data) === key) {
+      setState((current) => ({ ...current, messages: replaceMessage(current.messages, event.data.message) }));
+    } else if (event.event === 'message_status_update' && customerKey(event.data) === key) {
       const update = event.data;
       if (update.client_message_id) queued.current.delete(update.client_message_id);
       setState((current) => ({ ...current, messages: applyStatusEvent(current.messages, update) }));
@@ -170,10 +173,10 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
   const send = useCallback(
     async ({ text, files }: Draft) => {
       // After an offline reload the config is unknown, but the conversation id starts with it.
-      const businessNumber = phoneNumberId ?? (conversationId.endsWith(`_${phone}`) ? conversationId.slice(0, -phone.length - 1) : null);
+      const businessNumber = phoneNumberId ?? (conversationId.endsWith(`_${key}`) ? conversationId.slice(0, -key.length - 1) : null);
       if (!businessNumber) throw new Error('The business phone number is not known yet');
       const trimmed = text.trim();
-      const base = { to: phone, phoneNumber: phone, phoneNumberId: businessNumber, conversation_id: conversationId, senderName: 'You', retryCount: 0 };
+      const base = { to: key, phoneNumber: key, phoneNumberId: businessNumber, conversation_id: conversationId, senderName: 'You', retryCount: 0 };
       const online = isOnline();
       const status = online ? 'sending' : 'pending';
       const parts: PendingMessage[] = (files.length ? files : [null]).map((file, index) => ({
@@ -198,7 +201,7 @@ export function useMessages(phone: string, conversationId: string, phoneNumberId
         await requestBackgroundSync().catch((error: unknown) => console.warn('background sync not registered', error));
       }
     },
-    [phone, phoneNumberId, conversationId, showToast, t],
+    [key, phoneNumberId, conversationId, showToast, t],
   );
 
   /** Manual retry of a failed message; the same client id makes the server ignore a duplicate. */

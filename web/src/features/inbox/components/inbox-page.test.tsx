@@ -1,0 +1,117 @@
+import 'fake-indexeddb/auto';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import type { Conversation, Message } from '../../../lib/api/types';
+import { saveSession } from '../../../lib/api/session-store';
+import { fakeRealtime } from '../../../testing/fake-realtime';
+import { fakeServer, json, type RecordedRequest } from '../../../testing/fake-server';
+import { renderWithApp } from '../../../testing/render';
+import { InboxPage } from './inbox-page';
+
+// A customer who took a WhatsApp username: Meta withholds the phone, so the key is the BSUID.
+const recent = new Date(Date.now() - 60_000).toISOString();
+const SHEENA: Conversation = {
+  phone_number: null,
+  user_id: 'US.134',
+  username: '@realsheena',
+  name: null,
+  conversation_id: 'pn_US.134',
+  last_message_content: { text: 'helo' },
+  last_message_timestamp: recent,
+  last_incoming_timestamp: recent,
+  unread_count: 1,
+};
+const FIRST: Message = { message_id: 'wamid.in1', timestamp: recent, status: 'read', direction: 'incoming', type: 'text', content: { text: 'helo' } };
+
+function renderInbox() {
+  saveSession({ accessToken: 'access', refreshToken: 'refresh' });
+  const server = fakeServer({
+    'GET /api/config': () => json({ phoneNumberId: 'pn' }),
+    'GET /api/users': () => json({ data: { users: [SHEENA], has_more: false, page: 1, total_unread: 1 } }),
+    'GET /api/conversation/US.134': () => json({ messages: [FIRST], has_more_older: false }),
+    'GET /api/conversation/16505551234': () => json({ messages: [FIRST], has_more_older: false }),
+    'POST /api/conversation/US.134/mark-as-read': () => json({ status: 'success', modified_count: 1 }),
+    'POST /api/conversation/16505551234/mark-as-read': () => json({ status: 'success', modified_count: 0 }),
+    'POST /api/send-message': () => json({ status: 'success', response: { messages: [{ id: 'wamid.out1' }] } }),
+    'POST /api/users/update': () => json({ status: 'success' }),
+  });
+  const realtime = fakeRealtime();
+  renderWithApp(
+    <MemoryRouter>
+      <realtime.Provider value={realtime.value}>
+        <InboxPage />
+      </realtime.Provider>
+    </MemoryRouter>,
+  );
+  return { ...server, emit: realtime.emit };
+}
+
+async function openSheena() {
+  await userEvent.click(await screen.findByRole('button', { name: '@realsheena' }));
+  const pane = screen.getByRole('region', { name: '@realsheena' });
+  await within(pane).findByText('helo');
+  return pane;
+}
+
+const fieldsOf = (request: RecordedRequest | undefined) => Object.fromEntries((request?.body as FormData | undefined)?.entries() ?? []);
+
+describe('inbox with a username customer', () => {
+  beforeEach(() => {
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(760);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+  });
+
+  it('shows the username where the phone would be, and replies to the BSUID', async () => {
+    const { requests } = renderInbox();
+    const row = await screen.findByRole('button', { name: '@realsheena' });
+    expect(row).not.toHaveTextContent('null');
+    const pane = await openSheena();
+    expect(within(pane).getByRole('heading', { name: '@realsheena' })).toBeInTheDocument();
+
+    await userEvent.type(within(pane).getByRole('textbox', { name: 'Type a message' }), 'Thanks!{Enter}');
+    await waitFor(() => expect(requests.some((request) => request.path === '/api/send-message')).toBe(true));
+    expect(fieldsOf(requests.find((request) => request.path === '/api/send-message'))).toMatchObject({ to: 'US.134', text: 'Thanks!' });
+  });
+
+  it('replaces an edited, then deleted message in the open conversation and the list', async () => {
+    const { emit } = renderInbox();
+    const pane = await openSheena();
+    const data = { conversation_id: 'pn_US.134', phone_number: null };
+    emit({ event: 'message_updated', data: { ...data, message: { ...FIRST, content: { text: 'hello' }, edited_at: new Date().toISOString() } } });
+    expect(await within(pane).findByText('hello')).toBeInTheDocument();
+    expect(within(pane).getByText('Edited')).toBeInTheDocument();
+
+    emit({ event: 'message_updated', data: { ...data, message: { ...FIRST, content: { text: undefined, revoked: true }, revoked_at: new Date().toISOString() } } });
+    expect(await within(pane).findByText('This message was deleted')).toBeInTheDocument();
+    expect(within(pane).queryByText('hello')).toBeNull();
+    expect(within(screen.getByRole('button', { name: '@realsheena' })).getByText('This message was deleted')).toBeInTheDocument();
+  });
+
+  it('edits only the name of a customer without a phone', async () => {
+    const { requests } = renderInbox();
+    const pane = await openSheena();
+    await userEvent.click(within(pane).getByRole('button', { name: 'Contact options' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Edit contact' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit contact' });
+    expect(within(dialog).queryByRole('textbox', { name: 'Phone number' })).toBeNull();
+    expect(within(dialog).getByText('@realsheena')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Sheena Nelson');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(requests.some((request) => request.path === '/api/users/update')).toBe(true));
+    expect(requests.find((request) => request.path === '/api/users/update')?.body).toEqual({ name: 'Sheena Nelson', phone_number: 'US.134' });
+  });
+
+  it('merges the username row into the phone once it is known, and the open conversation follows', async () => {
+    const { emit, requests } = renderInbox();
+    await openSheena();
+    emit({
+      event: 'new_contact',
+      data: { phone_number: '16505551234', user_id: 'US.134', username: '@realsheena', name: 'Sheena', conversation_id: 'pn_16505551234', previous_phone_number: 'US.134' },
+    });
+    const pane = await screen.findByRole('region', { name: 'Sheena' });
+    expect(within(pane).getByText('16505551234')).toBeInTheDocument();
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+    await waitFor(() => expect(requests.some((request) => request.path.startsWith('/api/conversation/16505551234?'))).toBe(true));
+  });
+});

@@ -14,8 +14,7 @@ use parley_actors::conversation::{
 use parley_actors::error::StoreError;
 use parley_actors::hub::EventBus;
 
-use crate::cloud::echo::EchoesValue;
-use crate::cloud::{Kind, Message, MessagesValue, TemplateStatusUpdate};
+use crate::cloud::{EchoesValue, Kind, Message, MessagesValue, TemplateStatusUpdate};
 use crate::customer::CustomerKey;
 use crate::outbox::{Delivery, Outbox};
 use crate::push::Push;

@@ -1,22 +1,13 @@
-//! Coexistence echoes (change field `smb_message_echoes`): messages the business sent from the
-//! WhatsApp Business app on the phone that shares its number with the API. Each has the shape of
-//! an inbound message, sent by the business (`from`) to a customer (`to`, `to_user_id`).
+//! One coexistence echo (`value.message_echoes[]` of a `smb_message_echoes` change): a message
+//! the business sent from the WhatsApp Business app on the phone that shares its number with the
+//! API. It has the shape of an inbound message, sent by the business (`from`) to a customer
+//! (`to`, `to_user_id`).
 
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::envelope::Metadata;
 use super::lenient;
 use super::message::Message;
-
-/// The `value` of a `smb_message_echoes` change.
-#[derive(Debug, Default, Deserialize)]
-pub struct EchoesValue {
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub metadata: Metadata,
-    #[serde(default, deserialize_with = "lenient::or_default")]
-    pub message_echoes: Vec<EchoMessage>,
-}
 
 /// One message the business sent from the app.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::echo::EchoesValue;
+use super::echo::EchoMessage;
 use super::lenient;
 use super::message::Message;
 
@@ -111,6 +111,16 @@ pub struct MessagesValue {
     /// Errors about the whole change rather than one message.
     #[serde(default, deserialize_with = "lenient::items")]
     pub errors: Vec<Value>,
+}
+
+/// The `value` of a `smb_message_echoes` change: messages the business sent from the WhatsApp
+/// Business app.
+#[derive(Debug, Default, Deserialize)]
+pub struct EchoesValue {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub metadata: Metadata,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub message_echoes: Vec<EchoMessage>,
 }
 
 /// The business number the change is for.

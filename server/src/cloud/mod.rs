@@ -22,5 +22,7 @@ pub mod message;
 #[cfg(test)]
 mod tests;
 
-pub use envelope::{Change, Envelope, EnvelopeError, MessagesValue, Status, TemplateStatusUpdate};
+pub use envelope::{
+    Change, EchoesValue, Envelope, EnvelopeError, MessagesValue, Status, TemplateStatusUpdate,
+};
 pub use message::{Interactive, Kind, Message};

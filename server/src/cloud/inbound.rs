@@ -46,7 +46,20 @@ impl Message {
         match &self.kind {
             Kind::Edit { edit } => Some(&edit.original_message_id),
             Kind::Revoke { revoke } => Some(&revoke.original_message_id),
-            _ => None,
+            Kind::Text { .. }
+            | Kind::Image { .. }
+            | Kind::Video { .. }
+            | Kind::Audio { .. }
+            | Kind::Document { .. }
+            | Kind::Sticker { .. }
+            | Kind::Location { .. }
+            | Kind::Interactive { .. }
+            | Kind::Button { .. }
+            | Kind::Order { .. }
+            | Kind::Reaction { .. }
+            | Kind::System { .. }
+            | Kind::Contacts { .. }
+            | Kind::Unknown(_) => None,
         }
     }
 

@@ -1,8 +1,9 @@
 //! One actor per (business, customer phone): the single writer of its conversation. Inbound
-//! messages, outgoing sends, receipts and mark-as-read pass through its mailbox one at a time, so
-//! their order is the order users see. Each change is persisted before its events are published.
-//! Inbound messages are only queued in mailbox order for the store's group commit, which
-//! publishes them: a busy conversation gets many messages per commit, not one.
+//! messages, edits and deletions, echoes, outgoing sends, receipts and mark-as-read pass through
+//! its mailbox one at a time, so their order is the order users see. Each change is persisted
+//! before its events are published. Inbound messages (with edits, deletions and echoes) are only
+//! queued in mailbox order for the store's group commit, which publishes them: a busy
+//! conversation gets many messages per commit, not one.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -24,7 +25,8 @@ pub struct ConversationKey {
     pub phone: String,
 }
 
-/// A customer's message as the provider delivered it.
+/// A message as the provider delivered it: a customer's, or an echo of one the business sent
+/// from the WhatsApp Business app on its phone.
 #[derive(Clone, Debug)]
 pub struct InboundMessage {
     /// The provider's id (`wamid.…`): redeliveries carry the same one.
@@ -35,6 +37,26 @@ pub struct InboundMessage {
     pub content: Value,
     /// The customer's profile name, when the provider sent one.
     pub contact_name: Option<String>,
+}
+
+/// A customer's edit or deletion of one of their earlier messages (no new message of its own).
+#[derive(Clone, Debug)]
+pub struct Amendment {
+    /// The provider's id of the message it changes.
+    pub original_id: String,
+    /// When the customer made the change.
+    pub timestamp_ms: i64,
+    /// What the message is now.
+    pub now: Amended,
+}
+
+/// A changed message's kind and content.
+#[derive(Clone, Debug)]
+pub enum Amended {
+    /// Edited: the kind and content it reads as now.
+    Edited { kind: String, content: Value },
+    /// Deleted for everyone: what a deleted message keeps (its kind stays).
+    Revoked { content: Value },
 }
 
 /// A receipt for one of our messages.
@@ -99,6 +121,25 @@ pub trait ConversationStore: Send + Sync + 'static {
         bus: Arc<dyn EventBus>,
     ) -> BoxFuture<'static, Result<bool, StoreError>>;
 
+    /// Applies a customer's edit or deletion to the stored message, queued and published like
+    /// `record_inbound` (after any message queued before it). Answers whether it changed
+    /// anything: an unknown original or a redelivery changes nothing.
+    fn record_amendment(
+        &self,
+        key: ConversationKey,
+        amendment: Arc<Amendment>,
+        bus: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<bool, StoreError>>;
+
+    /// Stores a message the business sent from the WhatsApp Business app as an outgoing one,
+    /// queued and published like `record_inbound`. Answers whether it was new.
+    fn record_echo(
+        &self,
+        key: ConversationKey,
+        message: Arc<InboundMessage>,
+        bus: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<bool, StoreError>>;
+
     /// Moves a message's status forward only; an unknown message's status is kept for later.
     /// Queued like `record_inbound`, whose batches it shares, and published the same way.
     fn record_status(
@@ -133,6 +174,16 @@ pub trait ConversationStore: Send + Sync + 'static {
 #[derive(Message, Clone)]
 #[rtype(result = "Result<bool, StoreError>")]
 pub struct Inbound(pub Arc<InboundMessage>);
+
+/// Answers true when it changed the stored message.
+#[derive(Message, Clone)]
+#[rtype(result = "Result<bool, StoreError>")]
+pub struct Amend(pub Arc<Amendment>);
+
+/// Answers true when the echo was new (not a redelivery).
+#[derive(Message, Clone)]
+#[rtype(result = "Result<bool, StoreError>")]
+pub struct Echo(pub Arc<InboundMessage>);
 
 #[derive(Message, Clone)]
 #[rtype(result = "Result<(), StoreError>")]
@@ -203,6 +254,25 @@ impl Handler<Inbound> for ConversationActor {
         // for this one's commit, and the store publishes (one ordered publisher per batch).
         self.store
             .record_inbound(self.key.clone(), msg.0, self.bus.clone())
+    }
+}
+
+impl Handler<Amend> for ConversationActor {
+    type Result = ResponseFuture<Result<bool, StoreError>>;
+    fn handle(&mut self, msg: Amend, _: &mut Context<Self>) -> Self::Result {
+        self.last_active = Instant::now();
+        // Queued like an inbound message, so it lands after the message it changes.
+        self.store
+            .record_amendment(self.key.clone(), msg.0, self.bus.clone())
+    }
+}
+
+impl Handler<Echo> for ConversationActor {
+    type Result = ResponseFuture<Result<bool, StoreError>>;
+    fn handle(&mut self, msg: Echo, _: &mut Context<Self>) -> Self::Result {
+        self.last_active = Instant::now();
+        self.store
+            .record_echo(self.key.clone(), msg.0, self.bus.clone())
     }
 }
 

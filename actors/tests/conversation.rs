@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use parley_actors::conversation::{
-    ConversationKey, ConversationStore, Conversations, Inbound, InboundMessage, MarkRead, Outgoing,
-    OutgoingMessage, OutgoingState, SendOutcome, StatusUpdate,
+    Amendment, ConversationKey, ConversationStore, Conversations, Inbound, InboundMessage,
+    MarkRead, Outgoing, OutgoingMessage, OutgoingState, SendOutcome, StatusUpdate,
 };
 use parley_actors::error::StoreError;
 use parley_actors::events::{Event, NEW_MESSAGE, conversation_channel, event_data};
@@ -66,6 +66,25 @@ impl ConversationStore for MemoryStore {
             bus.publish(vec![stored?]);
             Ok(true)
         })
+    }
+
+    fn record_amendment(
+        &self,
+        _: ConversationKey,
+        _: Arc<Amendment>,
+        _: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<bool, StoreError>> {
+        // The in-memory conversation keeps ids, not content: there is nothing to change.
+        Box::pin(async { Ok(false) })
+    }
+
+    fn record_echo(
+        &self,
+        key: ConversationKey,
+        message: Arc<InboundMessage>,
+        bus: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<bool, StoreError>> {
+        self.record_inbound(key, message, bus)
     }
 
     fn record_status(

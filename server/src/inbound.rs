@@ -8,12 +8,13 @@ use std::sync::Arc;
 
 use futures_util::future::join_all;
 use parley_actors::conversation::{
-    ConversationKey, Conversations, Inbound, InboundMessage, OutgoingMessage, Receipt, StatusUpdate,
+    Amend, Amended, Amendment, ConversationKey, Conversations, Echo, Inbound, InboundMessage,
+    OutgoingMessage, Receipt, StatusUpdate,
 };
 use parley_actors::error::StoreError;
 use parley_actors::hub::EventBus;
 
-use crate::cloud::{Message, MessagesValue, TemplateStatusUpdate};
+use crate::cloud::{EchoesValue, Kind, Message, MessagesValue, TemplateStatusUpdate};
 use crate::customer::CustomerKey;
 use crate::outbox::{Delivery, Outbox};
 use crate::push::Push;
@@ -53,6 +54,10 @@ pub struct SetsOff {
 pub struct Batch {
     messages: Vec<Arrival>,
     statuses: Vec<(ConversationKey, StatusUpdate)>,
+    /// Customers' edits and deletions of earlier messages.
+    changes: Vec<(ConversationKey, Arc<Amendment>)>,
+    /// Messages the business sent from the WhatsApp Business app, with any file they carry.
+    echoes: Vec<(ConversationKey, Arc<InboundMessage>, Option<String>)>,
     /// Template review decisions: (business, decision).
     templates: Vec<(String, TemplateStatusUpdate)>,
     /// Per business id.
@@ -93,6 +98,10 @@ impl Batch {
                 return Err(InboundError::MessageWithoutSender);
             };
             let key = key(from);
+            if let Some(amendment) = amendment(&message) {
+                self.changes.push((key, Arc::new(amendment)));
+                continue;
+            }
             let (kind, content) = message.stored();
             let stored = Arc::new(InboundMessage {
                 provider_id: id.clone(),
@@ -124,10 +133,54 @@ impl Batch {
         Ok(())
     }
 
+    /// Adds the echoes of a `smb_message_echoes` change for `business_id`. An echo without an id
+    /// or a customer is skipped with a warning rather than costing the rest of the delivery.
+    pub fn add_echoes(&mut self, business_id: &str, value: EchoesValue) {
+        for echo in value.message_echoes {
+            // A customer known only by BSUID (`to_user_id`, no `to`) is not keyed here yet.
+            let (Some(to), Some(id)) = (&echo.to, &echo.message.id) else {
+                tracing::warn!(
+                    has_to_user_id = echo.to_user_id.is_some(),
+                    "echo without a customer phone or an id skipped"
+                );
+                continue;
+            };
+            let key = ConversationKey {
+                business_id: business_id.to_string(),
+                phone: CustomerKey::from_provider(to).into_string(),
+            };
+            let (kind, content) = echo.message.stored();
+            let stored = Arc::new(InboundMessage {
+                provider_id: id.clone(),
+                timestamp_ms: milliseconds(echo.message.timestamp),
+                kind,
+                content,
+                contact_name: None,
+            });
+            let media = echo.message.media_id().map(String::from);
+            self.echoes.push((key, stored, media));
+        }
+    }
+
     /// Adds a template review decision for `business_id`.
     pub fn add_template_decision(&mut self, business_id: &str, update: TemplateStatusUpdate) {
         self.templates.push((business_id.to_string(), update));
     }
+}
+
+/// An edit or a deletion of the message it names, or `None` for a message of its own.
+fn amendment(message: &Message) -> Option<Amendment> {
+    let original_id = message.amends()?.to_string();
+    let (kind, content) = message.stored();
+    let now = match message.kind {
+        Kind::Revoke { .. } => Amended::Revoked { content },
+        _ => Amended::Edited { kind, content },
+    };
+    Some(Amendment {
+        original_id,
+        timestamp_ms: milliseconds(message.timestamp),
+        now,
+    })
 }
 
 /// Unix seconds as stored (ms); a message without a readable time counts as sent now.
@@ -153,11 +206,15 @@ impl Intake<'_> {
             let events = self.store.template_decided(business_id, &update).await?;
             self.bus.publish(events);
         }
-        let media: Vec<(String, String)> = batch
+        let received = batch
             .messages
             .iter()
-            .filter_map(|a| Some((a.key.business_id.clone(), a.message.media_id()?.to_string())))
-            .collect();
+            .filter_map(|a| Some((a.key.business_id.clone(), a.message.media_id()?.to_string())));
+        let echoed = batch
+            .echoes
+            .iter()
+            .filter_map(|(key, _, media)| Some((key.business_id.clone(), media.clone()?)));
+        let media: Vec<(String, String)> = received.chain(echoed).collect();
         let messages = batch.messages.into_iter().map(|arrival| async move {
             let new = self
                 .conversations
@@ -168,8 +225,28 @@ impl Intake<'_> {
         let statuses = batch.statuses.into_iter().map(|(key, update)| async move {
             self.conversations.ask(&key, Receipt(update)).await?
         });
-        let (messages, statuses) = futures_util::join!(join_all(messages), join_all(statuses));
+        // Queued after the messages (each conversation's actor takes them in this order), so an
+        // edit finds an original delivered with it.
+        let changes = batch
+            .changes
+            .into_iter()
+            .map(|(key, amendment)| async move {
+                self.conversations.ask(&key, Amend(amendment)).await?
+            });
+        let echoes = batch
+            .echoes
+            .into_iter()
+            .map(|(key, echo, _)| async move { self.conversations.ask(&key, Echo(echo)).await? });
+        let (messages, statuses, changes, echoes) = futures_util::join!(
+            join_all(messages),
+            join_all(statuses),
+            join_all(changes),
+            join_all(echoes)
+        );
         for outcome in statuses {
+            outcome.map_err(InboundError::NotPersisted)?;
+        }
+        for outcome in changes.into_iter().chain(echoes) {
             outcome.map_err(InboundError::NotPersisted)?;
         }
         for outcome in messages {

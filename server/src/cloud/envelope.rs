@@ -5,6 +5,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::echo::EchoMessage;
 use super::lenient;
 use super::message::Message;
 
@@ -55,7 +56,9 @@ pub enum Change {
     Messages(Box<MessagesValue>),
     /// `message_template_status_update`: Meta's review decided a template.
     TemplateStatus(TemplateStatusUpdate),
-    /// Any other field (echoes, account updates, …), kept as sent and not acted on.
+    /// `smb_message_echoes`: messages the business sent from the WhatsApp Business app.
+    Echoes(Box<EchoesValue>),
+    /// Any other field (app state sync, account updates, …), kept as sent and not acted on.
     Unknown { field: String, value: Value },
 }
 
@@ -68,6 +71,9 @@ impl<'de> Deserialize<'de> for Change {
             "messages" => MessagesValue::deserialize(&value).map(|v| Change::Messages(Box::new(v))),
             "message_template_status_update" => {
                 TemplateStatusUpdate::deserialize(&value).map(Change::TemplateStatus)
+            }
+            "smb_message_echoes" => {
+                EchoesValue::deserialize(&value).map(|v| Change::Echoes(Box::new(v)))
             }
             _ => Err(serde::de::Error::custom("unknown field")),
         };
@@ -84,6 +90,7 @@ impl Change {
         match self {
             Change::Messages(value) => value.metadata.phone_number_id.as_deref(),
             Change::TemplateStatus(_) => None,
+            Change::Echoes(value) => value.metadata.phone_number_id.as_deref(),
             Change::Unknown { value, .. } => value.pointer("/metadata/phone_number_id")?.as_str(),
         }
     }
@@ -104,6 +111,16 @@ pub struct MessagesValue {
     /// Errors about the whole change rather than one message.
     #[serde(default, deserialize_with = "lenient::items")]
     pub errors: Vec<Value>,
+}
+
+/// The `value` of a `smb_message_echoes` change: messages the business sent from the WhatsApp
+/// Business app.
+#[derive(Debug, Default, Deserialize)]
+pub struct EchoesValue {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub metadata: Metadata,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub message_echoes: Vec<EchoMessage>,
 }
 
 /// The business number the change is for.

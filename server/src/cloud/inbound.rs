@@ -3,10 +3,11 @@
 
 use serde_json::{Value, json};
 
-use super::message::{Interactive, Kind, Media, Message};
+use super::message::{Choice, Interactive, Kind, Media, Message};
 
 impl Message {
-    /// The stored kind (the `type` as sent) and content.
+    /// The stored kind (the `type` as sent) and content. An edit answers the message as it reads
+    /// now; a deletion answers what a deleted message keeps.
     pub fn stored(&self) -> (String, Value) {
         let kind = self.type_name.clone();
         let mut content = match &self.kind {
@@ -22,12 +23,44 @@ impl Message {
             Kind::Order { order } => json!({"text": order.text, "order": order}),
             Kind::Reaction { reaction } => json!({"reaction": reaction}),
             Kind::System { system } => json!({"text": system.body, "system": system}),
+            Kind::Contacts { contacts } => json!({"text": null, "contacts": contacts}),
+            Kind::Edit { edit } => return edit.message.stored(),
+            Kind::Revoke { .. } => return (kind, json!({"text": null, "revoked": true})),
             Kind::Unknown(raw) => json!({"text": null, "errors": raw.get("errors"), "raw": raw}),
         };
         if let Some(context) = &self.context {
             content["context"] = context.clone();
         }
+        if let Some(referral) = &self.referral {
+            content["referral"] = json!(referral);
+        }
+        if !self.errors.is_empty() {
+            content["errors"] = json!(self.errors);
+        }
         (kind, content)
+    }
+
+    /// The id of the earlier message an edit or a deletion changes; `None` for a message of its
+    /// own.
+    pub fn amends(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Edit { edit } => Some(&edit.original_message_id),
+            Kind::Revoke { revoke } => Some(&revoke.original_message_id),
+            Kind::Text { .. }
+            | Kind::Image { .. }
+            | Kind::Video { .. }
+            | Kind::Audio { .. }
+            | Kind::Document { .. }
+            | Kind::Sticker { .. }
+            | Kind::Location { .. }
+            | Kind::Interactive { .. }
+            | Kind::Button { .. }
+            | Kind::Order { .. }
+            | Kind::Reaction { .. }
+            | Kind::System { .. }
+            | Kind::Contacts { .. }
+            | Kind::Unknown(_) => None,
+        }
     }
 
     /// The provider's id of the file this message carries, to keep while its URL lasts.
@@ -45,6 +78,9 @@ impl Message {
             | Kind::Order { .. }
             | Kind::Reaction { .. }
             | Kind::System { .. }
+            | Kind::Contacts { .. }
+            | Kind::Edit { .. }
+            | Kind::Revoke { .. }
             | Kind::Unknown(_) => None,
         }
     }
@@ -75,36 +111,47 @@ fn media_content(kind: &str, media: &Media) -> Value {
     content
 }
 
-/// The chosen button or row, with its title as the text the inbox shows.
+/// The customer's answer: a chosen button or row (its title is the text the inbox shows), a
+/// flow's answers, or a call permission.
 fn interactive_content(interactive: &Interactive) -> Value {
-    let (reply_type, id, title, description) = match interactive {
-        Interactive::ButtonReply { button_reply: c } => (
-            "button_reply",
-            json!(c.id),
-            json!(c.title),
-            json!(c.description),
-        ),
-        Interactive::ListReply { list_reply: c } => (
-            "list_reply",
-            json!(c.id),
-            json!(c.title),
-            json!(c.description),
-        ),
-        Interactive::NfmReply { .. } => ("nfm_reply", Value::Null, Value::Null, Value::Null),
+    let choice = |reply_type: &str, c: &Choice| {
+        json!({
+            "text": c.title,
+            "interactive": {"type": reply_type, "id": c.id, "title": c.title, "description": c.description},
+        })
+    };
+    match interactive {
+        Interactive::ButtonReply { button_reply: c } => choice("button_reply", c),
+        Interactive::ListReply { list_reply: c } => choice("list_reply", c),
+        Interactive::NfmReply { nfm_reply: flow } => {
+            // The answers are a JSON string; one that is not JSON is kept as the string.
+            let response = flow
+                .response_json
+                .as_deref()
+                .map(|raw| serde_json::from_str::<Value>(raw).unwrap_or_else(|_| json!(raw)));
+            json!({
+                "text": flow.body,
+                "interactive": {"type": "nfm_reply", "name": flow.name, "body": flow.body, "response": response},
+            })
+        }
+        Interactive::CallPermissionReply {
+            call_permission_reply: permission,
+        } => {
+            let mut answer = json!(permission);
+            answer["type"] = json!("call_permission_reply");
+            json!({"text": null, "interactive": answer})
+        }
         Interactive::Unknown(raw) => {
             let reply_type = raw.get("type").and_then(Value::as_str).unwrap_or_default();
             let reply = raw.get(reply_type).unwrap_or(&Value::Null);
             let field = |name: &str| reply.get(name).cloned().unwrap_or(Value::Null);
-            (
-                reply_type,
-                field("id"),
-                field("title"),
-                field("description"),
-            )
+            json!({
+                "text": field("title"),
+                "interactive": {
+                    "type": reply_type, "id": field("id"), "title": field("title"),
+                    "description": field("description"),
+                },
+            })
         }
-    };
-    json!({
-        "text": title,
-        "interactive": {"type": reply_type, "id": id, "title": title, "description": description},
-    })
+    }
 }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Number, Value};
 
+use super::cards::{Referral, SharedContact};
 use super::lenient;
 
 /// One entry of `value.messages`: who sent it, when, and what.
@@ -21,6 +22,10 @@ pub struct Message {
     pub type_name: String,
     /// The quoted message (`{from, id}`, `forwarded`, …), stored as sent.
     pub context: Option<Value>,
+    /// The click-to-WhatsApp ad the customer came from.
+    pub referral: Option<Referral>,
+    /// Problems Meta reports next to the content (an `unsupported` message's 131051, …).
+    pub errors: Vec<Value>,
     /// What was sent.
     pub kind: Kind,
 }
@@ -67,7 +72,19 @@ pub enum Kind {
     System {
         system: System,
     },
-    /// Any other type (`unsupported`, `contacts`, `edit`, `revoke`, whatever Meta adds next), or a
+    /// Shared contact cards.
+    Contacts {
+        contacts: Vec<SharedContact>,
+    },
+    /// The customer edited an earlier message.
+    Edit {
+        edit: Edit,
+    },
+    /// The customer deleted an earlier message for everyone.
+    Revoke {
+        revoke: Revoke,
+    },
+    /// Any other type (`unsupported`, whatever Meta adds next), or a
     /// body that does not fit its type: the whole message as sent, which the inbox keeps.
     #[serde(skip)]
     Unknown(Value),
@@ -89,6 +106,8 @@ impl<'de> Deserialize<'de> for Message {
             timestamp: head.timestamp,
             type_name: head.type_name.unwrap_or_else(|| "unsupported".into()),
             context: head.context,
+            referral: head.referral,
+            errors: head.errors,
             kind,
         })
     }
@@ -109,6 +128,10 @@ struct Head {
     type_name: Option<String>,
     #[serde(default)]
     context: Option<Value>,
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    referral: Option<Referral>,
+    #[serde(default, deserialize_with = "lenient::items")]
+    errors: Vec<Value>,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -158,7 +181,11 @@ pub enum Interactive {
     ListReply { list_reply: Choice },
     /// A WhatsApp Flow submitted.
     NfmReply { nfm_reply: FlowAnswer },
-    /// Another answer type (`call_permission_reply`, …) or one that does not fit: the
+    /// The customer allowed or refused the business's calls.
+    CallPermissionReply {
+        call_permission_reply: CallPermission,
+    },
+    /// Another answer type or one that does not fit: the
     /// `interactive` object as sent.
     #[serde(skip)]
     Unknown(Value),
@@ -183,6 +210,33 @@ pub struct FlowAnswer {
     pub body: Option<String>,
     /// The flow's answers, as a JSON string.
     pub response_json: Option<String>,
+}
+
+/// The answer to a request for permission to call the customer; stored as sent.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct CallPermission {
+    /// `accept` or `reject`.
+    pub response: String,
+    /// Unix seconds, when an accepted permission lapses (as sent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expiration_timestamp: Option<Value>,
+    /// `user_action` or `automatic`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_source: Option<String>,
+}
+
+/// An edit: the message it changes and the message as it reads now.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Edit {
+    pub original_message_id: String,
+    /// `{type, text|image|…}` like any message, without sender, id or time.
+    pub message: Box<Message>,
+}
+
+/// A deletion for everyone of an earlier message.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Revoke {
+    pub original_message_id: String,
 }
 
 /// A press of a template's quick-reply button.

@@ -5,10 +5,14 @@
 //!
 //! - `envelope`: the webhook body, its changes, contacts, statuses and template decisions
 //! - `message`: one inbound message by its `type`
+//! - `cards`: shared contact cards and ad referrals a message may carry
+//! - `echo`: messages the business sent from the WhatsApp Business app (coexistence echoes)
 //! - `inbound`: what the inbox stores of an inbound message (kind, content, media to keep)
 //! - `graph`: the Graph API bodies the provider client sends and reads
 //! - `lenient`: the deserializers that make one odd field or item harmless
 
+pub mod cards;
+pub mod echo;
 pub mod envelope;
 pub mod graph;
 pub mod inbound;
@@ -18,5 +22,7 @@ pub mod message;
 #[cfg(test)]
 mod tests;
 
-pub use envelope::{Change, Envelope, EnvelopeError, MessagesValue, Status, TemplateStatusUpdate};
+pub use envelope::{
+    Change, EchoesValue, Envelope, EnvelopeError, MessagesValue, Status, TemplateStatusUpdate,
+};
 pub use message::{Interactive, Kind, Message};

@@ -224,13 +224,26 @@ fn template_decisions_and_unknown_fields_are_changes_of_their_own() {
     assert_eq!(update.message_template_id, Some(json!(1_234_567)));
 
     let echoes = json!({"metadata": {"phone_number_id": "106540352242922"},
-                        "message_echoes": [{"from": "1555", "to": "1650", "type": "text"}]});
-    let change = &envelope("smb_message_echoes", echoes.clone()).entry[0].changes[0];
+                        "message_echoes": [{"from": "1555", "to": "1650", "id": "wamid.e",
+                                            "timestamp": "1", "type": "text",
+                                            "text": {"body": "On my way"}}]});
+    let change = &envelope("smb_message_echoes", echoes).entry[0].changes[0];
+    let Change::Echoes(value) = change else {
+        panic!("not read as echoes");
+    };
+    assert_eq!(value.message_echoes[0].to.as_deref(), Some("1650"));
+    assert_eq!(
+        value.message_echoes[0].message.stored().1,
+        json!({"text": "On my way"})
+    );
+    assert_eq!(change.phone_number_id(), Some("106540352242922"));
+
+    let synced = json!({"metadata": {"phone_number_id": "1"}, "state_sync": []});
+    let change = &envelope("smb_app_state_sync", synced.clone()).entry[0].changes[0];
     let Change::Unknown { field, value } = change else {
         panic!("not kept as sent");
     };
-    assert_eq!((field.as_str(), value), ("smb_message_echoes", &echoes));
-    assert_eq!(change.phone_number_id(), Some("106540352242922"));
+    assert_eq!((field.as_str(), value), ("smb_app_state_sync", &synced));
 }
 
 #[test]

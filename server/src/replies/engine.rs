@@ -33,7 +33,9 @@ impl<'a> From<&'a Kind> for InboundKind<'a> {
                     id: &c.id,
                     title: &c.title,
                 },
-                Interactive::NfmReply { .. } | Interactive::Unknown(_) => InboundKind::Other,
+                Interactive::NfmReply { .. }
+                | Interactive::CallPermissionReply { .. }
+                | Interactive::Unknown(_) => InboundKind::Other,
             },
             Kind::Button { button } => InboundKind::Button {
                 id: button.payload.as_deref().unwrap_or_default(),
@@ -48,6 +50,9 @@ impl<'a> From<&'a Kind> for InboundKind<'a> {
             | Kind::Order { .. }
             | Kind::Reaction { .. }
             | Kind::System { .. }
+            | Kind::Contacts { .. }
+            | Kind::Edit { .. }
+            | Kind::Revoke { .. }
             | Kind::Unknown(_) => InboundKind::Other,
         }
     }

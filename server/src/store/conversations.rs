@@ -1,12 +1,12 @@
-//! The actors' `ConversationStore`: where each conversation actor's writes go. Inbound messages
-//! and receipts go through the group-commit writer; sends, their outcomes and mark-as-read are
+//! The actors' `ConversationStore`: where each conversation actor's writes go. Inbound messages,
+//! their edits and deletions, echoes and receipts go through the group-commit writer; sends, their outcomes and mark-as-read are
 //! written at once.
 
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 use parley_actors::conversation::{
-    ConversationKey, ConversationStore, InboundMessage, OutgoingMessage, OutgoingState,
+    Amendment, ConversationKey, ConversationStore, InboundMessage, OutgoingMessage, OutgoingState,
     SendOutcome, StatusUpdate,
 };
 use parley_actors::error::StoreError;
@@ -24,6 +24,26 @@ impl ConversationStore for Store {
         bus: Arc<dyn EventBus>,
     ) -> BoxFuture<'static, Result<bool, StoreError>> {
         let committed = self.ingest.submit(key, Write::Inbound(message), bus);
+        Box::pin(async move { committed.await.map_err(StoreError::store) })
+    }
+
+    fn record_amendment(
+        &self,
+        key: ConversationKey,
+        amendment: Arc<Amendment>,
+        bus: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<bool, StoreError>> {
+        let committed = self.ingest.submit(key, Write::Amend(amendment), bus);
+        Box::pin(async move { committed.await.map_err(StoreError::store) })
+    }
+
+    fn record_echo(
+        &self,
+        key: ConversationKey,
+        message: Arc<InboundMessage>,
+        bus: Arc<dyn EventBus>,
+    ) -> BoxFuture<'static, Result<bool, StoreError>> {
+        let committed = self.ingest.submit(key, Write::Echo(message), bus);
         Box::pin(async move { committed.await.map_err(StoreError::store) })
     }
 

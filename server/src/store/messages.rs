@@ -28,7 +28,20 @@ pub struct MessageRow {
     pub sender_name: String,
     pub sent_at: i64,
     pub error: Option<String>,
+    /// When the customer last edited it (ms).
+    pub edited_at: Option<i64>,
+    /// When the customer deleted it for everyone (ms).
+    pub revoked_at: Option<i64>,
 }
+
+/// The columns a `MessageRow` is read from.
+macro_rules! message_columns {
+    () => {
+        "message_id, phone, direction, kind, content, status, is_read, sender_name, sent_at, \
+         error, edited_at, revoked_at"
+    };
+}
+pub(super) use message_columns;
 
 impl MessageRow {
     /// The message as the API and the `new_message` event show it. Its stored content and error
@@ -47,6 +60,8 @@ impl MessageRow {
             error: self.error.as_deref().map(|error| {
                 serde_json::from_str(error).map_or(StoredError::Text(error), StoredError::Json)
             }),
+            edited_at: self.edited_at.map(iso_time),
+            revoked_at: self.revoked_at.map(iso_time),
         }
     }
 }
@@ -66,6 +81,10 @@ pub struct MessageJson<'a> {
     conversation_id: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<StoredError<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    edited_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revoked_at: Option<String>,
 }
 
 /// A stored error: the provider's JSON object, or a plain message.
@@ -165,6 +184,28 @@ pub(super) async fn insert_messages(
     Ok(inserted)
 }
 
+/// Moves the conversation's last message (time and preview) to a message the business sent.
+pub(super) async fn record_last_sent(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    sent_at: i64,
+    content: &Value,
+) -> Result<(), sqlx::Error> {
+    let (text, caption) = preview(content);
+    sqlx::query(
+        "UPDATE contacts SET last_message_at = $1, last_text = $2, last_caption = $3 \
+         WHERE business_id = $4 AND phone = $5",
+    )
+    .bind(sent_at)
+    .bind(&text)
+    .bind(&caption)
+    .bind(&key.business_id)
+    .bind(&key.phone)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 /// The next time in a conversation: now-ish, but after every message already in it, so times
 /// are unique and increasing and history pages are exact.
 pub(super) async fn next_time(
@@ -223,11 +264,12 @@ impl Store {
         before_ms: i64,
         limit: i64,
     ) -> StoreResult<(Vec<MessageRow>, bool)> {
-        let mut rows: Vec<MessageRow> = sqlx::query_as(
-            "SELECT message_id, phone, direction, kind, content, status, is_read, sender_name, \
-             sent_at, error FROM messages WHERE business_id = $1 AND phone = $2 AND sent_at < $3 \
-             ORDER BY sent_at DESC LIMIT $4",
-        )
+        let mut rows: Vec<MessageRow> = sqlx::query_as(concat!(
+            "SELECT ",
+            message_columns!(),
+            " FROM messages WHERE business_id = $1 AND phone = $2 AND sent_at < $3 \
+             ORDER BY sent_at DESC LIMIT $4"
+        ))
         .bind(business_id)
         .bind(phone)
         .bind(before_ms)

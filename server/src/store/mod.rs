@@ -11,6 +11,8 @@
 //! - `messages`: stored messages, their events, and a conversation's history
 //! - `receipts`: status changes of our messages, and receipts that beat their message
 //! - `outgoing`: our sends, recorded before the attempt, and the provider's answer
+//! - `amend`: customers' edits and deletions of their earlier messages
+//! - `echoes`: messages the business sent from the WhatsApp Business app
 //! - `conversations`: the actors' `ConversationStore`, over the modules above
 //! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL)
 //! - `logins`: failed sign-ins, for login throttling
@@ -20,12 +22,15 @@
 //! - `reply_edits`: saving and deleting a reply with its files and flow steps
 //! - `push`: Web Push subscriptions of the business's users
 //!
-//! Imports between them go one way: `conversations` uses `ingest` and `outgoing`, which use
-//! `messages`, `contacts`, `unread` and `receipts`, which use `events`.
+//! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
+//! `amend` and `echoes`; they use `messages`, `contacts`, `unread` and `receipts`, which use
+//! `events`.
 
+mod amend;
 mod businesses;
 mod contacts;
 mod conversations;
+mod echoes;
 mod error;
 mod events;
 mod ingest;

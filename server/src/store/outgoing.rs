@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::contacts::{ensure_contact, phone_number_id};
 use super::events::append_events;
-use super::messages::{MessageRow, insert_messages, message_drafts, next_time, preview};
+use super::messages::{MessageRow, insert_messages, message_drafts, next_time, record_last_sent};
 use super::receipts::{status_drafts, status_rank};
 use super::{Store, now_ms};
 
@@ -56,6 +56,8 @@ impl Store {
             sender_name: message.sender_name,
             sent_at,
             error: None,
+            edited_at: None,
+            revoked_at: None,
         };
         insert_messages(
             &mut tx,
@@ -76,18 +78,7 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        let (text, caption) = preview(&message.content);
-        sqlx::query(
-            "UPDATE contacts SET last_message_at = $1, last_text = $2, last_caption = $3 \
-             WHERE business_id = $4 AND phone = $5",
-        )
-        .bind(sent_at)
-        .bind(&text)
-        .bind(&caption)
-        .bind(&key.business_id)
-        .bind(&key.phone)
-        .execute(&mut *tx)
-        .await?;
+        record_last_sent(&mut tx, &key, sent_at, &message.content).await?;
         let drafts = message_drafts(&pnid, &key.phone, &name, created, &row);
         let events = append_events(&mut tx, &key.business_id, drafts).await?;
         tx.commit().await?;

@@ -7,6 +7,7 @@ mod google;
 mod helpers;
 mod identity;
 mod inbox;
+mod kinds;
 mod live;
 mod push;
 mod recipients;

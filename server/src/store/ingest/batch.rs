@@ -1,5 +1,6 @@
 //! The SQL of one group-commit batch: receipts one by one, then each business's inbound messages
-//! with a few multi-row statements, and the events of each write numbered in item order.
+//! with a few multi-row statements, then echoes, edits and deletions one by one, and the events
+//! of each write numbered in item order.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -9,6 +10,8 @@ use serde::Serialize;
 use sqlx::{AssertSqlSafe, Connection as _};
 
 use super::Write;
+use crate::store::amend::apply_amendment;
+use crate::store::echoes::insert_echo;
 use crate::store::events::{Draft, append_events};
 use crate::store::messages::{MessageRow, insert_messages, message_drafts, preview};
 use crate::store::receipts::apply_status;
@@ -38,6 +41,8 @@ impl Store {
         let mut drafts: Vec<Vec<Draft>> = items.iter().map(|_| Vec::new()).collect();
         let mut inbound: BTreeMap<&str, Vec<(usize, &ConversationKey, &InboundMessage)>> =
             BTreeMap::new();
+        // After the inbound messages, so an edit finds an original queued before it.
+        let mut afterwards = Vec::new();
         for (i, (key, write)) in items.iter().enumerate() {
             let business = key.business_id.as_str();
             match write {
@@ -48,6 +53,7 @@ impl Store {
                 Write::Inbound(message) => {
                     inbound.entry(business).or_default().push((i, key, message))
                 }
+                Write::Amend(_) | Write::Echo(_) => afterwards.push((i, key, write)),
             }
         }
         for (business, messages) in inbound {
@@ -55,6 +61,14 @@ impl Store {
             for (i, mine) in insert_inbound(&mut tx, business, pnid, *unread, &messages).await? {
                 drafts[i] = mine;
             }
+        }
+        for (i, key, write) in afterwards {
+            let pnid = &businesses[key.business_id.as_str()].0;
+            drafts[i] = match write {
+                Write::Amend(amendment) => apply_amendment(&mut tx, key, amendment, pnid).await?,
+                Write::Echo(echo) => insert_echo(&mut tx, key, echo, pnid).await?,
+                Write::Inbound(_) | Write::Status(_) => continue,
+            };
         }
         let events = number_by_business(&mut tx, items, drafts).await?;
         tx.commit().await?;
@@ -127,6 +141,8 @@ async fn insert_inbound(
             sender_name: thread.name.clone(),
             sent_at: thread.latest,
             error: None,
+            edited_at: None,
+            revoked_at: None,
         };
         rows.push((i, row, first, &message.content));
     }

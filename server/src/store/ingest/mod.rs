@@ -1,4 +1,5 @@
-//! Group commit of inbound messages and receipts (docs/decisions/0002-group-commit.md).
+//! Group commit of inbound messages, their edits and deletions, echoes of messages the business
+//! sent from the WhatsApp Business app, and receipts (docs/decisions/0002-group-commit.md).
 //! Conversation actors hand these writes to one writer task; it takes everything waiting, writes
 //! it in one transaction and, only after the commit, publishes the batch's events in seq order
 //! and answers each write. While one commit (and its fsync) runs, the next batch gathers, so there
@@ -7,7 +8,7 @@
 
 use std::sync::Arc;
 
-use parley_actors::conversation::{ConversationKey, InboundMessage, StatusUpdate};
+use parley_actors::conversation::{Amendment, ConversationKey, InboundMessage, StatusUpdate};
 use parley_actors::events::Event;
 use parley_actors::hub::EventBus;
 use tokio::sync::{mpsc, oneshot};
@@ -28,6 +29,10 @@ pub(super) enum Write {
     Inbound(Arc<InboundMessage>),
     /// A receipt for one of our messages (nothing unless it moves the status forward).
     Status(StatusUpdate),
+    /// A customer's edit or deletion of an earlier message (nothing when it changes nothing).
+    Amend(Arc<Amendment>),
+    /// A message the business sent from the WhatsApp Business app (nothing when seen before).
+    Echo(Arc<InboundMessage>),
 }
 
 /// One write waiting for the writer, where its events go, and where its answer (whether it

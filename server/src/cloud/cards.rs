@@ -1,0 +1,98 @@
+//! What a message may carry besides its text: shared contact cards (`type: contacts`) and the
+//! click-to-WhatsApp ad a customer came from (`referral`). Both are stored as sent: fields Meta
+//! leaves out stay out.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One shared contact card.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct SharedContact {
+    #[serde(default)]
+    pub name: ContactName,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phones: Vec<ContactPhone>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub emails: Vec<ContactEmail>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub org: Option<ContactOrg>,
+    /// `{url, type?}` each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub urls: Vec<Value>,
+    /// `{street?, city?, state?, zip?, country?, country_code?, type?}` each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub addresses: Vec<Value>,
+    /// `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub birthday: Option<String>,
+}
+
+/// A card's name: `formatted_name` is what the inbox shows.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct ContactName {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formatted_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub middle_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suffix: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct ContactPhone {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
+    /// Present when the number is on WhatsApp: the inbox can open a chat with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wa_id: Option<String>,
+    /// `CELL`, `HOME`, `WORK`, …
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct ContactEmail {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct ContactOrg {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub company: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub department: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+/// The click-to-WhatsApp ad (or post) the customer tapped to start writing.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct Referral {
+    /// The ad or post the customer saw.
+    pub source_url: Option<String>,
+    pub source_id: Option<String>,
+    /// `ad` or `post`.
+    pub source_type: Option<String>,
+    pub headline: Option<String>,
+    pub body: Option<String>,
+    /// `image` or `video`.
+    pub media_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub video_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thumbnail_url: Option<String>,
+    /// The click id, for the business's conversion reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ctwa_clid: Option<String>,
+}

@@ -1,0 +1,107 @@
+//! Customers' edits and deletions of their earlier messages: the stored message changes in place
+//! (no new message), and a `message_updated` event carries it as it is now.
+
+use parley_actors::conversation::{Amended, Amendment, ConversationKey};
+use parley_actors::events::{MESSAGE_UPDATED, NOTIFICATIONS, conversation_channel, event_data};
+use serde::Serialize;
+use sqlx::AnyConnection;
+
+use super::events::Draft;
+use super::messages::{MessageJson, MessageRow, message_columns, preview};
+
+/// The `message_updated` event's data.
+#[derive(Serialize)]
+struct MessageUpdated<'a> {
+    conversation_id: &'a str,
+    phone_number: &'a str,
+    message: MessageJson<'a>,
+}
+
+/// Applies an edit or deletion to the customer's own message and answers its event. An unknown
+/// original is logged and dropped; a redelivery, an edit older than the one applied, or any
+/// change to a deleted message changes nothing.
+pub(super) async fn apply_amendment(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    amendment: &Amendment,
+    pnid: &str,
+) -> Result<Vec<Draft>, sqlx::Error> {
+    let found: Option<MessageRow> = sqlx::query_as(concat!(
+        "SELECT ",
+        message_columns!(),
+        " FROM messages WHERE business_id = $1 AND phone = $2 AND message_id = $3 \
+         AND direction = 'incoming'"
+    ))
+    .bind(&key.business_id)
+    .bind(&key.phone)
+    .bind(&amendment.original_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(mut row) = found else {
+        tracing::info!(
+            original_id = %amendment.original_id,
+            "edit or deletion of an unknown message dropped"
+        );
+        return Ok(Vec::new());
+    };
+    if row.revoked_at.is_some() {
+        return Ok(Vec::new());
+    }
+    let at = amendment.timestamp_ms;
+    let content = match &amendment.now {
+        Amended::Edited { kind, content } => {
+            let text = content.to_string();
+            let stale = row
+                .edited_at
+                .is_some_and(|edited| edited > at || (edited == at && row.content == text));
+            if stale {
+                return Ok(Vec::new());
+            }
+            row.kind.clone_from(kind);
+            row.content = text;
+            row.edited_at = Some(at);
+            content
+        }
+        Amended::Revoked { content } => {
+            row.content = content.to_string();
+            row.revoked_at = Some(at);
+            content
+        }
+    };
+    sqlx::query(
+        "UPDATE messages SET kind = $1, content = $2, edited_at = $3, revoked_at = $4 \
+         WHERE business_id = $5 AND message_id = $6",
+    )
+    .bind(&row.kind)
+    .bind(&row.content)
+    .bind(row.edited_at)
+    .bind(row.revoked_at)
+    .bind(&key.business_id)
+    .bind(&row.message_id)
+    .execute(&mut *conn)
+    .await?;
+    // The list's preview follows when this is the conversation's latest message.
+    let (text, caption) = preview(content);
+    sqlx::query(
+        "UPDATE contacts SET last_text = $1, last_caption = $2 \
+         WHERE business_id = $3 AND phone = $4 AND last_message_at = $5",
+    )
+    .bind(&text)
+    .bind(&caption)
+    .bind(&key.business_id)
+    .bind(&key.phone)
+    .bind(row.sent_at)
+    .execute(&mut *conn)
+    .await?;
+    let conversation_id = conversation_channel(pnid, &key.phone);
+    let data = event_data(&MessageUpdated {
+        conversation_id: &conversation_id,
+        phone_number: &key.phone,
+        message: row.to_json(&conversation_id),
+    });
+    Ok(vec![Draft {
+        channels: vec![conversation_id.clone(), NOTIFICATIONS.into()],
+        name: MESSAGE_UPDATED,
+        data,
+    }])
+}

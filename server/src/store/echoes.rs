@@ -1,0 +1,47 @@
+//! Coexistence echoes: messages the business sent from the WhatsApp Business app on its phone,
+//! stored as outgoing messages of the customer's conversation (already `sent`) and announced like
+//! any message the business sends.
+
+use parley_actors::conversation::{ConversationKey, InboundMessage};
+use serde_json::Value;
+use sqlx::AnyConnection;
+
+use super::contacts::ensure_contact;
+use super::events::Draft;
+use super::messages::{MessageRow, insert_messages, message_drafts, next_time, record_last_sent};
+
+/// The sender the inbox shows for a message sent from the WhatsApp Business app.
+const ECHO_SENDER: &str = "WhatsApp app";
+
+/// Stores an echo unless its id is known (a redelivery) and answers its events.
+pub(super) async fn insert_echo(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    echo: &InboundMessage,
+    pnid: &str,
+) -> Result<Vec<Draft>, sqlx::Error> {
+    let (name, created) = ensure_contact(conn, key, None).await?;
+    let sent_at = next_time(conn, key, echo.timestamp_ms).await?;
+    let mut content = echo.content.clone();
+    content["echo"] = Value::Bool(true);
+    let row = MessageRow {
+        message_id: echo.provider_id.clone(),
+        phone: key.phone.clone(),
+        direction: "outgoing".into(),
+        kind: echo.kind.clone(),
+        content: content.to_string(),
+        status: "sent".into(),
+        is_read: 1,
+        sender_name: ECHO_SENDER.into(),
+        sent_at,
+        error: None,
+        edited_at: None,
+        revoked_at: None,
+    };
+    let inserted = insert_messages(conn, &key.business_id, &[(&row, None)]).await?;
+    if inserted.is_empty() {
+        return Ok(Vec::new());
+    }
+    record_last_sent(conn, key, sent_at, &content).await?;
+    Ok(message_drafts(pnid, &key.phone, &name, created, &row))
+}

@@ -13,12 +13,15 @@ use parley_actors::conversation::{
 use parley_actors::error::StoreError;
 use parley_actors::hub::EventBus;
 
-use crate::cloud::{Message, MessagesValue, TemplateStatusUpdate};
+use sha2::{Digest, Sha256};
+
+use crate::cloud::envelope::Contact;
+use crate::cloud::{Kind, Message, MessagesValue, TemplateStatusUpdate};
 use crate::customer::CustomerKey;
 use crate::outbox::{Delivery, Outbox};
 use crate::push::Push;
 use crate::replies::engine::{InboundKind, choose_reply};
-use crate::store::{self, Store};
+use crate::store::{self, Sighting, Store};
 
 /// The sender of automated replies, as the inbox shows it.
 pub const AUTOMATED_SENDER: &str = "Automated reply";
@@ -26,10 +29,6 @@ pub const AUTOMATED_SENDER: &str = "Automated reply";
 /// Why a delivery was not taken.
 #[derive(Debug, thiserror::Error)]
 pub enum InboundError {
-    #[error("A message lacks from or id")]
-    MessageWithoutSender,
-    #[error("A status lacks id, status or recipient_id")]
-    IncompleteStatus,
     /// The provider redelivers it later; redeliveries are deduplicated by message id.
     #[error("webhook not persisted: {0}")]
     NotPersisted(StoreError),
@@ -60,9 +59,11 @@ pub struct Batch {
 }
 
 /// An inbound message: where it goes, what is stored, and the message as read (its follow-ups
-/// read the model, not the stored JSON).
+/// read the model, not the stored JSON). `key` is the sender as the delivery names them until
+/// the store says which customer that is.
 struct Arrival {
     key: ConversationKey,
+    sighting: Sighting,
     stored: Arc<InboundMessage>,
     message: Message,
 }
@@ -73,45 +74,55 @@ impl Batch {
         self.sets_off.insert(business_id.to_string(), sets_off);
     }
 
-    /// Adds the messages and receipts of a `messages` change for `business_id`.
-    pub fn add_messages(
-        &mut self,
-        business_id: &str,
-        value: MessagesValue,
-    ) -> Result<(), InboundError> {
-        let names: HashMap<String, String> = value
-            .contacts
-            .into_iter()
-            .filter_map(|c| Some((c.wa_id?, c.profile.name?)))
-            .collect();
-        let key = |customer: &str| ConversationKey {
-            business_id: business_id.to_string(),
-            phone: CustomerKey::from_provider(customer).into_string(),
-        };
+    /// Adds the messages and receipts of a `messages` change for `business_id`. An item that
+    /// names no customer is logged and skipped; the rest of the delivery is kept.
+    pub fn add_messages(&mut self, business_id: &str, value: MessagesValue) {
+        let profiles = Profiles::of(value.contacts);
         for message in value.messages {
-            let (Some(from), Some(id)) = (&message.from, &message.id) else {
-                return Err(InboundError::MessageWithoutSender);
+            let Some(sighting) = sighting(&message, &profiles) else {
+                tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message without a sender skipped");
+                continue;
             };
-            let key = key(from);
             let (kind, content) = message.stored();
-            let stored = Arc::new(InboundMessage {
-                provider_id: id.clone(),
+            let key = ConversationKey {
+                business_id: business_id.to_string(),
+                phone: sighting.key().to_string(),
+            };
+            let profile = profiles.find(&sighting);
+            let stored = InboundMessage {
+                provider_id: message
+                    .id
+                    .clone()
+                    .unwrap_or_else(|| generated_id(&key, &message)),
                 timestamp_ms: milliseconds(message.timestamp),
                 kind,
                 content,
-                contact_name: names.get(&key.phone).cloned(),
-            });
+                contact_name: profile.and_then(|p| p.profile.name.clone()),
+                user_id: (sighting.new_user_id.as_ref())
+                    .or(sighting.user_id.as_ref())
+                    .map(|id| id.to_string()),
+                username: profile.and_then(|p| p.profile.username.clone()),
+            };
             self.messages.push(Arrival {
                 key,
-                stored,
+                sighting,
+                stored: Arc::new(stored),
                 message,
             });
         }
         for status in value.statuses {
-            let (Some(id), Some(state), Some(recipient)) =
-                (status.id, status.status, status.recipient_id)
+            let recipient = status
+                .recipient_id
+                .as_deref()
+                .and_then(CustomerKey::from_phone)
+                .or_else(|| {
+                    let user_id = status.recipient_user_id.as_deref()?;
+                    CustomerKey::from_user_id(user_id)
+                });
+            let (Some(id), Some(state), Some(recipient)) = (status.id, status.status, recipient)
             else {
-                return Err(InboundError::IncompleteStatus);
+                tracing::warn!("webhook status without id, status or recipient skipped");
+                continue;
             };
             let update = StatusUpdate {
                 message_id: id,
@@ -119,15 +130,99 @@ impl Batch {
                 timestamp_ms: milliseconds(status.timestamp),
                 error: status.errors.into_iter().next(),
             };
-            self.statuses.push((key(&recipient), update));
+            let key = ConversationKey {
+                business_id: business_id.to_string(),
+                phone: recipient.into_string(),
+            };
+            self.statuses.push((key, update));
         }
-        Ok(())
     }
 
     /// Adds a template review decision for `business_id`.
     pub fn add_template_decision(&mut self, business_id: &str, update: TemplateStatusUpdate) {
         self.templates.push((business_id.to_string(), update));
     }
+}
+
+/// The senders' profiles of one change, found by phone or BSUID.
+struct Profiles(Vec<Contact>);
+
+impl Profiles {
+    fn of(contacts: Vec<Contact>) -> Profiles {
+        Profiles(contacts)
+    }
+
+    /// The profile of a message's sender: the one with its phone or its BSUID, or the only one.
+    fn find(&self, sighting: &Sighting) -> Option<&Contact> {
+        let same = |c: &&Contact| {
+            let phone = c.wa_id.as_deref().and_then(CustomerKey::from_phone);
+            let user_id = c.user_id.as_deref().and_then(CustomerKey::from_user_id);
+            (phone.is_some() && phone == sighting.phone)
+                || (user_id.is_some() && user_id == sighting.user_id)
+        };
+        self.0.iter().find(same)
+    }
+}
+
+/// Who sent a message, as its delivery names them: phone, BSUID (from the message, or else its
+/// profile), and the new phone or BSUID a system message announces. `None` when it names no
+/// one.
+fn sighting(message: &Message, profiles: &Profiles) -> Option<Sighting> {
+    let mut sighting = Sighting {
+        phone: message.from.as_deref().and_then(CustomerKey::from_phone),
+        user_id: message
+            .from_user_id
+            .as_deref()
+            .and_then(CustomerKey::from_user_id),
+        ..Sighting::default()
+    };
+    if sighting.phone.is_none() && sighting.user_id.is_none() {
+        return None;
+    }
+    if let Some(profile) = profiles.find(&sighting) {
+        let phone = profile.wa_id.as_deref().and_then(CustomerKey::from_phone);
+        let user_id = profile
+            .user_id
+            .as_deref()
+            .and_then(CustomerKey::from_user_id);
+        sighting.phone = sighting.phone.or(phone);
+        sighting.user_id = sighting.user_id.or(user_id);
+    }
+    if let Kind::System { system } = &message.kind {
+        match system.change.as_deref() {
+            Some("user_changed_number") => {
+                let new = system.wa_id.as_deref().or(system.new_wa_id.as_deref());
+                sighting.new_phone = new.and_then(CustomerKey::from_phone);
+            }
+            Some("user_changed_user_id") => {
+                let new = system.user_id.as_deref();
+                sighting.new_user_id = new.and_then(CustomerKey::from_user_id);
+                let previous = system.previous_user_id.as_deref();
+                if let Some(previous) = previous.and_then(CustomerKey::from_user_id) {
+                    sighting.user_id = Some(previous);
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(sighting)
+}
+
+/// A stable id for a message that came without one, so that its redelivery is still known:
+/// a hash of its sender, time, kind and content.
+fn generated_id(key: &ConversationKey, message: &Message) -> String {
+    let (kind, content) = message.stored();
+    let mut hash = Sha256::new();
+    for part in [
+        key.phone.as_str(),
+        &format!("{:?}", message.timestamp),
+        &kind,
+    ] {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    hash.update(content.to_string().as_bytes());
+    format!("parley.{}", hex::encode(&hash.finalize()[..16]))
 }
 
 /// Unix seconds as stored (ms); a message without a readable time counts as sent now.
@@ -147,11 +242,21 @@ pub struct Intake<'a> {
 impl Intake<'_> {
     /// Persists everything in `batch`, then starts the follow-ups of the new messages. Returns
     /// once everything is persisted; the follow-ups run on.
-    pub async fn take(&self, batch: Batch) -> Result<(), InboundError> {
+    pub async fn take(&self, mut batch: Batch) -> Result<(), InboundError> {
         for (business_id, update) in &batch.templates {
             let update = serde_json::to_value(update).unwrap_or_default();
             let events = self.store.template_decided(business_id, &update).await?;
             self.bus.publish(events);
+        }
+        // Which customer each message is from, in delivery order: linking a phone and a BSUID,
+        // or a changed number, moves records before the message is stored under its key.
+        for arrival in &mut batch.messages {
+            let (key, events) = self
+                .store
+                .identify(&arrival.key.business_id, &arrival.sighting)
+                .await?;
+            self.bus.publish(events);
+            arrival.key.phone = key;
         }
         let media: Vec<(String, String)> = batch
             .messages
@@ -220,6 +325,7 @@ async fn auto_reply(store: &Store, outbox: &Outbox, arrival: Arrival) -> Result<
         key,
         stored,
         message,
+        ..
     } = arrival;
     let replies = store.replies(&key.business_id).await?;
     if !replies.iter().any(|r| r.is_active) {

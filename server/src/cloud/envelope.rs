@@ -23,18 +23,29 @@ pub struct Envelope {
 pub enum EnvelopeError {
     #[error("Webhook body is not JSON: {0}")]
     NotJson(serde_json::Error),
-    #[error("Webhook body has no entry array")]
-    NoEntries,
+    #[error("Webhook body is not a JSON object")]
+    NotObject,
 }
 
 impl Envelope {
-    /// Reads a webhook body; only a body that is not JSON or has no `entry` array is refused.
+    /// Reads a webhook body; only a body that is not a JSON object is refused. An object
+    /// without an `entry` array carries nothing (it is logged, not refused: the provider would
+    /// redeliver a refusal for days).
     pub fn read(body: &[u8]) -> Result<Envelope, EnvelopeError> {
         let raw: Value = serde_json::from_slice(body).map_err(EnvelopeError::NotJson)?;
-        if !raw.get("entry").is_some_and(Value::is_array) {
-            return Err(EnvelopeError::NoEntries);
+        if !raw.is_object() {
+            return Err(EnvelopeError::NotObject);
         }
-        Envelope::deserialize(raw).map_err(|_| EnvelopeError::NoEntries)
+        Ok(Envelope::deserialize(&raw).unwrap_or_else(|_| {
+            tracing::warn!("webhook body without an entry array: nothing to take");
+            Envelope {
+                object: raw
+                    .get("object")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                entry: Vec::new(),
+            }
+        }))
     }
 }
 
@@ -122,7 +133,7 @@ pub struct Contact {
     /// Phone digits; omitted when Meta may not share the phone (2026 usernames).
     #[serde(default, deserialize_with = "lenient::string")]
     pub wa_id: Option<String>,
-    /// The business-scoped user id (BSUID); read, not acted on yet.
+    /// The business-scoped user id (BSUID): names the customer when the phone is withheld.
     #[serde(default, deserialize_with = "lenient::string")]
     pub user_id: Option<String>,
     #[serde(default, deserialize_with = "lenient::or_default")]
@@ -134,7 +145,7 @@ pub struct Profile {
     /// Shown as the conversation's name.
     #[serde(default, deserialize_with = "lenient::string")]
     pub name: Option<String>,
-    /// The user's WhatsApp username, when they took one; read, not acted on yet.
+    /// The user's WhatsApp username (`@name`), when they took one: shown where the phone would be.
     #[serde(default, deserialize_with = "lenient::string")]
     pub username: Option<String>,
 }
@@ -153,7 +164,7 @@ pub struct Status {
     /// The customer's phone; absent when the message went to a BSUID whose phone is withheld.
     #[serde(default, deserialize_with = "lenient::string")]
     pub recipient_id: Option<String>,
-    /// The customer's BSUID; read, not acted on yet.
+    /// The customer's BSUID: names the conversation when `recipient_id` is absent.
     #[serde(default, deserialize_with = "lenient::string")]
     pub recipient_user_id: Option<String>,
     #[serde(default, deserialize_with = "lenient::or_default")]

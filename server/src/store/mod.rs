@@ -7,6 +7,7 @@
 //! - `tokens`: refresh tokens, rotation and reuse detection
 //! - `events`: the numbered event log, its replay on resume, and pruning
 //! - `contacts`: the conversation list; adding, editing, importing and deleting contacts
+//! - `customers`: which customer an inbound message is from; linking a phone and a BSUID
 //! - `unread`: unread totals and marking a conversation read
 //! - `messages`: stored messages, their events, and a conversation's history
 //! - `receipts`: status changes of our messages, and receipts that beat their message
@@ -26,6 +27,7 @@
 mod businesses;
 mod contacts;
 mod conversations;
+mod customers;
 mod error;
 mod events;
 mod ingest;
@@ -44,6 +46,7 @@ mod users;
 
 pub use businesses::{Business, ProviderCredentials};
 pub use contacts::{ContactPage, ContactRow, ImportCounts};
+pub use customers::Sighting;
 pub use error::{Error, StoreResult};
 pub(crate) use messages::preview;
 pub use messages::{MessageJson, MessageRow};

@@ -88,7 +88,13 @@ impl Store {
         .bind(&key.phone)
         .execute(&mut *tx)
         .await?;
-        let drafts = message_drafts(&pnid, &key.phone, &name, created, &row);
+        let drafts = message_drafts(
+            &pnid,
+            &key.phone,
+            &name,
+            created.then_some((None, None)),
+            &row,
+        );
         let events = append_events(&mut tx, &key.business_id, drafts).await?;
         tx.commit().await?;
         Ok((OutgoingState::Created, events))

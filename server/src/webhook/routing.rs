@@ -60,7 +60,7 @@ pub async fn batch(
                 verified.insert(business.id.clone());
             }
             match change {
-                Change::Messages(value) => batch.add_messages(&business.id, *value)?,
+                Change::Messages(value) => batch.add_messages(&business.id, *value),
                 Change::TemplateStatus(update) => batch.add_template_decision(&business.id, update),
                 Change::Unknown { field, .. } => {
                     tracing::debug!(field = %field, "webhook change not acted on");

@@ -736,6 +736,8 @@ fn inbound_text(
         kind: "text".into(),
         content: json!({"text": id}),
         contact_name: name.map(String::from),
+        user_id: None,
+        username: None,
     })
 }
 

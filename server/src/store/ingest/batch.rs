@@ -62,19 +62,62 @@ impl Store {
     }
 }
 
-/// A conversation while a batch is written: its contact's name, whether the batch creates or
-/// renames the contact, and the time of its latest message.
+/// A conversation while a batch is written: its contact's name and ids, whether the batch
+/// creates the contact or changes its name or ids, the time of its latest message, and the
+/// times the batch gives its messages.
 struct Thread {
     name: String,
+    user_id: Option<String>,
+    username: Option<String>,
     created: bool,
     renamed: bool,
     latest: i64,
+    times: HashSet<i64>,
 }
 
-/// A new message of the batch: its item, row, whether it is its contact's first, and content.
-type NewRow<'a> = (usize, MessageRow, bool, &'a serde_json::Value);
+/// A new message of the batch: its item, row, its contact's ids when it is the contact's first
+/// message, and content.
+type NewRow<'a> = (usize, MessageRow, Option<OwnedIds>, &'a serde_json::Value);
 
-/// What a batch's new messages change on one contact.
+/// A new contact's BSUID and username.
+type OwnedIds = (Option<String>, Option<String>);
+
+fn thread_ids(thread: &Thread) -> OwnedIds {
+    (thread.user_id.clone(), thread.username.clone())
+}
+
+/// The provider's time for a message of `phone`, or the next millisecond free in its
+/// conversation: only a message at that exact time (in the store or this batch) moves it.
+async fn free_time(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    phone: &str,
+    thread: &Thread,
+    wanted: i64,
+) -> Result<i64, sqlx::Error> {
+    let mut at = wanted;
+    loop {
+        let taken = thread.times.contains(&at)
+            || (!thread.created && at <= thread.latest && {
+                let found: Option<(i64,)> = sqlx::query_as(
+                    "SELECT sent_at FROM messages WHERE business_id = $1 AND phone = $2 \
+                     AND sent_at = $3 LIMIT 1",
+                )
+                .bind(business)
+                .bind(phone)
+                .bind(at)
+                .fetch_optional(&mut *conn)
+                .await?;
+                found.is_some()
+            });
+        if !taken {
+            return Ok(at);
+        }
+        at += 1;
+    }
+}
+
+/// What a batch's new messages change on one contact: the count, and the newest of them.
 #[derive(Default)]
 struct Activity {
     added: i64,
@@ -85,8 +128,9 @@ struct Activity {
 
 /// Writes one business's inbound messages (in order) and answers the events of each new one, by
 /// item index. Each message behaves as if written alone: a new contact's first message announces
-/// it, a newer profile name renames the contact (even on a redelivery), times are unique and
-/// increasing in each conversation, and each notification carries the unread counts as they
+/// it, a newer profile name, BSUID or username updates the contact (even on a redelivery), each
+/// message keeps the provider's time (moved by a millisecond only where another message of its
+/// conversation has that exact time), and each notification carries the unread counts as they
 /// were right after its message (`total_unread` is the business's before the batch). A few
 /// multi-row statements do it for the whole batch.
 async fn insert_inbound(
@@ -104,18 +148,32 @@ async fn insert_inbound(
         let first = !threads.contains_key(&key.phone);
         let thread = threads.entry(key.phone.clone()).or_insert_with(|| Thread {
             name: name.to_string(),
+            user_id: message.user_id.clone(),
+            username: message.username.clone(),
             created: true,
             renamed: false,
             latest: 0,
+            times: HashSet::new(),
         });
         if !name.is_empty() && name != thread.name {
             thread.name = name.to_string();
             thread.renamed = !thread.created;
         }
+        for (known, sent) in [
+            (&mut thread.user_id, &message.user_id),
+            (&mut thread.username, &message.username),
+        ] {
+            if sent.is_some() && sent != known {
+                known.clone_from(sent);
+                thread.renamed = !thread.created;
+            }
+        }
         if !seen.insert(message.provider_id.as_str()) {
             continue; // The same message twice in one batch: the second is a redelivery.
         }
-        thread.latest = message.timestamp_ms.max(thread.latest + 1);
+        let sent_at = free_time(conn, business, &key.phone, thread, message.timestamp_ms).await?;
+        thread.times.insert(sent_at);
+        thread.latest = thread.latest.max(sent_at);
         let row = MessageRow {
             message_id: message.provider_id.clone(),
             phone: key.phone.clone(),
@@ -125,10 +183,15 @@ async fn insert_inbound(
             status: "received".into(),
             is_read: 0,
             sender_name: thread.name.clone(),
-            sent_at: thread.latest,
+            sent_at,
             error: None,
         };
-        rows.push((i, row, first, &message.content));
+        rows.push((
+            i,
+            row,
+            first.then_some(thread_ids(thread)),
+            &message.content,
+        ));
     }
     save_contacts(conn, business, &threads).await?;
     let new: Vec<_> = rows.iter().map(|(_, row, ..)| (row, None)).collect();
@@ -140,9 +203,11 @@ async fn insert_inbound(
         let (text, caption) = preview(content);
         let a = activity.entry(row.phone.as_str()).or_default();
         a.added += 1;
-        a.last_at = row.sent_at;
-        a.last_text = text;
-        a.last_caption = caption;
+        if row.sent_at > a.last_at {
+            a.last_at = row.sent_at;
+            a.last_text = text;
+            a.last_caption = caption;
+        }
     }
     // Each contact's unread count before the batch; each message below adds its own.
     let mut unread = record_activity(conn, business, &activity).await?;
@@ -160,7 +225,10 @@ async fn insert_inbound(
                 *count
             });
             let (text, caption) = preview(content);
-            let mut drafts = message_drafts(pnid, &row.phone, &row.sender_name, first, &row);
+            let created = first
+                .as_ref()
+                .map(|(id, name)| (id.as_deref(), name.as_deref()));
+            let mut drafts = message_drafts(pnid, &row.phone, &row.sender_name, created, &row);
             drafts.push(Draft {
                 channels: vec![NOTIFICATIONS.into()],
                 name: NOTIFICATION,
@@ -191,6 +259,9 @@ struct Notification<'a> {
     last_message_timestamp: String,
 }
 
+/// A known contact: key, name, BSUID, username and latest message time.
+type KnownThread = (String, String, Option<String>, Option<String>, Option<i64>);
+
 /// The batch's conversations whose contact exists: its name and latest message time (a contact
 /// that does not exist has no messages either: they go with it).
 async fn known_threads(
@@ -208,23 +279,28 @@ async fn known_threads(
     for chunk in phones.chunks(rows_per_statement(1) - 1) {
         let params = Params::of(conn);
         let sql = format!(
-            "SELECT c.phone, c.name, (SELECT MAX(m.sent_at) FROM messages m \
+            "SELECT c.phone, c.name, c.user_id, c.username, (SELECT MAX(m.sent_at) FROM messages m \
              WHERE m.business_id = c.business_id AND m.phone = c.phone) \
              FROM contacts c WHERE c.phone IN ({}) AND c.business_id = {}",
             params.list(1, chunk.len()),
             params.nth(chunk.len() + 1)
         );
         // Only numbered placeholders are formatted in; the values are bound.
-        let mut select = sqlx::query_as::<_, (String, String, Option<i64>)>(AssertSqlSafe(sql));
+        let mut select = sqlx::query_as::<_, KnownThread>(AssertSqlSafe(sql));
         for phone in chunk {
             select = select.bind(*phone);
         }
-        for (phone, name, latest) in select.bind(business).fetch_all(&mut *conn).await? {
+        for (phone, name, user_id, username, latest) in
+            select.bind(business).fetch_all(&mut *conn).await?
+        {
             let thread = Thread {
                 name,
+                user_id,
+                username,
                 created: false,
                 renamed: false,
                 latest: latest.unwrap_or(0),
+                times: HashSet::new(),
             };
             threads.insert(phone, thread);
         }
@@ -232,7 +308,7 @@ async fn known_threads(
     Ok(threads)
 }
 
-/// Inserts the batch's new contacts and renames the ones a message renamed.
+/// Inserts the batch's new contacts and updates the ones whose name or ids a message changed.
 async fn save_contacts(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -240,10 +316,11 @@ async fn save_contacts(
 ) -> Result<(), sqlx::Error> {
     let created: Vec<_> = threads.iter().filter(|(_, t)| t.created).collect();
     let now = now_ms();
-    for chunk in created.chunks(rows_per_statement(4)) {
+    for chunk in created.chunks(rows_per_statement(6)) {
         let sql = format!(
-            "INSERT INTO contacts (business_id, phone, name, created_at) VALUES {}",
-            Params::of(conn).rows(chunk.len(), 4)
+            "INSERT INTO contacts (business_id, phone, name, user_id, username, created_at) \
+             VALUES {}",
+            Params::of(conn).rows(chunk.len(), 6)
         );
         let mut insert = sqlx::query(AssertSqlSafe(sql));
         for (phone, thread) in chunk {
@@ -251,22 +328,31 @@ async fn save_contacts(
                 .bind(business)
                 .bind(*phone)
                 .bind(&thread.name)
+                .bind(&thread.user_id)
+                .bind(&thread.username)
                 .bind(now);
         }
         insert.execute(&mut *conn).await?;
     }
     for (phone, thread) in threads.iter().filter(|(_, t)| t.renamed) {
-        sqlx::query("UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3")
-            .bind(&thread.name)
-            .bind(business)
-            .bind(phone)
-            .execute(&mut *conn)
-            .await?;
+        sqlx::query(
+            "UPDATE contacts SET name = $1, user_id = $2, username = $3 \
+             WHERE business_id = $4 AND phone = $5",
+        )
+        .bind(&thread.name)
+        .bind(&thread.user_id)
+        .bind(&thread.username)
+        .bind(business)
+        .bind(phone)
+        .execute(&mut *conn)
+        .await?;
     }
     Ok(())
 }
 
-/// Moves each contact's last message, preview and unread count; answers the unread counts after.
+/// Moves each contact's last message and preview (only forward: a late message does not take
+/// the place of a newer one), latest inbound time and unread count; answers the unread counts
+/// after.
 async fn record_activity(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -278,8 +364,15 @@ async fn record_activity(
         let params = Params::of(conn);
         let sql = format!(
             "WITH batch (phone, at, last_text, last_caption, added) AS (VALUES {}) \
-             UPDATE contacts SET last_message_at = batch.at, last_incoming_at = batch.at, \
-             last_text = batch.last_text, last_caption = batch.last_caption, \
+             UPDATE contacts SET \
+             last_message_at = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
+                 THEN batch.at ELSE contacts.last_message_at END, \
+             last_incoming_at = CASE WHEN batch.at >= COALESCE(contacts.last_incoming_at, 0) \
+                 THEN batch.at ELSE contacts.last_incoming_at END, \
+             last_text = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
+                 THEN batch.last_text ELSE contacts.last_text END, \
+             last_caption = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
+                 THEN batch.last_caption ELSE contacts.last_caption END, \
              unread_count = contacts.unread_count + batch.added \
              FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = {} \
              RETURNING contacts.phone, contacts.unread_count",

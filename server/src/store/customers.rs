@@ -1,0 +1,192 @@
+//! Which customer an inbound message is from. A customer is keyed by phone when it is known and
+//! by BSUID otherwise; when a message first names both, the BSUID-keyed conversation joins the
+//! phone-keyed one (one customer, one history), and a system message announcing a new number or
+//! a new BSUID moves the customer to it, history included.
+
+use parley_actors::events::Event;
+use sqlx::AnyConnection;
+
+use super::Store;
+use super::contacts::{move_history, new_contact_draft, phone_number_id};
+use super::error::StoreResult;
+use super::events::append_events;
+use crate::customer::CustomerKey;
+
+/// Who an inbound message names as its sender.
+#[derive(Clone, Debug, Default)]
+pub struct Sighting {
+    /// The sender's phone, when Meta shares it.
+    pub phone: Option<CustomerKey>,
+    /// The sender's BSUID (the previous one on a `user_changed_user_id` notice).
+    pub user_id: Option<CustomerKey>,
+    /// The number a `user_changed_number` notice moves the customer to.
+    pub new_phone: Option<CustomerKey>,
+    /// The BSUID a `user_changed_user_id` notice gives the customer.
+    pub new_user_id: Option<CustomerKey>,
+}
+
+impl Sighting {
+    /// The key the delivery itself names: the phone if given, else the BSUID.
+    pub fn key(&self) -> &str {
+        self.phone
+            .as_ref()
+            .or(self.user_id.as_ref())
+            .map_or("", CustomerKey::as_str)
+    }
+}
+
+impl Store {
+    /// The key `sighting`'s customer is kept under, after linking or moving their records as
+    /// the sighting says; answers it with the events of any move (`new_contact` with
+    /// `previous_phone_number`).
+    pub async fn identify(
+        &self,
+        business_id: &str,
+        sighting: &Sighting,
+    ) -> StoreResult<(String, Vec<Event>)> {
+        let mut tx = self.begin_write().await?;
+        let mut moves = Vec::new();
+        let mut key = match (&sighting.phone, &sighting.user_id) {
+            (Some(phone), Some(user_id)) => {
+                if has_contact(&mut tx, business_id, user_id.as_str()).await? {
+                    moves.push((user_id.to_string(), phone.to_string()));
+                }
+                phone.to_string()
+            }
+            (Some(phone), None) => phone.to_string(),
+            (None, Some(user_id)) => phone_of(&mut tx, business_id, user_id.as_str())
+                .await?
+                .unwrap_or_else(|| user_id.to_string()),
+            (None, None) => String::new(),
+        };
+        for (from, to) in &moves {
+            join(&mut tx, business_id, from, to).await?;
+        }
+        if let Some(new) = &sighting.new_phone
+            && new.as_str() != key
+        {
+            join(&mut tx, business_id, &key, new.as_str()).await?;
+            moves.push((
+                std::mem::replace(&mut key, new.to_string()),
+                new.to_string(),
+            ));
+        }
+        if let Some(new) = &sighting.new_user_id {
+            if CustomerKey::from_user_id(&key).is_some() && new.as_str() != key {
+                join(&mut tx, business_id, &key, new.as_str()).await?;
+                moves.push((
+                    std::mem::replace(&mut key, new.to_string()),
+                    new.to_string(),
+                ));
+            }
+            sqlx::query("UPDATE contacts SET user_id = $1 WHERE business_id = $2 AND phone = $3")
+                .bind(new.as_str())
+                .bind(business_id)
+                .bind(&key)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let mut drafts = Vec::new();
+        if !moves.is_empty() {
+            let pnid = phone_number_id(&mut tx, business_id).await?;
+            for (from, to) in &moves {
+                let row: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
+                    "SELECT name, user_id, username FROM contacts \
+                     WHERE business_id = $1 AND phone = $2",
+                )
+                .bind(business_id)
+                .bind(to)
+                .fetch_optional(&mut *tx)
+                .await?;
+                if let Some((name, user_id, username)) = row {
+                    let ids = (user_id.as_deref(), username.as_deref());
+                    drafts.push(new_contact_draft(&pnid, to, &name, ids, Some(from)));
+                }
+            }
+        }
+        let events = append_events(&mut tx, business_id, drafts).await?;
+        tx.commit().await?;
+        Ok((key, events))
+    }
+}
+
+async fn has_contact(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    key: &str,
+) -> Result<bool, sqlx::Error> {
+    let row: Option<(String,)> =
+        sqlx::query_as("SELECT phone FROM contacts WHERE business_id = $1 AND phone = $2")
+            .bind(business_id)
+            .bind(key)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(row.is_some())
+}
+
+/// The phone key of the customer whose contact keeps this BSUID, if any.
+async fn phone_of(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    user_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "SELECT phone FROM contacts WHERE business_id = $1 AND user_id = $2 AND phone <> $3 \
+         ORDER BY phone LIMIT 1",
+    )
+    .bind(business_id)
+    .bind(user_id)
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(row.map(|(phone,)| phone))
+}
+
+/// Moves the customer `from` onto `to`: their history, and their contact (merged into `to`'s
+/// when both exist: unread counts add up, the newer activity wins, ids are kept).
+async fn join(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    from: &str,
+    to: &str,
+) -> Result<(), sqlx::Error> {
+    move_history(conn, business_id, from, to).await?;
+    if !has_contact(conn, business_id, to).await? {
+        sqlx::query("UPDATE contacts SET phone = $1 WHERE business_id = $2 AND phone = $3")
+            .bind(to)
+            .bind(business_id)
+            .bind(from)
+            .execute(&mut *conn)
+            .await?;
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE contacts SET \
+         unread_count = contacts.unread_count + old.unread_count, \
+         last_text = CASE WHEN COALESCE(old.last_message_at, 0) > COALESCE(contacts.last_message_at, 0) \
+             THEN old.last_text ELSE contacts.last_text END, \
+         last_caption = CASE WHEN COALESCE(old.last_message_at, 0) > COALESCE(contacts.last_message_at, 0) \
+             THEN old.last_caption ELSE contacts.last_caption END, \
+         last_message_at = CASE WHEN COALESCE(old.last_message_at, 0) > COALESCE(contacts.last_message_at, 0) \
+             THEN old.last_message_at ELSE contacts.last_message_at END, \
+         last_incoming_at = CASE WHEN COALESCE(old.last_incoming_at, 0) > COALESCE(contacts.last_incoming_at, 0) \
+             THEN old.last_incoming_at ELSE contacts.last_incoming_at END, \
+         user_id = COALESCE(contacts.user_id, old.user_id), \
+         username = COALESCE(contacts.username, old.username), \
+         name = CASE WHEN contacts.name = '' THEN old.name ELSE contacts.name END \
+         FROM contacts AS old \
+         WHERE contacts.business_id = $1 AND contacts.phone = $2 \
+         AND old.business_id = $1 AND old.phone = $3",
+    )
+    .bind(business_id)
+    .bind(to)
+    .bind(from)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("DELETE FROM contacts WHERE business_id = $1 AND phone = $2")
+        .bind(business_id)
+        .bind(from)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}

@@ -3,6 +3,7 @@
 mod auto_replies;
 mod cluster;
 mod crash;
+mod customers;
 mod google;
 mod helpers;
 mod identity;

@@ -13,7 +13,8 @@
 //! - `receipts`: status changes of our messages, and receipts that beat their message
 //! - `outgoing`: our sends, recorded before the attempt, and the provider's answer
 //! - `conversations`: the actors' `ConversationStore`, over the modules above
-//! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL)
+//! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL,
+//!   `threads`: its conversations' contacts and message times)
 //! - `logins`: failed sign-ins, for login throttling
 //! - `outbox`: sends waiting for the provider, and stored media files
 //! - `templates`: message templates and bulk template sends

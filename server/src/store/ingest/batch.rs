@@ -6,14 +6,18 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel, event_data};
 use serde::Serialize;
-use sqlx::{AssertSqlSafe, Connection as _};
+use sqlx::Connection as _;
 
 use super::Write;
+use super::threads::{
+    Activity, OwnedIds, Thread, free_time, known_threads, record_activity, save_contacts,
+    thread_ids,
+};
 use crate::store::events::{Draft, append_events};
 use crate::store::messages::{MessageRow, insert_messages, message_drafts, preview};
 use crate::store::receipts::apply_status;
 use crate::store::unread::{add_unread, number_and_unread};
-use crate::store::{Params, Store, iso_time, now_ms, rows_per_statement};
+use crate::store::{Store, iso_time};
 
 impl Store {
     /// Writes receipts and inbound messages in one transaction and answers each write's events
@@ -62,69 +66,9 @@ impl Store {
     }
 }
 
-/// A conversation while a batch is written: its contact's name and ids, whether the batch
-/// creates the contact or changes its name or ids, the time of its latest message, and the
-/// times the batch gives its messages.
-struct Thread {
-    name: String,
-    user_id: Option<String>,
-    username: Option<String>,
-    created: bool,
-    renamed: bool,
-    latest: i64,
-    times: HashSet<i64>,
-}
-
 /// A new message of the batch: its item, row, its contact's ids when it is the contact's first
 /// message, and content.
 type NewRow<'a> = (usize, MessageRow, Option<OwnedIds>, &'a serde_json::Value);
-
-/// A new contact's BSUID and username.
-type OwnedIds = (Option<String>, Option<String>);
-
-fn thread_ids(thread: &Thread) -> OwnedIds {
-    (thread.user_id.clone(), thread.username.clone())
-}
-
-/// The provider's time for a message of `phone`, or the next millisecond free in its
-/// conversation: only a message at that exact time (in the store or this batch) moves it.
-async fn free_time(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    phone: &str,
-    thread: &Thread,
-    wanted: i64,
-) -> Result<i64, sqlx::Error> {
-    let mut at = wanted;
-    loop {
-        let taken = thread.times.contains(&at)
-            || (!thread.created && at <= thread.latest && {
-                let found: Option<(i64,)> = sqlx::query_as(
-                    "SELECT sent_at FROM messages WHERE business_id = $1 AND phone = $2 \
-                     AND sent_at = $3 LIMIT 1",
-                )
-                .bind(business)
-                .bind(phone)
-                .bind(at)
-                .fetch_optional(&mut *conn)
-                .await?;
-                found.is_some()
-            });
-        if !taken {
-            return Ok(at);
-        }
-        at += 1;
-    }
-}
-
-/// What a batch's new messages change on one contact: the count, and the newest of them.
-#[derive(Default)]
-struct Activity {
-    added: i64,
-    last_at: i64,
-    last_text: Option<String>,
-    last_caption: Option<String>,
-}
 
 /// Writes one business's inbound messages (in order) and answers the events of each new one, by
 /// item index. Each message behaves as if written alone: a new contact's first message announces
@@ -257,140 +201,6 @@ struct Notification<'a> {
     unread_count: i64,
     total_unread: i64,
     last_message_timestamp: String,
-}
-
-/// A known contact: key, name, BSUID, username and latest message time.
-type KnownThread = (String, String, Option<String>, Option<String>, Option<i64>);
-
-/// The batch's conversations whose contact exists: its name and latest message time (a contact
-/// that does not exist has no messages either: they go with it).
-async fn known_threads(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    messages: &[(usize, &ConversationKey, &InboundMessage)],
-) -> Result<HashMap<String, Thread>, sqlx::Error> {
-    let mut phones: Vec<&str> = messages
-        .iter()
-        .map(|(_, key, _)| key.phone.as_str())
-        .collect();
-    phones.sort_unstable();
-    phones.dedup();
-    let mut threads = HashMap::with_capacity(phones.len());
-    for chunk in phones.chunks(rows_per_statement(1) - 1) {
-        let params = Params::of(conn);
-        let sql = format!(
-            "SELECT c.phone, c.name, c.user_id, c.username, (SELECT MAX(m.sent_at) FROM messages m \
-             WHERE m.business_id = c.business_id AND m.phone = c.phone) \
-             FROM contacts c WHERE c.phone IN ({}) AND c.business_id = {}",
-            params.list(1, chunk.len()),
-            params.nth(chunk.len() + 1)
-        );
-        // Only numbered placeholders are formatted in; the values are bound.
-        let mut select = sqlx::query_as::<_, KnownThread>(AssertSqlSafe(sql));
-        for phone in chunk {
-            select = select.bind(*phone);
-        }
-        for (phone, name, user_id, username, latest) in
-            select.bind(business).fetch_all(&mut *conn).await?
-        {
-            let thread = Thread {
-                name,
-                user_id,
-                username,
-                created: false,
-                renamed: false,
-                latest: latest.unwrap_or(0),
-                times: HashSet::new(),
-            };
-            threads.insert(phone, thread);
-        }
-    }
-    Ok(threads)
-}
-
-/// Inserts the batch's new contacts and updates the ones whose name or ids a message changed.
-async fn save_contacts(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    threads: &HashMap<String, Thread>,
-) -> Result<(), sqlx::Error> {
-    let created: Vec<_> = threads.iter().filter(|(_, t)| t.created).collect();
-    let now = now_ms();
-    for chunk in created.chunks(rows_per_statement(6)) {
-        let sql = format!(
-            "INSERT INTO contacts (business_id, phone, name, user_id, username, created_at) \
-             VALUES {}",
-            Params::of(conn).rows(chunk.len(), 6)
-        );
-        let mut insert = sqlx::query(AssertSqlSafe(sql));
-        for (phone, thread) in chunk {
-            insert = insert
-                .bind(business)
-                .bind(*phone)
-                .bind(&thread.name)
-                .bind(&thread.user_id)
-                .bind(&thread.username)
-                .bind(now);
-        }
-        insert.execute(&mut *conn).await?;
-    }
-    for (phone, thread) in threads.iter().filter(|(_, t)| t.renamed) {
-        sqlx::query(
-            "UPDATE contacts SET name = $1, user_id = $2, username = $3 \
-             WHERE business_id = $4 AND phone = $5",
-        )
-        .bind(&thread.name)
-        .bind(&thread.user_id)
-        .bind(&thread.username)
-        .bind(business)
-        .bind(phone)
-        .execute(&mut *conn)
-        .await?;
-    }
-    Ok(())
-}
-
-/// Moves each contact's last message and preview (only forward: a late message does not take
-/// the place of a newer one), latest inbound time and unread count; answers the unread counts
-/// after.
-async fn record_activity(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    activity: &HashMap<&str, Activity>,
-) -> Result<HashMap<String, i64>, sqlx::Error> {
-    let activity: Vec<_> = activity.iter().collect();
-    let mut unread = HashMap::with_capacity(activity.len());
-    for chunk in activity.chunks(rows_per_statement(5) - 1) {
-        let params = Params::of(conn);
-        let sql = format!(
-            "WITH batch (phone, at, last_text, last_caption, added) AS (VALUES {}) \
-             UPDATE contacts SET \
-             last_message_at = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
-                 THEN batch.at ELSE contacts.last_message_at END, \
-             last_incoming_at = CASE WHEN batch.at >= COALESCE(contacts.last_incoming_at, 0) \
-                 THEN batch.at ELSE contacts.last_incoming_at END, \
-             last_text = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
-                 THEN batch.last_text ELSE contacts.last_text END, \
-             last_caption = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
-                 THEN batch.last_caption ELSE contacts.last_caption END, \
-             unread_count = contacts.unread_count + batch.added \
-             FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = {} \
-             RETURNING contacts.phone, contacts.unread_count",
-            params.rows(chunk.len(), 5),
-            params.nth(chunk.len() * 5 + 1)
-        );
-        let mut update = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql));
-        for (phone, a) in chunk {
-            update = update
-                .bind(**phone)
-                .bind(a.last_at)
-                .bind(&a.last_text)
-                .bind(&a.last_caption)
-                .bind(a.added);
-        }
-        unread.extend(update.bind(business).fetch_all(&mut *conn).await?);
-    }
-    Ok(unread)
 }
 
 /// Appends each business's drafts in item order, one `append_events` per business, and hands

@@ -16,7 +16,7 @@ use parley_actors::hub::EventBus;
 use sha2::{Digest, Sha256};
 
 use crate::cloud::envelope::Contact;
-use crate::cloud::{Kind, Message, MessagesValue, TemplateStatusUpdate};
+use crate::cloud::{Kind, Message, MessagesValue, TemplateStatusUpdate, UserIdUpdateValue};
 use crate::customer::CustomerKey;
 use crate::outbox::{Delivery, Outbox};
 use crate::push::Push;
@@ -54,6 +54,8 @@ pub struct Batch {
     statuses: Vec<(ConversationKey, StatusUpdate)>,
     /// Template review decisions: (business, decision).
     templates: Vec<(String, TemplateStatusUpdate)>,
+    /// Customers whose BSUID changed, announced without a message: (business, sighting).
+    identities: Vec<(String, Sighting)>,
     /// Per business id.
     sets_off: HashMap<String, SetsOff>,
 }
@@ -135,6 +137,26 @@ impl Batch {
                 phone: recipient.into_string(),
             };
             self.statuses.push((key, update));
+        }
+    }
+
+    /// Adds the BSUID changes of a `user_id_update` change for `business_id`.
+    pub fn add_user_id_changes(&mut self, business_id: &str, value: UserIdUpdateValue) {
+        for change in value.user_id_update {
+            let sighting = Sighting {
+                phone: change.wa_id.as_deref().and_then(CustomerKey::from_phone),
+                user_id: (change.previous_user_id.as_deref()).and_then(CustomerKey::from_user_id),
+                new_user_id: change
+                    .user_id
+                    .as_deref()
+                    .and_then(CustomerKey::from_user_id),
+                ..Sighting::default()
+            };
+            if sighting.key().is_empty() || sighting.new_user_id.is_none() {
+                tracing::warn!("user_id_update without a customer or a new user id skipped");
+                continue;
+            }
+            self.identities.push((business_id.to_string(), sighting));
         }
     }
 
@@ -246,6 +268,10 @@ impl Intake<'_> {
         for (business_id, update) in &batch.templates {
             let update = serde_json::to_value(update).unwrap_or_default();
             let events = self.store.template_decided(business_id, &update).await?;
+            self.bus.publish(events);
+        }
+        for (business_id, sighting) in &batch.identities {
+            let (_, events) = self.store.identify(business_id, sighting).await?;
             self.bus.publish(events);
         }
         // Which customer each message is from, in delivery order: linking a phone and a BSUID,

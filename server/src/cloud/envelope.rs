@@ -66,6 +66,9 @@ pub enum Change {
     Messages(Box<MessagesValue>),
     /// `message_template_status_update`: Meta's review decided a template.
     TemplateStatus(TemplateStatusUpdate),
+    /// `user_id_update` (an early shape of the `user_changed_user_id` system message): customers
+    /// whose BSUID changed.
+    UserIdUpdate(Box<UserIdUpdateValue>),
     /// Any other field (echoes, account updates, …), kept as sent and not acted on.
     Unknown { field: String, value: Value },
 }
@@ -79,6 +82,9 @@ impl<'de> Deserialize<'de> for Change {
             "messages" => MessagesValue::deserialize(&value).map(|v| Change::Messages(Box::new(v))),
             "message_template_status_update" => {
                 TemplateStatusUpdate::deserialize(&value).map(Change::TemplateStatus)
+            }
+            "user_id_update" => {
+                UserIdUpdateValue::deserialize(&value).map(|v| Change::UserIdUpdate(Box::new(v)))
             }
             _ => Err(serde::de::Error::custom("unknown field")),
         };
@@ -95,6 +101,7 @@ impl Change {
         match self {
             Change::Messages(value) => value.metadata.phone_number_id.as_deref(),
             Change::TemplateStatus(_) => None,
+            Change::UserIdUpdate(value) => value.metadata.phone_number_id.as_deref(),
             Change::Unknown { value, .. } => value.pointer("/metadata/phone_number_id")?.as_str(),
         }
     }
@@ -115,6 +122,28 @@ pub struct MessagesValue {
     /// Errors about the whole change rather than one message.
     #[serde(default, deserialize_with = "lenient::items")]
     pub errors: Vec<Value>,
+}
+
+/// The `value` of a `user_id_update` change: `{metadata, user_id_update: [UserIdChange]}`.
+#[derive(Debug, Default, Deserialize)]
+pub struct UserIdUpdateValue {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub metadata: Metadata,
+    #[serde(default, deserialize_with = "lenient::items")]
+    pub user_id_update: Vec<UserIdChange>,
+}
+
+/// One customer's new BSUID.
+#[derive(Debug, Default, Deserialize)]
+pub struct UserIdChange {
+    /// The customer's phone, when Meta shares it.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub wa_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub previous_user_id: Option<String>,
+    /// The new BSUID.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub user_id: Option<String>,
 }
 
 /// The business number the change is for.

@@ -18,5 +18,7 @@ pub mod message;
 #[cfg(test)]
 mod tests;
 
-pub use envelope::{Change, Envelope, EnvelopeError, MessagesValue, Status, TemplateStatusUpdate};
+pub use envelope::{
+    Change, Envelope, EnvelopeError, MessagesValue, Status, TemplateStatusUpdate, UserIdUpdateValue,
+};
 pub use message::{Interactive, Kind, Message};

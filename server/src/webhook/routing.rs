@@ -62,6 +62,7 @@ pub async fn batch(
             match change {
                 Change::Messages(value) => batch.add_messages(&business.id, *value),
                 Change::TemplateStatus(update) => batch.add_template_decision(&business.id, update),
+                Change::UserIdUpdate(value) => batch.add_user_id_changes(&business.id, *value),
                 Change::Unknown { field, .. } => {
                     tracing::debug!(field = %field, "webhook change not acted on");
                 }

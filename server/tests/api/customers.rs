@@ -313,3 +313,34 @@ both_backends!(
         assert_eq!(by_id(&messages, "wamid.out")["error"], Value::Null);
     }
 );
+
+both_backends!(
+    a_user_id_update_moves_a_bsuid_customer_to_their_new_bsuid,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("renewed").await;
+        let pnid = biz.phone_number_id.clone();
+        let new_bsuid = "US.55555208655302741918";
+        let first = bsuid_text(None, "wamid.r1", "hello", "1749416383");
+        app.webhook(&from_username(&pnid, None, vec![first]), &biz.app_secret)
+            .await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+        let update = json!({"object": "whatsapp_business_account", "entry": [{"id": "waba",
+            "changes": [{"field": "user_id_update", "value": {"messaging_product": "whatsapp",
+            "metadata": {"display_phone_number": "15550783881", "phone_number_id": pnid},
+            "user_id_update": [{"previous_user_id": BSUID, "user_id": new_bsuid,
+                                "timestamp": "1749416400"}]}}]}]});
+        let (status, _) = app.webhook(&update, &biz.app_secret).await;
+        assert_eq!(status, 200);
+        let moved = event_named(&mut ws, "new_contact").await;
+        assert_eq!(moved["previous_phone_number"], BSUID);
+        assert_eq!(moved["user_id"], new_bsuid);
+        assert_eq!(moved["phone_number"], Value::Null);
+        let rows = users(&app, &biz).await;
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0]["conversation_id"], format!("{pnid}_{new_bsuid}"));
+        assert_eq!(rows[0]["username"], USERNAME);
+        assert_eq!(history(&app, &biz, new_bsuid).await.len(), 1);
+    }
+);

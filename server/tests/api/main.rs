@@ -3,6 +3,7 @@
 mod auto_replies;
 mod cluster;
 mod crash;
+mod customer_sends;
 mod customers;
 mod google;
 mod helpers;

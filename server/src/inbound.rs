@@ -1,7 +1,8 @@
-//! Inbound deliveries: what one webhook POST carries is persisted through the conversation
-//! actors, then each message seen for the first time sets off its follow-ups: a Web Push, an
-//! automated reply (docs/AUTOMATED_REPLIES.md), and keeping its media while the provider still
-//! has it.
+//! Inbound deliveries: what one webhook POST carries is taken item by item (one that names no
+//! customer is logged and skipped, never failing the rest), each message's customer is found by
+//! phone or BSUID, everything is persisted through the conversation actors, then each message
+//! seen for the first time sets off its follow-ups: a Web Push, an automated reply
+//! (docs/AUTOMATED_REPLIES.md), and keeping its media while the provider still has it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -79,12 +80,15 @@ impl Batch {
     /// Adds the messages and receipts of a `messages` change for `business_id`. An item that
     /// names no customer is logged and skipped; the rest of the delivery is kept.
     pub fn add_messages(&mut self, business_id: &str, value: MessagesValue) {
-        let profiles = Profiles::of(value.contacts);
+        let profiles = Profiles(value.contacts);
         for message in value.messages {
             let Some(sighting) = sighting(&message, &profiles) else {
                 tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message without a sender skipped");
                 continue;
             };
+            if matches!(message.kind, Kind::Unknown(_)) {
+                tracing::info!(id = ?message.id, kind = %message.type_name, "webhook message Parley cannot read kept raw");
+            }
             let (kind, content) = message.stored();
             let key = ConversationKey {
                 business_id: business_id.to_string(),
@@ -170,11 +174,7 @@ impl Batch {
 struct Profiles(Vec<Contact>);
 
 impl Profiles {
-    fn of(contacts: Vec<Contact>) -> Profiles {
-        Profiles(contacts)
-    }
-
-    /// The profile of a message's sender: the one with its phone or its BSUID, or the only one.
+    /// The profile of a message's sender: the one with its phone or its BSUID.
     fn find(&self, sighting: &Sighting) -> Option<&Contact> {
         let same = |c: &&Contact| {
             let phone = c.wa_id.as_deref().and_then(CustomerKey::from_phone);

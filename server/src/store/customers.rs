@@ -44,23 +44,23 @@ impl Store {
         business_id: &str,
         sighting: &Sighting,
     ) -> StoreResult<(String, Vec<Event>)> {
+        let changes = sighting.new_phone.is_some() || sighting.new_user_id.is_some();
+        if let (Some(phone), None, false) = (&sighting.phone, &sighting.user_id, changes) {
+            return Ok((phone.to_string(), Vec::new()));
+        }
+        // Most messages change nothing: they are answered with a read, without a write.
+        let mut conn = self.pool.acquire().await?;
+        let (key, joined) = resolve(&mut conn, business_id, sighting).await?;
+        drop(conn);
+        if joined.is_none() && !changes {
+            return Ok((key, Vec::new()));
+        }
         let mut tx = self.begin_write().await?;
+        let (mut key, joined) = resolve(&mut tx, business_id, sighting).await?;
         let mut moves = Vec::new();
-        let mut key = match (&sighting.phone, &sighting.user_id) {
-            (Some(phone), Some(user_id)) => {
-                if has_contact(&mut tx, business_id, user_id.as_str()).await? {
-                    moves.push((user_id.to_string(), phone.to_string()));
-                }
-                phone.to_string()
-            }
-            (Some(phone), None) => phone.to_string(),
-            (None, Some(user_id)) => phone_of(&mut tx, business_id, user_id.as_str())
-                .await?
-                .unwrap_or_else(|| user_id.to_string()),
-            (None, None) => String::new(),
-        };
-        for (from, to) in &moves {
-            join(&mut tx, business_id, from, to).await?;
+        if let Some(from) = joined {
+            join(&mut tx, business_id, &from, &key).await?;
+            moves.push((from, key.clone()));
         }
         if let Some(new) = &sighting.new_phone
             && new.as_str() != key
@@ -108,6 +108,27 @@ impl Store {
         tx.commit().await?;
         Ok((key, events))
     }
+}
+
+/// The key the sighting's customer is kept under now, and the BSUID-keyed conversation to join
+/// onto it when the sighting first names both the phone and the BSUID.
+async fn resolve(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    sighting: &Sighting,
+) -> Result<(String, Option<String>), sqlx::Error> {
+    Ok(match (&sighting.phone, &sighting.user_id) {
+        (Some(phone), Some(user_id)) => {
+            let joined = has_contact(conn, business_id, user_id.as_str()).await?;
+            (phone.to_string(), joined.then(|| user_id.to_string()))
+        }
+        (Some(phone), None) => (phone.to_string(), None),
+        (None, Some(user_id)) => {
+            let phone = phone_of(conn, business_id, user_id.as_str()).await?;
+            (phone.unwrap_or_else(|| user_id.to_string()), None)
+        }
+        (None, None) => (String::new(), None),
+    })
 }
 
 async fn has_contact(

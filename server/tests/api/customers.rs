@@ -72,8 +72,10 @@ both_backends!(
     |backend| async move {
         let app = spawn_app(backend).await;
         let biz = app.business("bsuid").await;
+        let conversation_id = format!("{}_{BSUID}", biz.phone_number_id);
         let mut ws = WsClient::connect(&app, &biz.session.access).await;
         ws.subscribe("notifications/all").await;
+        ws.subscribe(&conversation_id).await;
         let message = bsuid_text(
             None,
             "wamid.u1",
@@ -88,12 +90,14 @@ both_backends!(
             .await;
         assert_eq!((status, body), (200, json!({"status": "success"})));
 
-        let conversation_id = format!("{}_{BSUID}", biz.phone_number_id);
         let announced = event_named(&mut ws, "new_contact").await;
         assert_eq!(announced["phone_number"], Value::Null);
         assert_eq!(announced["user_id"], BSUID);
         assert_eq!(announced["username"], USERNAME);
         assert_eq!(announced["conversation_id"], conversation_id.as_str());
+        let arrived = event_named(&mut ws, "new_message").await;
+        assert_eq!(arrived["conversation_id"], conversation_id.as_str());
+        assert_eq!(arrived["message"]["message_id"], "wamid.u1");
 
         let rows = users(&app, &biz).await;
         assert_eq!(rows.len(), 1);

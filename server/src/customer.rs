@@ -40,10 +40,11 @@ impl CustomerKey {
     }
 
     /// A phone key from what the provider sent (`from`, `wa_id`, a status's `recipient_id`):
-    /// its digits, whatever punctuation came with them; `None` when no digits are left.
+    /// its digits, whatever punctuation came with them; `None` when no digits are left or the
+    /// text is a BSUID.
     pub fn from_phone(raw: &str) -> Option<CustomerKey> {
         let digits: String = raw.chars().filter(char::is_ascii_digit).collect();
-        (!digits.is_empty()).then_some(CustomerKey(digits))
+        (!digits.is_empty() && !is_bsuid(raw.trim())).then_some(CustomerKey(digits))
     }
 
     /// A BSUID key from what the provider sent (`from_user_id`, `user_id`,
@@ -147,6 +148,7 @@ mod tests {
             "15551234567"
         );
         assert!(CustomerKey::from_phone("").is_none());
+        assert!(CustomerKey::from_phone("US.13491208655302741918").is_none());
         assert!(CustomerKey::from_user_id("16505551234").is_none());
     }
 

@@ -192,9 +192,9 @@ impl Profiles {
 fn sighting(message: &Message, profiles: &Profiles) -> Option<Sighting> {
     let mut sighting = Sighting {
         phone: message.from.as_deref().and_then(CustomerKey::from_phone),
-        user_id: message
-            .from_user_id
-            .as_deref()
+        // A `from` that holds a BSUID names the customer by it.
+        user_id: (message.from_user_id.as_deref())
+            .or(message.from.as_deref())
             .and_then(CustomerKey::from_user_id),
         ..Sighting::default()
     };

@@ -120,9 +120,17 @@ both_backends!(
         ];
         app.webhook(&inbound(&pnid, CUSTOMER, "T", recent), &biz.app_secret)
             .await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
         let late = vec![at("wamid.late", "late", now - 25 * 3600)];
         app.webhook(&inbound(&pnid, CUSTOMER, "T", late), &biz.app_secret)
             .await;
+        let notice = loop {
+            let frame = ws.next_frame().await;
+            if frame["event"] == "notification" {
+                break frame["data"].clone();
+            }
+        };
 
         let (_, history) = app
             .get(
@@ -144,6 +152,10 @@ both_backends!(
         assert_eq!(row["last_message_content"]["text"], "same second");
         assert_eq!(row["last_message_timestamp"].as_str(), Some(times[2]));
         assert_eq!(row["last_incoming_timestamp"].as_str(), Some(times[2]));
+        // The late message's notification keeps the list's newer preview and time.
+        assert_eq!(notice["preview"], "same second");
+        assert_eq!(notice["last_message_timestamp"].as_str(), Some(times[2]));
+        assert_eq!(notice["unread_count"], 3);
 
         // Only a message from 25 hours ago: the reply window stays closed.
         let other = "16505550000";

@@ -10,7 +10,7 @@ use sqlx::Connection as _;
 
 use super::Write;
 use super::threads::{
-    Activity, OwnedIds, Thread, free_time, known_threads, record_activity, save_contacts,
+    Activity, OwnedIds, Shown, Thread, free_time, known_threads, record_activity, save_contacts,
     thread_ids,
 };
 use crate::store::events::{Draft, append_events};
@@ -98,6 +98,7 @@ async fn insert_inbound(
             renamed: false,
             latest: 0,
             times: HashSet::new(),
+            shown: Shown::default(),
         });
         if !name.is_empty() && name != thread.name {
             thread.name = name.to_string();
@@ -169,6 +170,12 @@ async fn insert_inbound(
                 *count
             });
             let (text, caption) = preview(content);
+            // A late message does not take the list's place of a newer one.
+            let mut shown = Shown::default();
+            let shown = threads
+                .get_mut(&row.phone)
+                .map_or(&mut shown, |t| &mut t.shown);
+            shown.offer(row.sent_at, text.or(caption));
             let created = first
                 .as_ref()
                 .map(|(id, name)| (id.as_deref(), name.as_deref()));
@@ -180,10 +187,10 @@ async fn insert_inbound(
                     conversation_id: &conversation_channel(pnid, &row.phone),
                     phone_number: &row.phone,
                     name: &row.sender_name,
-                    preview: text.or(caption),
+                    preview: shown.preview.clone(),
                     unread_count,
                     total_unread: total,
-                    last_message_timestamp: iso_time(row.sent_at),
+                    last_message_timestamp: iso_time(shown.at),
                 }),
             });
             (i, drafts)

@@ -4,13 +4,13 @@
 use std::collections::{HashMap, HashSet};
 
 use parley_actors::conversation::{ConversationKey, InboundMessage};
-use sqlx::AssertSqlSafe;
+use sqlx::{AssertSqlSafe, FromRow};
 
 use crate::store::{Params, now_ms, rows_per_statement};
 
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
 /// creates the contact or changes its name or ids, the time of its latest message, and the
-/// times the batch gives its messages.
+/// times the batch gives its messages, and what the list shows of it.
 pub(super) struct Thread {
     pub(super) name: String,
     pub(super) user_id: Option<String>,
@@ -19,6 +19,25 @@ pub(super) struct Thread {
     pub(super) renamed: bool,
     pub(super) latest: i64,
     pub(super) times: HashSet<i64>,
+    /// What the conversation list shows of it.
+    pub(super) shown: Shown,
+}
+
+/// The conversation list's last message time and preview of a conversation.
+#[derive(Default)]
+pub(super) struct Shown {
+    pub(super) at: i64,
+    pub(super) preview: Option<String>,
+}
+
+impl Shown {
+    /// Takes a new message's time and preview unless the list shows a newer one.
+    pub(super) fn offer(&mut self, at: i64, preview: Option<String>) {
+        if at >= self.at {
+            self.at = at;
+            self.preview = preview;
+        }
+    }
 }
 
 /// A new contact's BSUID and username.
@@ -68,8 +87,19 @@ pub(super) struct Activity {
     pub(super) last_caption: Option<String>,
 }
 
-/// A known contact: key, name, BSUID, username and latest message time.
-type KnownThread = (String, String, Option<String>, Option<String>, Option<i64>);
+/// A known contact as the batch reads it.
+#[derive(FromRow)]
+struct KnownThread {
+    phone: String,
+    name: String,
+    user_id: Option<String>,
+    username: Option<String>,
+    /// Its latest message's time.
+    latest: Option<i64>,
+    last_message_at: Option<i64>,
+    last_text: Option<String>,
+    last_caption: Option<String>,
+}
 
 /// The batch's conversations whose contact exists: its name and latest message time (a contact
 /// that does not exist has no messages either: they go with it).
@@ -89,7 +119,8 @@ pub(super) async fn known_threads(
         let params = Params::of(conn);
         let sql = format!(
             "SELECT c.phone, c.name, c.user_id, c.username, (SELECT MAX(m.sent_at) FROM messages m \
-             WHERE m.business_id = c.business_id AND m.phone = c.phone) \
+             WHERE m.business_id = c.business_id AND m.phone = c.phone) AS latest, \
+             c.last_message_at, c.last_text, c.last_caption \
              FROM contacts c WHERE c.phone IN ({}) AND c.business_id = {}",
             params.list(1, chunk.len()),
             params.nth(chunk.len() + 1)
@@ -99,19 +130,21 @@ pub(super) async fn known_threads(
         for phone in chunk {
             select = select.bind(*phone);
         }
-        for (phone, name, user_id, username, latest) in
-            select.bind(business).fetch_all(&mut *conn).await?
-        {
+        for known in select.bind(business).fetch_all(&mut *conn).await? {
             let thread = Thread {
-                name,
-                user_id,
-                username,
+                name: known.name,
+                user_id: known.user_id,
+                username: known.username,
                 created: false,
                 renamed: false,
-                latest: latest.unwrap_or(0),
+                latest: known.latest.unwrap_or(0),
                 times: HashSet::new(),
+                shown: Shown {
+                    at: known.last_message_at.unwrap_or(0),
+                    preview: known.last_text.or(known.last_caption),
+                },
             };
-            threads.insert(phone, thread);
+            threads.insert(known.phone, thread);
         }
     }
     Ok(threads)

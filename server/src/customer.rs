@@ -67,6 +67,29 @@ impl CustomerKey {
     }
 }
 
+/// Who an inbound message names as its sender.
+#[derive(Clone, Debug, Default)]
+pub struct Sighting {
+    /// The sender's phone, when Meta shares it.
+    pub phone: Option<CustomerKey>,
+    /// The sender's BSUID (the previous one on a `user_changed_user_id` notice).
+    pub user_id: Option<CustomerKey>,
+    /// The number a `user_changed_number` notice moves the customer to.
+    pub new_phone: Option<CustomerKey>,
+    /// The BSUID a `user_changed_user_id` notice gives the customer.
+    pub new_user_id: Option<CustomerKey>,
+}
+
+impl Sighting {
+    /// The key the delivery itself names: the phone if given, else the BSUID.
+    pub fn key(&self) -> &str {
+        self.phone
+            .as_ref()
+            .or(self.user_id.as_ref())
+            .map_or("", CustomerKey::as_str)
+    }
+}
+
 /// Addresses a Cloud API send body to the customer `key`: `to` for a phone, `recipient` for a
 /// BSUID (Meta takes `to` when both are given, and a customer whose phone is known is keyed by
 /// it, so one field is always enough).

@@ -16,13 +16,12 @@ use parley_actors::hub::EventBus;
 
 use sha2::{Digest, Sha256};
 
-use crate::cloud::envelope::Contact;
 use crate::cloud::{Kind, Message, MessagesValue, TemplateStatusUpdate, UserIdUpdateValue};
-use crate::customer::CustomerKey;
+use crate::customer::{CustomerKey, Sighting};
 use crate::outbox::{Delivery, Outbox};
 use crate::push::Push;
 use crate::replies::engine::{InboundKind, choose_reply};
-use crate::store::{self, Sighting, Store};
+use crate::store::{self, Store};
 
 /// The sender of automated replies, as the inbox shows it.
 pub const AUTOMATED_SENDER: &str = "Automated reply";
@@ -80,9 +79,8 @@ impl Batch {
     /// Adds the messages and receipts of a `messages` change for `business_id`. An item that
     /// names no customer is logged and skipped; the rest of the delivery is kept.
     pub fn add_messages(&mut self, business_id: &str, value: MessagesValue) {
-        let profiles = Profiles(value.contacts);
         for message in value.messages {
-            let Some(sighting) = sighting(&message, &profiles) else {
+            let Some((sighting, profile)) = message.sender(&value.contacts) else {
                 tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message without a sender skipped");
                 continue;
             };
@@ -94,7 +92,6 @@ impl Batch {
                 business_id: business_id.to_string(),
                 phone: sighting.key().to_string(),
             };
-            let profile = profiles.find(&sighting);
             let stored = InboundMessage {
                 provider_id: message
                     .id
@@ -147,19 +144,10 @@ impl Batch {
     /// Adds the BSUID changes of a `user_id_update` change for `business_id`.
     pub fn add_user_id_changes(&mut self, business_id: &str, value: UserIdUpdateValue) {
         for change in value.user_id_update {
-            let sighting = Sighting {
-                phone: change.wa_id.as_deref().and_then(CustomerKey::from_phone),
-                user_id: (change.previous_user_id.as_deref()).and_then(CustomerKey::from_user_id),
-                new_user_id: change
-                    .user_id
-                    .as_deref()
-                    .and_then(CustomerKey::from_user_id),
-                ..Sighting::default()
-            };
-            if sighting.key().is_empty() || sighting.new_user_id.is_none() {
+            let Some(sighting) = change.sighting() else {
                 tracing::warn!("user_id_update without a customer or a new user id skipped");
                 continue;
-            }
+            };
             self.identities.push((business_id.to_string(), sighting));
         }
     }
@@ -168,66 +156,6 @@ impl Batch {
     pub fn add_template_decision(&mut self, business_id: &str, update: TemplateStatusUpdate) {
         self.templates.push((business_id.to_string(), update));
     }
-}
-
-/// The senders' profiles of one change, found by phone or BSUID.
-struct Profiles(Vec<Contact>);
-
-impl Profiles {
-    /// The profile of a message's sender: the one with its phone or its BSUID.
-    fn find(&self, sighting: &Sighting) -> Option<&Contact> {
-        let same = |c: &&Contact| {
-            let phone = c.wa_id.as_deref().and_then(CustomerKey::from_phone);
-            let user_id = c.user_id.as_deref().and_then(CustomerKey::from_user_id);
-            (phone.is_some() && phone == sighting.phone)
-                || (user_id.is_some() && user_id == sighting.user_id)
-        };
-        self.0.iter().find(same)
-    }
-}
-
-/// Who sent a message, as its delivery names them: phone, BSUID (from the message, or else its
-/// profile), and the new phone or BSUID a system message announces. `None` when it names no
-/// one.
-fn sighting(message: &Message, profiles: &Profiles) -> Option<Sighting> {
-    let mut sighting = Sighting {
-        phone: message.from.as_deref().and_then(CustomerKey::from_phone),
-        // A `from` that holds a BSUID names the customer by it.
-        user_id: (message.from_user_id.as_deref())
-            .or(message.from.as_deref())
-            .and_then(CustomerKey::from_user_id),
-        ..Sighting::default()
-    };
-    if sighting.phone.is_none() && sighting.user_id.is_none() {
-        return None;
-    }
-    if let Some(profile) = profiles.find(&sighting) {
-        let phone = profile.wa_id.as_deref().and_then(CustomerKey::from_phone);
-        let user_id = profile
-            .user_id
-            .as_deref()
-            .and_then(CustomerKey::from_user_id);
-        sighting.phone = sighting.phone.or(phone);
-        sighting.user_id = sighting.user_id.or(user_id);
-    }
-    if let Kind::System { system } = &message.kind {
-        match system.change.as_deref() {
-            Some("user_changed_number") => {
-                let new = system.wa_id.as_deref().or(system.new_wa_id.as_deref());
-                sighting.new_phone = new.and_then(CustomerKey::from_phone);
-            }
-            Some("user_changed_user_id") => {
-                let new = system.user_id.as_deref();
-                sighting.new_user_id = new.and_then(CustomerKey::from_user_id);
-                let previous = system.previous_user_id.as_deref();
-                if let Some(previous) = previous.and_then(CustomerKey::from_user_id) {
-                    sighting.user_id = Some(previous);
-                }
-            }
-            _ => {}
-        }
-    }
-    Some(sighting)
 }
 
 /// A stable id for a message that came without one, so that its redelivery is still known:

@@ -5,6 +5,7 @@
 //!
 //! - `envelope`: the webhook body, its changes, contacts, statuses and template decisions
 //! - `message`: one inbound message by its `type`
+//! - `sender`: who an inbound message or identity change names as its customer
 //! - `inbound`: what the inbox stores of an inbound message (kind, content, media to keep)
 //! - `graph`: the Graph API bodies the provider client sends and reads
 //! - `lenient`: the deserializers that make one odd field or item harmless
@@ -14,6 +15,7 @@ pub mod graph;
 pub mod inbound;
 pub mod lenient;
 pub mod message;
+pub mod sender;
 
 #[cfg(test)]
 mod tests;

@@ -10,30 +10,7 @@ use super::Store;
 use super::contacts::{move_history, new_contact_draft, phone_number_id};
 use super::error::StoreResult;
 use super::events::append_events;
-use crate::customer::CustomerKey;
-
-/// Who an inbound message names as its sender.
-#[derive(Clone, Debug, Default)]
-pub struct Sighting {
-    /// The sender's phone, when Meta shares it.
-    pub phone: Option<CustomerKey>,
-    /// The sender's BSUID (the previous one on a `user_changed_user_id` notice).
-    pub user_id: Option<CustomerKey>,
-    /// The number a `user_changed_number` notice moves the customer to.
-    pub new_phone: Option<CustomerKey>,
-    /// The BSUID a `user_changed_user_id` notice gives the customer.
-    pub new_user_id: Option<CustomerKey>,
-}
-
-impl Sighting {
-    /// The key the delivery itself names: the phone if given, else the BSUID.
-    pub fn key(&self) -> &str {
-        self.phone
-            .as_ref()
-            .or(self.user_id.as_ref())
-            .map_or("", CustomerKey::as_str)
-    }
-}
+use crate::customer::{CustomerKey, Sighting};
 
 impl Store {
     /// The key `sighting`'s customer is kept under, after linking or moving their records as

@@ -47,7 +47,6 @@ mod users;
 
 pub use businesses::{Business, ProviderCredentials};
 pub use contacts::{ContactPage, ContactRow, ImportCounts};
-pub use customers::Sighting;
 pub use error::{Error, StoreResult};
 pub(crate) use messages::preview;
 pub use messages::{MessageJson, MessageRow};

@@ -3,7 +3,8 @@
 //! `phone` columns): the digits of their phone number with its country code, or, for a customer
 //! whose phone Meta withholds, their business-scoped user id (BSUID, e.g.
 //! `US.13491208655302741918`). When both are known the key is the phone and the BSUID is kept
-//! with the contact.
+//! with the contact. A `Sighting` is what one inbound item says of who its customer is; the
+//! store decides which key that customer is kept under.
 
 use std::fmt;
 
@@ -67,7 +68,7 @@ impl CustomerKey {
     }
 }
 
-/// Who an inbound message names as its sender.
+/// Who an inbound message (or identity change) names as its customer.
 #[derive(Clone, Debug, Default)]
 pub struct Sighting {
     /// The sender's phone, when Meta shares it.

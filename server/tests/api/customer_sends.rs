@@ -137,3 +137,41 @@ both_backends!(
         assert_eq!(outgoing, 2, "both replies are in the one history");
     }
 );
+
+both_backends!(
+    an_automated_reply_to_a_bsuid_customer_goes_to_their_bsuid,
+    |backend| async move {
+        let (graph, received) = graph_api();
+        let (mut settings, dir) = test_settings(backend).await;
+        settings.provider.base_url = graph;
+        let app = spawn_with(settings, dir).await;
+        let biz = app.business("autobsuid").await;
+        let form = [
+            ("trigger", "fallback"),
+            ("type", "text"),
+            ("responseText", "Thanks, we will answer soon"),
+            ("isActive", "true"),
+            ("isDefault", "true"),
+            ("cooldownHours", "1"),
+        ]
+        .into_iter()
+        .fold(reqwest::multipart::Form::new(), |f, (k, v)| f.text(k, v));
+        let (status, body) = app
+            .post_form("/api/automated-replies/", &biz.session.access, form)
+            .await;
+        assert_eq!(status, 201, "{body}");
+        app.webhook(
+            &from_username(&biz.phone_number_id, None, "wamid.a1"),
+            &biz.app_secret,
+        )
+        .await;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while received.bodies().is_empty() {
+            assert!(std::time::Instant::now() < deadline, "no automated reply");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let sent = received.bodies();
+        assert_eq!(sent[0]["recipient"], BSUID);
+        assert!(sent[0].get("to").is_none(), "{}", sent[0]);
+    }
+);

@@ -98,6 +98,7 @@ async fn insert_inbound(
             renamed: false,
             latest: 0,
             times: HashSet::new(),
+            seconds_read: HashSet::new(),
             shown: Shown::default(),
         });
         if !name.is_empty() && name != thread.name {
@@ -117,8 +118,6 @@ async fn insert_inbound(
             continue; // The same message twice in one batch: the second is a redelivery.
         }
         let sent_at = free_time(conn, business, &key.phone, thread, message.timestamp_ms).await?;
-        thread.times.insert(sent_at);
-        thread.latest = thread.latest.max(sent_at);
         let row = MessageRow {
             message_id: message.provider_id.clone(),
             phone: key.phone.clone(),

@@ -9,8 +9,8 @@ use sqlx::{AssertSqlSafe, FromRow};
 use crate::store::{Params, now_ms, rows_per_statement};
 
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
-/// creates the contact or changes its name or ids, the time of its latest message, and the
-/// times the batch gives its messages, and what the list shows of it.
+/// creates the contact or changes its name or ids, the time of its latest message, the message
+/// times it knows to be taken, and what the list shows of it.
 pub(super) struct Thread {
     pub(super) name: String,
     pub(super) user_id: Option<String>,
@@ -19,6 +19,8 @@ pub(super) struct Thread {
     pub(super) renamed: bool,
     pub(super) latest: i64,
     pub(super) times: HashSet<i64>,
+    /// The seconds whose stored times are in `times`.
+    pub(super) seconds_read: HashSet<i64>,
     /// What the conversation list shows of it.
     pub(super) shown: Shown,
 }
@@ -47,31 +49,36 @@ pub(super) fn thread_ids(thread: &Thread) -> OwnedIds {
     (thread.user_id.clone(), thread.username.clone())
 }
 
-/// The provider's time for a message of `phone`, or the next millisecond free in its
-/// conversation: only a message at that exact time (in the store or this batch) moves it.
+/// The provider's time for a new message of `phone`, or the next millisecond free in its
+/// conversation: only a message at that exact time (stored, or earlier in this batch) moves it.
+/// Stored times are read a second at a time, once per conversation and second, so a burst in
+/// one second costs one query.
 pub(super) async fn free_time(
     conn: &mut sqlx::AnyConnection,
     business: &str,
     phone: &str,
-    thread: &Thread,
+    thread: &mut Thread,
     wanted: i64,
 ) -> Result<i64, sqlx::Error> {
     let mut at = wanted;
     loop {
-        let taken = thread.times.contains(&at)
-            || (!thread.created && at <= thread.latest && {
-                let found: Option<(i64,)> = sqlx::query_as(
-                    "SELECT sent_at FROM messages WHERE business_id = $1 AND phone = $2 \
-                     AND sent_at = $3 LIMIT 1",
-                )
-                .bind(business)
-                .bind(phone)
-                .bind(at)
-                .fetch_optional(&mut *conn)
-                .await?;
-                found.is_some()
-            });
-        if !taken {
+        let second = at.div_euclid(1000);
+        if !thread.created && at <= thread.latest && thread.seconds_read.insert(second) {
+            let stored: Vec<(i64,)> = sqlx::query_as(
+                "SELECT sent_at FROM messages WHERE business_id = $1 AND phone = $2 \
+                 AND sent_at >= $3 AND sent_at < $4",
+            )
+            .bind(business)
+            .bind(phone)
+            .bind(second * 1000)
+            .bind((second + 1) * 1000)
+            .fetch_all(&mut *conn)
+            .await?;
+            thread.times.extend(stored.into_iter().map(|(t,)| t));
+        }
+        if !thread.times.contains(&at) {
+            thread.times.insert(at);
+            thread.latest = thread.latest.max(at);
             return Ok(at);
         }
         at += 1;
@@ -139,6 +146,7 @@ pub(super) async fn known_threads(
                 renamed: false,
                 latest: known.latest.unwrap_or(0),
                 times: HashSet::new(),
+                seconds_read: HashSet::new(),
                 shown: Shown {
                     at: known.last_message_at.unwrap_or(0),
                     preview: known.last_text.or(known.last_caption),

@@ -152,6 +152,26 @@ impl Batch {
         }
     }
 
+    /// Gives a message that names only a BSUID the phone another message of the delivery names
+    /// with it, so that one customer's messages in one delivery are kept together.
+    fn share_phones(&mut self) {
+        let phones: HashMap<(String, CustomerKey), CustomerKey> = (self.messages.iter())
+            .filter_map(|a| {
+                let user_id = a.sighting.user_id.clone()?;
+                Some((
+                    (a.key.business_id.clone(), user_id),
+                    a.sighting.phone.clone()?,
+                ))
+            })
+            .collect();
+        for arrival in &mut self.messages {
+            if let (None, Some(user_id)) = (&arrival.sighting.phone, &arrival.sighting.user_id) {
+                let known = (arrival.key.business_id.clone(), user_id.clone());
+                arrival.sighting.phone = phones.get(&known).cloned();
+            }
+        }
+    }
+
     /// Adds a template review decision for `business_id`.
     pub fn add_template_decision(&mut self, business_id: &str, update: TemplateStatusUpdate) {
         self.templates.push((business_id.to_string(), update));
@@ -202,6 +222,7 @@ impl Intake<'_> {
             let (_, events) = self.store.identify(business_id, sighting).await?;
             self.bus.publish(events);
         }
+        batch.share_phones();
         // Which customer each message is from, in delivery order: linking a phone and a BSUID,
         // or a changed number, moves records before the message is stored under its key.
         for arrival in &mut batch.messages {

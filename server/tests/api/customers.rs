@@ -348,3 +348,24 @@ both_backends!(
         assert_eq!(history(&app, &biz, new_bsuid).await.len(), 1);
     }
 );
+
+both_backends!(
+    one_delivery_naming_a_bsuid_alone_and_with_its_phone_keeps_one_history,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("together").await;
+        let pnid = &biz.phone_number_id;
+        let alone = bsuid_text(None, "wamid.t1", "alone", "1749416383");
+        let with_phone = bsuid_text(Some(PHONE), "wamid.t2", "with phone", "1749416384");
+        // Two changes of one POST: the first withholds the phone, the second shares it.
+        let mut body = from_username(pnid, None, vec![alone]);
+        let second = from_username(pnid, Some(PHONE), vec![with_phone]);
+        let entries = body["entry"].as_array_mut().expect("entries");
+        entries.push(second["entry"][0].clone());
+        assert_eq!(app.webhook(&body, &biz.app_secret).await.0, 200);
+        let rows = users(&app, &biz).await;
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0]["phone_number"], PHONE);
+        assert_eq!(history(&app, &biz, PHONE).await.len(), 2);
+    }
+);

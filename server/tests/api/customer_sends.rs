@@ -34,6 +34,32 @@ async fn accept(received: web::Data<Received>, body: web::Json<Value>) -> HttpRe
         "messages": [{"id": format!("wamid.graph-{}", bodies.len())}]}))
 }
 
+/// `POST /{version}/{waba-id}/message_templates`: approves at once.
+async fn create_template(body: web::Json<Value>) -> HttpResponse {
+    HttpResponse::Ok().json(json!({"id": template_of(&body)["id"], "status": "APPROVED",
+                                   "category": body["category"]}))
+}
+
+/// `GET /{version}/{waba-id}/message_templates`: the one template these tests use.
+async fn list_templates() -> HttpResponse {
+    HttpResponse::Ok().json(json!({"data": [template_of(&order_update())], "paging": {}}))
+}
+
+fn order_update() -> Value {
+    json!({"name": "order_update", "language": "en_US", "category": "UTILITY",
+        "parameter_format": "POSITIONAL",
+        "components": [{"type": "BODY", "text": "Order {{1}} ships today.",
+                        "example": {"body_text": [["123"]]}}]})
+}
+
+/// A template as the Graph API lists it: approved, with an id.
+fn template_of(template: &Value) -> Value {
+    let mut listed = template.clone();
+    listed["id"] = json!("1234567890");
+    listed["status"] = json!("APPROVED");
+    listed
+}
+
 /// Starts the stand-in Graph API; answers its base URL and what it receives.
 fn graph_api() -> (String, Received) {
     let received = Received::default();
@@ -42,6 +68,14 @@ fn graph_api() -> (String, Received) {
         App::new()
             .app_data(data.clone())
             .route("/{version}/{number}/messages", web::post().to(accept))
+            .route(
+                "/{version}/{waba}/message_templates",
+                web::post().to(create_template),
+            )
+            .route(
+                "/{version}/{waba}/message_templates",
+                web::get().to(list_templates),
+            )
     })
     .workers(1)
     .bind("127.0.0.1:0")
@@ -173,5 +207,64 @@ both_backends!(
         let sent = received.bodies();
         assert_eq!(sent[0]["recipient"], BSUID);
         assert!(sent[0].get("to").is_none(), "{}", sent[0]);
+    }
+);
+
+both_backends!(
+    templates_single_and_bulk_go_to_a_bsuid_as_recipient,
+    |backend| async move {
+        let (graph, received) = graph_api();
+        let (mut settings, dir) = test_settings(backend).await;
+        settings.provider.base_url = graph;
+        let app = spawn_with(settings, dir).await;
+        let biz = app.business("templatebsuid").await;
+        let token = &biz.session.access;
+        let form = reqwest::multipart::Form::new().text("template", order_update().to_string());
+        let (status, body) = app.post_form("/api/create-template", token, form).await;
+        assert_eq!(status, 200, "{body}");
+        let components = json!([{"type": "body", "parameters": [{"type": "text", "text": "A-7"}]}]);
+        let send = |mode: &'static str, recipient: (&'static str, String)| {
+            [
+                ("send_mode", mode.to_string()),
+                ("template_name", "order_update".into()),
+                ("language_code", "en_US".into()),
+                ("components_json", components.to_string()),
+                recipient,
+            ]
+            .into_iter()
+            .fold(reqwest::multipart::Form::new(), |f, (k, v)| f.text(k, v))
+        };
+        let single = send("single", ("to", BSUID.into()));
+        let (status, body) = app.post_form("/api/send-template", token, single).await;
+        assert_eq!(status, 200, "{body}");
+        let bulk = send(
+            "bulk",
+            ("recipients_json", json!([BSUID, PHONE]).to_string()),
+        );
+        let (status, body) = app.post_form("/api/send-template", token, bulk).await;
+        assert_eq!(status, 202, "{body}");
+        let job = body["job_id"].as_str().expect("job");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while received.bodies().len() < 3 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "job {job} did not send"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let sent = received.bodies();
+        let addressed: Vec<(Value, Value)> = sent
+            .iter()
+            .map(|b| (b["recipient"].clone(), b["to"].clone()))
+            .collect();
+        assert_eq!(
+            addressed,
+            vec![
+                (json!(BSUID), Value::Null),
+                (json!(BSUID), Value::Null),
+                (Value::Null, json!(PHONE)),
+            ]
+        );
+        assert!(sent.iter().all(|b| b["type"] == "template"));
     }
 );

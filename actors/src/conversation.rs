@@ -21,7 +21,8 @@ use crate::hub::EventBus;
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
 pub struct ConversationKey {
     pub business_id: String,
-    /// Digits only, with the country code.
+    /// The customer key: phone digits with the country code, or a business-scoped user id
+    /// (BSUID) when the phone is withheld.
     pub phone: String,
 }
 
@@ -37,6 +38,11 @@ pub struct InboundMessage {
     pub content: Value,
     /// The customer's profile name, when the provider sent one.
     pub contact_name: Option<String>,
+    /// The customer's business-scoped user id, when the provider sent one (kept with the
+    /// contact).
+    pub user_id: Option<String>,
+    /// The customer's WhatsApp username (`@name`), when they took one.
+    pub username: Option<String>,
 }
 
 /// A customer's edit or deletion of one of their earlier messages (no new message of its own).

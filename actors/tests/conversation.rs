@@ -176,6 +176,8 @@ fn inbound(id: &str) -> Inbound {
         kind: "text".into(),
         content: json!({ "body": id }),
         contact_name: None,
+        user_id: None,
+        username: None,
     }))
 }
 

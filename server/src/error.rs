@@ -189,9 +189,6 @@ impl From<EnvelopeError> for ApiError {
 impl From<InboundError> for ApiError {
     fn from(err: InboundError) -> Self {
         match err {
-            InboundError::MessageWithoutSender | InboundError::IncompleteStatus => {
-                ApiError::BadRequest(err.to_string())
-            }
             InboundError::NotPersisted(_) => ApiError::Internal(anyhow::anyhow!("{err}")),
             InboundError::Store(err) => err.into(),
             InboundError::Outbox(err) => err.into(),

@@ -5,7 +5,7 @@
 //! - `config`: layered settings (defaults < config files < `PARLEY_*` environment)
 //! - `app`: builds the actix application and wires the parts; used by `main` and the tests
 //! - `state`: what every handler shares
-//! - `customer`: the customer key (a phone number's digits) that names a conversation
+//! - `customer`: the customer key (a phone number's digits, or a BSUID) that names a conversation
 //! - `multipart`: multipart forms read into memory with limits
 //! - `error`: the one error type and its JSON shape
 //! - `telemetry`: logging and request ids

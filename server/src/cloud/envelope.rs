@@ -24,18 +24,29 @@ pub struct Envelope {
 pub enum EnvelopeError {
     #[error("Webhook body is not JSON: {0}")]
     NotJson(serde_json::Error),
-    #[error("Webhook body has no entry array")]
-    NoEntries,
+    #[error("Webhook body is not a JSON object")]
+    NotObject,
 }
 
 impl Envelope {
-    /// Reads a webhook body; only a body that is not JSON or has no `entry` array is refused.
+    /// Reads a webhook body; only a body that is not a JSON object is refused. An object
+    /// without an `entry` array carries nothing (it is logged, not refused: the provider would
+    /// redeliver a refusal for days).
     pub fn read(body: &[u8]) -> Result<Envelope, EnvelopeError> {
         let raw: Value = serde_json::from_slice(body).map_err(EnvelopeError::NotJson)?;
-        if !raw.get("entry").is_some_and(Value::is_array) {
-            return Err(EnvelopeError::NoEntries);
+        if !raw.is_object() {
+            return Err(EnvelopeError::NotObject);
         }
-        Envelope::deserialize(raw).map_err(|_| EnvelopeError::NoEntries)
+        Ok(Envelope::deserialize(&raw).unwrap_or_else(|_| {
+            tracing::warn!("webhook body without an entry array: nothing to take");
+            Envelope {
+                object: raw
+                    .get("object")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                entry: Vec::new(),
+            }
+        }))
     }
 }
 
@@ -58,6 +69,9 @@ pub enum Change {
     TemplateStatus(TemplateStatusUpdate),
     /// `smb_message_echoes`: messages the business sent from the WhatsApp Business app.
     Echoes(Box<EchoesValue>),
+    /// `user_id_update` (an early shape of the `user_changed_user_id` system message): customers
+    /// whose BSUID changed.
+    UserIdUpdate(Box<UserIdUpdateValue>),
     /// Any other field (app state sync, account updates, …), kept as sent and not acted on.
     Unknown { field: String, value: Value },
 }
@@ -75,6 +89,9 @@ impl<'de> Deserialize<'de> for Change {
             "smb_message_echoes" => {
                 EchoesValue::deserialize(&value).map(|v| Change::Echoes(Box::new(v)))
             }
+            "user_id_update" => {
+                UserIdUpdateValue::deserialize(&value).map(|v| Change::UserIdUpdate(Box::new(v)))
+            }
             _ => Err(serde::de::Error::custom("unknown field")),
         };
         Ok(known.unwrap_or_else(|_| Change::Unknown {
@@ -91,6 +108,7 @@ impl Change {
             Change::Messages(value) => value.metadata.phone_number_id.as_deref(),
             Change::TemplateStatus(_) => None,
             Change::Echoes(value) => value.metadata.phone_number_id.as_deref(),
+            Change::UserIdUpdate(value) => value.metadata.phone_number_id.as_deref(),
             Change::Unknown { value, .. } => value.pointer("/metadata/phone_number_id")?.as_str(),
         }
     }
@@ -123,6 +141,28 @@ pub struct EchoesValue {
     pub message_echoes: Vec<EchoMessage>,
 }
 
+/// The `value` of a `user_id_update` change: `{metadata, user_id_update: [UserIdChange]}`.
+#[derive(Debug, Default, Deserialize)]
+pub struct UserIdUpdateValue {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub metadata: Metadata,
+    #[serde(default, deserialize_with = "lenient::items")]
+    pub user_id_update: Vec<UserIdChange>,
+}
+
+/// One customer's new BSUID.
+#[derive(Debug, Default, Deserialize)]
+pub struct UserIdChange {
+    /// The customer's phone, when Meta shares it.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub wa_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub previous_user_id: Option<String>,
+    /// The new BSUID.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub user_id: Option<String>,
+}
+
 /// The business number the change is for.
 #[derive(Debug, Default, Deserialize)]
 pub struct Metadata {
@@ -139,7 +179,7 @@ pub struct Contact {
     /// Phone digits; omitted when Meta may not share the phone (2026 usernames).
     #[serde(default, deserialize_with = "lenient::string")]
     pub wa_id: Option<String>,
-    /// The business-scoped user id (BSUID); read, not acted on yet.
+    /// The business-scoped user id (BSUID): names the customer when the phone is withheld.
     #[serde(default, deserialize_with = "lenient::string")]
     pub user_id: Option<String>,
     #[serde(default, deserialize_with = "lenient::or_default")]
@@ -151,7 +191,7 @@ pub struct Profile {
     /// Shown as the conversation's name.
     #[serde(default, deserialize_with = "lenient::string")]
     pub name: Option<String>,
-    /// The user's WhatsApp username, when they took one; read, not acted on yet.
+    /// The user's WhatsApp username (`@name`), when they took one: shown where the phone would be.
     #[serde(default, deserialize_with = "lenient::string")]
     pub username: Option<String>,
 }
@@ -170,7 +210,7 @@ pub struct Status {
     /// The customer's phone; absent when the message went to a BSUID whose phone is withheld.
     #[serde(default, deserialize_with = "lenient::string")]
     pub recipient_id: Option<String>,
-    /// The customer's BSUID; read, not acted on yet.
+    /// The customer's BSUID: names the conversation when `recipient_id` is absent.
     #[serde(default, deserialize_with = "lenient::string")]
     pub recipient_user_id: Option<String>,
     #[serde(default, deserialize_with = "lenient::or_default")]

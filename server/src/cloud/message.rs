@@ -12,7 +12,7 @@ use super::lenient;
 pub struct Message {
     /// The sender's phone digits (no `+`); Meta omits it for a user known only by BSUID.
     pub from: Option<String>,
-    /// The sender's business-scoped user id (2026 webhooks); read, not acted on yet.
+    /// The sender's business-scoped user id (2026 webhooks): their key when `from` is absent.
     pub from_user_id: Option<String>,
     /// `wamid.…`: a redelivery carries the same one, so it deduplicates.
     pub id: Option<String>,

@@ -7,6 +7,7 @@
 //! - `message`: one inbound message by its `type`
 //! - `cards`: shared contact cards and ad referrals a message may carry
 //! - `echo`: messages the business sent from the WhatsApp Business app (coexistence echoes)
+//! - `sender`: who an inbound message or identity change names as its customer
 //! - `inbound`: what the inbox stores of an inbound message (kind, content, media to keep)
 //! - `graph`: the Graph API bodies the provider client sends and reads
 //! - `lenient`: the deserializers that make one odd field or item harmless
@@ -18,11 +19,13 @@ pub mod graph;
 pub mod inbound;
 pub mod lenient;
 pub mod message;
+pub mod sender;
 
 #[cfg(test)]
 mod tests;
 
 pub use envelope::{
     Change, EchoesValue, Envelope, EnvelopeError, MessagesValue, Status, TemplateStatusUpdate,
+    UserIdUpdateValue,
 };
 pub use message::{Interactive, Kind, Message};

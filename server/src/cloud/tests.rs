@@ -247,15 +247,21 @@ fn template_decisions_and_unknown_fields_are_changes_of_their_own() {
 }
 
 #[test]
-fn a_body_without_entries_is_refused_by_name() {
+fn only_a_body_that_is_not_a_json_object_is_refused() {
     assert!(matches!(
         Envelope::read(b"{not json"),
         Err(EnvelopeError::NotJson(_))
     ));
     assert!(matches!(
-        Envelope::read(br#"{"entry": {}}"#),
-        Err(EnvelopeError::NoEntries)
+        Envelope::read(b"[1, 2]"),
+        Err(EnvelopeError::NotObject)
     ));
+    for empty in [
+        &br#"{"entry": {}}"#[..],
+        br#"{"object": "whatsapp_business_account"}"#,
+    ] {
+        assert!(Envelope::read(empty).expect("read").entry.is_empty());
+    }
     let odd = Envelope::read(br#"{"entry": [5, {"id": "w", "changes": 3}]}"#).expect("read");
     assert_eq!(odd.entry.len(), 2);
 }

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use crate::customer::address;
 use crate::outbox::UPLOAD_KEY;
 use crate::store::{FlowStep, QuickReplyButton, Reply, ReplyMedia};
 
@@ -62,8 +63,9 @@ impl Answer {
     /// excepted), a media message with its caption, or text.
     pub fn message(&self, to: &str) -> OutgoingReply {
         let envelope = |kind: &str| {
-            json!({"messaging_product": "whatsapp", "recipient_type": "individual", "to": to,
-                   "type": kind})
+            let mut envelope = json!({"messaging_product": "whatsapp", "recipient_type": "individual", "type": kind});
+            address(&mut envelope, to);
+            envelope
         };
         // With media the form's text is a caption; without, the response text.
         let (first, second) = if self.media.is_some() {

@@ -5,23 +5,7 @@
 use serde_json::{Value, json};
 
 use super::Sandbox;
-
-/// Longest id part of a BSUID after the country and the dot.
-const BSUID_MAX_ID: usize = 128;
-
-/// Whether `raw` is a BSUID: two capital letters, a dot, then up to 128 letters or digits
-/// (`US.13491208655302741918`); a parent BSUID has `ENT.` before the id
-/// (`US.ENT.11815799212886844830`). The sandbox's own check until `CustomerKey` reads BSUIDs.
-pub(super) fn is_bsuid(raw: &str) -> bool {
-    let Some((country, rest)) = raw.split_once('.') else {
-        return false;
-    };
-    let id = rest.strip_prefix("ENT.").unwrap_or(rest);
-    country.len() == 2
-        && country.chars().all(|c| c.is_ascii_uppercase())
-        && (1..=BSUID_MAX_ID).contains(&id.len())
-        && id.chars().all(|c| c.is_ascii_alphanumeric())
-}
+pub(super) use crate::customer::is_bsuid;
 
 /// A simulated customer as the webhooks name them.
 #[derive(Clone, Debug, Default)]

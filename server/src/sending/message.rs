@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use super::SendError;
 use super::upload::{Kept, Upload};
 use super::{Sending, Sent};
-use crate::customer::CustomerKey;
+use crate::customer::{CustomerKey, address};
 use crate::media::check_upload;
 use crate::outbox::UPLOAD_KEY;
 use crate::store::now_ms;
@@ -95,10 +95,11 @@ impl Sending {
                         "text is longer than {MAX_TEXT} characters"
                     )));
                 }
-                let payload = json!({
-                    "messaging_product": "whatsapp", "recipient_type": "individual", "to": phone,
+                let mut payload = json!({
+                    "messaging_product": "whatsapp", "recipient_type": "individual",
                     "type": "text", "text": {"preview_url": true, "body": text},
                 });
+                address(&mut payload, &phone);
                 ("text".to_string(), json!({"text": text}), payload)
             }
         };
@@ -147,10 +148,11 @@ fn media_message(
     if let Some(caption) = caption {
         content["caption"] = json!(caption);
     }
-    let payload = json!({
-        "messaging_product": "whatsapp", "recipient_type": "individual", "to": phone,
+    let mut payload = json!({
+        "messaging_product": "whatsapp", "recipient_type": "individual",
         "type": name, name: body,
         UPLOAD_KEY: {"media_id": media_id, "pointer": format!("/{name}/id")},
     });
+    address(&mut payload, phone);
     (name.to_string(), content, payload)
 }

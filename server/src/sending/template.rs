@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::SendError;
 use super::upload::Upload;
 use super::{Sending, Sent};
-use crate::customer::CustomerKey;
+use crate::customer::{CustomerKey, address};
 use crate::media::{MediaKind, check_upload};
 use crate::outbox::{Delivery, UPLOAD_KEY};
 use crate::store::{SendJob, TemplateRow};
@@ -161,7 +161,7 @@ impl Sending {
             phone: phone.to_string(),
         };
         let mut payload = base.clone();
-        payload["to"] = json!(phone);
+        address(&mut payload, phone);
         let message = OutgoingMessage {
             client_id,
             kind: "template".into(),

@@ -10,6 +10,7 @@ use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
 use super::unread::{add_unread, total_unread};
 use super::{Store, iso_time, now_ms};
+use crate::customer::CustomerKey;
 
 /// A row of the conversation list.
 #[derive(FromRow)]
@@ -21,6 +22,10 @@ pub struct ContactRow {
     pub last_text: Option<String>,
     pub last_caption: Option<String>,
     pub unread_count: i64,
+    /// The customer's BSUID, when known.
+    pub user_id: Option<String>,
+    /// The customer's WhatsApp username, when they took one.
+    pub username: Option<String>,
 }
 
 /// A page of the conversation list.
@@ -32,30 +37,57 @@ pub struct ContactPage {
 
 impl ContactRow {
     pub fn to_json(&self, phone_number_id: &str) -> Value {
-        json!({
-            "phone_number": self.phone,
-            "name": self.name,
-            "conversation_id": conversation_channel(phone_number_id, &self.phone),
+        let mut row = customer_json(
+            phone_number_id,
+            &self.phone,
+            &self.name,
+            self.user_id.as_deref(),
+            self.username.as_deref(),
+        );
+        let activity = json!({
             "last_message_content": {"text": self.last_text, "caption": self.last_caption},
             "last_message_timestamp": self.last_message_at.map(iso_time),
             "last_incoming_timestamp": self.last_incoming_at.map(iso_time),
             "unread_count": self.unread_count,
-        })
+        });
+        if let (Some(row), Value::Object(activity)) = (row.as_object_mut(), activity) {
+            row.extend(activity);
+        }
+        row
     }
 }
 
-/// A contact's appearance; `previous` is the number it had when it was renumbered.
+/// Who a conversation's customer is: `phone_number` (null for a customer known only by BSUID),
+/// `user_id`, `username`, name and conversation id.
+fn customer_json(
+    pnid: &str,
+    key: &str,
+    name: &str,
+    user_id: Option<&str>,
+    username: Option<&str>,
+) -> Value {
+    let bsuid_key = CustomerKey::from_user_id(key).map(CustomerKey::into_string);
+    json!({
+        "phone_number": if bsuid_key.is_some() { None } else { Some(key) },
+        "user_id": user_id.map(str::to_string).or(bsuid_key),
+        "username": username,
+        "name": name,
+        "conversation_id": conversation_channel(pnid, key),
+    })
+}
+
+/// The ids a contact is announced with besides its key: (BSUID, username).
+pub(super) type ContactIds<'a> = (Option<&'a str>, Option<&'a str>);
+
+/// A contact's appearance; `previous` is the key it had when it was renumbered or linked.
 pub(super) fn new_contact_draft(
     pnid: &str,
     phone: &str,
     name: &str,
+    ids: ContactIds,
     previous: Option<&str>,
 ) -> Draft {
-    let mut data = json!({
-        "phone_number": phone,
-        "name": name,
-        "conversation_id": conversation_channel(pnid, phone),
-    });
+    let mut data = customer_json(pnid, phone, name, ids.0, ids.1);
     if let Some(previous) = previous {
         data["previous_phone_number"] = json!(previous);
     }
@@ -64,6 +96,27 @@ pub(super) fn new_contact_draft(
         name: NEW_CONTACT,
         data: event_data(&data),
     }
+}
+
+/// Moves a conversation's messages and queued sends from one customer key to another.
+pub(super) async fn move_history(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    from: &str,
+    to: &str,
+) -> Result<(), sqlx::Error> {
+    for table in [
+        "UPDATE messages SET phone = $1 WHERE business_id = $2 AND phone = $3",
+        "UPDATE outbox SET phone = $1 WHERE business_id = $2 AND phone = $3",
+    ] {
+        sqlx::query(table)
+            .bind(to)
+            .bind(business_id)
+            .bind(from)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
 }
 
 pub(super) async fn phone_number_id(
@@ -146,7 +199,7 @@ impl Store {
         );
         let mut rows: Vec<ContactRow> = sqlx::query_as(
             "SELECT phone, name, last_message_at, last_incoming_at, last_text, last_caption, \
-             unread_count FROM contacts WHERE business_id = $1 \
+             unread_count, user_id, username FROM contacts WHERE business_id = $1 \
              AND ($2 = '' OR LOWER(name) LIKE $3 ESCAPE '\\' OR phone LIKE $4 ESCAPE '\\') \
              ORDER BY COALESCE(last_message_at, created_at) DESC, phone LIMIT $5 OFFSET $6",
         )
@@ -201,7 +254,7 @@ impl Store {
         let events = append_events(
             &mut tx,
             business_id,
-            vec![new_contact_draft(&pnid, phone, name, None)],
+            vec![new_contact_draft(&pnid, phone, name, (None, None), None)],
         )
         .await?;
         tx.commit().await?;
@@ -241,18 +294,13 @@ impl Store {
                     "A contact with the number {target} already exists"
                 )));
             }
-            for table in [
-                "UPDATE messages SET phone = $1 WHERE business_id = $2 AND phone = $3",
-                "UPDATE outbox SET phone = $1 WHERE business_id = $2 AND phone = $3",
-                "UPDATE contacts SET phone = $1 WHERE business_id = $2 AND phone = $3",
-            ] {
-                sqlx::query(table)
-                    .bind(target)
-                    .bind(business_id)
-                    .bind(phone)
-                    .execute(&mut *tx)
-                    .await?;
-            }
+            move_history(&mut tx, business_id, phone, target).await?;
+            sqlx::query("UPDATE contacts SET phone = $1 WHERE business_id = $2 AND phone = $3")
+                .bind(target)
+                .bind(business_id)
+                .bind(phone)
+                .execute(&mut *tx)
+                .await?;
         }
         sqlx::query("UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3")
             .bind(name)
@@ -262,7 +310,7 @@ impl Store {
             .await?;
         let pnid = phone_number_id(&mut tx, business_id).await?;
         let previous = (target != phone).then_some(phone);
-        let draft = new_contact_draft(&pnid, target, name, previous);
+        let draft = new_contact_draft(&pnid, target, name, (None, None), previous);
         let events = append_events(&mut tx, business_id, vec![draft]).await?;
         tx.commit().await?;
         Ok(events)
@@ -293,7 +341,7 @@ impl Store {
             match before {
                 None => {
                     counts.added += 1;
-                    drafts.push(new_contact_draft(&pnid, phone, name, None));
+                    drafts.push(new_contact_draft(&pnid, phone, name, (None, None), None));
                 }
                 Some((old,)) if old != *name => counts.updated += 1,
                 Some(_) => counts.unchanged += 1,

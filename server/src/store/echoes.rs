@@ -43,5 +43,6 @@ pub(super) async fn insert_echo(
         return Ok(Vec::new());
     }
     record_last_sent(conn, key, sent_at, &content).await?;
+    let created = created.then_some((None, None));
     Ok(message_drafts(pnid, &key.phone, &name, created, &row))
 }

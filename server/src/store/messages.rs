@@ -10,7 +10,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use sqlx::{AnyConnection, FromRow};
 
-use super::contacts::new_contact_draft;
+use super::contacts::{ContactIds, new_contact_draft};
 use super::error::StoreResult;
 use super::events::Draft;
 use super::{Params, Store, iso_time, now_ms, rows_per_statement};
@@ -118,18 +118,19 @@ struct NewMessage<'a> {
     message: MessageJson<'a>,
 }
 
-/// The events of a new message: the contact first when it is new, then the message itself.
+/// The events of a new message: the contact first when it is new (`created` holds its ids),
+/// then the message itself.
 pub(super) fn message_drafts(
     pnid: &str,
     phone: &str,
     name: &str,
-    created: bool,
+    created: Option<ContactIds>,
     row: &MessageRow,
 ) -> Vec<Draft> {
     let conversation_id = conversation_channel(pnid, phone);
     let mut drafts = Vec::new();
-    if created {
-        drafts.push(new_contact_draft(pnid, phone, name, None));
+    if let Some(ids) = created {
+        drafts.push(new_contact_draft(pnid, phone, name, ids, None));
     }
     let data = event_data(&NewMessage {
         conversation_id: &conversation_id,

@@ -7,6 +7,7 @@
 //! - `tokens`: refresh tokens, rotation and reuse detection
 //! - `events`: the numbered event log, its replay on resume, and pruning
 //! - `contacts`: the conversation list; adding, editing, importing and deleting contacts
+//! - `customers`: which customer an inbound message is from; linking a phone and a BSUID
 //! - `unread`: unread totals and marking a conversation read
 //! - `messages`: stored messages, their events, and a conversation's history
 //! - `receipts`: status changes of our messages, and receipts that beat their message
@@ -14,7 +15,8 @@
 //! - `amend`: customers' edits and deletions of their earlier messages
 //! - `echoes`: messages the business sent from the WhatsApp Business app
 //! - `conversations`: the actors' `ConversationStore`, over the modules above
-//! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL)
+//! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL,
+//!   `threads`: its conversations' contacts and message times)
 //! - `logins`: failed sign-ins, for login throttling
 //! - `outbox`: sends waiting for the provider, and stored media files
 //! - `templates`: message templates and bulk template sends
@@ -30,6 +32,7 @@ mod amend;
 mod businesses;
 mod contacts;
 mod conversations;
+mod customers;
 mod echoes;
 mod error;
 mod events;

@@ -79,7 +79,13 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         record_last_sent(&mut tx, &key, sent_at, &message.content).await?;
-        let drafts = message_drafts(&pnid, &key.phone, &name, created, &row);
+        let drafts = message_drafts(
+            &pnid,
+            &key.phone,
+            &name,
+            created.then_some((None, None)),
+            &row,
+        );
         let events = append_events(&mut tx, &key.business_id, drafts).await?;
         tx.commit().await?;
         Ok((OutgoingState::Created, events))

@@ -70,8 +70,9 @@ pub(super) fn status_drafts(
     drafts
 }
 
-/// Applies a receipt inside the caller's transaction (the group-commit writer's): moves the
-/// message's status forward only, keeps a receipt for a message not recorded yet, and answers
+/// Applies a receipt inside the caller's transaction (the group-commit writer's): moves an
+/// outgoing message's status forward only (a later `delivered` or `read` clears a `failed`
+/// one's error), keeps a receipt for a message not recorded yet, and answers
 /// the events to log (none when nothing changed).
 pub(super) async fn apply_status(
     conn: &mut AnyConnection,
@@ -79,15 +80,16 @@ pub(super) async fn apply_status(
     update: &StatusUpdate,
     pnid: &str,
 ) -> Result<Vec<Draft>, sqlx::Error> {
-    let current: Option<(String, String)> = sqlx::query_as(
-        "SELECT status, phone FROM messages WHERE business_id = $1 AND message_id = $2",
+    let current: Option<(String, String, String, Option<String>)> = sqlx::query_as(
+        "SELECT status, phone, direction, error FROM messages \
+         WHERE business_id = $1 AND message_id = $2",
     )
     .bind(&key.business_id)
     .bind(&update.message_id)
     .fetch_optional(&mut *conn)
     .await?;
     let error = update.error.as_ref().map(Value::to_string);
-    let Some((status, phone)) = current else {
+    let Some((status, phone, direction, known_error)) = current else {
         // The receipt beat its message here: keep it until the message is recorded.
         sqlx::query(
             "INSERT INTO early_statuses (business_id, message_id, status, error, received_at) \
@@ -102,7 +104,8 @@ pub(super) async fn apply_status(
         .await?;
         return Ok(Vec::new());
     };
-    if status_rank(&update.status) <= status_rank(&status) {
+    // A receipt is about a message the business sent: the customer's own are never changed.
+    if direction != "outgoing" || status_rank(&update.status) <= status_rank(&status) {
         return Ok(Vec::new());
     }
     let new_status = if update.status == "played" {
@@ -111,11 +114,13 @@ pub(super) async fn apply_status(
         update.status.as_str()
     };
     sqlx::query(
-        "UPDATE messages SET status = $1, error = COALESCE($2, error) \
-         WHERE business_id = $3 AND message_id = $4",
+        "UPDATE messages SET status = $1, error = $2 WHERE business_id = $3 AND message_id = $4",
     )
     .bind(new_status)
-    .bind(&error)
+    .bind(match new_status {
+        "failed" => error.or(known_error),
+        _ => None,
+    })
     .bind(&key.business_id)
     .bind(&update.message_id)
     .execute(&mut *conn)

@@ -3,7 +3,7 @@
 //! The number column is the one headed `PhoneNumber` (any case); a spreadsheet may also head it
 //! `phone` or `phoneNumber`. Without such a header the first column is read, and a first row
 //! that is not a number is taken as a header. Each value is trimmed and kept only when it is all
-//! digits; other non-empty values are reported with their row (1-based, as a spreadsheet numbers
+//! digits or a BSUID (`US.13491208655302741918`); other non-empty values are reported with their row (1-based, as a spreadsheet numbers
 //! them); empty cells are skipped; repeats are dropped, keeping the first.
 
 use std::collections::HashSet;
@@ -11,6 +11,8 @@ use std::io::Cursor;
 
 use calamine::{Data, Reader};
 use serde::Serialize;
+
+use crate::customer::CustomerKey;
 
 /// What kind of recipient file an upload is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,7 +161,7 @@ impl Collector {
                 .position(|c| headers.contains(&c.trim().to_ascii_lowercase().as_str()));
             self.column = Some(header.unwrap_or(0));
             match (header, cells.first()) {
-                (None, Some(first)) if is_number(first.trim()) => self.keep(row, first.trim()),
+                (None, Some(first)) if is_recipient(first.trim()) => self.keep(row, first.trim()),
                 // A header row, or a first row that is not a number: a header too.
                 _ => {}
             }
@@ -174,7 +176,7 @@ impl Collector {
         if value.is_empty() {
             return;
         }
-        if !is_number(value) {
+        if !is_recipient(value) {
             self.out.invalid_rows.push(InvalidRow {
                 row,
                 value: value.to_string(),
@@ -189,8 +191,10 @@ impl Collector {
     }
 }
 
-fn is_number(value: &str) -> bool {
-    !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit())
+/// Phone digits, or the BSUID of a customer whose phone is withheld.
+fn is_recipient(value: &str) -> bool {
+    (!value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()))
+        || CustomerKey::from_user_id(value).is_some()
 }
 
 /// The sample file: the header and three example rows.
@@ -208,9 +212,13 @@ mod tests {
     #[test]
     fn reads_the_phone_number_column_trimmed_without_repeats() {
         let parsed = csv(
-            "Name,PhoneNumber\nA, 201001234567 \nB,+20100\nC,201001234567\nD,\nE,15551234567\n",
+            "Name,PhoneNumber\nA, 201001234567 \nB,+20100\nC,201001234567\nD,\nE,15551234567\n\
+             F,US.13491208655302741918\n",
         );
-        assert_eq!(parsed.numbers, ["201001234567", "15551234567"]);
+        assert_eq!(
+            parsed.numbers,
+            ["201001234567", "15551234567", "US.13491208655302741918"]
+        );
         assert_eq!(
             parsed.invalid_rows,
             [InvalidRow {

@@ -60,9 +60,10 @@ pub async fn batch(
                 verified.insert(business.id.clone());
             }
             match change {
-                Change::Messages(value) => batch.add_messages(&business.id, *value)?,
+                Change::Messages(value) => batch.add_messages(&business.id, *value),
                 Change::TemplateStatus(update) => batch.add_template_decision(&business.id, update),
                 Change::Echoes(value) => batch.add_echoes(&business.id, *value),
+                Change::UserIdUpdate(value) => batch.add_user_id_changes(&business.id, *value),
                 Change::Unknown { field, .. } => {
                     tracing::debug!(field = %field, "webhook change not acted on");
                 }

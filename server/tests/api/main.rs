@@ -3,6 +3,8 @@
 mod auto_replies;
 mod cluster;
 mod crash;
+mod customer_sends;
+mod customers;
 mod google;
 mod helpers;
 mod identity;

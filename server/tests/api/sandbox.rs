@@ -1,11 +1,6 @@
 //! The sandbox as a provider of username customers: who may write in, sends addressed to a
 //! business-scoped user id (BSUID), and what the sandbox says it accepted.
 
-use std::sync::Arc;
-
-use parley_actors::conversation::{ConversationKey, ConversationStore, InboundMessage};
-use parley_actors::events::Event;
-use parley_actors::hub::EventBus;
 use serde_json::{Value, json};
 
 use crate::both_backends;
@@ -15,13 +10,6 @@ use crate::live::*;
 pub const USER_ID: &str = "US.13491208655302741918";
 const PHONE: &str = "16505551234";
 
-/// A bus nobody listens to: these tests read the store, not events.
-struct Unheard;
-
-impl EventBus for Unheard {
-    fn publish(&self, _: Vec<Event>) {}
-}
-
 /// The number's provider access token, as Graph calls carry it.
 pub async fn provider_token(app: &TestApp, biz: &Business) -> String {
     let (_, profile) = app
@@ -30,30 +18,19 @@ pub async fn provider_token(app: &TestApp, biz: &Business) -> String {
     profile["accessToken"].as_str().expect("token").to_string()
 }
 
-/// Stores a message from the BSUID customer now, as the webhook intake does, so their
+/// The BSUID customer writes in now through the sandbox's signed webhook, so their
 /// customer-service window is open.
 async fn bsuid_customer_wrote_in(app: &TestApp, biz: &Business) {
-    let (store, business_id) = store_of(app, biz).await;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("clock")
-        .as_millis() as i64;
-    let message = Arc::new(InboundMessage {
-        provider_id: "wamid.from-username".into(),
-        timestamp_ms: now,
-        kind: "text".into(),
-        content: json!({"text": "Does it come in another color?"}),
-        contact_name: Some("Sheena Nelson".into()),
-    });
-    let key = ConversationKey {
-        business_id,
-        phone: USER_ID.into(),
-    };
-    let stored = store
-        .record_inbound(key, message, Arc::new(Unheard))
-        .await
-        .expect("stored");
-    assert!(stored);
+    let (status, injected) = app
+        .post(
+            "/sandbox/customers/inject",
+            json!({"user_id": USER_ID, "username": "@realsheenanelson", "name": "Sheena Nelson",
+                   "text": "Does it come in another color?"}),
+            Some(&biz.session.access),
+        )
+        .await;
+    assert_eq!(status, 200, "{injected}");
+    assert_eq!(injected["webhook_status"], 200, "{injected}");
 }
 
 /// A send's body of `kind` to `address` (`to` and/or `recipient`).

@@ -1,6 +1,6 @@
 //! Odd deliveries: one item the model cannot read never costs the rest of a webhook.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::both_backends;
 use crate::helpers::*;
@@ -40,5 +40,139 @@ both_backends!(
         assert_eq!(by_id("wamid.first")["content"]["text"], "first");
         assert_eq!(by_id("wamid.last")["content"]["text"], "last");
         assert_eq!(by_id("wamid.odd")["content"]["raw"], malformed);
+    }
+);
+
+both_backends!(
+    odd_items_are_skipped_or_kept_and_the_delivery_is_still_taken,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("tolerant").await;
+        let pnid = biz.phone_number_id.clone();
+        let no_sender = json!({"id": "wamid.nobody", "timestamp": "1763700000", "type": "text",
+                               "text": {"body": "from no one"}});
+        let no_id = json!({"from": CUSTOMER, "timestamp": "1763700001", "type": "text",
+                           "text": {"body": "without an id"}});
+        let messages = vec![no_sender, no_id.clone(), text(CUSTOMER, "wamid.ok", "fine")];
+        let delivery = inbound(&pnid, CUSTOMER, "Odd", messages);
+        for _ in 0..2 {
+            let (status, body) = app.webhook(&delivery, &biz.app_secret).await;
+            assert_eq!((status, body), (200, json!({"status": "success"})));
+        }
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        let stored = history["messages"].as_array().expect("messages");
+        let texts: Vec<&Value> = stored.iter().map(|m| &m["content"]["text"]).collect();
+        assert_eq!(texts, vec![&json!("fine"), &json!("without an id")]);
+        assert!(stored.iter().all(|m| m["message_id"] != "wamid.nobody"));
+
+        // A receipt naming no customer, an envelope without entries, a number no business owns.
+        let incomplete = receipts(&pnid, vec![json!({"id": "wamid.ok", "status": "read"})]);
+        let stranger = inbound(
+            "999000999",
+            CUSTOMER,
+            "Odd",
+            vec![text(CUSTOMER, "wamid.x", "x")],
+        );
+        for body in [
+            incomplete,
+            json!({"object": "whatsapp_business_account"}),
+            stranger,
+        ] {
+            let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+            assert_eq!(status, 200, "{body} answered {answer}");
+        }
+        let (status, answer) = app.webhook(&json!([1, 2]), &biz.app_secret).await;
+        assert_eq!(status, 400, "{answer}");
+        assert!(answer["code"].is_string(), "{answer}");
+        let (_, again) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        assert_eq!(again["messages"], history["messages"]);
+    }
+);
+
+both_backends!(
+    messages_keep_the_providers_time_and_a_late_one_moves_nothing_back,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("timely").await;
+        let pnid = biz.phone_number_id.clone();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("clock")
+            .as_secs() as i64;
+        let at = |id: &str, body: &str, secs: i64| {
+            let mut message = text(CUSTOMER, id, body);
+            message["timestamp"] = json!(secs.to_string());
+            message
+        };
+        let recent = vec![
+            at("wamid.a", "recent", now - 3600),
+            at("wamid.b", "same second", now - 3600),
+        ];
+        app.webhook(&inbound(&pnid, CUSTOMER, "T", recent), &biz.app_secret)
+            .await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+        let late = vec![at("wamid.late", "late", now - 25 * 3600)];
+        app.webhook(&inbound(&pnid, CUSTOMER, "T", late), &biz.app_secret)
+            .await;
+        let notice = loop {
+            let frame = ws.next_frame().await;
+            if frame["event"] == "notification" {
+                break frame["data"].clone();
+            }
+        };
+
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        let stored = history["messages"].as_array().expect("messages");
+        let ids: Vec<&Value> = stored.iter().map(|m| &m["message_id"]).collect();
+        assert_eq!(ids, vec!["wamid.late", "wamid.a", "wamid.b"]);
+        let times: Vec<&str> = stored
+            .iter()
+            .map(|m| m["timestamp"].as_str().expect("time"))
+            .collect();
+        assert!(times[1] < times[2], "{times:?}");
+
+        let (_, list) = app.get("/api/users", &biz.session.access).await;
+        let row = &list["data"]["users"][0];
+        assert_eq!(row["last_message_content"]["text"], "same second");
+        assert_eq!(row["last_message_timestamp"].as_str(), Some(times[2]));
+        assert_eq!(row["last_incoming_timestamp"].as_str(), Some(times[2]));
+        // The late message's notification keeps the list's newer preview and time.
+        assert_eq!(notice["preview"], "same second");
+        assert_eq!(notice["last_message_timestamp"].as_str(), Some(times[2]));
+        assert_eq!(notice["unread_count"], 3);
+
+        // Only a message from 25 hours ago: the reply window stays closed.
+        let other = "16505550000";
+        let old = vec![
+            json!({"from": other, "id": "wamid.old", "timestamp": (now - 25 * 3600).to_string(),
+                              "type": "text", "text": {"body": "old"}}),
+        ];
+        app.webhook(&inbound(&pnid, other, "O", old), &biz.app_secret)
+            .await;
+        let form = reqwest::multipart::Form::new()
+            .text("to", other)
+            .text("message_id", "c-late")
+            .text("message_type", "text")
+            .text("text", "hello?");
+        let (status, body) = app
+            .post_form("/api/send-message", &biz.session.access, form)
+            .await;
+        assert_eq!(status, 422, "{body}");
     }
 );

@@ -7,16 +7,20 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel, event_data};
 use serde::Serialize;
-use sqlx::{AssertSqlSafe, Connection as _};
+use sqlx::Connection as _;
 
 use super::Write;
+use super::threads::{
+    Activity, OwnedIds, Shown, Thread, free_time, known_threads, record_activity, save_contacts,
+    thread_ids,
+};
 use crate::store::amend::apply_amendment;
 use crate::store::echoes::insert_echo;
 use crate::store::events::{Draft, append_events};
 use crate::store::messages::{MessageRow, insert_messages, message_drafts, preview};
 use crate::store::receipts::apply_status;
 use crate::store::unread::{add_unread, number_and_unread};
-use crate::store::{Params, Store, iso_time, now_ms, rows_per_statement};
+use crate::store::{Store, iso_time};
 
 impl Store {
     /// Writes receipts and inbound messages in one transaction and answers each write's events
@@ -76,31 +80,15 @@ impl Store {
     }
 }
 
-/// A conversation while a batch is written: its contact's name, whether the batch creates or
-/// renames the contact, and the time of its latest message.
-struct Thread {
-    name: String,
-    created: bool,
-    renamed: bool,
-    latest: i64,
-}
-
-/// A new message of the batch: its item, row, whether it is its contact's first, and content.
-type NewRow<'a> = (usize, MessageRow, bool, &'a serde_json::Value);
-
-/// What a batch's new messages change on one contact.
-#[derive(Default)]
-struct Activity {
-    added: i64,
-    last_at: i64,
-    last_text: Option<String>,
-    last_caption: Option<String>,
-}
+/// A new message of the batch: its item, row, its contact's ids when it is the contact's first
+/// message, and content.
+type NewRow<'a> = (usize, MessageRow, Option<OwnedIds>, &'a serde_json::Value);
 
 /// Writes one business's inbound messages (in order) and answers the events of each new one, by
 /// item index. Each message behaves as if written alone: a new contact's first message announces
-/// it, a newer profile name renames the contact (even on a redelivery), times are unique and
-/// increasing in each conversation, and each notification carries the unread counts as they
+/// it, a newer profile name, BSUID or username updates the contact (even on a redelivery), each
+/// message keeps the provider's time (moved by a millisecond only where another message of its
+/// conversation has that exact time), and each notification carries the unread counts as they
 /// were right after its message (`total_unread` is the business's before the batch). A few
 /// multi-row statements do it for the whole batch.
 async fn insert_inbound(
@@ -118,18 +106,32 @@ async fn insert_inbound(
         let first = !threads.contains_key(&key.phone);
         let thread = threads.entry(key.phone.clone()).or_insert_with(|| Thread {
             name: name.to_string(),
+            user_id: message.user_id.clone(),
+            username: message.username.clone(),
             created: true,
             renamed: false,
             latest: 0,
+            times: HashSet::new(),
+            seconds_read: HashSet::new(),
+            shown: Shown::default(),
         });
         if !name.is_empty() && name != thread.name {
             thread.name = name.to_string();
             thread.renamed = !thread.created;
         }
+        for (known, sent) in [
+            (&mut thread.user_id, &message.user_id),
+            (&mut thread.username, &message.username),
+        ] {
+            if sent.is_some() && sent != known {
+                known.clone_from(sent);
+                thread.renamed = !thread.created;
+            }
+        }
         if !seen.insert(message.provider_id.as_str()) {
             continue; // The same message twice in one batch: the second is a redelivery.
         }
-        thread.latest = message.timestamp_ms.max(thread.latest + 1);
+        let sent_at = free_time(conn, business, &key.phone, thread, message.timestamp_ms).await?;
         let row = MessageRow {
             message_id: message.provider_id.clone(),
             phone: key.phone.clone(),
@@ -139,12 +141,17 @@ async fn insert_inbound(
             status: "received".into(),
             is_read: 0,
             sender_name: thread.name.clone(),
-            sent_at: thread.latest,
+            sent_at,
             error: None,
             edited_at: None,
             revoked_at: None,
         };
-        rows.push((i, row, first, &message.content));
+        rows.push((
+            i,
+            row,
+            first.then_some(thread_ids(thread)),
+            &message.content,
+        ));
     }
     save_contacts(conn, business, &threads).await?;
     let new: Vec<_> = rows.iter().map(|(_, row, ..)| (row, None)).collect();
@@ -156,9 +163,11 @@ async fn insert_inbound(
         let (text, caption) = preview(content);
         let a = activity.entry(row.phone.as_str()).or_default();
         a.added += 1;
-        a.last_at = row.sent_at;
-        a.last_text = text;
-        a.last_caption = caption;
+        if row.sent_at > a.last_at {
+            a.last_at = row.sent_at;
+            a.last_text = text;
+            a.last_caption = caption;
+        }
     }
     // Each contact's unread count before the batch; each message below adds its own.
     let mut unread = record_activity(conn, business, &activity).await?;
@@ -176,7 +185,16 @@ async fn insert_inbound(
                 *count
             });
             let (text, caption) = preview(content);
-            let mut drafts = message_drafts(pnid, &row.phone, &row.sender_name, first, &row);
+            // A late message does not take the list's place of a newer one.
+            let mut shown = Shown::default();
+            let shown = threads
+                .get_mut(&row.phone)
+                .map_or(&mut shown, |t| &mut t.shown);
+            shown.offer(row.sent_at, text.or(caption));
+            let created = first
+                .as_ref()
+                .map(|(id, name)| (id.as_deref(), name.as_deref()));
+            let mut drafts = message_drafts(pnid, &row.phone, &row.sender_name, created, &row);
             drafts.push(Draft {
                 channels: vec![NOTIFICATIONS.into()],
                 name: NOTIFICATION,
@@ -184,10 +202,10 @@ async fn insert_inbound(
                     conversation_id: &conversation_channel(pnid, &row.phone),
                     phone_number: &row.phone,
                     name: &row.sender_name,
-                    preview: text.or(caption),
+                    preview: shown.preview.clone(),
                     unread_count,
                     total_unread: total,
-                    last_message_timestamp: iso_time(row.sent_at),
+                    last_message_timestamp: iso_time(shown.at),
                 }),
             });
             (i, drafts)
@@ -205,115 +223,6 @@ struct Notification<'a> {
     unread_count: i64,
     total_unread: i64,
     last_message_timestamp: String,
-}
-
-/// The batch's conversations whose contact exists: its name and latest message time (a contact
-/// that does not exist has no messages either: they go with it).
-async fn known_threads(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    messages: &[(usize, &ConversationKey, &InboundMessage)],
-) -> Result<HashMap<String, Thread>, sqlx::Error> {
-    let mut phones: Vec<&str> = messages
-        .iter()
-        .map(|(_, key, _)| key.phone.as_str())
-        .collect();
-    phones.sort_unstable();
-    phones.dedup();
-    let mut threads = HashMap::with_capacity(phones.len());
-    for chunk in phones.chunks(rows_per_statement(1) - 1) {
-        let params = Params::of(conn);
-        let sql = format!(
-            "SELECT c.phone, c.name, (SELECT MAX(m.sent_at) FROM messages m \
-             WHERE m.business_id = c.business_id AND m.phone = c.phone) \
-             FROM contacts c WHERE c.phone IN ({}) AND c.business_id = {}",
-            params.list(1, chunk.len()),
-            params.nth(chunk.len() + 1)
-        );
-        // Only numbered placeholders are formatted in; the values are bound.
-        let mut select = sqlx::query_as::<_, (String, String, Option<i64>)>(AssertSqlSafe(sql));
-        for phone in chunk {
-            select = select.bind(*phone);
-        }
-        for (phone, name, latest) in select.bind(business).fetch_all(&mut *conn).await? {
-            let thread = Thread {
-                name,
-                created: false,
-                renamed: false,
-                latest: latest.unwrap_or(0),
-            };
-            threads.insert(phone, thread);
-        }
-    }
-    Ok(threads)
-}
-
-/// Inserts the batch's new contacts and renames the ones a message renamed.
-async fn save_contacts(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    threads: &HashMap<String, Thread>,
-) -> Result<(), sqlx::Error> {
-    let created: Vec<_> = threads.iter().filter(|(_, t)| t.created).collect();
-    let now = now_ms();
-    for chunk in created.chunks(rows_per_statement(4)) {
-        let sql = format!(
-            "INSERT INTO contacts (business_id, phone, name, created_at) VALUES {}",
-            Params::of(conn).rows(chunk.len(), 4)
-        );
-        let mut insert = sqlx::query(AssertSqlSafe(sql));
-        for (phone, thread) in chunk {
-            insert = insert
-                .bind(business)
-                .bind(*phone)
-                .bind(&thread.name)
-                .bind(now);
-        }
-        insert.execute(&mut *conn).await?;
-    }
-    for (phone, thread) in threads.iter().filter(|(_, t)| t.renamed) {
-        sqlx::query("UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3")
-            .bind(&thread.name)
-            .bind(business)
-            .bind(phone)
-            .execute(&mut *conn)
-            .await?;
-    }
-    Ok(())
-}
-
-/// Moves each contact's last message, preview and unread count; answers the unread counts after.
-async fn record_activity(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    activity: &HashMap<&str, Activity>,
-) -> Result<HashMap<String, i64>, sqlx::Error> {
-    let activity: Vec<_> = activity.iter().collect();
-    let mut unread = HashMap::with_capacity(activity.len());
-    for chunk in activity.chunks(rows_per_statement(5) - 1) {
-        let params = Params::of(conn);
-        let sql = format!(
-            "WITH batch (phone, at, last_text, last_caption, added) AS (VALUES {}) \
-             UPDATE contacts SET last_message_at = batch.at, last_incoming_at = batch.at, \
-             last_text = batch.last_text, last_caption = batch.last_caption, \
-             unread_count = contacts.unread_count + batch.added \
-             FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = {} \
-             RETURNING contacts.phone, contacts.unread_count",
-            params.rows(chunk.len(), 5),
-            params.nth(chunk.len() * 5 + 1)
-        );
-        let mut update = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql));
-        for (phone, a) in chunk {
-            update = update
-                .bind(**phone)
-                .bind(a.last_at)
-                .bind(&a.last_text)
-                .bind(&a.last_caption)
-                .bind(a.added);
-        }
-        unread.extend(update.bind(business).fetch_all(&mut *conn).await?);
-    }
-    Ok(unread)
 }
 
 /// Appends each business's drafts in item order, one `append_events` per business, and hands

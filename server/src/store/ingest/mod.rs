@@ -19,6 +19,7 @@ use sqlx::pool::PoolConnection;
 use super::Store;
 
 mod batch;
+mod threads;
 
 /// Most writes in one transaction: bounds how long one commit holds the write lock.
 const MAX_BATCH: usize = 512;

@@ -1,0 +1,243 @@
+//! What one webhook POST carries, read item by item into a batch: an item that names no customer
+//! is logged and skipped, never failing the rest. Each message, edit, deletion and echo keeps the
+//! customer as the delivery names them (`Sighting`) until the store says which customer that is.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use parley_actors::conversation::{
+    Amended, Amendment, ConversationKey, InboundMessage, StatusUpdate,
+};
+use sha2::{Digest, Sha256};
+
+use crate::cloud::{
+    EchoesValue, Kind, Message, MessagesValue, TemplateStatusUpdate, UserIdUpdateValue,
+};
+use crate::customer::{CustomerKey, Sighting};
+
+/// What a business's new messages set off, as its profile says.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SetsOff {
+    /// It has an active automated reply.
+    pub replies: bool,
+    /// A browser of its team subscribed to Web Push.
+    pub push: bool,
+}
+
+/// The work one webhook POST carries, grouped by business.
+#[derive(Default)]
+pub struct Batch {
+    pub(super) messages: Vec<Arrival>,
+    pub(super) statuses: Vec<(ConversationKey, StatusUpdate)>,
+    /// Customers' edits and deletions of earlier messages.
+    pub(super) changes: Vec<Named<Arc<Amendment>>>,
+    /// Messages the business sent from the WhatsApp Business app, with any file they carry.
+    pub(super) echoes: Vec<Named<(Arc<InboundMessage>, Option<String>)>>,
+    /// Template review decisions: (business, decision).
+    pub(super) templates: Vec<(String, TemplateStatusUpdate)>,
+    /// Customers whose BSUID changed, announced without a message: (business, sighting).
+    pub(super) identities: Vec<(String, Sighting)>,
+    /// Per business id.
+    pub(super) sets_off: HashMap<String, SetsOff>,
+}
+
+/// An item for a customer: the conversation the delivery names (its key is settled by the
+/// store before the item is written), the customer as named, and the item.
+pub(super) struct Named<T> {
+    pub key: ConversationKey,
+    pub sighting: Sighting,
+    pub item: T,
+}
+
+/// An inbound message: where it goes, what is stored, and the message as read (its follow-ups
+/// read the model, not the stored JSON).
+pub(super) struct Arrival {
+    pub key: ConversationKey,
+    pub sighting: Sighting,
+    pub stored: Arc<InboundMessage>,
+    pub message: Message,
+}
+
+impl Batch {
+    /// Remembers what `business_id`'s new messages set off.
+    pub fn sets_off(&mut self, business_id: &str, sets_off: SetsOff) {
+        self.sets_off.insert(business_id.to_string(), sets_off);
+    }
+
+    /// Adds the messages, edits, deletions and receipts of a `messages` change for
+    /// `business_id`. An item that names no customer is logged and skipped.
+    pub fn add_messages(&mut self, business_id: &str, value: MessagesValue) {
+        for message in value.messages {
+            let Some((sighting, profile)) = message.sender(&value.contacts) else {
+                tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message without a sender skipped");
+                continue;
+            };
+            let key = conversation(business_id, sighting.key());
+            if let Some(amendment) = amendment(&message) {
+                let item = Arc::new(amendment);
+                self.changes.push(Named {
+                    key,
+                    sighting,
+                    item,
+                });
+                continue;
+            }
+            if matches!(message.kind, Kind::Unknown(_)) {
+                tracing::info!(id = ?message.id, kind = %message.type_name, "webhook message Parley cannot read kept raw");
+            }
+            let (kind, content) = message.stored();
+            let stored = InboundMessage {
+                provider_id: (message.id.clone()).unwrap_or_else(|| generated_id(&key, &message)),
+                timestamp_ms: milliseconds(message.timestamp),
+                kind,
+                content,
+                contact_name: profile.and_then(|p| p.profile.name.clone()),
+                user_id: (sighting.new_user_id.as_ref())
+                    .or(sighting.user_id.as_ref())
+                    .map(|id| id.to_string()),
+                username: profile.and_then(|p| p.profile.username.clone()),
+            };
+            self.messages.push(Arrival {
+                key,
+                sighting,
+                stored: Arc::new(stored),
+                message,
+            });
+        }
+        for status in value.statuses {
+            let recipient = (status.recipient_id.as_deref())
+                .and_then(CustomerKey::from_phone)
+                .or_else(|| CustomerKey::from_user_id(status.recipient_user_id.as_deref()?));
+            let (Some(id), Some(state), Some(recipient)) = (status.id, status.status, recipient)
+            else {
+                tracing::warn!("webhook status without id, status or recipient skipped");
+                continue;
+            };
+            let update = StatusUpdate {
+                message_id: id,
+                status: state,
+                timestamp_ms: milliseconds(status.timestamp),
+                error: status.errors.into_iter().next(),
+            };
+            let key = conversation(business_id, recipient.as_str());
+            self.statuses.push((key, update));
+        }
+    }
+
+    /// Adds the echoes of a `smb_message_echoes` change for `business_id`. An echo without an id
+    /// or a customer is skipped with a warning rather than costing the rest of the delivery.
+    pub fn add_echoes(&mut self, business_id: &str, value: EchoesValue) {
+        for echo in value.message_echoes {
+            let sighting = Sighting {
+                phone: echo.to.as_deref().and_then(CustomerKey::from_phone),
+                user_id: echo
+                    .to_user_id
+                    .as_deref()
+                    .and_then(CustomerKey::from_user_id),
+                ..Sighting::default()
+            };
+            let (Some(id), false) = (&echo.message.id, sighting.key().is_empty()) else {
+                tracing::warn!(id = ?echo.message.id, "echo without a customer or an id skipped");
+                continue;
+            };
+            let (kind, content) = echo.message.stored();
+            let stored = Arc::new(InboundMessage {
+                provider_id: id.clone(),
+                timestamp_ms: milliseconds(echo.message.timestamp),
+                kind,
+                content,
+                contact_name: None,
+                user_id: sighting.user_id.as_ref().map(|id| id.to_string()),
+                username: None,
+            });
+            let media = echo.message.media_id().map(String::from);
+            let key = conversation(business_id, sighting.key());
+            let item = (stored, media);
+            self.echoes.push(Named {
+                key,
+                sighting,
+                item,
+            });
+        }
+    }
+
+    /// Adds the BSUID changes of a `user_id_update` change for `business_id`.
+    pub fn add_user_id_changes(&mut self, business_id: &str, value: UserIdUpdateValue) {
+        for change in value.user_id_update {
+            let Some(sighting) = change.sighting() else {
+                tracing::warn!("user_id_update without a customer or a new user id skipped");
+                continue;
+            };
+            self.identities.push((business_id.to_string(), sighting));
+        }
+    }
+
+    /// Adds a template review decision for `business_id`.
+    pub fn add_template_decision(&mut self, business_id: &str, update: TemplateStatusUpdate) {
+        self.templates.push((business_id.to_string(), update));
+    }
+
+    /// Gives a message that names only a BSUID the phone another message of the delivery names
+    /// with it, so that one customer's messages in one delivery are kept together.
+    pub(super) fn share_phones(&mut self) {
+        let phones: HashMap<(String, CustomerKey), CustomerKey> = (self.messages.iter())
+            .filter_map(|a| {
+                let user_id = a.sighting.user_id.clone()?;
+                Some((
+                    (a.key.business_id.clone(), user_id),
+                    a.sighting.phone.clone()?,
+                ))
+            })
+            .collect();
+        for arrival in &mut self.messages {
+            if let (None, Some(user_id)) = (&arrival.sighting.phone, &arrival.sighting.user_id) {
+                let known = (arrival.key.business_id.clone(), user_id.clone());
+                arrival.sighting.phone = phones.get(&known).cloned();
+            }
+        }
+    }
+}
+
+fn conversation(business_id: &str, key: &str) -> ConversationKey {
+    ConversationKey {
+        business_id: business_id.to_string(),
+        phone: key.to_string(),
+    }
+}
+
+/// An edit or a deletion of the message it names, or `None` for a message of its own.
+fn amendment(message: &Message) -> Option<Amendment> {
+    let original_id = message.amends()?.to_string();
+    let (kind, content) = message.stored();
+    let now = match message.kind {
+        Kind::Revoke { .. } => Amended::Revoked { content },
+        _ => Amended::Edited { kind, content },
+    };
+    Some(Amendment {
+        original_id,
+        timestamp_ms: milliseconds(message.timestamp),
+        now,
+    })
+}
+
+/// A stable id for a message that came without one, so that its redelivery is still known:
+/// a hash of its sender, time, kind and content.
+fn generated_id(key: &ConversationKey, message: &Message) -> String {
+    let (kind, content) = message.stored();
+    let mut hash = Sha256::new();
+    for part in [
+        key.phone.as_str(),
+        &format!("{:?}", message.timestamp),
+        &kind,
+    ] {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    hash.update(content.to_string().as_bytes());
+    format!("parley.{}", hex::encode(&hash.finalize()[..16]))
+}
+
+/// Unix seconds as stored (ms); a message without a readable time counts as sent now.
+fn milliseconds(seconds: Option<i64>) -> i64 {
+    seconds.map_or_else(crate::store::now_ms, |secs| secs * 1000)
+}

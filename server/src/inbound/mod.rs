@@ -1,0 +1,160 @@
+//! Inbound deliveries: what one webhook POST carries is taken item by item (`batch`), each
+//! item's customer is found by phone or BSUID, everything is persisted through the conversation
+//! actors, then each message seen for the first time sets off its follow-ups: a Web Push, an
+//! automated reply (`reply`, docs/AUTOMATED_REPLIES.md), and keeping its media while the
+//! provider still has it.
+
+mod batch;
+mod reply;
+
+use std::sync::Arc;
+
+use futures_util::future::join_all;
+use parley_actors::conversation::{Amend, ConversationKey, Conversations, Echo, Inbound, Receipt};
+use parley_actors::error::StoreError;
+use parley_actors::hub::EventBus;
+
+use crate::customer::Sighting;
+use crate::outbox::Outbox;
+use crate::push::Push;
+use crate::store::{self, Store};
+use batch::Arrival;
+
+pub use batch::{Batch, SetsOff};
+pub use reply::AUTOMATED_SENDER;
+
+/// Why a delivery was not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum InboundError {
+    /// The provider redelivers it later; redeliveries are deduplicated by message id.
+    #[error("webhook not persisted: {0}")]
+    NotPersisted(StoreError),
+    #[error(transparent)]
+    Store(#[from] store::Error),
+    #[error(transparent)]
+    Outbox(#[from] crate::outbox::OutboxError),
+}
+
+/// What taking a delivery needs.
+pub struct Intake<'a> {
+    pub store: &'a Store,
+    pub bus: &'a dyn EventBus,
+    pub conversations: &'a Conversations,
+    pub outbox: &'a Arc<Outbox>,
+    pub push: &'a Push,
+}
+
+impl Intake<'_> {
+    /// Persists everything in `batch`, then starts the follow-ups of the new messages. Returns
+    /// once everything is persisted; the follow-ups run on.
+    pub async fn take(&self, mut batch: Batch) -> Result<(), InboundError> {
+        for (business_id, update) in &batch.templates {
+            let update = serde_json::to_value(update).unwrap_or_default();
+            let events = self.store.template_decided(business_id, &update).await?;
+            self.bus.publish(events);
+        }
+        for (business_id, sighting) in &batch.identities {
+            let (_, events) = self.store.identify(business_id, sighting).await?;
+            self.bus.publish(events);
+        }
+        batch.share_phones();
+        // Which customer each item is from, in delivery order: linking a phone and a BSUID, or
+        // a changed number, moves records before the item is stored under its key.
+        for arrival in &mut batch.messages {
+            self.settle(&mut arrival.key, &arrival.sighting).await?;
+        }
+        for change in &mut batch.changes {
+            self.settle(&mut change.key, &change.sighting).await?;
+        }
+        for echo in &mut batch.echoes {
+            self.settle(&mut echo.key, &echo.sighting).await?;
+        }
+        let received = (batch.messages.iter())
+            .filter_map(|a| Some((a.key.business_id.clone(), a.message.media_id()?.to_string())));
+        let echoed = (batch.echoes.iter())
+            .filter_map(|e| Some((e.key.business_id.clone(), e.item.1.clone()?)));
+        let media: Vec<(String, String)> = received.chain(echoed).collect();
+        let messages = batch.messages.into_iter().map(|arrival| async move {
+            let new = self
+                .conversations
+                .ask(&arrival.key, Inbound(arrival.stored.clone()))
+                .await?;
+            new.map(|new| new.then_some(arrival))
+        });
+        let statuses = batch.statuses.into_iter().map(|(key, update)| async move {
+            self.conversations.ask(&key, Receipt(update)).await?
+        });
+        // Queued after the messages (each conversation's actor takes them in this order), so an
+        // edit finds an original delivered with it.
+        let changes = batch.changes.into_iter().map(|change| async move {
+            self.conversations
+                .ask(&change.key, Amend(change.item))
+                .await?
+        });
+        let echoes = batch
+            .echoes
+            .into_iter()
+            .map(|echo| async move { self.conversations.ask(&echo.key, Echo(echo.item.0)).await? });
+        let (messages, statuses, changes, echoes) = futures_util::join!(
+            join_all(messages),
+            join_all(statuses),
+            join_all(changes),
+            join_all(echoes)
+        );
+        for outcome in statuses {
+            outcome.map_err(InboundError::NotPersisted)?;
+        }
+        for outcome in changes.into_iter().chain(echoes) {
+            outcome.map_err(InboundError::NotPersisted)?;
+        }
+        for outcome in messages {
+            // Only a message seen for the first time is answered, so redeliveries never double up.
+            if let Some(arrival) = outcome.map_err(InboundError::NotPersisted)? {
+                let sets_off = batch
+                    .sets_off
+                    .get(&arrival.key.business_id)
+                    .copied()
+                    .unwrap_or_default();
+                self.follow_up(sets_off, arrival);
+            }
+        }
+        // Media is kept now, while the provider still has it (its URLs expire); a failure here
+        // is retried when someone opens the file.
+        for (business_id, media_id) in media {
+            let outbox = self.outbox.clone();
+            actix_web::rt::spawn(async move {
+                if let Err(err) = outbox.fetch_inbound_media(&business_id, &media_id).await {
+                    tracing::warn!(error = %err, "inbound media not fetched yet");
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// Puts the item named by `sighting` under the key its customer is kept under.
+    async fn settle(
+        &self,
+        key: &mut ConversationKey,
+        sighting: &Sighting,
+    ) -> Result<(), InboundError> {
+        let (settled, events) = self.store.identify(&key.business_id, sighting).await?;
+        self.bus.publish(events);
+        key.phone = settled;
+        Ok(())
+    }
+
+    /// A new message's push and automated reply.
+    fn follow_up(&self, sets_off: SetsOff, arrival: Arrival) {
+        if sets_off.push {
+            self.push.notify(&arrival.key, &arrival.stored);
+        }
+        if sets_off.replies {
+            let (store, outbox) = (self.store.clone(), self.outbox.clone());
+            actix_web::rt::spawn(async move {
+                if let Err(err) = reply::auto_reply(&store, &outbox, arrival).await {
+                    tracing::warn!(error = %err, "automated reply not sent");
+                }
+            });
+        }
+    }
+}

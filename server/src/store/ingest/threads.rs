@@ -1,0 +1,244 @@
+//! The conversations of a batch's inbound messages: their contacts as they were, the time each
+//! new message takes in its conversation, and the contacts' rows written back.
+
+use std::collections::{HashMap, HashSet};
+
+use parley_actors::conversation::{ConversationKey, InboundMessage};
+use sqlx::{AssertSqlSafe, FromRow};
+
+use crate::store::{Params, now_ms, rows_per_statement};
+
+/// A conversation while a batch is written: its contact's name and ids, whether the batch
+/// creates the contact or changes its name or ids, the time of its latest message, the message
+/// times it knows to be taken, and what the list shows of it.
+pub(super) struct Thread {
+    pub(super) name: String,
+    pub(super) user_id: Option<String>,
+    pub(super) username: Option<String>,
+    pub(super) created: bool,
+    pub(super) renamed: bool,
+    pub(super) latest: i64,
+    pub(super) times: HashSet<i64>,
+    /// The seconds whose stored times are in `times`.
+    pub(super) seconds_read: HashSet<i64>,
+    /// What the conversation list shows of it.
+    pub(super) shown: Shown,
+}
+
+/// The conversation list's last message time and preview of a conversation.
+#[derive(Default)]
+pub(super) struct Shown {
+    pub(super) at: i64,
+    pub(super) preview: Option<String>,
+}
+
+impl Shown {
+    /// Takes a new message's time and preview unless the list shows a newer one.
+    pub(super) fn offer(&mut self, at: i64, preview: Option<String>) {
+        if at >= self.at {
+            self.at = at;
+            self.preview = preview;
+        }
+    }
+}
+
+/// A new contact's BSUID and username.
+pub(super) type OwnedIds = (Option<String>, Option<String>);
+
+pub(super) fn thread_ids(thread: &Thread) -> OwnedIds {
+    (thread.user_id.clone(), thread.username.clone())
+}
+
+/// The provider's time for a new message of `phone`, or the next millisecond free in its
+/// conversation: only a message at that exact time (stored, or earlier in this batch) moves it.
+/// Stored times are read a second at a time, once per conversation and second, so a burst in
+/// one second costs one query.
+pub(super) async fn free_time(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    phone: &str,
+    thread: &mut Thread,
+    wanted: i64,
+) -> Result<i64, sqlx::Error> {
+    let mut at = wanted;
+    loop {
+        let second = at.div_euclid(1000);
+        if !thread.created && at <= thread.latest && thread.seconds_read.insert(second) {
+            let stored: Vec<(i64,)> = sqlx::query_as(
+                "SELECT sent_at FROM messages WHERE business_id = $1 AND phone = $2 \
+                 AND sent_at >= $3 AND sent_at < $4",
+            )
+            .bind(business)
+            .bind(phone)
+            .bind(second * 1000)
+            .bind((second + 1) * 1000)
+            .fetch_all(&mut *conn)
+            .await?;
+            thread.times.extend(stored.into_iter().map(|(t,)| t));
+        }
+        if !thread.times.contains(&at) {
+            thread.times.insert(at);
+            thread.latest = thread.latest.max(at);
+            return Ok(at);
+        }
+        at += 1;
+    }
+}
+
+/// What a batch's new messages change on one contact: the count, and the newest of them.
+#[derive(Default)]
+pub(super) struct Activity {
+    pub(super) added: i64,
+    pub(super) last_at: i64,
+    pub(super) last_text: Option<String>,
+    pub(super) last_caption: Option<String>,
+}
+
+/// A known contact as the batch reads it.
+#[derive(FromRow)]
+struct KnownThread {
+    phone: String,
+    name: String,
+    user_id: Option<String>,
+    username: Option<String>,
+    /// Its latest message's time.
+    latest: Option<i64>,
+    last_message_at: Option<i64>,
+    last_text: Option<String>,
+    last_caption: Option<String>,
+}
+
+/// The batch's conversations whose contact exists: its name and latest message time (a contact
+/// that does not exist has no messages either: they go with it).
+pub(super) async fn known_threads(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    messages: &[(usize, &ConversationKey, &InboundMessage)],
+) -> Result<HashMap<String, Thread>, sqlx::Error> {
+    let mut phones: Vec<&str> = messages
+        .iter()
+        .map(|(_, key, _)| key.phone.as_str())
+        .collect();
+    phones.sort_unstable();
+    phones.dedup();
+    let mut threads = HashMap::with_capacity(phones.len());
+    for chunk in phones.chunks(rows_per_statement(1) - 1) {
+        let params = Params::of(conn);
+        let sql = format!(
+            "SELECT c.phone, c.name, c.user_id, c.username, (SELECT MAX(m.sent_at) FROM messages m \
+             WHERE m.business_id = c.business_id AND m.phone = c.phone) AS latest, \
+             c.last_message_at, c.last_text, c.last_caption \
+             FROM contacts c WHERE c.phone IN ({}) AND c.business_id = {}",
+            params.list(1, chunk.len()),
+            params.nth(chunk.len() + 1)
+        );
+        // Only numbered placeholders are formatted in; the values are bound.
+        let mut select = sqlx::query_as::<_, KnownThread>(AssertSqlSafe(sql));
+        for phone in chunk {
+            select = select.bind(*phone);
+        }
+        for known in select.bind(business).fetch_all(&mut *conn).await? {
+            let thread = Thread {
+                name: known.name,
+                user_id: known.user_id,
+                username: known.username,
+                created: false,
+                renamed: false,
+                latest: known.latest.unwrap_or(0),
+                times: HashSet::new(),
+                seconds_read: HashSet::new(),
+                shown: Shown {
+                    at: known.last_message_at.unwrap_or(0),
+                    preview: known.last_text.or(known.last_caption),
+                },
+            };
+            threads.insert(known.phone, thread);
+        }
+    }
+    Ok(threads)
+}
+
+/// Inserts the batch's new contacts and updates the ones whose name or ids a message changed.
+pub(super) async fn save_contacts(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    threads: &HashMap<String, Thread>,
+) -> Result<(), sqlx::Error> {
+    let created: Vec<_> = threads.iter().filter(|(_, t)| t.created).collect();
+    let now = now_ms();
+    for chunk in created.chunks(rows_per_statement(6)) {
+        let sql = format!(
+            "INSERT INTO contacts (business_id, phone, name, user_id, username, created_at) \
+             VALUES {}",
+            Params::of(conn).rows(chunk.len(), 6)
+        );
+        let mut insert = sqlx::query(AssertSqlSafe(sql));
+        for (phone, thread) in chunk {
+            insert = insert
+                .bind(business)
+                .bind(*phone)
+                .bind(&thread.name)
+                .bind(&thread.user_id)
+                .bind(&thread.username)
+                .bind(now);
+        }
+        insert.execute(&mut *conn).await?;
+    }
+    for (phone, thread) in threads.iter().filter(|(_, t)| t.renamed) {
+        sqlx::query(
+            "UPDATE contacts SET name = $1, user_id = $2, username = $3 \
+             WHERE business_id = $4 AND phone = $5",
+        )
+        .bind(&thread.name)
+        .bind(&thread.user_id)
+        .bind(&thread.username)
+        .bind(business)
+        .bind(phone)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Moves each contact's last message and preview (only forward: a late message does not take
+/// the place of a newer one), latest inbound time and unread count; answers the unread counts
+/// after.
+pub(super) async fn record_activity(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    activity: &HashMap<&str, Activity>,
+) -> Result<HashMap<String, i64>, sqlx::Error> {
+    let activity: Vec<_> = activity.iter().collect();
+    let mut unread = HashMap::with_capacity(activity.len());
+    for chunk in activity.chunks(rows_per_statement(5) - 1) {
+        let params = Params::of(conn);
+        let sql = format!(
+            "WITH batch (phone, at, last_text, last_caption, added) AS (VALUES {}) \
+             UPDATE contacts SET \
+             last_message_at = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
+                 THEN batch.at ELSE contacts.last_message_at END, \
+             last_incoming_at = CASE WHEN batch.at >= COALESCE(contacts.last_incoming_at, 0) \
+                 THEN batch.at ELSE contacts.last_incoming_at END, \
+             last_text = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
+                 THEN batch.last_text ELSE contacts.last_text END, \
+             last_caption = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
+                 THEN batch.last_caption ELSE contacts.last_caption END, \
+             unread_count = contacts.unread_count + batch.added \
+             FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = {} \
+             RETURNING contacts.phone, contacts.unread_count",
+            params.rows(chunk.len(), 5),
+            params.nth(chunk.len() * 5 + 1)
+        );
+        let mut update = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql));
+        for (phone, a) in chunk {
+            update = update
+                .bind(**phone)
+                .bind(a.last_at)
+                .bind(&a.last_text)
+                .bind(&a.last_caption)
+                .bind(a.added);
+        }
+        unread.extend(update.bind(business).fetch_all(&mut *conn).await?);
+    }
+    Ok(unread)
+}

@@ -1,3 +1,4 @@
+import type { Agent } from '../../../lib/api/agents';
 import { apiRequest } from '../../../lib/api/client';
 
 /** GET /identity/users/profile: the caller, plus the business's credentials (some owner only). */
@@ -18,15 +19,6 @@ export interface Profile {
   appSecretSet?: boolean;
 }
 
-/** A staff account of the owner's business (GET /identity/users/agents). */
-export interface Agent {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  username: string;
-  email: string;
-}
-
 export type ProfilePatch = Partial<Record<string, string>>;
 
 export interface AgentPayload {
@@ -43,10 +35,6 @@ export function getProfile(): Promise<Profile> {
 
 export function updateProfile(patch: ProfilePatch): Promise<Profile> {
   return apiRequest('/identity/users/profile', { method: 'PATCH', json: patch });
-}
-
-export function listAgents(): Promise<Agent[]> {
-  return apiRequest('/identity/users/agents');
 }
 
 export function createAgent(agent: AgentPayload): Promise<Agent> {

@@ -6,7 +6,9 @@ import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
 import { conversationIdOf, phoneOfConversation, placeholderRow } from '../conversation-id';
+import type { ListFilter } from '../api/team-api';
 import { useConversations } from '../hooks/use-conversations';
+import { useTabCounts } from '../hooks/use-tab-counts';
 import { usePhoneNumberId } from '../hooks/use-config';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useSmallScreen } from '../hooks/use-small-screen';
@@ -23,7 +25,9 @@ export function InboxPage() {
   const [params] = useSearchParams();
   const [query, setQuery] = useState('');
   const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
-  const list = useConversations(search);
+  const [filter, setFilter] = useState<ListFilter>({ assignee: 'all', status: 'open' });
+  const list = useConversations(search, filter);
+  const counts = useTabCounts(filter.status);
   const phoneNumberId = usePhoneNumberId();
   const small = useSmallScreen();
   const [selected, setSelected] = useState<Conversation | null>(null);
@@ -61,6 +65,9 @@ export function InboxPage() {
       {showList && (
         <Sidebar
           list={list}
+          filter={filter}
+          counts={counts}
+          onFilterChange={setFilter}
           query={query}
           onQueryChange={setQuery}
           selectedPhone={selectedRow?.phone_number ?? null}

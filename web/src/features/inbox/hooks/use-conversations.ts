@@ -7,8 +7,11 @@ import { usePushSubscription } from '../../../lib/push/use-push-subscription';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import type { RealtimeEvent } from '../../../lib/realtime/events';
+import { currentUserId } from '../../../lib/api/token-claims';
 import { getConversations } from '../api/inbox-api';
+import type { ListFilter } from '../api/team-api';
 import { placeholderRow } from '../conversation-id';
+import { inView, takesNewConversations, withTeamUpdate, type ListView } from '../list-view';
 
 export interface ConversationsState {
   items: Conversation[];
@@ -38,13 +41,16 @@ function newRow(phone: string, conversationId: string, name: string | null): Con
   return { ...placeholderRow(phone, conversationId), name };
 }
 
-/** Applies a live event to the list; rows unknown to a filtered list are left to the next search. */
-export function applyListEvent(state: ConversationsState, event: RealtimeEvent, searching: boolean): ConversationsState {
+/**
+ * Applies a live event to the list. Rows unknown to a searched list are left to the next search;
+ * a row whose assignment or status takes it out of the view leaves the list.
+ */
+export function applyListEvent(state: ConversationsState, event: RealtimeEvent, view: ListView): ConversationsState {
   switch (event.event) {
     case 'notification': {
       const data = event.data;
       const known = state.items.some((item) => item.phone_number === data.phone_number);
-      const items = known || searching ? state.items : [newRow(data.phone_number, data.conversation_id, data.name), ...state.items];
+      const items = known || !takesNewConversations(view) ? state.items : [newRow(data.phone_number, data.conversation_id, data.name), ...state.items];
       return {
         ...state,
         totalUnread: data.total_unread,
@@ -59,6 +65,8 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
     }
     case 'new_message': {
       const { phone_number: phone, message } = event.data;
+      // Notes and activity are the team's: they neither reorder the list nor show as its preview.
+      if (message.direction === 'internal') return state;
       return {
         ...state,
         items: moveToTop(state.items, phone, (row) => ({
@@ -71,8 +79,15 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
     }
     case 'new_contact': {
       const { phone_number: phone, conversation_id: id, name } = event.data;
-      if (searching || state.items.some((item) => item.phone_number === phone)) return state;
+      if (!takesNewConversations(view) || state.items.some((item) => item.phone_number === phone)) return state;
       return { ...state, items: [newRow(phone, id, name), ...state.items] };
+    }
+    case 'conversation_updated': {
+      const row = state.items.find((item) => item.phone_number === event.data.phone_number);
+      if (!row) return state;
+      const updated = withTeamUpdate(row, event.data);
+      const items = inView(updated, view) ? state.items.map((item) => (item === row ? updated : item)) : state.items.filter((item) => item !== row);
+      return { ...state, items };
     }
     default:
       return state;
@@ -89,11 +104,12 @@ export function withFirstPage(live: Conversation[], page: Conversation[]): Conve
 }
 
 /**
- * The chat list: pages of 20 for the current search, kept live by the notifications channel.
+ * The chat list: pages of 20 for the current search and tab, kept live by the notifications
+ * channel; a conversation that enters the tab from elsewhere brings a quiet reload of the first page.
  * Loaded rows are saved; when the server cannot be reached the saved list shows. The inbox is
  * the signed-in home, so it also carries the connectivity toasts and the push subscription.
  */
-export function useConversations(search: string) {
+export function useConversations(search: string, filter: ListFilter) {
   const [state, setState] = useState<ConversationsState>(INITIAL);
   const page = useRef(0);
   const request = useRef<AbortController | null>(null);
@@ -113,18 +129,24 @@ export function useConversations(search: string) {
     }
   }, [search, showToast, t]);
 
+  const { assignee, status } = filter;
   const load = useCallback(
-    async (next: number) => {
+    async (next: number, quiet = false) => {
       request.current?.abort();
       const controller = new AbortController();
       request.current = controller;
-      setState((current) => (next === 1 ? { ...INITIAL, totalUnread: current.totalUnread } : { ...current, loadingMore: true }));
+      if (!quiet) setState((current) => (next === 1 ? { ...INITIAL, totalUnread: current.totalUnread } : { ...current, loadingMore: true }));
       try {
-        const answer = await getConversations(next, search, controller.signal);
+        const answer = await getConversations(next, search, { assignee, status }, controller.signal);
         page.current = next;
         void saveConversations(answer.users).catch((error: unknown) => console.warn('list not saved', error));
         setState((current) => ({
-          items: next === 1 ? withFirstPage(current.items, answer.users) : [...current.items, ...answer.users.filter((row) => !current.items.some((item) => item.phone_number === row.phone_number))],
+          items:
+            next > 1
+              ? [...current.items, ...answer.users.filter((row) => !current.items.some((item) => item.phone_number === row.phone_number))]
+              : quiet
+                ? answer.users
+                : withFirstPage(current.items, answer.users),
           hasMore: answer.has_more,
           loading: false,
           loadingMore: false,
@@ -132,13 +154,13 @@ export function useConversations(search: string) {
           totalUnread: answer.total_unread,
         }));
       } catch {
-        if (controller.signal.aborted) return;
+        if (controller.signal.aborted || quiet) return;
         // errors.load_users: paging stops; a first page falls back to the saved list.
         if (next === 1) await showSaved();
         else setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
       }
     },
-    [search, showSaved],
+    [search, assignee, status, showSaved],
   );
 
   useEffect(() => {
@@ -153,8 +175,11 @@ export function useConversations(search: string) {
   const reload = useCallback(() => void load(1), [load]);
 
   useRealtimeEvents((event) => {
+    const view: ListView = { filter: { assignee, status }, searching: search !== '', me: currentUserId() };
     if (event.event === 'reset') reload();
-    else setState((current) => applyListEvent(current, event, search !== ''));
+    else if (event.event === 'conversation_updated' && !state.items.some((item) => item.phone_number === event.data.phone_number)) {
+      if (!view.searching && inView(event.data, view)) void load(1, true);
+    } else setState((current) => applyListEvent(current, event, view));
   });
 
   const markRead = useCallback((phone: string) => {

@@ -27,7 +27,10 @@ export function takesNewConversations(view: ListView): boolean {
   return !view.searching && inView({ status: 'open', assignee: null }, view);
 }
 
-/** The row with the assignment and status a `conversation_updated` event carries. */
-export function withTeamUpdate(row: Conversation, data: ConversationUpdatedEvent): Conversation {
-  return { ...row, status: data.status, snoozed_until: data.snoozed_until, assignee: data.assignee };
+/** A new holder or status: from a `conversation_updated` event or the row a change answered. */
+export type TeamChange = Pick<ConversationUpdatedEvent, 'phone_number'> & Pick<Conversation, 'status' | 'snoozed_until' | 'assignee'>;
+
+/** The row with the holder and status of a change. */
+export function withTeamUpdate(row: Conversation, change: TeamChange): Conversation {
+  return { ...row, status: change.status, snoozed_until: change.snoozed_until ?? null, assignee: change.assignee ?? null };
 }

@@ -3,8 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar';
 import { DropdownMenu } from '../../../components/dropdown-menu';
 import type { Conversation } from '../../../lib/api/types';
+import { formatDateTime } from '../../../lib/format/dates';
 import type { ReplyWindow } from '../reply-window';
 import { ContactModal } from './contact-modal';
+import { ConversationActions } from './conversation-actions';
 import { DeleteContactModal } from './delete-contact-modal';
 import { ReplyWindowTimer } from './reply-window-timer';
 
@@ -15,9 +17,10 @@ interface Props {
   onBack: () => void;
   onContactSaved: (phone: string) => void;
   onContactDeleted: () => void;
+  onTeamChange: (row: Conversation) => void;
 }
 
-export function ChatHeader({ conversation, replyWindow, showBack, onBack, onContactSaved, onContactDeleted }: Props) {
+export function ChatHeader({ conversation, replyWindow, showBack, onBack, onContactSaved, onContactDeleted, onTeamChange }: Props) {
   const { t } = useTranslation();
   const [modal, setModal] = useState<'edit' | 'delete' | null>(null);
   const name = conversation.name || t('inbox.unknown');
@@ -34,6 +37,9 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
         <span dir="ltr" className="row-phone">
           {conversation.phone_number}
         </span>
+        {conversation.status === 'snoozed' && conversation.snoozed_until && (
+          <span className="snoozed-until">{t('team.snoozedUntil', { time: formatDateTime(conversation.snoozed_until) })}</span>
+        )}
       </div>
       <ReplyWindowTimer state={replyWindow} />
       <DropdownMenu
@@ -45,6 +51,7 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
           { label: t('contact.deleteTitle'), onSelect: () => setModal('delete') },
         ]}
       />
+      <ConversationActions conversation={conversation} onChanged={onTeamChange} />
       {modal === 'edit' && (
         <ContactModal
           contact={{ name: conversation.name ?? '', phone: conversation.phone_number }}

@@ -4,13 +4,17 @@ import { detailOf } from '../../../lib/api/client';
 import type { Conversation } from '../../../lib/api/types';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
+import { postNote } from '../api/team-api';
 import { conversationIdOf } from '../conversation-id';
 import { useMessages, type Draft } from '../hooks/use-messages';
+import { usePresence } from '../hooks/use-presence';
 import { useReplyWindow } from '../hooks/use-reply-window';
 import { lastIncomingTimestamp } from '../messages-state';
 import { ChatHeader } from './chat-header';
 import { MessageInput } from './message-input';
 import { MessageList } from './message-list';
+import { PresenceLine } from './presence-line';
+import { TakeOverModal } from './take-over-modal';
 import { TemplateDialog } from './template-dialog';
 
 /** A swipe to the right at least this long goes back to the list on small screens. */
@@ -24,6 +28,7 @@ interface Props {
   onRead: (phone: string) => void;
   onContactSaved: (phone: string) => void;
   onContactDeleted: () => void;
+  onTeamChange: (row: Conversation) => void;
 }
 
 function later(a: string | null, b: string | null): string | null {
@@ -31,12 +36,13 @@ function later(a: string | null, b: string | null): string | null {
   return new Date(a) > new Date(b) ? a : b;
 }
 
-export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, onContactSaved, onContactDeleted }: Props) {
+export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, onContactSaved, onContactDeleted, onTeamChange }: Props) {
   const { t } = useTranslation();
   const showToast = useToast();
   const phone = conversation.phone_number;
   const channel = conversation.conversation_id || (phoneNumberId ? conversationIdOf(phoneNumberId, phone) : '');
   const chat = useMessages(phone, channel, phoneNumberId);
+  const presence = usePresence(channel);
   const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const [templateOpen, setTemplateOpen] = useState(false);
@@ -53,6 +59,7 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
   );
   const send = (draft: Draft) => void chat.send(draft).catch(fail('chat.sendFailed'));
   const reply = (text: string) => send({ text, files: [] });
+  const note = (text: string) => void postNote(phone, text).then(chat.add, fail('team.noteFailed'));
   const retry = (messageId: string) => {
     showToast(t('retryingMessage'), 'info', CHAT_TOAST_MS);
     void chat.retry(messageId).catch(fail('retryFailed'));
@@ -79,7 +86,9 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
         onBack={onBack}
         onContactSaved={onContactSaved}
         onContactDeleted={onContactDeleted}
+        onTeamChange={onTeamChange}
       />
+      <PresenceLine teammates={presence.teammates} />
       {chat.loading ? (
         <div className="message-list-wrap centered" role="status">
           {t('loading')}
@@ -96,7 +105,20 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
           onRetry={retry}
         />
       )}
-      <MessageInput disabled={replyWindow.expired} onSend={send} onTemplate={() => setTemplateOpen(true)} />
+      <MessageInput
+        disabled={replyWindow.expired}
+        onSend={send}
+        onNote={note}
+        onTyping={presence.typing}
+        onTemplate={() => setTemplateOpen(true)}
+      />
+      {chat.refusal && (
+        <TakeOverModal
+          holder={chat.refusal.holder}
+          onCancel={chat.dismissRefusal}
+          onConfirm={() => void chat.takeOver().catch(fail('chat.sendFailed'))}
+        />
+      )}
       {templateOpen && <TemplateDialog phone={phone} phoneNumberId={phoneNumberId} onClose={() => setTemplateOpen(false)} />}
     </section>
   );

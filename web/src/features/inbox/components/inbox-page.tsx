@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Conversation } from '../../../lib/api/types';
@@ -12,6 +12,7 @@ import { useTabCounts } from '../hooks/use-tab-counts';
 import { usePhoneNumberId } from '../hooks/use-config';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useSmallScreen } from '../hooks/use-small-screen';
+import { withTeamUpdate, type TeamChange } from '../list-view';
 import { ChatPane } from './chat-pane';
 import { Sidebar } from './sidebar';
 
@@ -41,10 +42,23 @@ export function InboxPage() {
     navigate('/whatsapp', { replace: true });
   }, [linked, navigate]);
 
-  const { markRead } = list;
+  /** The open conversation keeps its holder and status even when they take it out of the list's tab. */
+  const { markRead, applyTeamChange } = list;
+  const teamChanged = useCallback(
+    (change: TeamChange) => {
+      applyTeamChange(change);
+      setSelected((current) => (current?.phone_number === change.phone_number ? withTeamUpdate(current, change) : current));
+    },
+    [applyTeamChange],
+  );
+
   useRealtimeEvents((event) => {
     if (event.event === 'system_notification' && event.data.type === 'payment_error') {
       showToast(t('paymentError'), 'error', CHAT_TOAST_MS);
+    } else if (event.event === 'conversation_updated') {
+      setSelected((current) => (current?.phone_number === event.data.phone_number ? withTeamUpdate(current, event.data) : current));
+    } else if (event.event === 'mention') {
+      showToast(t('team.mentioned', { name: event.data.by.name }), 'info', CHAT_TOAST_MS);
     } else if (event.event === 'notification' && event.data.phone_number === selected?.phone_number && event.data.unread_count > 0) {
       // The open conversation is being read as messages arrive.
       markAsRead(event.data.phone_number).catch((error: unknown) => console.warn('mark-as-read failed', error));
@@ -85,6 +99,7 @@ export function InboxPage() {
             onBack={() => setSelected(null)}
             onRead={markRead}
             onContactSaved={openSaved}
+            onTeamChange={teamChanged}
             onContactDeleted={() => {
               setSelected(null);
               list.reload();

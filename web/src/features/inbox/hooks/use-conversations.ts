@@ -11,7 +11,7 @@ import { currentUserId } from '../../../lib/api/token-claims';
 import { getConversations } from '../api/inbox-api';
 import type { ListFilter } from '../api/team-api';
 import { placeholderRow } from '../conversation-id';
-import { inView, takesNewConversations, withTeamUpdate, type ListView } from '../list-view';
+import { inView, takesNewConversations, withTeamUpdate, type ListView, type TeamChange } from '../list-view';
 
 export interface ConversationsState {
   items: Conversation[];
@@ -39,6 +39,15 @@ function moveToTop(items: Conversation[], phone: string, update: (row: Conversat
 
 function newRow(phone: string, conversationId: string, name: string | null): Conversation {
   return { ...placeholderRow(phone, conversationId), name };
+}
+
+/** A row's new holder or status; the row leaves the list when that takes it out of the view. */
+function applyTeamChange(state: ConversationsState, change: TeamChange, view: ListView): ConversationsState {
+  const row = state.items.find((item) => item.phone_number === change.phone_number);
+  if (!row) return state;
+  const updated = withTeamUpdate(row, change);
+  const items = inView(updated, view) ? state.items.map((item) => (item === row ? updated : item)) : state.items.filter((item) => item !== row);
+  return { ...state, items };
 }
 
 /**
@@ -82,13 +91,8 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
       if (!takesNewConversations(view) || state.items.some((item) => item.phone_number === phone)) return state;
       return { ...state, items: [newRow(phone, id, name), ...state.items] };
     }
-    case 'conversation_updated': {
-      const row = state.items.find((item) => item.phone_number === event.data.phone_number);
-      if (!row) return state;
-      const updated = withTeamUpdate(row, event.data);
-      const items = inView(updated, view) ? state.items.map((item) => (item === row ? updated : item)) : state.items.filter((item) => item !== row);
-      return { ...state, items };
-    }
+    case 'conversation_updated':
+      return applyTeamChange(state, event.data, view);
     default:
       return state;
   }
@@ -174,12 +178,17 @@ export function useConversations(search: string, filter: ListFilter) {
 
   const reload = useCallback(() => void load(1), [load]);
 
+  const view = useCallback((): ListView => ({ filter: { assignee, status }, searching: search !== '', me: currentUserId() }), [assignee, status, search]);
+
+  /** A change this user made, applied before its event comes back. */
+  const teamChange = useCallback((change: TeamChange) => setState((current) => applyTeamChange(current, change, view())), [view]);
+
   useRealtimeEvents((event) => {
-    const view: ListView = { filter: { assignee, status }, searching: search !== '', me: currentUserId() };
+    const current = view();
     if (event.event === 'reset') reload();
     else if (event.event === 'conversation_updated' && !state.items.some((item) => item.phone_number === event.data.phone_number)) {
-      if (!view.searching && inView(event.data, view)) void load(1, true);
-    } else setState((current) => applyListEvent(current, event, view));
+      if (!current.searching && inView(event.data, current)) void load(1, true);
+    } else setState((previous) => applyListEvent(previous, event, current));
   });
 
   const markRead = useCallback((phone: string) => {
@@ -194,5 +203,5 @@ export function useConversations(search: string, filter: ListFilter) {
     });
   }, []);
 
-  return { ...state, loadMore, reload, markRead };
+  return { ...state, loadMore, reload, markRead, applyTeamChange: teamChange };
 }

@@ -15,6 +15,7 @@ import { useSmallScreen } from '../hooks/use-small-screen';
 import { withTeamUpdate, type TeamChange } from '../list-view';
 import { ChatPane } from './chat-pane';
 import { Sidebar } from './sidebar';
+import '../team.css';
 
 const SEARCH_DEBOUNCE_MS = 350;
 

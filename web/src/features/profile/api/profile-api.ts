@@ -17,9 +17,15 @@ export interface Profile {
   accessToken?: string;
   verifyToken?: string;
   appSecretSet?: boolean;
+  /** Owner only: how new conversations get a holder. */
+  assignment_mode?: AssignmentMode;
+  /** Owner only: minutes a claimed conversation may wait for a reply (0 = no limit). */
+  claim_timeout_minutes?: number;
 }
 
-export type ProfilePatch = Partial<Record<string, string>>;
+export type AssignmentMode = 'manual' | 'round_robin';
+
+export type ProfilePatch = Partial<Record<string, string | number>>;
 
 export interface AgentPayload {
   firstName: string;

@@ -31,7 +31,7 @@ export function InboxTabs({ filter, counts, onChange }: Props) {
             onClick={() => onChange({ ...filter, assignee: tab.filter })}
           >
             {t(`team.tab.${tab.filter}`)}
-            {counts && <span className="tab-count">{counts[tab.count]}</span>}
+            {counts && <span className="tab-count"> {counts[tab.count]}</span>}
           </button>
         ))}
       </div>

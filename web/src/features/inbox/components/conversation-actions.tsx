@@ -41,7 +41,8 @@ export function ConversationActions({ conversation, onChanged }: Props) {
   const run = async (change: () => Promise<Conversation>) => {
     setBusy(true);
     try {
-      onChanged(await change());
+      // The answer is the row; the key it is known by here travels with it.
+      onChanged({ ...(await change()), phone_number: phone });
     } catch (error) {
       const holder = heldBy(error);
       showToast(holder ? t('team.heldByOther', { name: holder.name }) : detailOf(error, t('team.actionFailed')), 'error', CHAT_TOAST_MS);

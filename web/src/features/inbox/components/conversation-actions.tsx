@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DropdownMenu } from '../../../components/dropdown-menu';
+import { Icon } from '../../../components/icon';
 import { listAgents, type Agent } from '../../../lib/api/agents';
 import { heldBy } from '../../../lib/api/assignment-conflict';
 import { detailOf } from '../../../lib/api/client';
@@ -94,7 +95,7 @@ export function ConversationActions({ conversation, onChanged }: Props) {
       )}
       <DropdownMenu
         label={t('team.snooze')}
-        icon="⏰"
+        icon={<Icon name="clock" />}
         align="end"
         items={[
           { label: t('team.snoozeHour'), onSelect: () => changeStatus('snoozed', snoozeEnd('hour')) },

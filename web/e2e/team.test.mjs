@@ -65,7 +65,7 @@ describe('team inbox', () => {
     await a.pane.getByRole('button', { name: 'Take' }).click();
     await a.pane.getByRole('button', { name: 'Release' }).waitFor();
     const rowForLou = b.page.getByRole('button', { name: CUSTOMER });
-    await rowForLou.getByRole('img', { name: 'Assigned to Kim Agent' }).waitFor();
+    await rowForLou.getByLabel('Assigned to Kim Agent').waitFor();
     await b.pane.getByText(/^Kim Agent took this conversation/).waitFor();
     await b.page.getByRole('tab', { name: /^Unassigned\s*0$/ }).waitFor();
 
@@ -80,7 +80,7 @@ describe('team inbox', () => {
     await ask.getByRole('button', { name: 'Take over and send' }).click();
     await b.pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'Hi Tara, I can help.' }).waitFor();
     await b.pane.getByRole('button', { name: 'Release' }).waitFor();
-    await a.page.getByRole('button', { name: CUSTOMER }).getByRole('img', { name: 'Assigned to Lou Agent' }).waitFor();
+    await a.page.getByRole('button', { name: CUSTOMER }).getByLabel('Assigned to Lou Agent').waitFor();
     await a.pane.getByRole('button', { name: 'Take' }).waitFor();
 
     // A note from Kim reaches Lou live, and never the customer.

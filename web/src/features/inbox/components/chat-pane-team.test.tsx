@@ -43,17 +43,22 @@ const HISTORY: Message[] = [
   entry('a2', 'activity', { activity: { action: 'unassigned', by: BO, reason: 'claim_timeout' } }),
 ];
 
-function renderPane(routes: Parameters<typeof fakeServer>[0]) {
+/** A customer known only by username: no phone, the BSUID is the key. */
+const BSUID = 'US.13491208655302741918';
+const SHEENA: Conversation = { ...conversation, phone_number: null, user_id: BSUID, username: '@sheena', name: null, conversation_id: `pn_${BSUID}` };
+
+function renderPane(routes: Parameters<typeof fakeServer>[0], row: Conversation = conversation) {
+  const key = row.phone_number ?? row.user_id ?? '';
   const server = fakeServer({
-    [`GET /api/conversation/${PHONE}`]: () => json({ messages: HISTORY, has_more_older: false }),
-    [`POST /api/conversation/${PHONE}/mark-as-read`]: () => json({ status: 'success', modified_count: 0 }),
+    [`GET /api/conversation/${key}`]: () => json({ messages: HISTORY, has_more_older: false }),
+    [`POST /api/conversation/${key}/mark-as-read`]: () => json({ status: 'success', modified_count: 0 }),
     ...routes,
   });
   const realtime = fakeRealtime();
   const view = renderWithApp(
     <realtime.Provider value={realtime.value}>
       <ChatPane
-        conversation={conversation}
+        conversation={row}
         phoneNumberId="pn"
         small={false}
         onBack={() => undefined}
@@ -116,6 +121,37 @@ describe('chat pane for a team', () => {
     await waitFor(() => expect(forms.map((form) => form.get('take_over'))).toEqual([null, 'true']));
     expect(forms[1]?.get('text')).toBe('On it');
     expect(screen.queryByRole('dialog', { name: 'Take over' })).not.toBeInTheDocument();
+  });
+
+  it('writes notes and takes over for a username customer by their BSUID key', async () => {
+    const posted = entry('n3', 'note', { text: 'Prefers mornings', mentions: [] }, { sender_name: 'Me', timestamp: new Date().toISOString() });
+    const forms: FormData[] = [];
+    const { requests, realtime } = renderPane(
+      {
+        [`POST /api/conversation/${BSUID}/notes`]: () => json(posted, 201),
+        'POST /api/send-message': ({ body }) => {
+          const form = body as FormData;
+          forms.push(form);
+          if (form.get('take_over') !== 'true') return json({ detail: 'Assigned to Bo', message: 'Assigned to Bo', code: 'assigned_to_other', assignee: BO }, 409);
+          return json({ status: 'success', response: { messages: [{ id: 'wamid.2' }] } });
+        },
+      },
+      SHEENA,
+    );
+    await screen.findByRole('log', { name: 'Messages' });
+    expect(realtime.presences).toEqual([{ channel: `pn_${BSUID}`, state: 'viewing' }]);
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Note' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Note for the team (@username mentions)' }), 'Prefers mornings{Enter}');
+    expect(await screen.findByRole('article', { name: 'Note by Me' })).toHaveTextContent('Prefers mornings');
+    expect(requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes')).map((r) => r.path)).toEqual([`/api/conversation/${BSUID}/notes`]);
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Reply' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Type a message' }), 'Good morning{Enter}');
+    const dialog = within(await screen.findByRole('dialog', { name: 'Take over' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Take over and send' }));
+    await waitFor(() => expect(forms.map((form) => form.get('take_over'))).toEqual([null, 'true']));
+    expect(forms.map((form) => form.get('to'))).toEqual([BSUID, BSUID]);
   });
 
   it('tells teammates it is viewing and typing, shows theirs, and goes idle on leaving', async () => {

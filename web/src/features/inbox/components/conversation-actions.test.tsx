@@ -44,6 +44,18 @@ describe('conversation actions', () => {
     expect(sent(requests, 'PATCH', ASSIGNMENT)).toEqual([{ assignee_id: 'u1', claim: true }]);
   });
 
+  it('address a username customer (no phone) by their key, and keep that key on the answer', async () => {
+    signInAs('u1', 'agent');
+    const sheena = conversation({ phone_number: null, user_id: 'US.134', username: '@sheena', conversation_id: 'pn_US.134' });
+    const path = '/api/conversation/US.134/assignment';
+    const { requests, onChanged } = renderActions(sheena, {
+      [`PATCH ${path}`]: () => json({ ...sheena, assignee: { id: 'u1', name: 'Me Agent' } }),
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Take' }));
+    await waitFor(() => expect(onChanged).toHaveBeenCalledWith({ ...sheena, assignee: { id: 'u1', name: 'Me Agent' } }));
+    expect(sent(requests, 'PATCH', path)).toEqual([{ assignee_id: 'u1', claim: true }]);
+  });
+
   it('say who holds it when a teammate claimed it first', async () => {
     signInAs('u1', 'agent');
     const { onChanged, toast } = renderActions(conversation(), {

@@ -169,6 +169,18 @@ describe('team changes in the chat list', () => {
     expect(applyListEvent(state([]), notification('9', 1, 1), view({ filter: { assignee: 'all', status: 'resolved' } })).items).toHaveLength(0);
   });
 
+  it('finds a username customer (no phone) by its key when a teammate takes it', () => {
+    const sheena = { ...row('US.134'), phone_number: null, user_id: 'US.134', conversation_id: 'pn_US.134' };
+    const data = { conversation_id: 'pn_US.134', phone_number: null, status: 'open', snoozed_until: null, assignee: { id: 'u2', name: 'Bo' }, by: { id: 'u2', name: 'Bo' } } as const;
+    const event = { event: 'conversation_updated', data } as const;
+    // Another customer without a phone: only the key tells the two apart.
+    const cora = { ...sheena, user_id: 'US.77', conversation_id: 'pn_US.77' };
+    const all = applyListEvent(state([cora, sheena]), event, ALL);
+    expect(all.items[1]).toMatchObject({ user_id: 'US.134', phone_number: null, assignee: { name: 'Bo' } });
+    expect(all.items[0]).toEqual(cora);
+    expect(applyListEvent(state([cora, sheena]), event, unassigned).items.map((item) => item.user_id)).toEqual(['US.77']);
+  });
+
   it('leaves notes and activity out of the preview', () => {
     const note = { message_id: 'n', timestamp: '2026-01-01T12:00:00Z', status: 'sent', direction: 'internal', type: 'note', content: { text: 'call back' } } as const;
     const before = state([row('1'), row('2')]);

@@ -6,8 +6,10 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
+import { heldBy } from './lib/api/assignment-conflict';
+import { ApiError } from './lib/api/client';
 import { MEDIA_CACHE, isMediaPath } from './lib/media/media-cache';
-import { onOutboxChange, SendDeferred, syncOutbox } from './lib/offline/outbox';
+import { onOutboxChange, SendDeferred, SendRefused, syncOutbox } from './lib/offline/outbox';
 import { providerIdOf, sendForm, SEND_MESSAGE_PATH, type SendAnswer } from './lib/offline/send-message';
 import {
   OUTBOX_SYNC_TAG,
@@ -54,6 +56,10 @@ async function sendFromWorker(message: PendingMessage): Promise<string | undefin
   }
   // An expired token is the open page's to refresh; the message waits for it.
   if (response.status === 401 || response.status === 403) throw new SendDeferred('token refused');
+  if (response.status === 409) {
+    const holder = heldBy(new ApiError(409, await response.json().catch(() => null)));
+    if (holder) throw new SendRefused(holder);
+  }
   if (!response.ok) throw new Error(`send-message answered ${response.status}`);
   return providerIdOf((await response.json()) as SendAnswer);
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 export interface MenuItem {
   label: string;
@@ -6,7 +6,7 @@ export interface MenuItem {
 }
 
 /** A button that opens a menu of actions; closes on choice, outside click or Escape. */
-export function DropdownMenu({ label, icon, items, align = 'start' }: { label: string; icon: string; items: MenuItem[]; align?: 'start' | 'end' }) {
+export function DropdownMenu({ label, icon, items, align = 'start' }: { label: string; icon: ReactNode; items: MenuItem[]; align?: 'start' | 'end' }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 

@@ -1,6 +1,7 @@
 // The pure part of the /edit-profile page: form values from the server's answers, and the bodies
 // the forms send back.
-import type { Agent, AgentPayload, Profile, ProfilePatch } from './api/profile-api';
+import type { Agent } from '../../lib/api/agents';
+import type { AgentPayload, Profile, ProfilePatch } from './api/profile-api';
 
 /** The business's provider credentials; only the owner may change them. */
 export const CREDENTIAL_FIELDS = ['phoneNumberId', 'accessToken', 'verifyToken', 'phoneNumber', 'whatsappBusinessAccountID', 'appId'] as const;

@@ -11,6 +11,8 @@ export class ApiError extends Error {
   readonly detail: string | undefined;
   readonly serverMessage: string | undefined;
   readonly code: string | undefined;
+  /** The whole error body, for the answers that carry more than the three fields. */
+  readonly body: Record<string, unknown>;
 
   constructor(status: number, body: unknown) {
     const fields = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
@@ -20,6 +22,7 @@ export class ApiError extends Error {
     this.detail = text('detail');
     this.serverMessage = text('message');
     this.code = text('code');
+    this.body = fields;
   }
 }
 

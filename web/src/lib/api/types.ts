@@ -17,7 +17,10 @@ export type MessageType =
   | 'reaction'
   | 'contacts'
   | 'system'
-  | 'unsupported';
+  | 'unsupported'
+  /** Team history kept in the conversation, never sent to the customer. */
+  | 'activity'
+  | 'note';
 
 export interface MediaRef {
   media_url?: string;
@@ -158,13 +161,37 @@ export interface MessageContent {
   echo?: boolean;
   /** The customer deleted the message for everyone. */
   revoked?: boolean;
+  /** Activity entries: who changed the assignment or the status. */
+  activity?: Activity;
+  /** Notes: the usernames the note mentions. */
+  mentions?: string[];
+}
+
+/** A staff member as conversations name them. */
+export interface Assignee {
+  id: string;
+  name: string;
+}
+
+export type ConversationStatus = 'open' | 'pending' | 'resolved' | 'snoozed';
+
+/** A change to a conversation's assignment or status, as its history shows it. */
+export interface Activity {
+  action: 'assigned' | 'unassigned' | 'status';
+  by: Assignee;
+  assignee?: Assignee | null;
+  status?: ConversationStatus;
+  snoozed_until?: string | null;
+  /** `claim_timeout` when a claim lapsed without a reply. */
+  reason?: string | null;
 }
 
 export interface Message {
   message_id: string;
   timestamp: string;
   status: MessageStatus;
-  direction: 'incoming' | 'outgoing';
+  /** `internal`: notes and activity, seen by the team only. */
+  direction: 'incoming' | 'outgoing' | 'internal';
   type: MessageType;
   content: MessageContent;
   is_read?: boolean;
@@ -189,4 +216,7 @@ export interface Conversation {
   last_message_timestamp: string | null;
   last_incoming_timestamp: string | null;
   unread_count: number;
+  status?: ConversationStatus;
+  snoozed_until?: string | null;
+  assignee?: Assignee | null;
 }

@@ -24,6 +24,8 @@ export interface PendingMessage {
   senderName: string;
   retryCount: number;
   status: 'pending' | 'sending' | 'failed';
+  /** Sent with `take_over`: the user agreed to take the conversation from the teammate holding it. */
+  takeOver?: boolean;
   /** When a sender (this page, another tab, the worker) took it; the claim lapses after a minute. */
   claimedAt?: number;
 }

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { db, type PendingMessage } from './db';
 import { CLAIM_LEASE_MS, enqueue, MAX_RETRIES, type Sender, onOutboxChange, pendingMessages, retryMessage, SendDeferred, syncOutbox, type OutboxChange } from './outbox';
-import { sendForm } from './send-message';
+import { json, fakeServer } from '../../testing/fake-server';
+import { sendForm, sendFromPage } from './send-message';
 
 const pending = (id: string, at: string, extra: Partial<PendingMessage> = {}): PendingMessage => ({
   tempMessageId: id,
@@ -171,5 +172,31 @@ describe('the send-message form', () => {
     expect(media.get('filename')).toBe('offer.pdf');
     expect((media.get('file') as File).name).toBe('offer.pdf');
     expect(media.has('text')).toBe(false);
+  });
+
+  it('fails a message at once when a teammate holds the conversation, and sends it with take_over when the user agrees', async () => {
+    const forms: FormData[] = [];
+    fakeServer({
+      'POST /api/send-message': ({ body }) => {
+        const form = body as FormData;
+        forms.push(form);
+        if (form.get('take_over') === 'true') return json({ status: 'success', response: { messages: [{ id: 'wamid.a' }] } });
+        return json({ detail: 'Assigned to Bo', message: 'Assigned to Bo', code: 'assigned_to_other', assignee: { id: 'u2', name: 'Bo' } }, 409);
+      },
+    });
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
+    const changes: OutboxChange[] = [];
+    const stop = onOutboxChange((change) => changes.push(change));
+
+    expect(await syncOutbox(sendFromPage)).toBe(false);
+    expect(changes.at(-1)).toMatchObject({ tempMessageId: 'a', status: 'failed', retryCount: 1, heldBy: { id: 'u2', name: 'Bo' } });
+    expect(forms).toHaveLength(1);
+
+    expect(await retryMessage('a', true)).toBe(true);
+    await syncOutbox(sendFromPage);
+    stop();
+    expect(forms.map((form) => form.get('take_over'))).toEqual([null, 'true']);
+    expect(changes.at(-1)).toEqual({ tempMessageId: 'a', status: 'sent', messageId: 'wamid.a' });
+    expect(await pendingMessages()).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
 // answer was lost can be repeated without doubling the message. The page and the service worker
 // both run syncs; each record is changed in its own transaction, so they never resurrect a
 // message the other has already sent.
+import type { Assignee } from '../api/types';
 import { db, type PendingMessage } from './db';
 
 export const MAX_RETRIES = 3;
@@ -14,6 +15,16 @@ export const CLAIM_LEASE_MS = 60_000;
 /** A send that did not reach the server (no network, or no valid token in the worker): not counted. */
 export class SendDeferred extends Error {}
 
+/** Another teammate holds the conversation: the message fails at once and waits for the user's take-over. */
+export class SendRefused extends Error {
+  readonly heldBy: Assignee;
+
+  constructor(heldBy: Assignee) {
+    super(`assigned to ${heldBy.name}`);
+    this.heldBy = heldBy;
+  }
+}
+
 /** What a sync reports for one message. */
 export interface OutboxChange {
   tempMessageId: string;
@@ -22,6 +33,8 @@ export interface OutboxChange {
   messageId?: string;
   /** Failed attempts so far, after an attempt. */
   retryCount?: number;
+  /** Set when the message failed because this teammate holds the conversation. */
+  heldBy?: Assignee;
 }
 
 export type Sender = (message: PendingMessage) => Promise<string | undefined>;
@@ -80,11 +93,12 @@ async function attempt(message: PendingMessage, send: Sender): Promise<boolean> 
     return true;
   } catch (error) {
     const deferred = error instanceof SendDeferred;
+    const refused = error instanceof SendRefused ? error.heldBy : undefined;
     const after = await update(message.tempMessageId, (m) => {
       const retryCount = deferred ? m.retryCount : m.retryCount + 1;
-      return { ...m, retryCount, status: retryCount >= MAX_RETRIES ? 'failed' : 'pending' };
+      return { ...m, retryCount, status: refused || retryCount >= MAX_RETRIES ? 'failed' : 'pending' };
     });
-    if (after) announce({ tempMessageId: after.tempMessageId, status: after.status, retryCount: after.retryCount });
+    if (after) announce({ tempMessageId: after.tempMessageId, status: after.status, retryCount: after.retryCount, heldBy: refused });
     return after?.status !== 'pending';
   }
 }
@@ -118,9 +132,9 @@ export function syncOutbox(send: Sender): Promise<boolean> {
   return running;
 }
 
-/** A manual retry: the failed message starts over with a fresh count. */
-export async function retryMessage(tempMessageId: string): Promise<boolean> {
-  const queued = await update(tempMessageId, (m) => ({ ...m, retryCount: 0, status: 'pending' }));
+/** A manual retry: the failed message starts over with a fresh count, taking the conversation over if asked. */
+export async function retryMessage(tempMessageId: string, takeOver = false): Promise<boolean> {
+  const queued = await update(tempMessageId, (m) => ({ ...m, retryCount: 0, status: 'pending', ...(takeOver ? { takeOver } : {}) }));
   if (queued) announce({ tempMessageId, status: 'pending' });
   return queued !== undefined;
 }

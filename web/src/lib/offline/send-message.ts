@@ -1,7 +1,8 @@
 // POST /api/send-message for a queued message, shared by the page and the service worker.
+import { heldBy } from '../api/assignment-conflict';
 import { apiRequest } from '../api/client';
 import type { PendingMessage } from './db';
-import { SendDeferred } from './outbox';
+import { SendDeferred, SendRefused } from './outbox';
 
 export const SEND_MESSAGE_PATH = '/api/send-message';
 
@@ -26,6 +27,7 @@ export function sendForm(message: PendingMessage): FormData {
   } else {
     form.set('text', message.text ?? '');
   }
+  if (message.takeOver) form.set('take_over', 'true');
   return form;
 }
 
@@ -39,6 +41,7 @@ export async function sendFromPage(message: PendingMessage): Promise<string | un
     return providerIdOf(await apiRequest<SendAnswer>(SEND_MESSAGE_PATH, { method: 'POST', form: sendForm(message) }));
   } catch (error) {
     if (error instanceof TypeError) throw new SendDeferred('network unreachable');
-    throw error;
+    const holder = heldBy(error);
+    throw holder ? new SendRefused(holder) : error;
   }
 }

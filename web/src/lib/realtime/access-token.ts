@@ -1,20 +1,15 @@
 // The WebSocket authenticates with the access token in its URL, so it must be fresh when connecting.
 import { refreshAccessToken } from '../api/client';
 import { getAccessToken } from '../api/session-store';
+import { tokenClaims } from '../api/token-claims';
 
 /** Seconds of validity a token must still have to be used for a new connection. */
 const MARGIN_SECS = 1;
 
 /** Expiry (seconds since epoch) of a JWT, or null when it cannot be read. */
 export function tokenExpiry(token: string): number | null {
-  const payload = token.split('.')[1];
-  if (!payload) return null;
-  try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
-    return typeof claims.exp === 'number' ? claims.exp : null;
-  } catch {
-    return null;
-  }
+  const exp = tokenClaims(token)?.exp;
+  return typeof exp === 'number' ? exp : null;
 }
 
 /** The stored access token, refreshed first when it is about to expire or the server said so. */

@@ -1,5 +1,5 @@
 // Event shapes of the live stream (WebSocket /api/ws), as the server sends them.
-import type { Message, MessageStatus } from '../api/types';
+import type { Assignee, ConversationStatus, Message, MessageStatus } from '../api/types';
 
 // `phone_number` names the customer key's phone and is null for a BSUID-only customer; the
 // conversation id always ends with the key (lib/customer/customer-key.ts).
@@ -65,6 +65,36 @@ export interface BulkSendProgressEvent {
   finished: boolean;
 }
 
+/** A conversation's assignment or status changed (notifications/all). */
+export interface ConversationUpdatedEvent {
+  conversation_id: string;
+  phone_number: string | null;
+  user_id?: string | null;
+  status: ConversationStatus;
+  snoozed_until: string | null;
+  assignee: Assignee | null;
+  by: Assignee | null;
+  /** `claim_timeout` when a claim lapsed without a reply. */
+  reason?: string | null;
+}
+
+/** What a teammate is doing in a conversation (on the conversation's channel). */
+export type PresenceState = 'viewing' | 'typing' | 'idle';
+
+export interface AgentActivityEvent {
+  conversation_id: string;
+  user_id: string;
+  name: string;
+  state: PresenceState;
+}
+
+/** A note mentioned the signed-in user. */
+export interface MentionEvent {
+  conversation_id: string;
+  note: Message;
+  by: Assignee;
+}
+
 export type RealtimeEvent =
   | { event: 'new_message'; seq?: number; channel?: string; data: NewMessageEvent }
   | { event: 'message_updated'; seq?: number; channel?: string; data: MessageUpdatedEvent }
@@ -74,6 +104,9 @@ export type RealtimeEvent =
   | { event: 'template_status'; seq?: number; channel?: string; data: Record<string, unknown> }
   | { event: 'system_notification'; seq?: number; channel?: string; data: SystemNotificationEvent }
   | { event: 'bulk_send_progress'; seq?: number; channel?: string; data: BulkSendProgressEvent }
+  | { event: 'conversation_updated'; seq?: number; channel?: string; data: ConversationUpdatedEvent }
+  | { event: 'agent_activity'; seq?: number; channel?: string; data: AgentActivityEvent }
+  | { event: 'mention'; seq?: number; channel?: string; data: MentionEvent }
   /** The server could not replay the gap since the last seq: re-fetch everything. */
   | { event: 'reset'; seq?: number; channel?: string; data?: undefined };
 

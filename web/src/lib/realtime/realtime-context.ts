@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useLayoutEffect, useRef } from 'react';
-import type { RealtimeEvent } from './events';
+import type { PresenceState, RealtimeEvent } from './events';
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
@@ -8,12 +8,15 @@ export interface Realtime {
   follow(channel: string): () => void;
   /** Listens to every event; answers the function that stops listening. */
   listen(listener: (event: RealtimeEvent) => void): () => void;
+  /** Tells the teammates following the channel what this user is doing there; resent on reconnect. */
+  presence(channel: string, state: PresenceState): void;
   state: ConnectionState;
 }
 
 export const RealtimeContext = createContext<Realtime>({
   follow: () => () => undefined,
   listen: () => () => undefined,
+  presence: () => undefined,
   state: 'closed',
 });
 

@@ -1,11 +1,12 @@
 // One WebSocket per signed-in tab. It follows notifications/all plus whatever channels the screens
 // ask for, reconnects by itself, and on reconnect asks the server to replay events after the last
-// seq it saw (the server answers `reset` when it cannot; listeners then re-fetch).
+// seq it saw (the server answers `reset` when it cannot; listeners then re-fetch). Presence
+// (viewing, typing) is a frame the other way; the latest one per channel is resent on reconnect.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useWebSocket } from 'react-use-websocket/dist/lib/use-websocket';
 import { ReadyState } from 'react-use-websocket/dist/lib/constants';
 import { freshAccessToken } from './access-token';
-import { NOTIFICATIONS_CHANNEL, type RealtimeEvent } from './events';
+import { NOTIFICATIONS_CHANNEL, type PresenceState, type RealtimeEvent } from './events';
 import { RealtimeContext, type ConnectionState, type Realtime } from './realtime-context';
 import { registerStream } from './streams';
 
@@ -21,6 +22,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const [connect, setConnect] = useState(true);
   const channels = useRef(new Map<string, number>([[NOTIFICATIONS_CHANNEL, 1]]));
   const listeners = useRef(new Set<(event: RealtimeEvent) => void>());
+  /** The presence last told per channel, idle ones left out. */
+  const presences = useRef(new Map<string, PresenceState>());
   const lastSeq = useRef(0);
   const tokenExpired = useRef(false);
   const everOpened = useRef(false);
@@ -46,6 +49,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       filter: () => false,
       onOpen: () => {
         channels.current.forEach((_count, channel) => sendJsonMessage({ op: 'subscribe', channel }));
+        presences.current.forEach((state, channel) => sendJsonMessage({ op: 'presence', channel, state }));
         if (lastSeq.current > 0) sendJsonMessage({ op: 'resume', after: lastSeq.current });
         // A reconnect with no seq to resume from may have missed events: re-fetch instead.
         else if (everOpened.current) dispatch({ event: 'reset' });
@@ -101,8 +105,17 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
+  const presence = useCallback(
+    (channel: string, state: PresenceState) => {
+      if (state === 'idle') presences.current.delete(channel);
+      else presences.current.set(channel, state);
+      sendJsonMessage({ op: 'presence', channel, state }, false);
+    },
+    [sendJsonMessage],
+  );
+
   const state: ConnectionState =
     readyState === ReadyState.OPEN ? 'open' : readyState === ReadyState.CONNECTING ? 'connecting' : 'closed';
-  const value = useMemo<Realtime>(() => ({ follow, listen, state }), [follow, listen, state]);
+  const value = useMemo<Realtime>(() => ({ follow, listen, presence, state }), [follow, listen, presence, state]);
   return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
 }

@@ -1,5 +1,6 @@
 import { apiRequest } from '../../../lib/api/client';
 import type { Conversation, Message, Template } from '../../../lib/api/types';
+import type { ListFilter } from './team-api';
 
 export const CONVERSATIONS_PAGE_SIZE = 20;
 export const MESSAGES_PAGE_SIZE = 30;
@@ -11,8 +12,13 @@ export interface ConversationPage {
   total_unread: number;
 }
 
-export async function getConversations(page: number, search: string, signal?: AbortSignal): Promise<ConversationPage> {
-  const query = new URLSearchParams({ page: String(page), limit: String(CONVERSATIONS_PAGE_SIZE) });
+export async function getConversations(page: number, search: string, filter: ListFilter, signal?: AbortSignal): Promise<ConversationPage> {
+  const query = new URLSearchParams({
+    page: String(page),
+    limit: String(CONVERSATIONS_PAGE_SIZE),
+    assignee: filter.assignee,
+    status: filter.status,
+  });
   if (search) query.set('search_query', search);
   const answer = await apiRequest<{ data: ConversationPage }>(`/api/users?${query}`, { signal });
   return answer.data;
@@ -79,12 +85,14 @@ export interface TemplateSend {
   components: unknown[];
 }
 
-export function sendTemplate({ phone, phoneNumberId, template, components }: TemplateSend): Promise<unknown> {
+/** `takeOver` sends into a conversation someone else holds, making the sender its holder. */
+export function sendTemplate({ phone, phoneNumberId, template, components }: TemplateSend, takeOver = false): Promise<unknown> {
   const form = new FormData();
   form.set('to', phone);
   form.set('phone_number_id', phoneNumberId);
   form.set('template_name', template.name);
   form.set('language_code', template.language);
   form.set('components_json', JSON.stringify(components));
+  if (takeOver) form.set('take_over', 'true');
   return apiRequest('/api/send-template', { method: 'POST', form });
 }

@@ -4,9 +4,11 @@ import { Avatar } from '../../../components/avatar';
 import { DropdownMenu } from '../../../components/dropdown-menu';
 import type { Conversation } from '../../../lib/api/types';
 import { customerKey } from '../../../lib/customer/customer-key';
+import { formatDateTime } from '../../../lib/format/dates';
 import { handleOf, titleOf } from '../customer-labels';
 import type { ReplyWindow } from '../reply-window';
 import { ContactModal } from './contact-modal';
+import { ConversationActions } from './conversation-actions';
 import { DeleteContactModal } from './delete-contact-modal';
 import { ReplyWindowTimer } from './reply-window-timer';
 
@@ -17,9 +19,10 @@ interface Props {
   onBack: () => void;
   onContactSaved: (key: string) => void;
   onContactDeleted: () => void;
+  onTeamChange: (row: Conversation) => void;
 }
 
-export function ChatHeader({ conversation, replyWindow, showBack, onBack, onContactSaved, onContactDeleted }: Props) {
+export function ChatHeader({ conversation, replyWindow, showBack, onBack, onContactSaved, onContactDeleted, onTeamChange }: Props) {
   const { t } = useTranslation();
   const [modal, setModal] = useState<'edit' | 'delete' | null>(null);
   const name = titleOf(conversation) || t('inbox.unknown');
@@ -40,6 +43,9 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
             {handle}
           </span>
         )}
+        {conversation.status === 'snoozed' && conversation.snoozed_until && (
+          <span className="snoozed-until">{t('team.snoozedUntil', { time: formatDateTime(conversation.snoozed_until) })}</span>
+        )}
       </div>
       <ReplyWindowTimer state={replyWindow} />
       <DropdownMenu
@@ -51,6 +57,7 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
           { label: t('contact.deleteTitle'), onSelect: () => setModal('delete') },
         ]}
       />
+      <ConversationActions conversation={conversation} onChanged={onTeamChange} />
       {modal === 'edit' && (
         <ContactModal
           contact={{ name: conversation.name ?? '', key, phone: conversation.phone_number, handle }}

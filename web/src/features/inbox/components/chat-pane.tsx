@@ -5,14 +5,18 @@ import type { Conversation } from '../../../lib/api/types';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
 import { customerKey } from '../../../lib/customer/customer-key';
+import { postNote } from '../api/team-api';
 import { conversationIdOf } from '../conversation-id';
 import { titleOf } from '../customer-labels';
 import { useMessages, type Draft } from '../hooks/use-messages';
+import { usePresence } from '../hooks/use-presence';
 import { useReplyWindow } from '../hooks/use-reply-window';
 import { lastIncomingTimestamp } from '../messages-state';
 import { ChatHeader } from './chat-header';
 import { MessageInput } from './message-input';
 import { MessageList } from './message-list';
+import { PresenceLine } from './presence-line';
+import { TakeOverModal } from './take-over-modal';
 import { TemplateDialog } from './template-dialog';
 
 /** A swipe to the right at least this long goes back to the list on small screens. */
@@ -26,6 +30,7 @@ interface Props {
   onRead: (key: string) => void;
   onContactSaved: (key: string) => void;
   onContactDeleted: () => void;
+  onTeamChange: (row: Conversation) => void;
 }
 
 function later(a: string | null, b: string | null): string | null {
@@ -33,12 +38,13 @@ function later(a: string | null, b: string | null): string | null {
   return new Date(a) > new Date(b) ? a : b;
 }
 
-export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, onContactSaved, onContactDeleted }: Props) {
+export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, onContactSaved, onContactDeleted, onTeamChange }: Props) {
   const { t } = useTranslation();
   const showToast = useToast();
   const key = customerKey(conversation);
   const channel = conversation.conversation_id || (phoneNumberId ? conversationIdOf(phoneNumberId, key) : '');
   const chat = useMessages(key, channel, phoneNumberId);
+  const presence = usePresence(channel);
   const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const [templateOpen, setTemplateOpen] = useState(false);
@@ -55,6 +61,7 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
   );
   const send = (draft: Draft) => void chat.send(draft).catch(fail('chat.sendFailed'));
   const reply = (text: string) => send({ text, files: [] });
+  const note = (text: string) => void postNote(key, text).then(chat.add, fail('team.noteFailed'));
   const retry = (messageId: string) => {
     showToast(t('retryingMessage'), 'info', CHAT_TOAST_MS);
     void chat.retry(messageId).catch(fail('retryFailed'));
@@ -81,7 +88,9 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
         onBack={onBack}
         onContactSaved={onContactSaved}
         onContactDeleted={onContactDeleted}
+        onTeamChange={onTeamChange}
       />
+      <PresenceLine teammates={presence.teammates} />
       {chat.loading ? (
         <div className="message-list-wrap centered" role="status">
           {t('loading')}
@@ -98,7 +107,20 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
           onRetry={retry}
         />
       )}
-      <MessageInput disabled={replyWindow.expired} onSend={send} onTemplate={() => setTemplateOpen(true)} />
+      <MessageInput
+        disabled={replyWindow.expired}
+        onSend={send}
+        onNote={note}
+        onTyping={presence.typing}
+        onTemplate={() => setTemplateOpen(true)}
+      />
+      {chat.refusal && (
+        <TakeOverModal
+          holder={chat.refusal.holder}
+          onCancel={chat.dismissRefusal}
+          onConfirm={() => void chat.takeOver().catch(fail('chat.sendFailed'))}
+        />
+      )}
       {templateOpen && <TemplateDialog phone={key} phoneNumberId={phoneNumberId} onClose={() => setTemplateOpen(false)} />}
     </section>
   );

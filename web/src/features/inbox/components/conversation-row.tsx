@@ -3,6 +3,7 @@ import { Avatar } from '../../../components/avatar';
 import type { Conversation } from '../../../lib/api/types';
 import { formatListTime } from '../../../lib/format/dates';
 import { handleOf, titleOf } from '../customer-labels';
+import { AssigneeBadge } from './assignee-badge';
 import { HighlightedText } from './highlighted-text';
 
 interface Props {
@@ -43,6 +44,10 @@ export function ConversationRow({ conversation, query, selected, onSelect }: Pro
         </span>
         <span className="row-bottom">
           <span className="row-preview" dir="auto">{preview}</span>
+          {conversation.status && conversation.status !== 'open' && (
+            <span className={`status-chip status-${conversation.status}`}>{t(`team.status.${conversation.status}`)}</span>
+          )}
+          {conversation.assignee && <AssigneeBadge assignee={conversation.assignee} />}
           {conversation.unread_count > 0 && (
             <span className="badge" aria-label={t('inbox.unreadCount', { count: conversation.unread_count })}>
               {conversation.unread_count}

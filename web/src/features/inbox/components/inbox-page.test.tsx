@@ -24,11 +24,12 @@ const SHEENA: Conversation = {
 };
 const FIRST: Message = { message_id: 'wamid.in1', timestamp: recent, status: 'read', direction: 'incoming', type: 'text', content: { text: 'helo' } };
 
-function renderInbox() {
+function renderInbox(users: Conversation[] = [SHEENA]) {
   saveSession({ accessToken: 'access', refreshToken: 'refresh' });
   const server = fakeServer({
     'GET /api/config': () => json({ phoneNumberId: 'pn' }),
-    'GET /api/users': () => json({ data: { users: [SHEENA], has_more: false, page: 1, total_unread: 1 } }),
+    'GET /api/users': () => json({ data: { users, has_more: false, page: 1, total_unread: 1 } }),
+    'GET /api/users/counts': () => json({ mine: 0, unassigned: users.length, all: users.length }),
     'GET /api/conversation/US.134': () => json({ messages: [FIRST], has_more_older: false }),
     'GET /api/conversation/16505551234': () => json({ messages: [FIRST], has_more_older: false }),
     'POST /api/conversation/US.134/mark-as-read': () => json({ status: 'success', modified_count: 1 }),
@@ -100,6 +101,22 @@ describe('inbox with a username customer', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(requests.some((request) => request.path === '/api/users/update')).toBe(true));
     expect(requests.find((request) => request.path === '/api/users/update')?.body).toEqual({ name: 'Sheena Nelson', phone_number: 'US.134' });
+  });
+
+  it('follows a teammate resolving the username customer: off the open list, still open in the pane', async () => {
+    // Another customer without a phone: only the key tells the two apart.
+    const cora = { ...SHEENA, user_id: 'US.77', username: '@cora', conversation_id: 'pn_US.77' };
+    const { emit } = renderInbox([cora, SHEENA]);
+    const pane = await openSheena();
+    expect(within(pane).getByRole('button', { name: 'Resolve' })).toBeInTheDocument();
+    const bo = { id: 'u2', name: 'Bo' };
+    emit({
+      event: 'conversation_updated',
+      data: { conversation_id: 'pn_US.134', phone_number: null, status: 'resolved', snoozed_until: null, assignee: bo, by: bo },
+    });
+    await waitFor(() => expect(screen.queryByRole('button', { name: '@realsheena' })).toBeNull());
+    expect(screen.getByRole('button', { name: '@cora' })).toBeInTheDocument();
+    expect(within(pane).getByRole('button', { name: 'Reopen' })).toBeInTheDocument();
   });
 
   it('merges the username row into the phone once it is known, and the open conversation follows', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Conversation } from '../../../lib/api/types';
@@ -7,12 +7,16 @@ import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
 import { customerKey, keyOfConversation } from '../../../lib/customer/customer-key';
 import { conversationIdOf, placeholderRow } from '../conversation-id';
+import type { ListFilter } from '../api/team-api';
 import { useConversations } from '../hooks/use-conversations';
+import { useTabCounts } from '../hooks/use-tab-counts';
 import { usePhoneNumberId } from '../hooks/use-config';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useSmallScreen } from '../hooks/use-small-screen';
+import { withTeamUpdate, type TeamChange } from '../list-view';
 import { ChatPane } from './chat-pane';
 import { Sidebar } from './sidebar';
+import '../team.css';
 
 const SEARCH_DEBOUNCE_MS = 350;
 
@@ -24,7 +28,9 @@ export function InboxPage() {
   const [params] = useSearchParams();
   const [query, setQuery] = useState('');
   const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
-  const list = useConversations(search);
+  const [filter, setFilter] = useState<ListFilter>({ assignee: 'all', status: 'open' });
+  const list = useConversations(search, filter);
+  const counts = useTabCounts(filter.status);
   const phoneNumberId = usePhoneNumberId();
   const small = useSmallScreen();
   const [selected, setSelected] = useState<Conversation | null>(null);
@@ -39,10 +45,24 @@ export function InboxPage() {
     navigate('/whatsapp', { replace: true });
   }, [linked, navigate]);
 
-  const { markRead } = list;
+  /** The open conversation keeps its holder and status even when they take it out of the list's tab. */
+  const { markRead, applyTeamChange } = list;
+  const teamChanged = useCallback(
+    (change: TeamChange) => {
+      applyTeamChange(change);
+      setSelected((current) => (current && customerKey(current) === customerKey(change) ? withTeamUpdate(current, change) : current));
+    },
+    [applyTeamChange],
+  );
+
   useRealtimeEvents((event) => {
     if (event.event === 'system_notification' && event.data.type === 'payment_error') {
       showToast(t('paymentError'), 'error', CHAT_TOAST_MS);
+    } else if (event.event === 'conversation_updated') {
+      const change = event.data;
+      setSelected((current) => (current && customerKey(current) === customerKey(change) ? withTeamUpdate(current, change) : current));
+    } else if (event.event === 'mention') {
+      showToast(t('team.mentioned', { name: event.data.by.name }), 'info', CHAT_TOAST_MS);
     } else if (event.event === 'notification' && customerKey(event.data) === selectedKey && event.data.unread_count > 0) {
       // The open conversation is being read as messages arrive.
       markAsRead(selectedKey).catch((error: unknown) => console.warn('mark-as-read failed', error));
@@ -67,6 +87,9 @@ export function InboxPage() {
       {showList && (
         <Sidebar
           list={list}
+          filter={filter}
+          counts={counts}
+          onFilterChange={setFilter}
           query={query}
           onQueryChange={setQuery}
           selectedKey={selectedKey}
@@ -84,6 +107,7 @@ export function InboxPage() {
             onBack={() => setSelected(null)}
             onRead={markRead}
             onContactSaved={openSaved}
+            onTeamChange={teamChanged}
             onContactDeleted={() => {
               setSelected(null);
               list.reload();

@@ -7,8 +7,10 @@ import { MessageInput } from './message-input';
 function renderInput(disabled = false) {
   const onSend = vi.fn<(draft: Draft) => void>();
   const onTemplate = vi.fn<() => void>();
-  renderWithApp(<MessageInput disabled={disabled} onSend={onSend} onTemplate={onTemplate} />);
-  return { onSend, onTemplate, box: screen.getByRole('textbox', { name: 'Type a message' }) };
+  const onNote = vi.fn<(text: string) => void>();
+  const onTyping = vi.fn<() => void>();
+  renderWithApp(<MessageInput disabled={disabled} onSend={onSend} onNote={onNote} onTyping={onTyping} onTemplate={onTemplate} />);
+  return { onSend, onTemplate, onNote, onTyping, box: screen.getByRole('textbox', { name: 'Type a message' }) };
 }
 
 describe('composer', () => {
@@ -50,5 +52,19 @@ describe('composer', () => {
     expect(screen.getByText(/The 24-hour reply window has closed/)).toBeInTheDocument();
     await userEvent.click(screen.getAllByRole('button', { name: 'Send template' })[0]!);
     expect(onTemplate).toHaveBeenCalled();
+  });
+
+  it('posts a note instead of a message in Note mode, even when the reply window is closed', async () => {
+    const { onSend, onNote, onTyping } = renderInput(true);
+    await userEvent.click(screen.getByRole('radio', { name: 'Note' }));
+    expect(screen.queryByRole('button', { name: 'Attach files' })).not.toBeInTheDocument();
+    const box = screen.getByRole('textbox', { name: 'Note for the team (@username mentions)' });
+    await userEvent.type(box, 'call back @bo {Enter}');
+    expect(onNote).toHaveBeenCalledWith('call back @bo');
+    expect(onSend).not.toHaveBeenCalled();
+    expect(onTyping).toHaveBeenCalled();
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Reply' }));
+    expect(screen.getByRole('textbox', { name: 'Type a message' })).toBeDisabled();
   });
 });

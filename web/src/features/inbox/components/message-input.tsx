@@ -11,14 +11,24 @@ const ACCEPT =
   'image/*,audio/*,video/*,.pdf,.doc,.docx,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 interface Props {
+  /** The reply window is closed; notes stay possible. */
   disabled: boolean;
   onSend: (draft: Draft) => void;
+  /** A note for the team, never sent to the customer. */
+  onNote: (text: string) => void;
+  /** Called on every keystroke (presence throttles it). */
+  onTyping: () => void;
   /** Templates stay possible when the reply window is closed. */
   onTemplate: () => void;
 }
 
-export function MessageInput({ disabled, onSend, onTemplate }: Props) {
+type Mode = 'reply' | 'note';
+
+export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping, onTemplate }: Props) {
   const { t } = useTranslation();
+  const [mode, setMode] = useState<Mode>('reply');
+  const noting = mode === 'note';
+  const disabled = windowClosed && !noting;
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -33,8 +43,13 @@ export function MessageInput({ disabled, onSend, onTemplate }: Props) {
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (disabled || (!text.trim() && files.length === 0)) return;
-    onSend({ text, files });
+    if (noting) {
+      if (!text.trim()) return;
+      onNote(text.trim());
+    } else {
+      if (disabled || (!text.trim() && files.length === 0)) return;
+      onSend({ text, files });
+    }
     setText('');
     setFiles([]);
     requestAnimationFrame(resize);
@@ -54,7 +69,14 @@ export function MessageInput({ disabled, onSend, onTemplate }: Props) {
   };
 
   return (
-    <form className="composer" onSubmit={submit}>
+    <form className={noting ? 'composer noting' : 'composer'} onSubmit={submit}>
+      <div className="compose-mode" role="radiogroup" aria-label={t('team.composeMode')}>
+        {(['reply', 'note'] as const).map((option) => (
+          <button key={option} type="button" role="radio" aria-checked={mode === option} onClick={() => setMode(option)}>
+            {t(`team.${option}`)}
+          </button>
+        ))}
+      </div>
       {disabled && (
         <p className="window-banner" role="status">
           {t('chat.windowExpiredBanner')}{' '}
@@ -63,7 +85,7 @@ export function MessageInput({ disabled, onSend, onTemplate }: Props) {
           </button>
         </p>
       )}
-      {files.length > 0 && (
+      {!noting && files.length > 0 && (
         <ul className="chosen-files" aria-label={t('chat.attachments')}>
           {files.map((file, index) => (
             <li key={`${file.name}-${index}`}>
@@ -82,18 +104,22 @@ export function MessageInput({ disabled, onSend, onTemplate }: Props) {
       )}
       <div className="composer-row">
         <EmojiPicker disabled={disabled} onPick={insert} />
-        <button type="button" className="icon-button" aria-label={t('template.open')} title={t('template.open')} onClick={onTemplate}>
-          <Icon name="template" />
-        </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t('chat.attach')}
-          disabled={disabled}
-          onClick={() => filePicker.current?.click()}
-        >
-          <Icon name="clip" />
-        </button>
+        {!noting && (
+          <>
+            <button type="button" className="icon-button" aria-label={t('template.open')} title={t('template.open')} onClick={onTemplate}>
+              <Icon name="template" />
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('chat.attach')}
+              disabled={disabled}
+              onClick={() => filePicker.current?.click()}
+            >
+              <Icon name="clip" />
+            </button>
+          </>
+        )}
         <input
           ref={filePicker}
           type="file"
@@ -112,17 +138,18 @@ export function MessageInput({ disabled, onSend, onTemplate }: Props) {
           value={text}
           dir={textDirection(text)}
           disabled={disabled}
-          aria-label={t('chat.typeMessage')}
-          placeholder={t('chat.typeMessage')}
+          aria-label={t(noting ? 'team.notePlaceholder' : 'chat.typeMessage')}
+          placeholder={t(noting ? 'team.notePlaceholder' : 'chat.typeMessage')}
           onChange={(event) => {
             setText(event.target.value);
             resize();
+            onTyping();
           }}
           onKeyDown={onKeyDown}
         />
-        <VoiceRecorder disabled={disabled} onSend={(file) => onSend({ text: '', files: [file] })} />
-        <button type="submit" className="primary" disabled={disabled || (!text.trim() && files.length === 0)}>
-          {t('chat.send')}
+        {!noting && <VoiceRecorder disabled={disabled} onSend={(file) => onSend({ text: '', files: [file] })} />}
+        <button type="submit" className="primary" disabled={disabled || (!text.trim() && (noting || files.length === 0))}>
+          {t(noting ? 'team.addNote' : 'chat.send')}
         </button>
       </div>
     </form>

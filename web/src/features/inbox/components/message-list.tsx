@@ -2,7 +2,9 @@ import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../lib/api/types';
 import { formatDate, isSameDay } from '../../../lib/format/dates';
+import { ActivityLine } from './activity-line';
 import { MessageBubble } from './message-bubble';
+import { NoteBubble } from './note-bubble';
 
 /** Closer than this to the bottom counts as "at the bottom" (spec section 9). */
 const NEAR_BOTTOM_PX = 150;
@@ -46,7 +48,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, onR
       element.scrollTop += element.scrollHeight - before.height;
     } else if (last !== before.last) {
       const newest = messages[messages.length - 1];
-      if (nearBottom.current || newest?.direction === 'outgoing') {
+      if (nearBottom.current || newest?.direction !== 'incoming') {
         element.scrollTop = element.scrollHeight;
       } else {
         const index = messages.findIndex((message) => message.message_id === before.last);
@@ -95,7 +97,13 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, onR
               {(!previous || !isSameDay(previous.timestamp, message.timestamp)) && (
                 <div className="day-separator">{formatDate(message.timestamp)}</div>
               )}
-              <MessageBubble message={message} onReply={onReply} onRetry={onRetry} />
+              {message.type === 'activity' ? (
+                <ActivityLine message={message} />
+              ) : message.type === 'note' ? (
+                <NoteBubble message={message} />
+              ) : (
+                <MessageBubble message={message} onReply={onReply} onRetry={onRetry} />
+              )}
             </Fragment>
           );
         })}

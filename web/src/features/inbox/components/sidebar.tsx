@@ -4,13 +4,18 @@ import { useTranslation } from 'react-i18next';
 import { ThemeToggle } from '../../../components/theme-toggle';
 import type { Conversation } from '../../../lib/api/types';
 import { useRealtime } from '../../../lib/realtime/realtime-context';
+import type { ListFilter, TabCounts } from '../api/team-api';
 import type { useConversations } from '../hooks/use-conversations';
 import { ContactModal } from './contact-modal';
 import { ConversationList } from './conversation-list';
+import { InboxTabs } from './inbox-tabs';
 import { SettingsMenu } from './settings-menu';
 
 interface Props {
   list: ReturnType<typeof useConversations>;
+  filter: ListFilter;
+  counts: TabCounts | null;
+  onFilterChange: (filter: ListFilter) => void;
   query: string;
   onQueryChange: (query: string) => void;
   selectedKey: string | null;
@@ -18,7 +23,7 @@ interface Props {
   onContactSaved: (key: string) => void;
 }
 
-export function Sidebar({ list, query, onQueryChange, selectedKey, onSelect, onContactSaved }: Props) {
+export function Sidebar({ list, filter, counts, onFilterChange, query, onQueryChange, selectedKey, onSelect, onContactSaved }: Props) {
   const { t } = useTranslation();
   const { state } = useRealtime();
   const [adding, setAdding] = useState(false);
@@ -48,6 +53,7 @@ export function Sidebar({ list, query, onQueryChange, selectedKey, onSelect, onC
         value={query}
         onChange={(event) => onQueryChange(event.target.value)}
       />
+      <InboxTabs filter={filter} counts={counts} onChange={onFilterChange} />
       <ConversationList
         items={list.items}
         loading={list.loading}

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { saveSession } from '../../../lib/api/session-store';
 import type { ShowToast } from '../../../lib/toast/toast-context';
@@ -51,5 +51,31 @@ describe('send-template dialog', () => {
     ]);
     expect(showToast).toHaveBeenCalledWith('Template sent.', 'success', 5000);
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it('asks before taking over a conversation a teammate holds, then resends with take_over', async () => {
+    saveSession({ accessToken: 'access', refreshToken: 'refresh' });
+    const forms: FormData[] = [];
+    fakeServer({
+      'GET /api/templates': () => json(templates),
+      'POST /api/send-template': ({ body }) => {
+        const form = body as FormData;
+        forms.push(form);
+        if (form.get('take_over') === 'true') return json({ status: 'success' });
+        return json({ detail: 'held', message: 'held', code: 'assigned_to_other', assignee: { id: 'u2', name: 'Bo' } }, 409);
+      },
+    });
+    const onClose = vi.fn<() => void>();
+    renderWithApp(<TemplateDialog phone="15550001111" phoneNumberId="pn1" onClose={onClose} />);
+    await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Template' }), 't1');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Variable 1' }), 'Cora');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Variable 2' }), 'today');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Assigned to Bo. Take over and send?');
+    expect(onClose).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Take over and send' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(forms.map((form) => form.get('take_over'))).toEqual([null, 'true']);
   });
 });

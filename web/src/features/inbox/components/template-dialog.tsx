@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/modal';
+import { heldBy } from '../../../lib/api/assignment-conflict';
 import { detailOf } from '../../../lib/api/client';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getTemplates, sendTemplate } from '../api/inbox-api';
-import type { Template } from '../../../lib/api/types';
+import type { Assignee, Template } from '../../../lib/api/types';
 import { bodyParameters, componentText, fillPlaceholders, placeholders } from '../template-text';
 
 interface Props {
@@ -21,6 +22,8 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
   const [chosenId, setChosenId] = useState('');
   const [values, setValues] = useState<Record<number, string>>({});
   const [sending, setSending] = useState(false);
+  /** A teammate holds the conversation: the next send takes it over. */
+  const [holder, setHolder] = useState<Assignee | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -46,11 +49,13 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
     if (!chosen || !complete || !phoneNumberId) return;
     setSending(true);
     try {
-      await sendTemplate({ phone, phoneNumberId, template: chosen, components: bodyParameters(chosen, values) });
+      await sendTemplate({ phone, phoneNumberId, template: chosen, components: bodyParameters(chosen, values) }, holder !== null);
       showToast(t('template.sent'), 'success', CHAT_TOAST_MS);
       onClose();
     } catch (error) {
-      showToast(detailOf(error, t('template.sendFailed')), 'error', CHAT_TOAST_MS);
+      const refusedBy = heldBy(error);
+      if (refusedBy) setHolder(refusedBy);
+      else showToast(detailOf(error, t('template.sendFailed')), 'error', CHAT_TOAST_MS);
       setSending(false);
     }
   };
@@ -94,12 +99,17 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
             {componentText(chosen, 'FOOTER') && <small>{componentText(chosen, 'FOOTER')}</small>}
           </section>
         )}
+        {holder && (
+          <p className="take-over-ask" role="alert">
+            {t('team.takeOverAsk', { name: holder.name })}
+          </p>
+        )}
         <div className="modal-actions">
           <button type="button" onClick={onClose}>
             {t('cancel')}
           </button>
           <button type="submit" className="primary" disabled={!complete || sending}>
-            {t('chat.send')}
+            {t(holder ? 'team.takeOverConfirm' : 'chat.send')}
           </button>
         </div>
       </form>

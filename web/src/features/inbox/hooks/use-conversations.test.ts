@@ -1,4 +1,5 @@
 import type { Conversation, Message } from '../../../lib/api/types';
+import type { ListView } from '../list-view';
 import { applyListEvent, type ConversationsState, withFirstPage } from './use-conversations';
 
 const row = (phone: string, unread = 0): Conversation => ({
@@ -20,6 +21,10 @@ const state = (items: Conversation[]): ConversationsState => ({
   totalUnread: 0,
 });
 
+const view = (overrides: Partial<ListView> = {}): ListView => ({ filter: { assignee: 'all', status: 'open' }, searching: false, me: 'u1', ...overrides });
+const ALL = view();
+const SEARCHING = view({ searching: true });
+
 const notification = (phone: string, unread: number, total: number) =>
   ({
     event: 'notification',
@@ -36,7 +41,7 @@ const notification = (phone: string, unread: number, total: number) =>
 
 describe('live chat list updates', () => {
   it('moves the notified conversation to the top with its preview and counts', () => {
-    const next = applyListEvent(state([row('1'), row('2')]), notification('2', 3, 7), false);
+    const next = applyListEvent(state([row('1'), row('2')]), notification('2', 3, 7), ALL);
     expect(next.items.map((item) => item.phone_number)).toEqual(['2', '1']);
     expect(next.items[0]).toMatchObject({ name: 'Cora', unread_count: 3, last_message_content: { text: 'hello' } });
     expect(next.totalUnread).toBe(7);
@@ -44,13 +49,13 @@ describe('live chat list updates', () => {
 
   it('keeps the preview and time when a read only changes the counts', () => {
     const read = { event: 'notification', data: { conversation_id: 'pn_2', phone_number: '2', name: 'Cora', unread_count: 0, total_unread: 0 } } as const;
-    const next = applyListEvent(applyListEvent(state([row('1'), row('2')]), notification('2', 3, 3), false), read, false);
+    const next = applyListEvent(applyListEvent(state([row('1'), row('2')]), notification('2', 3, 3), ALL), read, ALL);
     expect(next.items[0]).toMatchObject({ unread_count: 0, last_message_content: { text: 'hello' }, last_message_timestamp: '2026-01-01T10:00:00Z' });
   });
 
   it('adds an unknown conversation unless a search is showing', () => {
-    expect(applyListEvent(state([row('1')]), notification('9', 1, 1), false).items).toHaveLength(2);
-    expect(applyListEvent(state([row('1')]), notification('9', 1, 1), true).items).toHaveLength(1);
+    expect(applyListEvent(state([row('1')]), notification('9', 1, 1), ALL).items).toHaveLength(2);
+    expect(applyListEvent(state([row('1')]), notification('9', 1, 1), SEARCHING).items).toHaveLength(1);
   });
 
   it('records the last incoming time for the reply window', () => {
@@ -65,13 +70,13 @@ describe('live chat list updates', () => {
     const next = applyListEvent(
       state([row('1')]),
       { event: 'new_message', data: { conversation_id: 'pn_1', phone_number: '1', name: null, message } },
-      false,
+      ALL,
     );
     expect(next.items[0]).toMatchObject({ last_incoming_timestamp: '2026-01-01T11:00:00Z', last_message_content: { text: 'hi' } });
   });
 
   it('keeps a conversation that arrived live while the first page was loading', () => {
-    const live = applyListEvent(state([]), notification('9', 1, 1), false).items;
+    const live = applyListEvent(state([]), notification('9', 1, 1), ALL).items;
     expect(withFirstPage(live, [row('1'), row('2')]).map((item) => item.phone_number)).toEqual(['9', '1', '2']);
     expect(withFirstPage(live, [row('9', 1), row('1')]).map((item) => item.phone_number)).toEqual(['9', '1']);
   });
@@ -88,14 +93,14 @@ describe('live chat list updates', () => {
 
   it('moves a username customer (no phone, BSUID key) on a notification by its conversation id', () => {
     const data = { conversation_id: 'pn_US.134', phone_number: null, name: 'Sheena', preview: 'hi', unread_count: 1, total_unread: 1 };
-    const next = applyListEvent(state([row('1'), bsuidRow('US.134')]), { event: 'notification', data }, false);
+    const next = applyListEvent(state([row('1'), bsuidRow('US.134')]), { event: 'notification', data }, ALL);
     expect(next.items[0]).toMatchObject({ user_id: 'US.134', phone_number: null, name: 'Sheena', unread_count: 1 });
     expect(next.items).toHaveLength(2);
   });
 
   it('adds a username customer from new_contact with its username and no phone', () => {
     const data = { phone_number: null, user_id: 'US.77', username: '@cora', name: null, conversation_id: 'pn_US.77' };
-    const next = applyListEvent(state([row('1')]), { event: 'new_contact', data }, false);
+    const next = applyListEvent(state([row('1')]), { event: 'new_contact', data }, ALL);
     expect(next.items[0]).toMatchObject({ phone_number: null, user_id: 'US.77', username: '@cora', conversation_id: 'pn_US.77' });
   });
 
@@ -109,7 +114,7 @@ describe('live chat list updates', () => {
       conversation_id: 'pn_16505551234',
       previous_phone_number: 'US.134',
     };
-    const next = applyListEvent(state([row('1'), old, row('16505551234')]), { event: 'new_contact', data }, false);
+    const next = applyListEvent(state([row('1'), old, row('16505551234')]), { event: 'new_contact', data }, ALL);
     expect(next.items).toHaveLength(2);
     expect(next.items[0]).toMatchObject({ phone_number: '16505551234', user_id: 'US.134', name: 'Sheena', unread_count: 2, conversation_id: 'pn_16505551234' });
   });
@@ -126,8 +131,59 @@ describe('live chat list updates', () => {
     } as unknown as Message;
     const newest = { ...row('1'), last_message_timestamp: '2026-01-01T11:00:00Z', last_message_content: { text: 'oops' } };
     const updated = { event: 'message_updated', data: { conversation_id: 'pn_1', phone_number: '1', message } } as const;
-    expect(applyListEvent(state([newest]), updated, false).items[0]?.last_message_content).toEqual({ text: null, caption: null, revoked: true });
+    expect(applyListEvent(state([newest]), updated, ALL).items[0]?.last_message_content).toEqual({ text: null, caption: null, revoked: true });
     const older = { ...newest, last_message_timestamp: '2026-01-01T12:00:00Z' };
-    expect(applyListEvent(state([older]), updated, false).items[0]?.last_message_content).toEqual({ text: 'oops' });
+    expect(applyListEvent(state([older]), updated, ALL).items[0]?.last_message_content).toEqual({ text: 'oops' });
+  });
+});
+
+describe('team changes in the chat list', () => {
+  const updated = (phone: string, assignee: { id: string; name: string } | null, status: 'open' | 'resolved' = 'open') =>
+    ({
+      event: 'conversation_updated',
+      data: { conversation_id: `pn_${phone}`, phone_number: phone, status, snoozed_until: null, assignee, by: { id: 'u2', name: 'Bo' } },
+    }) as const;
+  const mine = view({ filter: { assignee: 'me', status: 'open' } });
+  const unassigned = view({ filter: { assignee: 'unassigned', status: 'open' } });
+
+  it('shows the new holder on the All tab', () => {
+    const next = applyListEvent(state([row('1'), row('2')]), updated('2', { id: 'u2', name: 'Bo' }), ALL);
+    expect(next.items[1]).toMatchObject({ phone_number: '2', assignee: { name: 'Bo' }, status: 'open' });
+  });
+
+  it('takes a conversation someone claimed off the Unassigned tab', () => {
+    const next = applyListEvent(state([row('1'), row('2')]), updated('2', { id: 'u2', name: 'Bo' }), unassigned);
+    expect(next.items.map((item) => item.phone_number)).toEqual(['1']);
+  });
+
+  it('takes a resolved conversation off the open list and one given away off Mine', () => {
+    const held = { ...row('1'), assignee: { id: 'u1', name: 'Me' } };
+    expect(applyListEvent(state([held]), updated('1', { id: 'u1', name: 'Me' }, 'resolved'), mine).items).toEqual([]);
+    expect(applyListEvent(state([held]), updated('1', { id: 'u2', name: 'Bo' }), mine).items).toEqual([]);
+    expect(applyListEvent(state([held]), updated('1', { id: 'u1', name: 'Me' }), mine).items).toHaveLength(1);
+  });
+
+  it('adds a conversation first heard of only where new conversations belong', () => {
+    expect(applyListEvent(state([]), notification('9', 1, 1), unassigned).items).toHaveLength(1);
+    expect(applyListEvent(state([]), notification('9', 1, 1), mine).items).toHaveLength(0);
+    expect(applyListEvent(state([]), notification('9', 1, 1), view({ filter: { assignee: 'all', status: 'resolved' } })).items).toHaveLength(0);
+  });
+
+  it('finds a username customer (no phone) by its key when a teammate takes it', () => {
+    const sheena = { ...row('US.134'), phone_number: null, user_id: 'US.134', conversation_id: 'pn_US.134' };
+    const data = { conversation_id: 'pn_US.134', phone_number: null, status: 'open', snoozed_until: null, assignee: { id: 'u2', name: 'Bo' }, by: { id: 'u2', name: 'Bo' } } as const;
+    const event = { event: 'conversation_updated', data } as const;
+    // Another customer without a phone: only the key tells the two apart.
+    const cora = { ...sheena, user_id: 'US.77', conversation_id: 'pn_US.77' };
+    const all = applyListEvent(state([cora, sheena]), event, ALL);
+    expect(all.items[1]).toMatchObject({ user_id: 'US.134', phone_number: null, assignee: { name: 'Bo' } });
+    expect(all.items[0]).toEqual(cora);
+    expect(applyListEvent(state([cora, sheena]), event, unassigned).items.map((item) => item.user_id)).toEqual(['US.77']);
+  });
+
+  it('leaves notes and activity out of the preview', () => {
+    const note = { message_id: 'n', timestamp: '2026-01-01T12:00:00Z', status: 'sent', direction: 'internal', type: 'note', content: { text: 'call back' } } as const;
+    const before = state([row('1'), row('2')]);
+    expect(applyListEvent(before, { event: 'new_message', data: { conversation_id: 'pn_2', phone_number: '2', name: null, message: note } }, ALL)).toBe(before);
   });
 });

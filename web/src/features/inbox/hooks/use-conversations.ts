@@ -8,8 +8,11 @@ import { usePushSubscription } from '../../../lib/push/use-push-subscription';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import type { NewContactEvent, RealtimeEvent } from '../../../lib/realtime/events';
+import { currentUserId } from '../../../lib/api/token-claims';
 import { getConversations } from '../api/inbox-api';
+import type { ListFilter } from '../api/team-api';
 import { placeholderRow } from '../conversation-id';
+import { inView, takesNewConversations, withTeamUpdate, type ListView, type TeamChange } from '../list-view';
 
 export interface ConversationsState {
   items: Conversation[];
@@ -53,7 +56,7 @@ function previewOf(message: Message): Conversation['last_message_content'] {
  * A contact seen anew: a new row, or a known one renamed. With `previous_phone_number` the
  * customer was known under another key (a BSUID, then the phone): that row becomes this one.
  */
-function withContact(items: Conversation[], contact: NewContactEvent, searching: boolean): Conversation[] {
+function withContact(items: Conversation[], contact: NewContactEvent, takesNew: boolean): Conversation[] {
   const key = customerKey(contact);
   const identity = {
     phone_number: contact.phone_number,
@@ -73,16 +76,28 @@ function withContact(items: Conversation[], contact: NewContactEvent, searching:
   if (hasKey(items, key)) {
     return items.map((item) => (customerKey(item) === key ? { ...item, ...identity, name: contact.name ?? item.name } : item));
   }
-  return searching ? items : [{ ...newRow(key, contact.conversation_id, contact.name), ...identity }, ...items];
+  return takesNew ? [{ ...newRow(key, contact.conversation_id, contact.name), ...identity }, ...items] : items;
 }
 
-/** Applies a live event to the list; rows unknown to a filtered list are left to the next search. */
-export function applyListEvent(state: ConversationsState, event: RealtimeEvent, searching: boolean): ConversationsState {
+/** A row's new holder or status; the row leaves the list when that takes it out of the view. */
+function applyTeamChange(state: ConversationsState, change: TeamChange, view: ListView): ConversationsState {
+  const row = state.items.find((item) => customerKey(item) === customerKey(change));
+  if (!row) return state;
+  const updated = withTeamUpdate(row, change);
+  const items = inView(updated, view) ? state.items.map((item) => (item === row ? updated : item)) : state.items.filter((item) => item !== row);
+  return { ...state, items };
+}
+
+/**
+ * Applies a live event to the list. Rows unknown to a searched list are left to the next search;
+ * a row whose assignment or status takes it out of the view leaves the list.
+ */
+export function applyListEvent(state: ConversationsState, event: RealtimeEvent, view: ListView): ConversationsState {
   switch (event.event) {
     case 'notification': {
       const data = event.data;
       const key = customerKey(data);
-      const items = hasKey(state.items, key) || searching ? state.items : [newRow(key, data.conversation_id, data.name), ...state.items];
+      const items = hasKey(state.items, key) || !takesNewConversations(view) ? state.items : [newRow(key, data.conversation_id, data.name), ...state.items];
       return {
         ...state,
         totalUnread: data.total_unread,
@@ -97,6 +112,8 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
     }
     case 'new_message': {
       const { message } = event.data;
+      // Notes and activity are the team's: they neither reorder the list nor show as its preview.
+      if (message.direction === 'internal') return state;
       return {
         ...state,
         items: moveToTop(state.items, customerKey(event.data), (row) => ({
@@ -119,7 +136,9 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
       };
     }
     case 'new_contact':
-      return { ...state, items: withContact(state.items, event.data, searching) };
+      return { ...state, items: withContact(state.items, event.data, takesNewConversations(view)) };
+    case 'conversation_updated':
+      return applyTeamChange(state, event.data, view);
     default:
       return state;
   }
@@ -135,11 +154,12 @@ export function withFirstPage(live: Conversation[], page: Conversation[]): Conve
 }
 
 /**
- * The chat list: pages of 20 for the current search, kept live by the notifications channel.
+ * The chat list: pages of 20 for the current search and tab, kept live by the notifications
+ * channel; a conversation that enters the tab from elsewhere brings a quiet reload of the first page.
  * Loaded rows are saved; when the server cannot be reached the saved list shows. The inbox is
  * the signed-in home, so it also carries the connectivity toasts and the push subscription.
  */
-export function useConversations(search: string) {
+export function useConversations(search: string, filter: ListFilter) {
   const [state, setState] = useState<ConversationsState>(INITIAL);
   const page = useRef(0);
   const request = useRef<AbortController | null>(null);
@@ -159,18 +179,24 @@ export function useConversations(search: string) {
     }
   }, [search, showToast, t]);
 
+  const { assignee, status } = filter;
   const load = useCallback(
-    async (next: number) => {
+    async (next: number, quiet = false) => {
       request.current?.abort();
       const controller = new AbortController();
       request.current = controller;
-      setState((current) => (next === 1 ? { ...INITIAL, totalUnread: current.totalUnread } : { ...current, loadingMore: true }));
+      if (!quiet) setState((current) => (next === 1 ? { ...INITIAL, totalUnread: current.totalUnread } : { ...current, loadingMore: true }));
       try {
-        const answer = await getConversations(next, search, controller.signal);
+        const answer = await getConversations(next, search, { assignee, status }, controller.signal);
         page.current = next;
         void saveConversations(answer.users).catch((error: unknown) => console.warn('list not saved', error));
         setState((current) => ({
-          items: next === 1 ? withFirstPage(current.items, answer.users) : [...current.items, ...answer.users.filter((row) => !hasKey(current.items, customerKey(row)))],
+          items:
+            next > 1
+              ? [...current.items, ...answer.users.filter((row) => !hasKey(current.items, customerKey(row)))]
+              : quiet
+                ? answer.users
+                : withFirstPage(current.items, answer.users),
           hasMore: answer.has_more,
           loading: false,
           loadingMore: false,
@@ -178,13 +204,13 @@ export function useConversations(search: string) {
           totalUnread: answer.total_unread,
         }));
       } catch {
-        if (controller.signal.aborted) return;
+        if (controller.signal.aborted || quiet) return;
         // errors.load_users: paging stops; a first page falls back to the saved list.
         if (next === 1) await showSaved();
         else setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
       }
     },
-    [search, showSaved],
+    [search, assignee, status, showSaved],
   );
 
   useEffect(() => {
@@ -198,9 +224,17 @@ export function useConversations(search: string) {
 
   const reload = useCallback(() => void load(1), [load]);
 
+  const view = useCallback((): ListView => ({ filter: { assignee, status }, searching: search !== '', me: currentUserId() }), [assignee, status, search]);
+
+  /** A change this user made, applied before its event comes back. */
+  const teamChange = useCallback((change: TeamChange) => setState((current) => applyTeamChange(current, change, view())), [view]);
+
   useRealtimeEvents((event) => {
+    const current = view();
     if (event.event === 'reset') reload();
-    else setState((current) => applyListEvent(current, event, search !== ''));
+    else if (event.event === 'conversation_updated' && !hasKey(state.items, customerKey(event.data))) {
+      if (!current.searching && inView(event.data, current)) void load(1, true);
+    } else setState((previous) => applyListEvent(previous, event, current));
   });
 
   const markRead = useCallback((key: string) => {
@@ -215,5 +249,5 @@ export function useConversations(search: string) {
     });
   }, []);
 
-  return { ...state, loadMore, reload, markRead };
+  return { ...state, loadMore, reload, markRead, applyTeamChange: teamChange };
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Message, MessageType } from '../../../lib/api/types';
+import type { Assignee, Message, MessageType } from '../../../lib/api/types';
 import { customerKey } from '../../../lib/customer/customer-key';
 import { isOnline } from '../../../lib/offline/connectivity';
 import type { PendingMessage } from '../../../lib/offline/db';
@@ -22,6 +22,12 @@ export interface MessagesState {
 }
 
 const EMPTY: MessagesState = { messages: [], hasOlder: false, loading: true, loadingOlder: false, failed: false };
+
+/** Messages refused because a teammate holds the conversation, waiting for the user's take-over. */
+export interface Refusal {
+  holder: Assignee;
+  messageIds: string[];
+}
 
 /** What the composer hands over: text and/or files; the first file carries the text as caption. */
 export interface Draft {
@@ -71,6 +77,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
   const [state, setState] = useState<MessagesState>(EMPTY);
   /** Temporary ids of this conversation's messages still in the outbox. */
   const queued = useRef(new Set<string>());
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const { t } = useTranslation();
   const showToast = useToast();
   useFollow(conversationId);
@@ -133,6 +140,8 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
           setState((current) => ({ ...current, messages: confirmSent(current.messages, id, change.messageId) }));
           return;
         }
+        const holder = change.heldBy;
+        if (holder) setRefusal((current) => ({ holder, messageIds: [...(current?.messageIds ?? []), id] }));
         if (change.status === 'pending' && change.retryCount === 1) showToast(t('failed_send_message_will_retry'), 'error', CHAT_TOAST_MS);
         setState((current) => ({ ...current, messages: applyStatus(current.messages, id, change.status) }));
       }),
@@ -211,5 +220,21 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     if (queued.current.has(messageId)) throw new Error(t('retryFailed'));
   }, [t]);
 
-  return { ...state, loadOlder, send, retry };
+  /** The refused messages go again with take_over, which makes the sender their holder. */
+  const takeOver = useCallback(async () => {
+    const ids = refusal?.messageIds ?? [];
+    setRefusal(null);
+    for (const id of ids) await retryMessage(id, true);
+    await syncOutbox(sendFromPage);
+  }, [refusal]);
+
+  /** The refused messages stay failed; each can still be retried by hand. */
+  const dismissRefusal = useCallback(() => setRefusal(null), []);
+
+  /** A message the server answered directly (a note). */
+  const add = useCallback((message: Message) => {
+    setState((current) => ({ ...current, messages: mergeMessages(current.messages, [message]) }));
+  }, []);
+
+  return { ...state, loadOlder, send, retry, refusal, takeOver, dismissRefusal, add };
 }

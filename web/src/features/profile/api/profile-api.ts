@@ -1,3 +1,4 @@
+import type { Agent } from '../../../lib/api/agents';
 import { apiRequest } from '../../../lib/api/client';
 
 /** GET /identity/users/profile: the caller, plus the business's credentials (some owner only). */
@@ -16,18 +17,15 @@ export interface Profile {
   accessToken?: string;
   verifyToken?: string;
   appSecretSet?: boolean;
+  /** Owner only: how new conversations get a holder. */
+  assignment_mode?: AssignmentMode;
+  /** Owner only: minutes a claimed conversation may wait for a reply (0 = no limit). */
+  claim_timeout_minutes?: number;
 }
 
-/** A staff account of the owner's business (GET /identity/users/agents). */
-export interface Agent {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  username: string;
-  email: string;
-}
+export type AssignmentMode = 'manual' | 'round_robin';
 
-export type ProfilePatch = Partial<Record<string, string>>;
+export type ProfilePatch = Partial<Record<string, string | number>>;
 
 export interface AgentPayload {
   firstName: string;
@@ -43,10 +41,6 @@ export function getProfile(): Promise<Profile> {
 
 export function updateProfile(patch: ProfilePatch): Promise<Profile> {
   return apiRequest('/identity/users/profile', { method: 'PATCH', json: patch });
-}
-
-export function listAgents(): Promise<Agent[]> {
-  return apiRequest('/identity/users/agents');
 }
 
 export function createAgent(agent: AgentPayload): Promise<Agent> {

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { messageOf } from '../../../lib/api/client';
 import { useToast } from '../../../lib/toast/toast-context';
-import { createAgent, deleteAgent, listAgents, updateAgent, type Agent } from '../api/profile-api';
+import { listAgents, type Agent } from '../../../lib/api/agents';
+import { createAgent, deleteAgent, updateAgent } from '../api/profile-api';
 import { DeleteAgentModal } from './delete-agent-modal';
 import { agentFormFrom, agentPayload, EMPTY_AGENT, type AgentForm } from '../profile-forms';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/modal';
-import type { Agent } from '../api/profile-api';
+import type { Agent } from '../../../lib/api/agents';
 
 /** Asks before an agent is deleted; the button stays disabled while the call runs. */
 export function DeleteAgentModal({ agent, onCancel, onConfirm }: { agent: Agent; onCancel: () => void; onConfirm: () => Promise<void> }) {

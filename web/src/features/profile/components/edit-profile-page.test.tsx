@@ -142,4 +142,30 @@ describe('edit profile page', () => {
     expect(requests.some((request) => request.path === '/identity/users/agents')).toBe(false);
     expect(screen.getByRole('link', { name: /Back to the inbox/ })).toHaveAttribute('href', '/dashboard');
   });
+
+  it('lets the owner choose round robin assignment and a claim timeout', async () => {
+    const { requests, toast } = renderPage({
+      'GET /identity/users/profile': () => json({ ...OWNER_PROFILE, assignment_mode: 'manual', claim_timeout_minutes: 0 }),
+      'GET /identity/users/agents': () => json([]),
+      'PATCH /identity/users/profile': () => json({ ...OWNER_PROFILE, assignment_mode: 'round_robin', claim_timeout_minutes: 30 }),
+    });
+    const section = within(await screen.findByRole('region', { name: 'Team assignment' }));
+    await userEvent.selectOptions(section.getByRole('combobox', { name: 'New conversations' }), 'round_robin');
+    const timeout = section.getByRole('spinbutton', { name: 'Claim timeout in minutes (0 = off)' });
+    await userEvent.clear(timeout);
+    await userEvent.type(timeout, '20000');
+    expect(section.getByRole('button', { name: 'Save assignment settings' })).toBeDisabled();
+    await userEvent.clear(timeout);
+    await userEvent.type(timeout, '30');
+    await userEvent.click(section.getByRole('button', { name: 'Save assignment settings' }));
+
+    await waitFor(() => expect(body(requests, 'PATCH', '/identity/users/profile')).toEqual({ assignment_mode: 'round_robin', claim_timeout_minutes: 30 }));
+    expect(toast).toHaveBeenCalledWith('Profile updated successfully.', 'success');
+  });
+
+  it('shows an agent no assignment settings', async () => {
+    renderPage({ 'GET /identity/users/profile': () => json({ _id: 'a1', firstName: 'Bo', role: 'agent', language: 'en' }) });
+    await screen.findByRole('region', { name: 'Your profile' });
+    expect(screen.queryByRole('region', { name: 'Team assignment' })).not.toBeInTheDocument();
+  });
 });

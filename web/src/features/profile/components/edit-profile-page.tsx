@@ -4,9 +4,10 @@ import { Link } from 'react-router';
 import { getStoredRole } from '../../../lib/api/session-store';
 import { getProfile, type Profile } from '../api/profile-api';
 import { AgentsSection } from './agents-section';
+import { AssignmentSection } from './assignment-section';
 import { ProfileSection } from './profile-section';
 
-/** /edit-profile: the caller's profile, and for the owner the business's agents. */
+/** /edit-profile: the caller's profile, and for the owner how conversations are assigned and the business's agents. */
 export function EditProfilePage() {
   const { t } = useTranslation();
   const [profile, setProfile] = useState<Profile | null>(null);
@@ -34,6 +35,7 @@ export function EditProfilePage() {
         </p>
       )}
       {profile ? <ProfileSection profile={profile} isOwner={isOwner} /> : !loadFailed && <p className="muted">{t('loading')}</p>}
+      {isOwner && profile && <AssignmentSection profile={profile} />}
       {isOwner && <AgentsSection />}
     </main>
   );

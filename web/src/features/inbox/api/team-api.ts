@@ -1,0 +1,42 @@
+// The team's calls on a conversation: its status, who holds it, its notes, and the tab counts.
+import { apiRequest } from '../../../lib/api/client';
+import type { Conversation, ConversationStatus, Message } from '../../../lib/api/types';
+
+/** The tabs above the chat list. */
+export type AssigneeFilter = 'me' | 'unassigned' | 'all';
+export type StatusFilter = ConversationStatus | 'all';
+
+export interface ListFilter {
+  assignee: AssigneeFilter;
+  status: StatusFilter;
+}
+
+export interface TabCounts {
+  mine: number;
+  unassigned: number;
+  all: number;
+}
+
+export function getCounts(status: StatusFilter, signal?: AbortSignal): Promise<TabCounts> {
+  return apiRequest(`/api/users/counts?${new URLSearchParams({ status })}`, { signal });
+}
+
+/** Conversations are addressed by customer key: the phone, or the BSUID of a customer without one. */
+function conversationPath(key: string, action: string): string {
+  return `/api/conversation/${encodeURIComponent(key)}/${action}`;
+}
+
+export function setStatus(key: string, status: ConversationStatus, snoozedUntil?: string): Promise<Conversation> {
+  const json = snoozedUntil ? { status, snoozed_until: snoozedUntil } : { status };
+  return apiRequest(conversationPath(key, 'status'), { method: 'PATCH', json });
+}
+
+/** `claim` asks the server to refuse when someone else holds the conversation. */
+export function setAssignment(key: string, assigneeId: string | null, claim = false): Promise<Conversation> {
+  const json = claim ? { assignee_id: assigneeId, claim: true } : { assignee_id: assigneeId };
+  return apiRequest(conversationPath(key, 'assignment'), { method: 'PATCH', json });
+}
+
+export function postNote(key: string, text: string): Promise<Message> {
+  return apiRequest(conversationPath(key, 'notes'), { method: 'POST', json: { text } });
+}

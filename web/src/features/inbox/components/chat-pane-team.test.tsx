@@ -1,0 +1,180 @@
+import 'fake-indexeddb/auto';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Conversation, Message } from '../../../lib/api/types';
+import { db } from '../../../lib/offline/db';
+import { fakeRealtime } from '../../../testing/fake-realtime';
+import { fakeServer, json } from '../../../testing/fake-server';
+import { renderWithApp } from '../../../testing/render';
+import { signInAs } from '../../../testing/session';
+import { ChatPane } from './chat-pane';
+
+const PHONE = '15550001';
+const CHANNEL = `pn_${PHONE}`;
+const BO = { id: 'u2', name: 'Bo' };
+
+const conversation: Conversation = {
+  phone_number: PHONE,
+  name: 'Ana',
+  conversation_id: CHANNEL,
+  last_message_content: null,
+  last_message_timestamp: null,
+  last_incoming_timestamp: new Date().toISOString(),
+  unread_count: 0,
+  status: 'open',
+  snoozed_until: null,
+  assignee: BO,
+};
+
+const entry = (id: string, type: Message['type'], content: Message['content'], extra: Partial<Message> = {}): Message => ({
+  message_id: id,
+  timestamp: '2026-01-01T10:00:00Z',
+  status: 'sent',
+  direction: 'internal',
+  type,
+  content,
+  ...extra,
+});
+
+const HISTORY: Message[] = [
+  entry('m1', 'text', { text: 'Hello there' }, { direction: 'incoming', status: 'read' }),
+  entry('a1', 'activity', { activity: { action: 'assigned', by: { id: 'owner', name: 'Ada' }, assignee: BO } }),
+  entry('n1', 'note', { text: 'VIP customer', mentions: [] }, { sender_name: 'Ada' }),
+  entry('a2', 'activity', { activity: { action: 'unassigned', by: BO, reason: 'claim_timeout' } }),
+];
+
+/** A customer known only by username: no phone, the BSUID is the key. */
+const BSUID = 'US.13491208655302741918';
+const SHEENA: Conversation = { ...conversation, phone_number: null, user_id: BSUID, username: '@sheena', name: null, conversation_id: `pn_${BSUID}` };
+
+function renderPane(routes: Parameters<typeof fakeServer>[0], row: Conversation = conversation) {
+  const key = row.phone_number ?? row.user_id ?? '';
+  const server = fakeServer({
+    [`GET /api/conversation/${key}`]: () => json({ messages: HISTORY, has_more_older: false }),
+    [`POST /api/conversation/${key}/mark-as-read`]: () => json({ status: 'success', modified_count: 0 }),
+    ...routes,
+  });
+  const realtime = fakeRealtime();
+  const view = renderWithApp(
+    <realtime.Provider value={realtime.value}>
+      <ChatPane
+        conversation={row}
+        phoneNumberId="pn"
+        small={false}
+        onBack={() => undefined}
+        onRead={() => undefined}
+        onContactSaved={() => undefined}
+        onContactDeleted={() => undefined}
+        onTeamChange={() => undefined}
+      />
+    </realtime.Provider>,
+  );
+  return { ...server, realtime, view };
+}
+
+describe('chat pane for a team', () => {
+  beforeEach(async () => {
+    signInAs('u1', 'agent');
+    await (await db()).clear('pending-messages');
+  });
+
+  it('shows activity as lines and notes as note bubbles', async () => {
+    renderPane({});
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    expect(within(log).getByText(/Ada assigned this conversation to Bo/)).toHaveClass('activity-line');
+    expect(within(log).getByText(/No reply in time: the conversation is unassigned again/)).toHaveClass('activity-line');
+    const note = within(log).getByRole('article', { name: 'Note by Ada' });
+    expect(note).toHaveClass('note');
+    expect(note).toHaveTextContent('VIP customer');
+  });
+
+  it('posts a note to the notes route, never to send-message', async () => {
+    const posted = entry('n2', 'note', { text: 'Call her back', mentions: [] }, { sender_name: 'Me', timestamp: new Date().toISOString() });
+    const { requests } = renderPane({ [`POST /api/conversation/${PHONE}/notes`]: () => json(posted, 201) });
+    await screen.findByRole('log', { name: 'Messages' });
+    await userEvent.click(screen.getByRole('radio', { name: 'Note' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Note for the team (@username mentions)' }), 'Call her back{Enter}');
+    expect(await screen.findByRole('article', { name: 'Note by Me' })).toHaveTextContent('Call her back');
+    expect(requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes')).map((r) => r.body)).toEqual([{ text: 'Call her back' }]);
+    expect(requests.some((r) => r.path === '/api/send-message')).toBe(false);
+  });
+
+  it('asks before taking over a conversation a teammate holds, then sends with take_over', async () => {
+    const forms: FormData[] = [];
+    renderPane({
+      'POST /api/send-message': ({ body }) => {
+        const form = body as FormData;
+        forms.push(form);
+        if (form.get('take_over') !== 'true') {
+          return json({ detail: 'Assigned to Bo', message: 'Assigned to Bo', code: 'assigned_to_other', assignee: BO }, 409);
+        }
+        return json({ status: 'success', response: { messages: [{ id: 'wamid.1' }] } });
+      },
+    });
+    await screen.findByRole('log', { name: 'Messages' });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Type a message' }), 'On it{Enter}');
+
+    const dialog = within(await screen.findByRole('dialog', { name: 'Take over' }));
+    expect(dialog.getByText('Assigned to Bo. Take over and send?')).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: 'Take over and send' }));
+
+    await waitFor(() => expect(forms.map((form) => form.get('take_over'))).toEqual([null, 'true']));
+    expect(forms[1]?.get('text')).toBe('On it');
+    expect(screen.queryByRole('dialog', { name: 'Take over' })).not.toBeInTheDocument();
+  });
+
+  it('writes notes and takes over for a username customer by their BSUID key', async () => {
+    const posted = entry('n3', 'note', { text: 'Prefers mornings', mentions: [] }, { sender_name: 'Me', timestamp: new Date().toISOString() });
+    const forms: FormData[] = [];
+    const { requests, realtime } = renderPane(
+      {
+        [`POST /api/conversation/${BSUID}/notes`]: () => json(posted, 201),
+        'POST /api/send-message': ({ body }) => {
+          const form = body as FormData;
+          forms.push(form);
+          if (form.get('take_over') !== 'true') return json({ detail: 'Assigned to Bo', message: 'Assigned to Bo', code: 'assigned_to_other', assignee: BO }, 409);
+          return json({ status: 'success', response: { messages: [{ id: 'wamid.2' }] } });
+        },
+      },
+      SHEENA,
+    );
+    await screen.findByRole('log', { name: 'Messages' });
+    expect(realtime.presences).toEqual([{ channel: `pn_${BSUID}`, state: 'viewing' }]);
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Note' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Note for the team (@username mentions)' }), 'Prefers mornings{Enter}');
+    expect(await screen.findByRole('article', { name: 'Note by Me' })).toHaveTextContent('Prefers mornings');
+    expect(requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes')).map((r) => r.path)).toEqual([`/api/conversation/${BSUID}/notes`]);
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Reply' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Type a message' }), 'Good morning{Enter}');
+    const dialog = within(await screen.findByRole('dialog', { name: 'Take over' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Take over and send' }));
+    await waitFor(() => expect(forms.map((form) => form.get('take_over'))).toEqual([null, 'true']));
+    expect(forms.map((form) => form.get('to'))).toEqual([BSUID, BSUID]);
+  });
+
+  it('tells teammates it is viewing and typing, shows theirs, and goes idle on leaving', async () => {
+    const { realtime, view } = renderPane({});
+    await screen.findByRole('log', { name: 'Messages' });
+    expect(realtime.presences).toEqual([{ channel: CHANNEL, state: 'viewing' }]);
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Type a message' }), 'abc');
+    // Three keystrokes, one typing frame: the rest fall inside the throttle.
+    expect(realtime.presences.filter((frame) => frame.state === 'typing')).toEqual([{ channel: CHANNEL, state: 'typing' }]);
+
+    realtime.emit({ event: 'agent_activity', data: { conversation_id: CHANNEL, user_id: 'u2', name: 'Bo', state: 'typing' } });
+    realtime.emit({ event: 'agent_activity', data: { conversation_id: CHANNEL, user_id: 'u3', name: 'Cy', state: 'viewing' } });
+    realtime.emit({ event: 'agent_activity', data: { conversation_id: CHANNEL, user_id: 'u1', name: 'Me', state: 'viewing' } });
+    const line = screen.getByRole('status', { name: 'Teammates in this conversation' });
+    expect(line).toHaveTextContent('Bo is typing…');
+    expect(line).toHaveTextContent('Cy is viewing');
+    expect(line).not.toHaveTextContent('Me is viewing');
+
+    realtime.emit({ event: 'agent_activity', data: { conversation_id: CHANNEL, user_id: 'u2', name: 'Bo', state: 'idle' } });
+    expect(line).not.toHaveTextContent('Bo');
+
+    view.unmount();
+    expect(realtime.presences.at(-1)).toEqual({ channel: CHANNEL, state: 'idle' });
+  });
+});

@@ -1,0 +1,25 @@
+import { useEffect, useState } from 'react';
+import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
+import { getCounts, type StatusFilter, type TabCounts } from '../api/team-api';
+
+/** The counts of the Mine, Unassigned and All tabs for a status, asked again when the team changes something. */
+export function useTabCounts(status: StatusFilter): TabCounts | null {
+  const [counts, setCounts] = useState<TabCounts | null>(null);
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getCounts(status, controller.signal)
+      .then(setCounts)
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) console.warn('tab counts not loaded', error);
+      });
+    return () => controller.abort();
+  }, [status, version]);
+
+  useRealtimeEvents((event) => {
+    if (event.event === 'conversation_updated' || event.event === 'new_contact' || event.event === 'reset') setVersion((value) => value + 1);
+  });
+
+  return counts;
+}

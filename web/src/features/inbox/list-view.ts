@@ -1,0 +1,39 @@
+// Which conversations the chat list shows: the tab (mine, unassigned, all), the status chosen, and
+// whether a search narrows it. Live events keep rows in or out of the view by these rules.
+import type { Conversation } from '../../lib/api/types';
+import type { CustomerIdentity } from '../../lib/customer/customer-key';
+import type { ListFilter } from './api/team-api';
+
+export interface ListView {
+  filter: ListFilter;
+  searching: boolean;
+  /** The signed-in user's id, which the Mine tab is about. */
+  me: string | null;
+}
+
+type TeamFields = Pick<Conversation, 'status' | 'assignee'>;
+
+/** Whether a conversation with these fields belongs in the view (a row without status is open). */
+export function inView(row: TeamFields, { filter, me }: ListView): boolean {
+  const status = row.status ?? 'open';
+  if (filter.status !== 'all' && status !== filter.status) return false;
+  if (filter.assignee === 'me') return !!row.assignee && row.assignee.id === me;
+  if (filter.assignee === 'unassigned') return !row.assignee;
+  return true;
+}
+
+/** A conversation first heard of through a message is open and unassigned until told otherwise. */
+export function takesNewConversations(view: ListView): boolean {
+  return !view.searching && inView({ status: 'open', assignee: null }, view);
+}
+
+/**
+ * A new holder or status: from a `conversation_updated` event or the row a change answered,
+ * with who it is about (matched by customer key).
+ */
+export type TeamChange = CustomerIdentity & Pick<Conversation, 'status' | 'snoozed_until' | 'assignee'>;
+
+/** The row with the holder and status of a change. */
+export function withTeamUpdate(row: Conversation, change: TeamChange): Conversation {
+  return { ...row, status: change.status, snoozed_until: change.snoozed_until ?? null, assignee: change.assignee ?? null };
+}

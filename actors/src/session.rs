@@ -11,7 +11,7 @@ use serde_json::json;
 use tungstenite::Utf8Bytes;
 
 use crate::event_log::{EventLog, Replay};
-use crate::events::SharedEvent;
+use crate::events::{SharedEvent, USER_CHANNEL_PREFIX};
 use crate::followers::{
     CloseSession, Connect, Deliver, Disconnect, SessionId, Subscribe, Unsubscribe,
 };
@@ -161,7 +161,11 @@ impl SessionActor {
     }
 
     fn subscribe(&mut self, channel: String, ctx: &mut Context<Self>) {
-        if channel.is_empty() || channel.len() > MAX_CHANNEL_LEN {
+        // A user's own channel is followed from the start, never asked for.
+        if channel.is_empty()
+            || channel.len() > MAX_CHANNEL_LEN
+            || channel.starts_with(USER_CHANNEL_PREFIX)
+        {
             self.send_control("invalid_channel", None, ctx);
             return;
         }

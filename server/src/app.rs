@@ -34,6 +34,7 @@ use crate::provider::cloud::CloudClient;
 use crate::push::Push;
 use crate::sandbox::{self, Sandbox};
 use crate::sending::Sending;
+use crate::team::{Team, spawn_snooze_sweep};
 use crate::state::AppState;
 use crate::store::{Backend, Store};
 use crate::{api, auth, cluster, secrets, telemetry, webhook};
@@ -147,7 +148,10 @@ impl Application {
             settings.server.data_dir.clone(),
         );
         actix_web::rt::spawn(sending.clone().take_over_jobs());
+        let team = Team::new(store.clone(), bus.clone());
+        spawn_snooze_sweep(store.clone(), bus.clone());
         let state = web::Data::new(AppState {
+            team,
             node,
             push,
             sending,

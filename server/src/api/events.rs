@@ -7,7 +7,7 @@ use std::time::Duration;
 use actix::Actor;
 use actix_web::http::header::ContentEncoding;
 use actix_web::{HttpRequest, HttpResponse, web};
-use parley_actors::events::NOTIFICATIONS;
+use parley_actors::events::{NOTIFICATIONS, user_channel};
 use parley_actors::hub::CloseChannel;
 use parley_actors::queue;
 use parley_actors::session::{Frame, SessionActor, SessionSetup, Transport};
@@ -24,9 +24,13 @@ pub(super) fn setup(
     state: &AppState,
     auth: Auth,
     transport: Transport,
-    channels: Vec<String>,
+    mut channels: Vec<String>,
     resume_from: Option<i64>,
 ) -> (SessionSetup, queue::Receiver<Frame>) {
+    // Mentions reach every session of the user that carries the business's notifications.
+    if transport == Transport::WebSocket || channels.iter().any(|c| c == NOTIFICATIONS) {
+        channels.push(user_channel(&auth.user_id));
+    }
     let (out, frames) = queue::bounded(state.settings.realtime.session_queue_len.max(2));
     // A token is refused once the clock passes `exp`, i.e. from the next whole second.
     let expires_in_ms = (auth.expires_at as i64 + 1) * 1000 - now_ms();

@@ -8,6 +8,7 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
+use super::list_filter::ListFilter;
 use super::unread::{add_unread, total_unread};
 use super::{Store, iso_time, now_ms};
 
@@ -21,6 +22,22 @@ pub struct ContactRow {
     pub last_text: Option<String>,
     pub last_caption: Option<String>,
     pub unread_count: i64,
+    /// `open`, `pending`, `resolved` or `snoozed`.
+    pub status: String,
+    pub snoozed_until: Option<i64>,
+    pub assignee_id: Option<String>,
+    /// The assignee's full name (empty when unassigned).
+    pub assignee_name: Option<String>,
+}
+
+/// The list row's columns, with the assignee's name; contacts are `c`.
+macro_rules! row_select {
+    () => {
+        "SELECT c.phone, c.name, c.last_message_at, c.last_incoming_at, c.last_text, \
+         c.last_caption, c.unread_count, c.status, c.snoozed_until, c.assignee_id, \
+         TRIM(u.first_name || ' ' || u.last_name) AS assignee_name FROM contacts c \
+         LEFT JOIN users u ON u.id = c.assignee_id AND u.business_id = c.business_id "
+    };
 }
 
 /// A page of the conversation list.
@@ -40,6 +57,12 @@ impl ContactRow {
             "last_message_timestamp": self.last_message_at.map(iso_time),
             "last_incoming_timestamp": self.last_incoming_at.map(iso_time),
             "unread_count": self.unread_count,
+            "status": self.status,
+            "snoozed_until": self.snoozed_until.map(iso_time),
+            "assignee": self.assignee_id.as_ref().map(|id| json!({
+                "id": id,
+                "name": self.assignee_name.as_deref().unwrap_or_default(),
+            })),
         })
     }
 }
@@ -117,6 +140,23 @@ pub(super) async fn ensure_contact(
     }
 }
 
+/// One conversation's list row, or `NotFound`.
+pub(super) async fn read_row(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    phone: &str,
+) -> StoreResult<ContactRow> {
+    sqlx::query_as(concat!(
+        row_select!(),
+        "WHERE c.business_id = $1 AND c.phone = $2"
+    ))
+    .bind(business_id)
+    .bind(phone)
+    .fetch_optional(&mut *conn)
+    .await?
+    .ok_or_else(|| Error::NotFound(format!("No conversation with {phone}")))
+}
+
 impl Store {
     pub async fn contact_name(&self, business_id: &str, phone: &str) -> StoreResult<String> {
         let row: Option<(String,)> =
@@ -128,11 +168,18 @@ impl Store {
         Ok(row.map(|(name,)| name).unwrap_or_default())
     }
 
+    /// One conversation's list row.
+    pub async fn contact_row(&self, business_id: &str, phone: &str) -> StoreResult<ContactRow> {
+        let mut conn = self.pool.acquire().await?;
+        read_row(&mut conn, business_id, phone).await
+    }
+
     /// A page of the conversation list, newest activity first; `search` matches name or phone.
     pub async fn contacts_page(
         &self,
         business_id: &str,
         search: &str,
+        filter: &ListFilter,
         page: i64,
         limit: i64,
     ) -> StoreResult<ContactPage> {
@@ -144,18 +191,24 @@ impl Store {
                 .replace('%', "\\%")
                 .replace('_', "\\_")
         );
-        let mut rows: Vec<ContactRow> = sqlx::query_as(
-            "SELECT phone, name, last_message_at, last_incoming_at, last_text, last_caption, \
-             unread_count FROM contacts WHERE business_id = $1 \
-             AND ($2 = '' OR LOWER(name) LIKE $3 ESCAPE '\\' OR phone LIKE $4 ESCAPE '\\') \
-             ORDER BY COALESCE(last_message_at, created_at) DESC, phone LIMIT $5 OFFSET $6",
-        )
+        let (status, assignee, assignee_id) = filter.binds();
+        let mut rows: Vec<ContactRow> = sqlx::query_as(concat!(
+            row_select!(),
+            "WHERE c.business_id = $1 \
+             AND ($2 = '' OR LOWER(c.name) LIKE $3 ESCAPE '\\' OR c.phone LIKE $4 ESCAPE '\\') \
+             AND ($7 = 'all' OR c.status = $7) AND ($8 = 'all' \
+             OR ($8 = 'unassigned' AND c.assignee_id IS NULL) OR c.assignee_id = $9) \
+             ORDER BY COALESCE(c.last_message_at, c.created_at) DESC, c.phone LIMIT $5 OFFSET $6"
+        ))
         .bind(business_id)
         .bind(search)
         .bind(&pattern)
         .bind(&pattern)
         .bind(limit + 1)
         .bind((page - 1) * limit)
+        .bind(status)
+        .bind(assignee)
+        .bind(assignee_id)
         .fetch_all(&self.pool)
         .await?;
         let has_more = rows.len() as i64 > limit;

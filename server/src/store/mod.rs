@@ -19,6 +19,9 @@
 //! - `replies`: automated replies, their flow steps and cooldown memory
 //! - `reply_edits`: saving and deleting a reply with its files and flow steps
 //! - `push`: Web Push subscriptions of the business's users
+//! - `list_filter`: the conversation list's status and assignee filter
+//! - `internal`: activity entries and private notes in a conversation's history
+//! - `team`: a conversation's status and assignee, tab counts, the snooze sweep
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`, which use
 //! `messages`, `contacts`, `unread` and `receipts`, which use `events`.
@@ -29,6 +32,8 @@ mod conversations;
 mod error;
 mod events;
 mod ingest;
+mod internal;
+mod list_filter;
 mod logins;
 mod messages;
 mod outbox;
@@ -38,6 +43,7 @@ mod receipts;
 mod replies;
 mod reply_edits;
 mod templates;
+mod team;
 mod tokens;
 mod unread;
 mod users;
@@ -45,6 +51,8 @@ mod users;
 pub use businesses::{Business, ProviderCredentials};
 pub use contacts::{ContactPage, ContactRow, ImportCounts};
 pub use error::{Error, StoreResult};
+pub use list_filter::{AssigneeFilter, ListFilter};
+pub use team::{Assigned, Person, TabCounts};
 pub(crate) use messages::preview;
 pub use messages::{MessageJson, MessageRow};
 pub use outbox::{MediaFile, OutboxItem};

@@ -1,0 +1,187 @@
+//! Team workflow: who answers a conversation and where it stands.
+//!
+//! - `mod`: status changes, assignment and the claim lock, the check before an agent sends
+//! - `notes`: private notes and the `@username` mentions in them
+//! - `snooze`: the sweep that wakes snoozed conversations at their time, on one node each
+//!
+//! Every change is stored with its activity entry and events in one transaction, then published.
+
+mod notes;
+mod snooze;
+
+use std::sync::Arc;
+
+use parley_actors::conversation::ConversationKey;
+use parley_actors::hub::EventBus;
+
+pub use notes::{MAX_NOTE_CHARS, Note};
+pub use snooze::spawn_snooze_sweep;
+
+use crate::store::{self, Assigned, ContactRow, Person, Store};
+
+/// The statuses a conversation can have.
+pub const STATUSES: [&str; 4] = ["open", "pending", "resolved", "snoozed"];
+
+/// Why a team action was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum TeamError {
+    /// A field breaks a rule (names the field).
+    #[error("{0}")]
+    Invalid(String),
+    /// The caller's role may not do this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// Someone else holds the conversation.
+    #[error("This conversation is assigned to {}", .0.name)]
+    AssignedToOther(Person),
+    #[error(transparent)]
+    Store(#[from] store::Error),
+}
+
+/// Who acts: a member of one business.
+pub struct Member {
+    pub business_id: String,
+    pub user_id: String,
+    pub is_owner: bool,
+}
+
+impl Member {
+    fn conversation(&self, phone: &str) -> ConversationKey {
+        ConversationKey {
+            business_id: self.business_id.clone(),
+            phone: phone.to_string(),
+        }
+    }
+}
+
+/// The team rules, over the store; changes are published on the bus.
+#[derive(Clone)]
+pub struct Team {
+    store: Store,
+    bus: Arc<dyn EventBus>,
+}
+
+impl Team {
+    pub fn new(store: Store, bus: Arc<dyn EventBus>) -> Team {
+        Team { store, bus }
+    }
+
+    /// A member as entries and events name them.
+    async fn person(&self, business_id: &str, user_id: &str) -> Result<Person, TeamError> {
+        let user = self.store.user(business_id, user_id).await?;
+        Ok(Person {
+            id: user.id,
+            name: format!("{} {}", user.first_name, user.last_name)
+                .trim()
+                .to_string(),
+        })
+    }
+
+    /// Sets the status; `snoozed_until` (Unix ms, in the future) goes with `snoozed` only.
+    pub async fn set_status(
+        &self,
+        member: &Member,
+        phone: &str,
+        status: &str,
+        snoozed_until: Option<i64>,
+    ) -> Result<ContactRow, TeamError> {
+        if !STATUSES.contains(&status) {
+            return Err(TeamError::Invalid(
+                "status must be open, pending, resolved or snoozed".into(),
+            ));
+        }
+        match (status, snoozed_until) {
+            ("snoozed", None) => {
+                return Err(TeamError::Invalid(
+                    "snoozed_until is required to snooze".into(),
+                ));
+            }
+            ("snoozed", Some(at)) if at <= store::now_ms() => {
+                return Err(TeamError::Invalid(
+                    "snoozed_until must be in the future".into(),
+                ));
+            }
+            ("snoozed", _) | (_, None) => {}
+            (_, Some(_)) => {
+                return Err(TeamError::Invalid(
+                    "snoozed_until goes only with the status snoozed".into(),
+                ));
+            }
+        }
+        let by = self.person(&member.business_id, &member.user_id).await?;
+        let key = member.conversation(phone);
+        let (row, events) = self
+            .store
+            .set_status(&key, status, snoozed_until, &by)
+            .await?;
+        self.bus.publish(events);
+        Ok(row)
+    }
+
+    /// Assigns to `assignee_id` or nobody. The owner may assign anyone of the business; an agent
+    /// only themself or nobody. A `claim` takes the conversation only when it is free or already
+    /// the caller's.
+    pub async fn assign(
+        &self,
+        member: &Member,
+        phone: &str,
+        assignee_id: Option<&str>,
+        claim: bool,
+    ) -> Result<ContactRow, TeamError> {
+        if !member.is_owner && assignee_id.is_some_and(|id| id != member.user_id) {
+            return Err(TeamError::Forbidden(
+                "An agent can assign a conversation only to themself or nobody".into(),
+            ));
+        }
+        if let Some(id) = assignee_id {
+            match self.store.user(&member.business_id, id).await {
+                Err(store::Error::NotFound(_)) => {
+                    return Err(TeamError::Invalid(
+                        "assignee_id is not a member of this business".into(),
+                    ));
+                }
+                other => other.map(|_| ())?,
+            }
+        }
+        let by = self.person(&member.business_id, &member.user_id).await?;
+        let key = member.conversation(phone);
+        match self.store.assign(&key, assignee_id, claim, &by).await? {
+            Assigned::Done(row, events) => {
+                self.bus.publish(events);
+                Ok(row)
+            }
+            Assigned::TakenBy(holder) => Err(TeamError::AssignedToOther(holder)),
+        }
+    }
+
+    /// Before a send to one customer: an agent may not answer a conversation someone else holds
+    /// unless `take_over`, which reassigns it to them. The owner may always send.
+    pub async fn check_send(
+        &self,
+        member: &Member,
+        phone: &str,
+        take_over: bool,
+    ) -> Result<(), TeamError> {
+        if member.is_owner {
+            return Ok(());
+        }
+        let row = match self.store.contact_row(&member.business_id, phone).await {
+            Err(store::Error::NotFound(_)) => return Ok(()),
+            other => other?,
+        };
+        match row.assignee_id {
+            Some(holder) if holder != member.user_id => {
+                if !take_over {
+                    return Err(TeamError::AssignedToOther(Person {
+                        id: holder,
+                        name: row.assignee_name.unwrap_or_default(),
+                    }));
+                }
+                self.assign(member, phone, Some(&member.user_id), false)
+                    .await
+                    .map(|_| ())
+            }
+            _ => Ok(()),
+        }
+    }
+}

@@ -34,9 +34,9 @@ use crate::provider::cloud::CloudClient;
 use crate::push::Push;
 use crate::sandbox::{self, Sandbox};
 use crate::sending::Sending;
-use crate::team::{Team, spawn_snooze_sweep};
 use crate::state::AppState;
 use crate::store::{Backend, Store};
+use crate::team::{Team, spawn_snooze_sweep};
 use crate::{api, auth, cluster, secrets, telemetry, webhook};
 
 /// Largest multipart upload (documents may be 100 MB).

@@ -5,11 +5,11 @@ use parley_actors::conversation::{ConversationKey, MarkRead};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::api::team::status_filter;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::api::team::status_filter;
 use crate::store::{AssigneeFilter, ListFilter, parse_time};
 
 /// Most rows one page may ask for.

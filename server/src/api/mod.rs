@@ -52,7 +52,10 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
             "/conversation/{phone}/assignment",
             web::patch().to(team::set_assignment),
         )
-        .route("/conversation/{phone}/notes", web::post().to(team::add_note))
+        .route(
+            "/conversation/{phone}/notes",
+            web::post().to(team::add_note),
+        )
         .route(
             "/conversation/{phone}",
             web::get().to(conversations::conversation_history),

@@ -278,4 +278,3 @@ impl Store {
         Ok(events)
     }
 }
-

@@ -12,6 +12,7 @@ mod push;
 mod recipients;
 mod replies;
 mod sending;
+mod team;
 mod template_flow;
 mod template_rules;
 mod webhook;

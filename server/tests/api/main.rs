@@ -13,6 +13,7 @@ mod recipients;
 mod replies;
 mod sending;
 mod team;
+mod team_notes;
 mod template_flow;
 mod template_rules;
 mod webhook;

@@ -38,6 +38,7 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
             web::get().to(handlers::protected_route),
         )
         .route("/users/profile", web::get().to(profile::get_user))
+        .route("/users/profile", web::patch().to(profile::update_user))
         .route(
             "/users/toggle-language",
             web::patch().to(profile::toggle_language),

@@ -59,7 +59,7 @@ pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use receipts::PAYMENT_ERROR_CODE;
 pub use replies::{FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, trigger_key};
-pub use team::{Assigned, Person, TabCounts};
+pub use team::{Assigned, Person, TabCounts, TeamSettings};
 pub use templates::{JobRecipient, SendJob, TemplateRow};
 pub use tokens::RefreshOutcome;
 pub use users::{NewUser, ROLE_AGENT, ROLE_OWNER, User, UserChanges};

@@ -10,7 +10,7 @@
 //! - `recipients`: recipient files for bulk sends, and the sample file
 //! - `replies`: automated replies and their flow steps
 //! - `push`: Web Push key, subscribe and unsubscribe
-//! - `team`: status, assignment, private notes, tab counts
+//! - `team`: status, assignment, private notes, presence, tab counts
 
 pub mod contacts;
 pub mod conversations;
@@ -56,6 +56,10 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/conversation/{phone}/notes",
             web::post().to(team::add_note),
+        )
+        .route(
+            "/conversation/{phone}/presence",
+            web::post().to(team::post_presence),
         )
         .route(
             "/conversation/{phone}",

@@ -1,7 +1,9 @@
-//! Team workflow: a conversation's status and assignee, private notes, and the list's tab
-//! counts.
+//! Team workflow: a conversation's status and assignee, private notes, presence posted over
+//! HTTP, and the list's tab counts.
 
 use actix_web::{HttpResponse, web};
+use parley_actors::events::conversation_channel;
+use parley_actors::presence::{PresenceState, presence_event};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -99,7 +101,7 @@ pub async fn add_note(
     let text = body.text.as_deref().unwrap_or_default();
     let note = state.team.add_note(&member_of(&auth), &phone, text).await?;
     let business = state.store.business(&auth.business_id).await?;
-    let conversation_id = parley_actors::events::conversation_channel(
+    let conversation_id = conversation_channel(
         business.phone_number_id.as_deref().unwrap_or_default(),
         &phone,
     );
@@ -134,4 +136,39 @@ pub fn status_filter(raw: Option<&str>) -> ApiResult<Option<String>> {
             "status must be open, pending, resolved, snoozed or all".into(),
         )),
     }
+}
+
+#[derive(Deserialize)]
+pub struct PresenceBody {
+    state: Option<String>,
+}
+
+/// `POST /api/conversation/{key}/presence`: presence for clients that cannot send WebSocket
+/// frames (SSE); the others following the conversation get `agent_activity`.
+pub async fn post_presence(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+    body: web::Json<PresenceBody>,
+) -> ApiResult<HttpResponse> {
+    let phone = CustomerKey::parse(&path)?.into_string();
+    let presence = body
+        .state
+        .as_deref()
+        .and_then(PresenceState::parse)
+        .ok_or_else(|| ApiError::Unprocessable("state must be viewing, typing or idle".into()))?;
+    let user = auth.user(&state).await?;
+    let business = state.store.business(&auth.business_id).await?;
+    let conversation_id = conversation_channel(
+        business.phone_number_id.as_deref().unwrap_or_default(),
+        &phone,
+    );
+    state.bus.publish(vec![presence_event(
+        &auth.business_id,
+        &conversation_id,
+        &user.id,
+        &user.full_name(),
+        presence,
+    )]);
+    Ok(HttpResponse::NoContent().finish())
 }

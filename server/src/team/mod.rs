@@ -73,10 +73,8 @@ impl Team {
     async fn person(&self, business_id: &str, user_id: &str) -> Result<Person, TeamError> {
         let user = self.store.user(business_id, user_id).await?;
         Ok(Person {
+            name: user.full_name(),
             id: user.id,
-            name: format!("{} {}", user.first_name, user.last_name)
-                .trim()
-                .to_string(),
         })
     }
 

@@ -8,6 +8,7 @@ mod helpers;
 mod identity;
 mod inbox;
 mod live;
+mod presence;
 mod push;
 mod recipients;
 mod replies;

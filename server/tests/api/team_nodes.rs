@@ -1,5 +1,5 @@
 //! Team workflow beyond one process: a snooze stored before a restart still wakes, and an
-//! assignment made through one node reaches the sessions of another.
+//! assignment or a presence made through one node reaches the sessions of another.
 
 use std::time::{Duration, Instant};
 
@@ -86,4 +86,23 @@ async fn an_assignment_made_on_one_node_reaches_a_session_on_another() {
     assert_eq!(event["event"], "conversation_updated", "{event}");
     assert_eq!(event["data"]["assignee"]["id"], agent_id);
     assert_eq!(event["data"]["by"]["id"], agent_id);
+}
+
+#[actix_web::test]
+async fn presence_on_one_node_reaches_a_session_on_another() {
+    let (a, b) = two_nodes().await;
+    let biz = a.business("two_node_presence").await;
+    customer_writes(&a, &biz, "wamid.two-node-presence").await;
+    let (agent_id, agent) = agent(&a, &biz.session, "presence-agent").await;
+    let channel = format!("{}_{CUSTOMER}", biz.phone_number_id);
+    let mut on_a = WsClient::connect(&a, &agent.access).await;
+    on_a.subscribe(&channel).await;
+    let mut on_b = WsClient::connect(&b, &biz.session.access).await;
+    on_b.subscribe(&channel).await;
+    on_a.send(json!({"op": "presence", "channel": channel, "state": "viewing"}))
+        .await;
+    let seen = on_b.next_frame().await;
+    assert_eq!(seen["event"], "agent_activity", "{seen}");
+    assert_eq!(seen["data"]["user_id"], agent_id);
+    assert_eq!(seen["data"]["state"], "viewing");
 }

@@ -2,6 +2,7 @@
 //! HTTP, and the list's tab counts.
 
 use actix_web::{HttpResponse, web};
+use parley_actors::conversation::ConversationKey;
 use parley_actors::events::conversation_channel;
 use parley_actors::presence::{PresenceState, presence_event};
 use serde::Deserialize;
@@ -99,7 +100,17 @@ pub async fn add_note(
 ) -> ApiResult<HttpResponse> {
     let phone = CustomerKey::parse(&path)?.into_string();
     let text = body.text.as_deref().unwrap_or_default();
-    let note = state.team.add_note(&member_of(&auth), &phone, text).await?;
+    let member = member_of(&auth);
+    let note = state.team.add_note(&member, &phone, text).await?;
+    let key = ConversationKey {
+        business_id: member.business_id,
+        phone: phone.clone(),
+    };
+    for user in &note.mentioned {
+        state
+            .push
+            .notify_mention(&key, &note.message, user, &note.by.name);
+    }
     let business = state.store.business(&auth.business_id).await?;
     let conversation_id = conversation_channel(
         business.phone_number_id.as_deref().unwrap_or_default(),

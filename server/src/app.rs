@@ -36,7 +36,7 @@ use crate::sandbox::{self, Sandbox};
 use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
-use crate::team::{Team, spawn_snooze_sweep};
+use crate::team::{Team, spawn_team_sweep};
 use crate::{api, auth, cluster, secrets, telemetry, webhook};
 
 /// Largest multipart upload (documents may be 100 MB).
@@ -149,7 +149,7 @@ impl Application {
         );
         actix_web::rt::spawn(sending.clone().take_over_jobs());
         let team = Team::new(store.clone(), bus.clone());
-        spawn_snooze_sweep(store.clone(), bus.clone());
+        spawn_team_sweep(store.clone(), bus.clone());
         let state = web::Data::new(AppState {
             team,
             node,

@@ -93,6 +93,27 @@ async fn log_change(
     Ok((row, vec![entry, updated]))
 }
 
+/// Logs a change the server made itself (no `by`) on each of (business, phone).
+async fn log_swept(
+    conn: &mut AnyConnection,
+    conversations: Vec<(String, String)>,
+    action: &str,
+    reason: &str,
+) -> StoreResult<Vec<Event>> {
+    let mut events = Vec::new();
+    for (business_id, phone) in conversations {
+        let key = ConversationKey { business_id, phone };
+        let change = Change {
+            action,
+            by: None,
+            reason: Some(reason),
+        };
+        let (_, drafts) = log_change(conn, &key, change).await?;
+        events.extend(append_events(conn, &key.business_id, drafts).await?);
+    }
+    Ok(events)
+}
+
 impl Store {
     /// Sets a conversation's status (`snoozed_until` only with `snoozed`).
     pub async fn set_status(
@@ -263,17 +284,33 @@ impl Store {
         .bind(now_ms())
         .fetch_all(&mut *tx)
         .await?;
-        let mut events = Vec::new();
-        for (business_id, phone) in woken {
-            let key = ConversationKey { business_id, phone };
-            let change = Change {
-                action: "status",
-                by: None,
-                reason: Some("snooze_ended"),
-            };
-            let (_, drafts) = log_change(&mut tx, &key, change).await?;
-            events.extend(append_events(&mut tx, &key.business_id, drafts).await?);
-        }
+        let events = log_swept(&mut tx, woken, "status", "snooze_ended").await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+}
+
+impl Store {
+    /// Frees each open conversation whose customer has waited longer than the business's claim
+    /// timeout for an answer since they wrote or it was claimed, whichever is later.
+    pub async fn release_stale_claims(&self) -> StoreResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let released: Vec<(String, String)> = sqlx::query_as(
+            "UPDATE contacts SET assignee_id = NULL, assigned_at = NULL \
+             WHERE assignee_id IS NOT NULL AND status = 'open' AND last_incoming_at IS NOT NULL \
+             AND EXISTS (SELECT 1 FROM businesses b WHERE b.id = contacts.business_id \
+               AND b.claim_timeout_minutes > 0 AND b.claim_timeout_minutes * 60000 + \
+               CASE WHEN contacts.last_incoming_at > COALESCE(contacts.assigned_at, 0) \
+               THEN contacts.last_incoming_at ELSE contacts.assigned_at END <= $1) \
+             AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.business_id = contacts.business_id \
+               AND m.phone = contacts.phone AND m.direction = 'outgoing' \
+               AND m.sent_at >= contacts.last_incoming_at) \
+             RETURNING business_id, phone",
+        )
+        .bind(now_ms())
+        .fetch_all(&mut *tx)
+        .await?;
+        let events = log_swept(&mut tx, released, "unassigned", "claim_timeout").await?;
         tx.commit().await?;
         Ok(events)
     }

@@ -3,13 +3,14 @@
 //! - `mod`: status changes, assignment and the claim lock, the check before an agent sends
 //! - `notes`: private notes and the `@username` mentions in them
 //! - `settings`: the business's assignment mode and claim timeout, checked
-//! - `snooze`: the sweep that wakes snoozed conversations at their time, on one node each
+//! - `sweep`: wakes snoozed conversations at their time and frees claims whose customer waited
+//!   too long, on one node each
 //!
 //! Every change is stored with its activity entry and events in one transaction, then published.
 
 mod notes;
 mod settings;
-mod snooze;
+mod sweep;
 
 use std::sync::Arc;
 
@@ -18,7 +19,7 @@ use parley_actors::hub::EventBus;
 
 pub use notes::{MAX_NOTE_CHARS, Note};
 pub use settings::SettingsChange;
-pub use snooze::spawn_snooze_sweep;
+pub use sweep::spawn_team_sweep;
 
 use crate::store::{self, Assigned, ContactRow, Person, Store};
 

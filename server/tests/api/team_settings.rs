@@ -1,10 +1,12 @@
-//! The business's team settings in the profile: everyone reads them, the owner writes them.
+//! The business's team settings in the profile: everyone reads them, the owner writes them; a
+//! claim ends when its customer has waited longer than the claim timeout.
 
 use serde_json::json;
 
 use crate::both_backends;
 use crate::helpers::*;
-use crate::team::agent;
+use crate::live::*;
+use crate::team::{CUSTOMER, agent, customer_writes};
 
 both_backends!(
     team_settings_are_read_by_all_and_written_by_the_owner_only,
@@ -68,5 +70,82 @@ both_backends!(
                 "{error}"
             );
         }
+    }
+);
+
+/// Moves the conversations' last customer message and claim two minutes into the past.
+async fn two_minutes_pass(app: &TestApp) {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&app.settings.database_url())
+        .await
+        .expect("database");
+    sqlx::query(
+        "UPDATE contacts SET last_incoming_at = last_incoming_at - 120000, \
+         assigned_at = assigned_at - 120000",
+    )
+    .execute(&mut conn)
+    .await
+    .expect("backdated");
+}
+
+both_backends!(
+    a_claim_whose_customer_waited_past_the_timeout_goes_back_to_unassigned,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("timeouts").await;
+        let owner = &biz.session.access;
+        let (agent_id, helper) = agent(&app, &biz.session, "timeout-agent").await;
+        let answered = "4915199999999";
+        customer_writes(&app, &biz, "wamid.timeout-1").await;
+        let mut message = text(answered, "wamid.timeout-2", "hi");
+        message["timestamp"] = json!(chrono::Utc::now().timestamp().to_string());
+        let envelope = inbound(&biz.phone_number_id, answered, "B", vec![message]);
+        assert_eq!(app.webhook(&envelope, &biz.app_secret).await.0, 200);
+        let (status, _) = app
+            .patch(
+                "/api/users/profile",
+                json!({"claim_timeout_minutes": 1}),
+                owner,
+            )
+            .await;
+        assert_eq!(status, 200);
+        for phone in [CUSTOMER, answered] {
+            let (status, body) = app
+                .patch(
+                    &format!("/api/conversation/{phone}/assignment"),
+                    json!({"assignee_id": agent_id, "claim": true}),
+                    &helper.access,
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+        let (status, body) = app
+            .send_text(&helper.access, answered, "a-1", "On it")
+            .await;
+        assert!(status < 300, "{status} {body}");
+        let mut ws = WsClient::connect(&app, owner).await;
+        ws.subscribe("notifications/all").await;
+
+        two_minutes_pass(&app).await;
+        let released = loop {
+            let frame = ws.next_frame().await;
+            if frame["event"] == "conversation_updated" {
+                break frame;
+            }
+        };
+        assert_eq!(released["data"]["phone_number"], CUSTOMER, "{released}");
+        assert_eq!(released["data"]["reason"], "claim_timeout");
+        assert_eq!(released["data"]["assignee"], serde_json::Value::Null);
+        assert_eq!(released["data"]["by"], serde_json::Value::Null);
+        // The answered conversation, swept in the same pass, keeps its agent.
+        let (_, list) = app.get("/api/users?assignee=me", &helper.access).await;
+        let phones: Vec<_> = list["data"]["users"]
+            .as_array()
+            .expect("users")
+            .iter()
+            .map(|row| row["phone_number"].clone())
+            .collect();
+        assert_eq!(phones, vec![json!(answered)]);
     }
 );

@@ -148,7 +148,7 @@ impl Application {
             settings.server.data_dir.clone(),
         );
         actix_web::rt::spawn(sending.clone().take_over_jobs());
-        let team = Team::new(store.clone(), bus.clone());
+        let team = Team::new(store.clone(), bus.clone(), hub.clone());
         spawn_team_sweep(store.clone(), bus.clone());
         let state = web::Data::new(AppState {
             team,

@@ -19,6 +19,7 @@ use crate::outbox::{Delivery, Outbox};
 use crate::push::Push;
 use crate::replies::engine::{InboundKind, choose_reply};
 use crate::store::{self, Store};
+use crate::team::Team;
 
 /// The sender of automated replies, as the inbox shows it.
 pub const AUTOMATED_SENDER: &str = "Automated reply";
@@ -142,6 +143,7 @@ pub struct Intake<'a> {
     pub conversations: &'a Conversations,
     pub outbox: &'a Arc<Outbox>,
     pub push: &'a Push,
+    pub team: &'a Team,
 }
 
 impl Intake<'_> {
@@ -196,8 +198,14 @@ impl Intake<'_> {
         Ok(())
     }
 
-    /// A new message's push and automated reply.
+    /// A new message's assignment, push and automated reply.
     fn follow_up(&self, sets_off: SetsOff, arrival: Arrival) {
+        let (team, key) = (self.team.clone(), arrival.key.clone());
+        actix_web::rt::spawn(async move {
+            if let Err(err) = team.auto_assign(&key).await {
+                tracing::warn!(error = %err, "conversation not assigned");
+            }
+        });
         if sets_off.push {
             self.push.notify(&arrival.key, &arrival.stored);
         }

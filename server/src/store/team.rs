@@ -316,6 +316,60 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Assigns an open, unassigned conversation to the least busy of `candidates` (agents of
+    /// the business): fewest open conversations, then the longest since their last assignment.
+    /// Answers the events, none when nothing changed.
+    pub async fn assign_round_robin(
+        &self,
+        key: &ConversationKey,
+        candidates: &[String],
+    ) -> StoreResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let mut best: Option<(i64, i64, &String)> = None;
+        for user in candidates {
+            let load: Option<(i64, Option<i64>)> = sqlx::query_as(
+                "SELECT (SELECT COUNT(*) FROM contacts c WHERE c.business_id = u.business_id \
+                 AND c.assignee_id = u.id AND c.status = 'open'), \
+                 (SELECT MAX(c.assigned_at) FROM contacts c WHERE c.business_id = u.business_id \
+                 AND c.assignee_id = u.id) FROM users u \
+                 WHERE u.business_id = $1 AND u.id = $2 AND u.role = 'agent'",
+            )
+            .bind(&key.business_id)
+            .bind(user)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some((open, last)) = load {
+                let rank = (open, last.unwrap_or_default(), user);
+                if best.as_ref().is_none_or(|b| rank < *b) {
+                    best = Some(rank);
+                }
+            }
+        }
+        let Some((_, _, chosen)) = best else {
+            return Ok(Vec::new());
+        };
+        let updated = sqlx::query(
+            "UPDATE contacts SET assignee_id = $1, assigned_at = $2 WHERE business_id = $3 \
+             AND phone = $4 AND assignee_id IS NULL AND status = 'open'",
+        )
+        .bind(chosen)
+        .bind(now_ms())
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if updated == 0 {
+            return Ok(Vec::new());
+        }
+        let conversation = vec![(key.business_id.clone(), key.phone.clone())];
+        let events = log_swept(&mut tx, conversation, "assigned", "round_robin").await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+}
+
 /// The business's team settings.
 #[derive(Serialize)]
 pub struct TeamSettings {

@@ -14,8 +14,9 @@ mod sweep;
 
 use std::sync::Arc;
 
+use actix::Addr;
 use parley_actors::conversation::ConversationKey;
-use parley_actors::hub::EventBus;
+use parley_actors::hub::{EventBus, Hub, OnlineUsers};
 
 pub use notes::{MAX_NOTE_CHARS, Note};
 pub use settings::SettingsChange;
@@ -63,11 +64,30 @@ impl Member {
 pub struct Team {
     store: Store,
     bus: Arc<dyn EventBus>,
+    /// Knows which users have a session on this node.
+    hub: Addr<Hub>,
 }
 
 impl Team {
-    pub fn new(store: Store, bus: Arc<dyn EventBus>) -> Team {
-        Team { store, bus }
+    pub fn new(store: Store, bus: Arc<dyn EventBus>, hub: Addr<Hub>) -> Team {
+        Team { store, bus, hub }
+    }
+
+    /// After a customer's message: with round-robin assignment, an open conversation nobody
+    /// holds goes to the least busy agent with a session on this node.
+    pub async fn auto_assign(&self, key: &ConversationKey) -> Result<(), TeamError> {
+        let settings = self.store.team_settings(&key.business_id).await?;
+        if settings.assignment_mode != "round_robin" {
+            return Ok(());
+        }
+        let online = self
+            .hub
+            .send(OnlineUsers(key.business_id.clone()))
+            .await
+            .unwrap_or_default();
+        let events = self.store.assign_round_robin(key, &online).await?;
+        self.bus.publish(events);
+        Ok(())
     }
 
     /// A member as entries and events name them.

@@ -1,5 +1,6 @@
 //! The business's team settings in the profile: everyone reads them, the owner writes them; a
-//! claim ends when its customer has waited longer than the claim timeout.
+//! claim ends when its customer has waited longer than the claim timeout; round-robin mode
+//! assigns new conversations to connected agents.
 
 use serde_json::json;
 
@@ -147,5 +148,66 @@ both_backends!(
             .map(|row| row["phone_number"].clone())
             .collect();
         assert_eq!(phones, vec![json!(answered)]);
+    }
+);
+
+/// A message from `phone`, now.
+async fn writes(app: &TestApp, biz: &Business, phone: &str, id: &str) {
+    let mut message = text(phone, id, "hi");
+    message["timestamp"] = json!(chrono::Utc::now().timestamp().to_string());
+    let envelope = inbound(&biz.phone_number_id, phone, "C", vec![message]);
+    assert_eq!(app.webhook(&envelope, &biz.app_secret).await.0, 200);
+}
+
+/// The next `conversation_updated` a client sees.
+async fn next_update(ws: &mut WsClient) -> serde_json::Value {
+    loop {
+        let frame = ws.next_frame().await;
+        if frame["event"] == "conversation_updated" {
+            return frame["data"].clone();
+        }
+    }
+}
+
+both_backends!(
+    round_robin_gives_a_new_conversation_to_the_least_busy_connected_agent,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("round_robin").await;
+        let owner = &biz.session.access;
+        let (status, _) = app
+            .patch(
+                "/api/users/profile",
+                json!({"assignment_mode": "round_robin"}),
+                owner,
+            )
+            .await;
+        assert_eq!(status, 200);
+        let (first_id, first) = agent(&app, &biz.session, "rr-agent1").await;
+        let (second_id, second) = agent(&app, &biz.session, "rr-agent2").await;
+        let mut watcher = WsClient::connect(&app, owner).await;
+        watcher.subscribe("notifications/all").await;
+        let _first_online = WsClient::connect(&app, &first.access).await;
+
+        // Only the first agent is online.
+        writes(&app, &biz, "4915100000001", "wamid.rr-1").await;
+        let update = next_update(&mut watcher).await;
+        assert_eq!(update["phone_number"], "4915100000001", "{update}");
+        assert_eq!(update["assignee"]["id"], first_id);
+        assert_eq!(update["reason"], "round_robin");
+        assert_eq!(update["by"], serde_json::Value::Null);
+
+        // Both online: the one with fewer open conversations gets the next.
+        let _second_online = WsClient::connect(&app, &second.access).await;
+        writes(&app, &biz, "4915100000002", "wamid.rr-2").await;
+        let update = next_update(&mut watcher).await;
+        assert_eq!(update["phone_number"], "4915100000002", "{update}");
+        assert_eq!(update["assignee"]["id"], second_id);
+
+        // A conversation someone holds stays theirs when its customer writes again.
+        writes(&app, &biz, "4915100000001", "wamid.rr-3").await;
+        writes(&app, &biz, "4915100000003", "wamid.rr-4").await;
+        let update = next_update(&mut watcher).await;
+        assert_eq!(update["phone_number"], "4915100000003", "{update}");
     }
 );

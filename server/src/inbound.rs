@@ -198,12 +198,12 @@ impl Intake<'_> {
         Ok(())
     }
 
-    /// A new message's assignment, push and automated reply.
+    /// A new message's reopening and assignment, push and automated reply.
     fn follow_up(&self, sets_off: SetsOff, arrival: Arrival) {
         let (team, key) = (self.team.clone(), arrival.key.clone());
         actix_web::rt::spawn(async move {
-            if let Err(err) = team.auto_assign(&key).await {
-                tracing::warn!(error = %err, "conversation not assigned");
+            if let Err(err) = team.customer_wrote(&key).await {
+                tracing::warn!(error = %err, "conversation not reopened or assigned");
             }
         });
         if sets_off.push {

@@ -273,6 +273,23 @@ impl Store {
         })
     }
 
+    /// Reopens a resolved or snoozed conversation its customer wrote to; answers the events,
+    /// none when it was neither.
+    pub async fn reopen(&self, key: &ConversationKey) -> StoreResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let reopened: Vec<(String, String)> = sqlx::query_as(
+            "UPDATE contacts SET status = 'open', snoozed_until = NULL WHERE business_id = $1 \
+             AND phone = $2 AND status IN ('resolved', 'snoozed') RETURNING business_id, phone",
+        )
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .fetch_all(&mut *tx)
+        .await?;
+        let events = log_swept(&mut tx, reopened, "status", "customer_message").await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
     /// Reopens every snoozed conversation whose time has come. The update picks the rows, so of
     /// several nodes sweeping at once each row is woken by exactly one.
     pub async fn wake_snoozed(&self) -> StoreResult<Vec<Event>> {

@@ -73,9 +73,20 @@ impl Team {
         Team { store, bus, hub }
     }
 
-    /// After a customer's message: with round-robin assignment, an open conversation nobody
-    /// holds goes to the least busy agent with a session on this node.
-    pub async fn auto_assign(&self, key: &ConversationKey) -> Result<(), TeamError> {
+    /// After a customer's new message: a resolved or snoozed conversation opens again, and
+    /// with round-robin assignment an open conversation nobody holds goes to the least busy
+    /// agent with a session on this node. Reads first, so the common case writes nothing.
+    pub async fn customer_wrote(&self, key: &ConversationKey) -> Result<(), TeamError> {
+        let row = self.store.contact_row(&key.business_id, &key.phone).await?;
+        if matches!(row.status.as_str(), "resolved" | "snoozed") {
+            let events = self.store.reopen(key).await?;
+            self.bus.publish(events);
+        } else if row.status != "open" {
+            return Ok(());
+        }
+        if row.assignee_id.is_some() {
+            return Ok(());
+        }
         let settings = self.store.team_settings(&key.business_id).await?;
         if settings.assignment_mode != "round_robin" {
             return Ok(());

@@ -141,6 +141,15 @@ both_backends!(
 
         // A customer's new message reopens it; the activity is not the list's preview.
         customer_writes(&t.app, &t.biz, "wamid.status-2").await;
+        let reopened = loop {
+            let frame = ws.next_frame().await;
+            if frame["event"] == "conversation_updated" {
+                break frame["data"].clone();
+            }
+        };
+        assert_eq!(reopened["status"], "open", "{reopened}");
+        assert_eq!(reopened["reason"], "customer_message");
+        assert_eq!(reopened["by"], Value::Null);
         let row = &rows(&t.app, owner, "").await[0];
         assert_eq!(row["status"], "open");
         assert_eq!(row["last_message_content"]["text"], "hello");

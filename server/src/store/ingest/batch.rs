@@ -266,8 +266,7 @@ async fn save_contacts(
     Ok(())
 }
 
-/// Moves each contact's last message, preview and unread count, and reopens a resolved or
-/// snoozed conversation; answers the unread counts after.
+/// Moves each contact's last message, preview and unread count; answers the unread counts after.
 async fn record_activity(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -281,9 +280,7 @@ async fn record_activity(
             "WITH batch (phone, at, last_text, last_caption, added) AS (VALUES {}) \
              UPDATE contacts SET last_message_at = batch.at, last_incoming_at = batch.at, \
              last_text = batch.last_text, last_caption = batch.last_caption, \
-             unread_count = contacts.unread_count + batch.added, \
-             status = CASE WHEN contacts.status IN ('resolved', 'snoozed') THEN 'open' \
-             ELSE contacts.status END, snoozed_until = NULL \
+             unread_count = contacts.unread_count + batch.added \
              FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = {} \
              RETURNING contacts.phone, contacts.unread_count",
             params.rows(chunk.len(), 5),

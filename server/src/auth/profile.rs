@@ -280,9 +280,14 @@ pub async fn delete_agent(
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     auth.require_owner()?;
+    let agent_id = path.into_inner();
     state
         .store
-        .delete_agent(&auth.business_id, &path.into_inner())
+        .delete_agent(&auth.business_id, &agent_id)
+        .await?;
+    state
+        .team
+        .agent_removed(&auth.business_id, &agent_id)
         .await?;
     Ok(HttpResponse::Ok().json(json!({"status": "success"})))
 }

@@ -21,7 +21,10 @@
 //! - `push`: Web Push subscriptions of the business's users
 //! - `list_filter`: the conversation list's status and assignee filter
 //! - `internal`: activity entries and private notes in a conversation's history
-//! - `team`: a conversation's status and assignee, tab counts, the snooze sweep
+//! - `team`: a conversation's status and assignee as members change them, notes, tab counts
+//! - `team_auto`: the changes the server makes itself (reopen, snoozes, claim timeouts,
+//!   round robin)
+//! - `team_settings`: the business's assignment mode and claim timeout
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`, which use
 //! `messages`, `contacts`, `unread` and `receipts`, which use `events`.
@@ -43,6 +46,8 @@ mod receipts;
 mod replies;
 mod reply_edits;
 mod team;
+mod team_auto;
+mod team_settings;
 mod templates;
 mod tokens;
 mod unread;
@@ -59,7 +64,8 @@ pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use receipts::PAYMENT_ERROR_CODE;
 pub use replies::{FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, trigger_key};
-pub use team::{Assigned, Person, TabCounts, TeamSettings};
+pub use team::{Assigned, Person, TabCounts};
+pub use team_settings::TeamSettings;
 pub use templates::{JobRecipient, SendJob, TemplateRow};
 pub use tokens::RefreshOutcome;
 pub use users::{NewUser, ROLE_AGENT, ROLE_OWNER, User, UserChanges};

@@ -187,6 +187,13 @@ impl Team {
         }
     }
 
+    /// An agent was removed: the conversations they held go back to unassigned.
+    pub async fn agent_removed(&self, business_id: &str, user_id: &str) -> Result<(), TeamError> {
+        let events = self.store.release_assignee(business_id, user_id).await?;
+        self.bus.publish(events);
+        Ok(())
+    }
+
     /// Before a send to one customer: an agent may not answer a conversation someone else holds
     /// unless `take_over`, which reassigns it to them. The owner may always send.
     pub async fn check_send(

@@ -371,3 +371,30 @@ both_backends!(
         assert_eq!(row["assignee"]["id"], *two_id);
     }
 );
+
+both_backends!(
+    a_removed_agents_conversations_go_back_to_unassigned,
+    |backend| async move {
+        let t = team(spawn_app(backend).await, "remover").await;
+        let owner = &t.biz.session.access;
+        let (one_id, one) = &t.agents[0];
+        let (path, body) = assignment(json!({"assignee_id": one_id, "claim": true}));
+        assert_eq!(t.app.patch(&path, body, &one.access).await.0, 200);
+        let (status, _) = t
+            .app
+            .call(
+                reqwest::Method::DELETE,
+                &format!("/identity/users/agents/{one_id}"),
+                None,
+                Some(owner),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let row = &rows(&t.app, owner, "assignee=unassigned").await[0];
+        assert_eq!(row["assignee"], Value::Null);
+        let entries = activity(&t.app, owner).await;
+        let last = &entries.last().expect("activity")["content"]["activity"];
+        assert_eq!(last["action"], "unassigned");
+        assert_eq!(last["reason"], "agent_removed");
+    }
+);

@@ -1,6 +1,8 @@
 //! Team workflow: who answers a conversation and where it stands.
 //!
-//! - `mod`: status changes, assignment and the claim lock, the check before an agent sends
+//! - `mod`: status changes, assignment and the claim lock, the check before an agent sends,
+//!   reopening and round-robin assignment after a customer's message, a removed agent's
+//!   conversations freed
 //! - `notes`: private notes and the `@username` mentions in them
 //! - `settings`: the business's assignment mode and claim timeout, checked
 //! - `sweep`: wakes snoozed conversations at their time and frees claims whose customer waited
@@ -18,7 +20,7 @@ use actix::Addr;
 use parley_actors::conversation::ConversationKey;
 use parley_actors::hub::{EventBus, Hub, OnlineUsers};
 
-pub use notes::{MAX_NOTE_CHARS, Note};
+pub use notes::Note;
 pub use settings::SettingsChange;
 pub use sweep::spawn_team_sweep;
 

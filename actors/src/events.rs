@@ -17,6 +17,8 @@ pub const NOTIFICATION: &str = "notification";
 pub const NEW_CONTACT: &str = "new_contact";
 pub const TEMPLATE_STATUS: &str = "template_status";
 pub const SYSTEM_NOTIFICATION: &str = "system_notification";
+pub const CONVERSATION_UPDATED: &str = "conversation_updated";
+pub const MENTION: &str = "mention";
 
 /// The `seq` of a transient event (bulk progress): not logged, never replayed, not ordered.
 pub const TRANSIENT: i64 = 0;
@@ -46,6 +48,15 @@ pub fn event_data(data: &impl Serialize) -> Box<RawValue> {
 pub fn conversation_channel(phone_number_id: &str, phone: &str) -> String {
     format!("{phone_number_id}_{phone}")
 }
+
+/// A user's own channel (mentions): every session of the user follows it, and no client may
+/// subscribe to it.
+pub fn user_channel(user_id: &str) -> String {
+    format!("{USER_CHANNEL_PREFIX}{user_id}")
+}
+
+/// What starts every user's own channel.
+pub const USER_CHANNEL_PREFIX: &str = "user/";
 
 /// The WebSocket frame of an event, borrowing it (no copy of its data per frame).
 #[derive(Serialize)]

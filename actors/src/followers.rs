@@ -162,6 +162,19 @@ impl Followers {
         self.sessions.values().map(|s| &s.business_id).collect()
     }
 
+    /// The users of a business with a session on this node.
+    pub fn users_of(&self, business_id: &str) -> Vec<String> {
+        let mut users: Vec<String> = self
+            .sessions
+            .values()
+            .filter(|e| e.business_id == business_id)
+            .map(|e| e.user_id.clone())
+            .collect();
+        users.sort();
+        users.dedup();
+        users
+    }
+
     pub fn len(&self) -> usize {
         self.sessions.len()
     }

@@ -36,6 +36,12 @@ pub struct Publish(pub Vec<Event>);
 #[rtype(result = "()")]
 pub struct CatchUp;
 
+/// The users of a business with a session on this node (round-robin assignment picks among
+/// them).
+#[derive(Message)]
+#[rtype(result = "Vec<String>")]
+pub struct OnlineUsers(pub String);
+
 /// How many sessions are connected (for health and tests).
 #[derive(Message)]
 #[rtype(result = "usize")]
@@ -232,6 +238,13 @@ impl Handler<CatchUp> for Hub {
         for (business, after) in reads {
             self.read_log(business, after, None, ctx);
         }
+    }
+}
+
+impl Handler<OnlineUsers> for Hub {
+    type Result = Vec<String>;
+    fn handle(&mut self, msg: OnlineUsers, _: &mut Context<Self>) -> Vec<String> {
+        self.followers.users_of(&msg.0)
     }
 }
 

@@ -10,11 +10,12 @@
 //! - `sequencer` (private): puts each business's events back in `seq` order, filling gaps from
 //!   the log
 //! - `load` (private): samples the process's CPU use, so a busy hub merges hand-overs
+//! - `presence`: who is viewing or typing in a conversation, told to the others following it
 //! - `session`: one per WebSocket or SSE connection
 //! - `queue`: the bounded queue from a session to its connection's writer
 //!
 //! Files import one way: `events`, `error` and `queue` at the bottom, then `event_log`,
-//! `followers`, `sequencer` and `load`, then `hub`, then `conversation` and `session`; nothing
+//! `followers`, `sequencer` and `load`, then `hub`, then `presence`, then `conversation` and `session`; nothing
 //! imports back up.
 //!
 //! This crate knows no HTTP and no SQL: it declares the traits it needs (`ConversationStore`,
@@ -27,6 +28,7 @@ pub mod events;
 pub mod followers;
 pub mod hub;
 mod load;
+pub mod presence;
 pub mod queue;
 mod sequencer;
 pub mod session;

@@ -11,11 +11,12 @@ use serde_json::json;
 use tungstenite::Utf8Bytes;
 
 use crate::event_log::{EventLog, Replay};
-use crate::events::SharedEvent;
+use crate::events::{SharedEvent, USER_CHANNEL_PREFIX};
 use crate::followers::{
     CloseSession, Connect, Deliver, Disconnect, SessionId, Subscribe, Unsubscribe,
 };
-use crate::hub::Hub;
+use crate::hub::{EventBus, Hub};
+use crate::presence::{PresenceState, SessionPresence};
 use crate::queue;
 
 /// How often the server pings (WebSocket) or sends a keep-alive comment (SSE).
@@ -51,6 +52,8 @@ pub enum ClientOp {
     Subscribe(String),
     Unsubscribe(String),
     Resume(i64),
+    /// What the agent is doing in a conversation, for the others there.
+    Presence(String, PresenceState),
     /// Any frame from the client proves it is alive.
     Heard,
     /// A text frame that is not a known op.
@@ -79,12 +82,18 @@ pub struct SessionActor {
     last_sent: i64,
     /// Resume asked at connect time (SSE `Last-Event-ID`).
     resume_from: Option<i64>,
+    /// Where this session is viewing or typing.
+    presence: SessionPresence,
 }
 
 /// Everything a session starts with.
 pub struct SessionSetup {
     pub business_id: String,
     pub user_id: String,
+    /// The user's name, as presence shows it to the others.
+    pub name: String,
+    /// Where presence is published (it crosses nodes).
+    pub bus: Arc<dyn EventBus>,
     pub transport: Transport,
     pub hub: Addr<Hub>,
     pub log: Arc<dyn EventLog>,
@@ -96,7 +105,14 @@ pub struct SessionSetup {
 
 impl SessionActor {
     pub fn new(setup: SessionSetup) -> SessionActor {
+        let presence = SessionPresence::new(
+            setup.bus,
+            setup.business_id.clone(),
+            setup.user_id.clone(),
+            setup.name,
+        );
         SessionActor {
+            presence,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             business_id: setup.business_id,
             user_id: setup.user_id,
@@ -136,7 +152,7 @@ impl SessionActor {
     fn send_event(&mut self, shared: &SharedEvent, ctx: &mut Context<Self>) {
         let seq = shared.event.seq;
         let transient = seq == crate::events::TRANSIENT;
-        if seq <= self.last_sent && !transient {
+        if (seq <= self.last_sent && !transient) || self.presence.is_echo(&shared.event) {
             return;
         }
         let Some(channel) = shared.matching_channel(&self.channels) else {
@@ -160,8 +176,16 @@ impl SessionActor {
         self.push(Frame::Text(text.into()), ctx);
     }
 
+    /// A channel a client may name. A user's own channel is followed from the start, never
+    /// asked for.
+    fn may_follow(channel: &str) -> bool {
+        !channel.is_empty()
+            && channel.len() <= MAX_CHANNEL_LEN
+            && !channel.starts_with(USER_CHANNEL_PREFIX)
+    }
+
     fn subscribe(&mut self, channel: String, ctx: &mut Context<Self>) {
-        if channel.is_empty() || channel.len() > MAX_CHANNEL_LEN {
+        if !Self::may_follow(&channel) {
             self.send_control("invalid_channel", None, ctx);
             return;
         }
@@ -239,6 +263,7 @@ impl Actor for SessionActor {
     }
 
     fn stopped(&mut self, _: &mut Self::Context) {
+        self.presence.clear();
         self.hub.do_send(Disconnect { id: self.id });
     }
 }
@@ -278,6 +303,14 @@ impl Handler<ClientOp> for SessionActor {
                 self.channels.retain(|c| *c != channel);
             }
             ClientOp::Resume(after) => self.resume(after, ctx),
+            ClientOp::Presence(channel, state) => {
+                if Self::may_follow(&channel) {
+                    let following = self.channels.contains(&channel);
+                    self.presence.set(&channel, state, following);
+                } else {
+                    self.send_control("invalid_channel", None, ctx);
+                }
+            }
             ClientOp::Heard => {}
             ClientOp::Invalid => self.send_control("invalid_op", None, ctx),
             ClientOp::Gone => ctx.stop(),
@@ -286,8 +319,8 @@ impl Handler<ClientOp> for SessionActor {
 }
 
 impl ClientOp {
-    /// Parses a WebSocket text frame: `{"op":"subscribe"|"unsubscribe","channel":…}` or
-    /// `{"op":"resume","after":seq}`.
+    /// Parses a WebSocket text frame: `{"op":"subscribe"|"unsubscribe","channel":…}`,
+    /// `{"op":"resume","after":seq}` or `{"op":"presence","channel":…,"state":…}`.
     pub fn parse(text: &str) -> ClientOp {
         Self::parse_known(text).unwrap_or(ClientOp::Invalid)
     }
@@ -299,6 +332,10 @@ impl ClientOp {
             "subscribe" => channel().map(ClientOp::Subscribe),
             "unsubscribe" => channel().map(ClientOp::Unsubscribe),
             "resume" => value.get("after")?.as_i64().map(ClientOp::Resume),
+            "presence" => {
+                let state = PresenceState::parse(value.get("state")?.as_str()?)?;
+                channel().map(|channel| ClientOp::Presence(channel, state))
+            }
             "ping" => Some(ClientOp::Heard),
             _ => None,
         }

@@ -7,7 +7,7 @@ use actix::Actor;
 use futures_util::future::BoxFuture;
 use parley_actors::event_log::{EventLog, Replay};
 use parley_actors::events::{Event, event_data};
-use parley_actors::hub::{CatchUp, Hub, Publish};
+use parley_actors::hub::{CatchUp, Hub, InProcessBus, Publish};
 use parley_actors::queue;
 use parley_actors::session::{Frame, SessionActor, SessionSetup, Transport};
 use serde_json::{Value, json};
@@ -47,6 +47,8 @@ fn session(
     SessionActor::new(SessionSetup {
         business_id: "b1".into(),
         user_id: "u1".into(),
+        name: "Agent One".into(),
+        bus: Arc::new(InProcessBus(hub.clone())),
         transport: Transport::WebSocket,
         hub: hub.clone(),
         log: Arc::new(SlowLog),

@@ -36,6 +36,7 @@ use crate::sandbox::{self, Sandbox};
 use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
+use crate::team::{Team, spawn_team_sweep};
 use crate::{api, auth, cluster, secrets, telemetry, webhook};
 
 /// Largest multipart upload (documents may be 100 MB).
@@ -147,7 +148,10 @@ impl Application {
             settings.server.data_dir.clone(),
         );
         actix_web::rt::spawn(sending.clone().take_over_jobs());
+        let team = Team::new(store.clone(), bus.clone(), hub.clone());
+        spawn_team_sweep(store.clone(), bus.clone());
         let state = web::Data::new(AppState {
+            team,
             node,
             push,
             sending,

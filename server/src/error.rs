@@ -15,6 +15,7 @@ use crate::push::SubscriptionError;
 use crate::replies::form::ReplyFormError;
 use crate::sending::SendError;
 use crate::store;
+use crate::team::TeamError;
 use crate::templates::catalog::CatalogError;
 
 /// The text the web client refreshes on; it must stay exactly this.
@@ -37,6 +38,9 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// Someone else holds the conversation; the answer names them.
+    #[error("This conversation is assigned to {}", .0.name)]
+    AssignedToOther(store::Person),
     #[error("{0}")]
     Unsupported(String),
     #[error("{0}")]
@@ -64,6 +68,7 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::Conflict(_) => "conflict",
+            ApiError::AssignedToOther(_) => "assigned_to_other",
             ApiError::Unsupported(_) => "unsupported_media_type",
             ApiError::Unprocessable(_) => "validation_failed",
             ApiError::TooManyRequests { .. } => "too_many_requests",
@@ -180,6 +185,17 @@ impl From<ReplyFormError> for ApiError {
     }
 }
 
+impl From<TeamError> for ApiError {
+    fn from(err: TeamError) -> Self {
+        match err {
+            TeamError::Invalid(text) => ApiError::Unprocessable(text),
+            TeamError::Forbidden(text) => ApiError::Forbidden(text),
+            TeamError::AssignedToOther(holder) => ApiError::AssignedToOther(holder),
+            TeamError::Store(err) => err.into(),
+        }
+    }
+}
+
 impl From<EnvelopeError> for ApiError {
     fn from(err: EnvelopeError) -> Self {
         ApiError::BadRequest(err.to_string())
@@ -203,7 +219,7 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) | ApiError::InvalidCredentials => StatusCode::UNAUTHORIZED,
             ApiError::TokenExpired | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::AssignedToOther(_) => StatusCode::CONFLICT,
             ApiError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -223,7 +239,11 @@ impl ResponseError for ApiError {
         if let ApiError::TooManyRequests { retry_after } = self {
             response.insert_header(("Retry-After", retry_after.to_string()));
         }
-        response.json(json!({"detail": text, "message": text, "code": self.code()}))
+        let mut body = json!({"detail": text, "message": text, "code": self.code()});
+        if let ApiError::AssignedToOther(holder) = self {
+            body["assignee"] = json!(holder);
+        }
+        response.json(body)
     }
 }
 

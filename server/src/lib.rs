@@ -26,6 +26,7 @@
 //! - `rate`: per-number token buckets
 //! - `sending`: the rules of sending (the 24-hour window, templates, durable bulk jobs)
 //! - `push`: Web Push of new customer messages to the business's subscribed browsers
+//! - `team`: conversation status, assignment and its claim lock, private notes, snoozes
 //! - `cluster`: events across nodes that share one Postgres (`LISTEN`/`NOTIFY`)
 
 pub mod api;
@@ -49,6 +50,7 @@ pub mod secrets;
 pub mod sending;
 pub mod state;
 pub mod store;
+pub mod team;
 pub mod telemetry;
 pub mod templates;
 pub mod webhook;

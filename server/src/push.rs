@@ -25,7 +25,7 @@ use web_push::{
 };
 
 use crate::config::Settings;
-use crate::store::{self, PushSubscription, Store, iso_time, preview};
+use crate::store::{self, MessageRow, PushSubscription, Store, iso_time, preview};
 
 /// Browsers re-register this long after their last registration (the spec's 7 days); the
 /// subscribe call answers when.
@@ -57,6 +57,8 @@ struct Notice {
     kind: String,
     preview: String,
     timestamp_ms: i64,
+    /// A note's mention goes to the mentioned user only: (user id, author's name).
+    mention: Option<(String, String)>,
 }
 
 /// The queue in front of the sender; cheap to share.
@@ -126,7 +128,26 @@ impl Push {
             kind: message.kind.clone(),
             preview: shorten(text.or(caption).unwrap_or_default().trim(), PREVIEW_CHARS),
             timestamp_ms: message.timestamp_ms,
+            mention: None,
         };
+        self.enqueue(notice);
+    }
+
+    /// Queues a push of a private note to the user it mentions, as `notify` does.
+    pub fn notify_mention(&self, key: &ConversationKey, note: &MessageRow, user: &str, by: &str) {
+        let content: Value = serde_json::from_str(&note.content).unwrap_or_default();
+        let text = content["text"].as_str().unwrap_or_default();
+        self.enqueue(Notice {
+            key: key.clone(),
+            message_id: note.message_id.clone(),
+            kind: note.kind.clone(),
+            preview: shorten(text.trim(), PREVIEW_CHARS),
+            timestamp_ms: note.sent_at,
+            mention: Some((user.to_string(), by.to_string())),
+        });
+    }
+
+    fn enqueue(&self, notice: Notice) {
         if self.queue.try_send(notice).is_err() {
             let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
             if dropped % 1000 == 1 {
@@ -163,14 +184,21 @@ impl Sender {
     /// Posts one notification to every subscribed browser of the business.
     async fn deliver(&self, notice: Notice) -> Result<(), store::Error> {
         let business_id = &notice.key.business_id;
-        let subscriptions = self.store.push_subscriptions(business_id).await?;
+        let subscriptions = match &notice.mention {
+            None => self.store.push_subscriptions(business_id).await?,
+            Some((user, _)) => {
+                self.store
+                    .user_push_subscriptions(business_id, user)
+                    .await?
+            }
+        };
         if subscriptions.is_empty() {
             return Ok(());
         }
         let business = self.store.business(business_id).await?;
         let phone = &notice.key.phone;
         let name = self.store.contact_name(business_id, phone).await?;
-        let payload = json!({
+        let mut payload = json!({
             "conversation_id": conversation_channel(
                 business.phone_number_id.as_deref().unwrap_or_default(),
                 phone,
@@ -184,8 +212,11 @@ impl Sender {
             "message_type": notice.kind,
             "message_id": notice.message_id,
             "timestamp": iso_time(notice.timestamp_ms),
-        })
-        .to_string();
+        });
+        if let Some((_, by)) = &notice.mention {
+            payload["mention"] = json!({"by": by});
+        }
+        let payload = payload.to_string();
         futures_util::stream::iter(subscriptions)
             .for_each_concurrent(CONCURRENT_SENDS, |subscription| {
                 let payload = payload.as_bytes();

@@ -17,6 +17,7 @@ use crate::push::Push;
 use crate::sandbox::Sandbox;
 use crate::sending::Sending;
 use crate::store::Store;
+use crate::team::Team;
 
 /// What every handler can reach.
 pub struct AppState {
@@ -41,6 +42,8 @@ pub struct AppState {
     pub outbox: Arc<Outbox>,
     /// The rules of sending: the reply window, templates, bulk jobs.
     pub sending: Sending,
+    /// Conversation status, assignment and private notes.
+    pub team: Team,
     /// The fake Cloud API, when it is the provider (registration has it greet new businesses).
     pub sandbox: Option<Arc<Sandbox>>,
     /// Web Push of new customer messages to subscribed browsers.

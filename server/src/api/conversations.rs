@@ -5,11 +5,12 @@ use parley_actors::conversation::{ConversationKey, MarkRead};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::api::team::status_filter;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::store::parse_time;
+use crate::store::{AssigneeFilter, ListFilter, parse_time};
 
 /// Most rows one page may ask for.
 const MAX_PAGE: i64 = 100;
@@ -19,6 +20,10 @@ pub struct ListQuery {
     page: Option<i64>,
     limit: Option<i64>,
     search_query: Option<String>,
+    /// `me`, `unassigned` or `all` (default).
+    assignee: Option<String>,
+    /// A status or `all`; default `open`.
+    status: Option<String>,
 }
 
 /// `GET /api/users`: the conversation list, newest activity first.
@@ -30,11 +35,24 @@ pub async fn list_conversations(
     let page = query.page.unwrap_or(1).max(1);
     let limit = query.limit.unwrap_or(20).clamp(1, MAX_PAGE);
     let search = query.search_query.as_deref().unwrap_or("").trim();
+    let filter = ListFilter {
+        status: status_filter(query.status.as_deref())?,
+        assignee: match query.assignee.as_deref().unwrap_or("all") {
+            "all" => AssigneeFilter::All,
+            "unassigned" => AssigneeFilter::Unassigned,
+            "me" => AssigneeFilter::User(auth.user_id.clone()),
+            _ => {
+                return Err(ApiError::Unprocessable(
+                    "assignee must be me, unassigned or all".into(),
+                ));
+            }
+        },
+    };
     let business = state.store.business(&auth.business_id).await?;
     let pnid = business.phone_number_id.unwrap_or_default();
     let found = state
         .store
-        .contacts_page(&auth.business_id, search, page, limit)
+        .contacts_page(&auth.business_id, search, &filter, page, limit)
         .await?;
     let users: Vec<_> = found.rows.iter().map(|row| row.to_json(&pnid)).collect();
     Ok(HttpResponse::Ok().json(json!({

@@ -7,7 +7,7 @@ use std::time::Duration;
 use actix::Actor;
 use actix_web::http::header::ContentEncoding;
 use actix_web::{HttpRequest, HttpResponse, web};
-use parley_actors::events::NOTIFICATIONS;
+use parley_actors::events::{NOTIFICATIONS, user_channel};
 use parley_actors::hub::CloseChannel;
 use parley_actors::queue;
 use parley_actors::session::{Frame, SessionActor, SessionSetup, Transport};
@@ -20,19 +20,31 @@ use crate::state::AppState;
 use crate::store::now_ms;
 
 /// A session for the caller and the queue its frames come out of.
-pub(super) fn setup(
+pub(super) async fn setup(
     state: &AppState,
     auth: Auth,
     transport: Transport,
-    channels: Vec<String>,
+    mut channels: Vec<String>,
     resume_from: Option<i64>,
 ) -> (SessionSetup, queue::Receiver<Frame>) {
+    // Mentions reach every session of the user that carries the business's notifications.
+    if transport == Transport::WebSocket || channels.iter().any(|c| c == NOTIFICATIONS) {
+        channels.push(user_channel(&auth.user_id));
+    }
+    // The name others see beside this session's presence; an account gone since the token was
+    // issued shows none.
+    let name = match state.store.user(&auth.business_id, &auth.user_id).await {
+        Ok(user) => user.full_name(),
+        Err(_) => String::new(),
+    };
     let (out, frames) = queue::bounded(state.settings.realtime.session_queue_len.max(2));
     // A token is refused once the clock passes `exp`, i.e. from the next whole second.
     let expires_in_ms = (auth.expires_at as i64 + 1) * 1000 - now_ms();
     let setup = SessionSetup {
         business_id: auth.business_id,
         user_id: auth.user_id,
+        name,
+        bus: state.bus.clone(),
         transport,
         hub: state.hub.clone(),
         log: Arc::new(state.store.clone()),
@@ -75,7 +87,11 @@ fn last_event_id(req: &HttpRequest) -> Option<i64> {
         .and_then(|v| v.trim().parse().ok())
 }
 
-fn open_stream(state: &AppState, req: &HttpRequest, channel: String) -> ApiResult<HttpResponse> {
+async fn open_stream(
+    state: &AppState,
+    req: &HttpRequest,
+    channel: String,
+) -> ApiResult<HttpResponse> {
     let auth = Auth::from_header_or_query(req)?;
     let (setup, frames) = setup(
         state,
@@ -83,7 +99,8 @@ fn open_stream(state: &AppState, req: &HttpRequest, channel: String) -> ApiResul
         Transport::Sse,
         vec![channel],
         last_event_id(req),
-    );
+    )
+    .await;
     SessionActor::new(setup).start();
     Ok(sse_response(frames))
 }
@@ -93,7 +110,7 @@ pub async fn notifications_stream(
     state: web::Data<AppState>,
     req: HttpRequest,
 ) -> ApiResult<HttpResponse> {
-    open_stream(&state, &req, NOTIFICATIONS.to_string())
+    open_stream(&state, &req, NOTIFICATIONS.to_string()).await
 }
 
 /// `GET /api/events/stream/{channel}?token=`: one conversation's events.
@@ -102,7 +119,7 @@ pub async fn channel_stream(
     req: HttpRequest,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    open_stream(&state, &req, path.into_inner())
+    open_stream(&state, &req, path.into_inner()).await
 }
 
 #[derive(Deserialize)]

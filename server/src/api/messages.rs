@@ -5,6 +5,7 @@ use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
+use crate::api::team::member_of;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank};
@@ -25,6 +26,8 @@ pub struct SendForm {
     caption: Option<Text<String>>,
     filename: Option<Text<String>>,
     file: Option<TempFile>,
+    /// `true` lets an agent answer a conversation someone else holds, taking it over.
+    take_over: Option<Text<String>>,
 }
 
 fn text_of(field: &Option<Text<String>>) -> Option<String> {
@@ -54,8 +57,14 @@ pub async fn send_message(
         Some(file) => Some(read_upload(file, text_of(&form.filename)).await?),
         None => None,
     };
+    let to = CustomerKey::parse(&to)?;
+    let take_over = text_of(&form.take_over).as_deref() == Some("true");
+    state
+        .team
+        .check_send(&member_of(&auth), to.as_str(), take_over)
+        .await?;
     let request = MessageRequest {
-        to: CustomerKey::parse(&to)?,
+        to,
         client_id: text_of(&form.message_id).unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
         phone_number_id: text_of(&form.phone_number_id),
         text: text_of(&form.text),

@@ -10,6 +10,7 @@
 //! - `recipients`: recipient files for bulk sends, and the sample file
 //! - `replies`: automated replies and their flow steps
 //! - `push`: Web Push key, subscribe and unsubscribe
+//! - `team`: status, assignment, private notes, presence, tab counts
 
 pub mod contacts;
 pub mod conversations;
@@ -20,6 +21,7 @@ pub mod push;
 pub mod recipients;
 pub mod replies;
 pub mod sender;
+pub mod team;
 pub mod templates;
 pub mod ws;
 
@@ -36,11 +38,29 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
             web::get().to(handlers::protected_route),
         )
         .route("/users/profile", web::get().to(profile::get_user))
+        .route("/users/profile", web::patch().to(profile::update_user))
         .route(
             "/users/toggle-language",
             web::patch().to(profile::toggle_language),
         )
         .route("/users", web::get().to(conversations::list_conversations))
+        .route("/users/counts", web::get().to(team::tab_counts))
+        .route(
+            "/conversation/{phone}/status",
+            web::patch().to(team::set_status),
+        )
+        .route(
+            "/conversation/{phone}/assignment",
+            web::patch().to(team::set_assignment),
+        )
+        .route(
+            "/conversation/{phone}/notes",
+            web::post().to(team::add_note),
+        )
+        .route(
+            "/conversation/{phone}/presence",
+            web::post().to(team::post_presence),
+        )
         .route(
             "/conversation/{phone}",
             web::get().to(conversations::conversation_history),

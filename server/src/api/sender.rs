@@ -6,6 +6,7 @@ use actix_web::{HttpResponse, web};
 use serde_json::{Value, json};
 
 use crate::api::messages::{delivery_response, read_upload};
+use crate::api::team::member_of;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank};
@@ -30,6 +31,8 @@ pub struct SendTemplateForm {
     phone_number_id: Option<Text<String>>,
     to: Option<Text<String>>,
     recipients_json: Option<Text<String>>,
+    /// `true` lets an agent answer a conversation someone else holds, taking it over.
+    take_over: Option<Text<String>>,
 }
 
 fn field(value: &Option<Text<String>>) -> Option<String> {
@@ -61,7 +64,13 @@ pub async fn send_template_message(
         Recipients::Many(bulk_recipients(&form)?)
     } else {
         let to = field(&form.to).ok_or_else(|| ApiError::Unprocessable("to is required".into()))?;
-        Recipients::One(CustomerKey::parse(&to)?)
+        let to = CustomerKey::parse(&to)?;
+        let take_over = field(&form.take_over).as_deref() == Some("true");
+        state
+            .team
+            .check_send(&member_of(&auth), to.as_str(), take_over)
+            .await?;
+        Recipients::One(to)
     };
     let header_file = match &form.media_file {
         Some(file) => Some(read_upload(file, None).await?),

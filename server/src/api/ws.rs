@@ -110,7 +110,7 @@ async fn refuse(
 
 /// Moves frames both ways until either side ends the session.
 async fn run(state: &AppState, auth: Auth, mut socket: WebSocketStream<TcpStream>) {
-    let (setup, mut frames) = setup(state, auth, Transport::WebSocket, Vec::new(), None);
+    let (setup, mut frames) = setup(state, auth, Transport::WebSocket, Vec::new(), None).await;
     let actor = SessionActor::new(setup).start();
     loop {
         tokio::select! {

@@ -10,6 +10,7 @@ use super::password::hash_password;
 use crate::error::{ApiError, ApiResult, non_blank, required};
 use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials, User, UserChanges};
+use crate::team::SettingsChange;
 
 fn user_json(user: &User) -> Value {
     json!({
@@ -32,6 +33,7 @@ pub async fn get_profile(state: web::Data<AppState>, auth: Auth) -> ApiResult<Ht
     body["phoneNumber"] = json!(business.phone_number);
     body["whatsappBusinessAccountID"] = json!(business.waba_id);
     body["appId"] = json!(business.app_id);
+    add_team_settings(&state, &auth, &mut body).await?;
     if auth.is_owner() {
         body["accessToken"] = json!(business.access_token);
         body["verifyToken"] = json!(business.verify_token);
@@ -54,6 +56,12 @@ pub struct ProfileUpdate {
     waba_id: Option<String>,
     app_id: Option<String>,
     app_secret: Option<String>,
+    /// Team settings (owner only): `manual` or `round_robin`.
+    #[serde(rename = "assignment_mode")]
+    assignment_mode: Option<String>,
+    /// Team settings (owner only): whole minutes, 0–10080.
+    #[serde(rename = "claim_timeout_minutes")]
+    claim_timeout_minutes: Option<Value>,
 }
 
 impl ProfileUpdate {
@@ -95,7 +103,22 @@ pub async fn update_profile(
     body: web::Json<ProfileUpdate>,
 ) -> ApiResult<HttpResponse> {
     let language = check_language(&body.language)?;
+    let settings = SettingsChange::check(
+        body.assignment_mode.as_deref(),
+        body.claim_timeout_minutes.as_ref(),
+    )?;
     auth.user(&state).await?;
+    if !settings.is_empty() {
+        auth.require_owner()?;
+        state
+            .store
+            .update_team_settings(
+                &auth.business_id,
+                settings.assignment_mode.as_deref(),
+                settings.claim_timeout_minutes,
+            )
+            .await?;
+    }
     if let Some(creds) = body.credentials() {
         auth.require_owner()?;
         state
@@ -116,10 +139,31 @@ pub async fn update_profile(
     get_profile(state, auth).await
 }
 
+/// The business's team settings, which every member reads.
+async fn add_team_settings(state: &AppState, auth: &Auth, body: &mut Value) -> ApiResult<()> {
+    let settings = state.store.team_settings(&auth.business_id).await?;
+    body["assignment_mode"] = json!(settings.assignment_mode);
+    body["claim_timeout_minutes"] = json!(settings.claim_timeout_minutes);
+    Ok(())
+}
+
 /// `GET /api/users/profile`.
 pub async fn get_user(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let user = auth.user(&state).await?;
-    Ok(HttpResponse::Ok().json(user_json(&user)))
+    let mut body = user_json(&user);
+    add_team_settings(&state, &auth, &mut body).await?;
+    Ok(HttpResponse::Ok().json(body))
+}
+
+/// `PATCH /api/users/profile`: the same as `PATCH /identity/users/profile`, answering the user
+/// and the team settings.
+pub async fn update_user(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<ProfileUpdate>,
+) -> ApiResult<HttpResponse> {
+    update_profile(state.clone(), auth.clone(), body).await?;
+    get_user(state, auth).await
 }
 
 /// `PATCH /api/users/toggle-language`: en ↔ ar; answers the new value.
@@ -236,9 +280,14 @@ pub async fn delete_agent(
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     auth.require_owner()?;
+    let agent_id = path.into_inner();
     state
         .store
-        .delete_agent(&auth.business_id, &path.into_inner())
+        .delete_agent(&auth.business_id, &agent_id)
+        .await?;
+    state
+        .team
+        .agent_removed(&auth.business_id, &agent_id)
         .await?;
     Ok(HttpResponse::Ok().json(json!({"status": "success"})))
 }

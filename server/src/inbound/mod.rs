@@ -18,6 +18,7 @@ use crate::customer::Sighting;
 use crate::outbox::Outbox;
 use crate::push::Push;
 use crate::store::{self, Store};
+use crate::team::Team;
 use batch::Arrival;
 
 pub use batch::{Batch, SetsOff};
@@ -42,6 +43,7 @@ pub struct Intake<'a> {
     pub conversations: &'a Conversations,
     pub outbox: &'a Arc<Outbox>,
     pub push: &'a Push,
+    pub team: &'a Team,
 }
 
 impl Intake<'_> {
@@ -143,8 +145,14 @@ impl Intake<'_> {
         Ok(())
     }
 
-    /// A new message's push and automated reply.
+    /// A new message's reopening and assignment, push and automated reply.
     fn follow_up(&self, sets_off: SetsOff, arrival: Arrival) {
+        let (team, key) = (self.team.clone(), arrival.key.clone());
+        actix_web::rt::spawn(async move {
+            if let Err(err) = team.customer_wrote(&key).await {
+                tracing::warn!(error = %err, "conversation not reopened or assigned");
+            }
+        });
         if sets_off.push {
             self.push.notify(&arrival.key, &arrival.stored);
         }

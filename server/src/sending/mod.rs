@@ -106,9 +106,6 @@ impl Sending {
 
     /// The name the inbox shows beside what this user sends.
     async fn sender_name(&self, business_id: &str, user_id: &str) -> Result<String, SendError> {
-        let user = self.store.user(business_id, user_id).await?;
-        Ok(format!("{} {}", user.first_name, user.last_name)
-            .trim()
-            .to_string())
+        Ok(self.store.user(business_id, user_id).await?.full_name())
     }
 }

@@ -4,62 +4,17 @@
 use parley_actors::conversation::ConversationKey;
 use parley_actors::events::{Event, NEW_CONTACT, NOTIFICATIONS, conversation_channel, event_data};
 use serde_json::{Value, json};
-use sqlx::{AnyConnection, FromRow};
+use sqlx::AnyConnection;
 
 use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
-use super::unread::{add_unread, total_unread};
-use super::{Store, iso_time, now_ms};
+use super::unread::add_unread;
+use super::{Store, now_ms};
 use crate::customer::CustomerKey;
-
-/// A row of the conversation list.
-#[derive(FromRow)]
-pub struct ContactRow {
-    pub phone: String,
-    pub name: String,
-    pub last_message_at: Option<i64>,
-    pub last_incoming_at: Option<i64>,
-    pub last_text: Option<String>,
-    pub last_caption: Option<String>,
-    pub unread_count: i64,
-    /// The customer's BSUID, when known.
-    pub user_id: Option<String>,
-    /// The customer's WhatsApp username, when they took one.
-    pub username: Option<String>,
-}
-
-/// A page of the conversation list.
-pub struct ContactPage {
-    pub rows: Vec<ContactRow>,
-    pub has_more: bool,
-    pub total_unread: i64,
-}
-
-impl ContactRow {
-    pub fn to_json(&self, phone_number_id: &str) -> Value {
-        let mut row = customer_json(
-            phone_number_id,
-            &self.phone,
-            &self.name,
-            self.user_id.as_deref(),
-            self.username.as_deref(),
-        );
-        let activity = json!({
-            "last_message_content": {"text": self.last_text, "caption": self.last_caption},
-            "last_message_timestamp": self.last_message_at.map(iso_time),
-            "last_incoming_timestamp": self.last_incoming_at.map(iso_time),
-            "unread_count": self.unread_count,
-        });
-        if let (Some(row), Value::Object(activity)) = (row.as_object_mut(), activity) {
-            row.extend(activity);
-        }
-        row
-    }
-}
 
 /// Who a conversation's customer is: `phone_number` (null for a customer known only by BSUID),
 /// `user_id`, `username`, name and conversation id.
-fn customer_json(
+pub(super) fn customer_json(
     pnid: &str,
     key: &str,
     name: &str,
@@ -167,59 +122,6 @@ pub(super) async fn ensure_contact(
             Ok((new.to_string(), false))
         }
         (Some((old,)), _) => Ok((old, false)),
-    }
-}
-
-impl Store {
-    pub async fn contact_name(&self, business_id: &str, phone: &str) -> StoreResult<String> {
-        let row: Option<(String,)> =
-            sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
-                .bind(business_id)
-                .bind(phone)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(row.map(|(name,)| name).unwrap_or_default())
-    }
-
-    /// A page of the conversation list, newest activity first; `search` matches name or phone.
-    pub async fn contacts_page(
-        &self,
-        business_id: &str,
-        search: &str,
-        page: i64,
-        limit: i64,
-    ) -> StoreResult<ContactPage> {
-        let pattern = format!(
-            "%{}%",
-            search
-                .to_lowercase()
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_")
-        );
-        let mut rows: Vec<ContactRow> = sqlx::query_as(
-            "SELECT phone, name, last_message_at, last_incoming_at, last_text, last_caption, \
-             unread_count, user_id, username FROM contacts WHERE business_id = $1 \
-             AND ($2 = '' OR LOWER(name) LIKE $3 ESCAPE '\\' OR phone LIKE $4 ESCAPE '\\') \
-             ORDER BY COALESCE(last_message_at, created_at) DESC, phone LIMIT $5 OFFSET $6",
-        )
-        .bind(business_id)
-        .bind(search)
-        .bind(&pattern)
-        .bind(&pattern)
-        .bind(limit + 1)
-        .bind((page - 1) * limit)
-        .fetch_all(&self.pool)
-        .await?;
-        let has_more = rows.len() as i64 > limit;
-        rows.truncate(limit as usize);
-        let mut conn = self.pool.acquire().await?;
-        let total_unread = total_unread(&mut conn, business_id).await?;
-        Ok(ContactPage {
-            rows,
-            has_more,
-            total_unread,
-        })
     }
 }
 

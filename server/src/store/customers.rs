@@ -141,7 +141,7 @@ async fn phone_of(
 }
 
 /// Moves the customer `from` onto `to`: their history, and their contact (merged into `to`'s
-/// when both exist: unread counts add up, the newer activity wins, ids are kept).
+/// when both exist: unread counts add up, the newer activity wins, ids and a holder are kept).
 async fn join(
     conn: &mut AnyConnection,
     business_id: &str,
@@ -171,6 +171,9 @@ async fn join(
              THEN old.last_incoming_at ELSE contacts.last_incoming_at END, \
          user_id = COALESCE(contacts.user_id, old.user_id), \
          username = COALESCE(contacts.username, old.username), \
+         assigned_at = CASE WHEN contacts.assignee_id IS NULL THEN old.assigned_at \
+             ELSE contacts.assigned_at END, \
+         assignee_id = COALESCE(contacts.assignee_id, old.assignee_id), \
          name = CASE WHEN contacts.name = '' THEN old.name ELSE contacts.name END \
          FROM contacts AS old \
          WHERE contacts.business_id = $1 AND contacts.phone = $2 \

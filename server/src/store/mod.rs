@@ -23,6 +23,12 @@
 //! - `replies`: automated replies, their flow steps and cooldown memory
 //! - `reply_edits`: saving and deleting a reply with its files and flow steps
 //! - `push`: Web Push subscriptions of the business's users
+//! - `list_filter`: the conversation list's status and assignee filter
+//! - `internal`: activity entries and private notes in a conversation's history
+//! - `team`: a conversation's status and assignee as members change them, notes, tab counts
+//! - `team_auto`: the changes the server makes itself (reopen, snoozes, claim timeouts,
+//!   round robin)
+//! - `team_settings`: the business's assignment mode and claim timeout
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
 //! `amend` and `echoes`; they use `messages`, `contacts`, `unread` and `receipts`, which use
@@ -30,6 +36,7 @@
 
 mod amend;
 mod businesses;
+mod contact_list;
 mod contacts;
 mod conversations;
 mod customers;
@@ -37,6 +44,8 @@ mod echoes;
 mod error;
 mod events;
 mod ingest;
+mod internal;
+mod list_filter;
 mod logins;
 mod messages;
 mod outbox;
@@ -45,14 +54,19 @@ mod push;
 mod receipts;
 mod replies;
 mod reply_edits;
+mod team;
+mod team_auto;
+mod team_settings;
 mod templates;
 mod tokens;
 mod unread;
 mod users;
 
 pub use businesses::{Business, ProviderCredentials};
-pub use contacts::{ContactPage, ContactRow, ImportCounts};
+pub use contact_list::{ContactPage, ContactRow};
+pub use contacts::ImportCounts;
 pub use error::{Error, StoreResult};
+pub use list_filter::{AssigneeFilter, ListFilter};
 pub(crate) use messages::preview;
 pub use messages::{MessageJson, MessageRow};
 pub use outbox::{MediaFile, OutboxItem};
@@ -60,6 +74,8 @@ pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use receipts::PAYMENT_ERROR_CODE;
 pub use replies::{FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, trigger_key};
+pub use team::{Assigned, Person, TabCounts};
+pub use team_settings::TeamSettings;
 pub use templates::{JobRecipient, SendJob, TemplateRow};
 pub use tokens::RefreshOutcome;
 pub use users::{NewUser, ROLE_AGENT, ROLE_OWNER, User, UserChanges};

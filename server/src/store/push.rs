@@ -96,14 +96,24 @@ impl Store {
         .bind(business_id)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows
-            .into_iter()
-            .map(|(endpoint, p256dh, auth)| PushSubscription {
-                endpoint,
-                p256dh,
-                auth,
-            })
-            .collect())
+        Ok(rows.into_iter().map(PushSubscription::from).collect())
+    }
+
+    /// The subscribed browsers of one user of the business.
+    pub async fn user_push_subscriptions(
+        &self,
+        business_id: &str,
+        user_id: &str,
+    ) -> StoreResult<Vec<PushSubscription>> {
+        let rows: Vec<(String, String, String)> = sqlx::query_as(
+            "SELECT endpoint, p256dh, auth FROM push_subscriptions \
+             WHERE business_id = $1 AND user_id = $2",
+        )
+        .bind(business_id)
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(PushSubscription::from).collect())
     }
 
     /// Drops a browser its push service says is gone (404/410).
@@ -118,5 +128,15 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+}
+
+impl From<(String, String, String)> for PushSubscription {
+    fn from((endpoint, p256dh, auth): (String, String, String)) -> Self {
+        PushSubscription {
+            endpoint,
+            p256dh,
+            auth,
+        }
     }
 }

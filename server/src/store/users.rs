@@ -23,6 +23,15 @@ pub struct User {
     pub language: String,
 }
 
+impl User {
+    /// The name the inbox shows for this user: first and last name.
+    pub fn full_name(&self) -> String {
+        format!("{} {}", self.first_name, self.last_name)
+            .trim()
+            .to_string()
+    }
+}
+
 impl std::fmt::Debug for User {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("User")

@@ -28,7 +28,7 @@ async fn another_node(settings: &Settings) -> TestApp {
     spawn_with(other, other_dir).await
 }
 
-async fn two_nodes() -> (TestApp, TestApp) {
+pub async fn two_nodes() -> (TestApp, TestApp) {
     let (settings, data_dir) = cluster_settings().await;
     let b = another_node(&settings).await;
     (spawn_with(settings, data_dir).await, b)

@@ -9,7 +9,7 @@ use crate::helpers::*;
 use crate::live::*;
 
 /// A running `parley serve`, killed when dropped.
-struct Server(Child);
+pub struct Server(pub Child);
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -20,7 +20,11 @@ impl Drop for Server {
 
 /// Starts the binary on a port it picks itself (so no other test can take it first), with the
 /// test's database and data dir, and points `app.address` at it.
-async fn start(app: &mut TestApp, provider_base_url: &str, extra_env: &[(&str, &str)]) -> Server {
+pub async fn start(
+    app: &mut TestApp,
+    provider_base_url: &str,
+    extra_env: &[(&str, &str)],
+) -> Server {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut child = Command::new(env!("CARGO_BIN_EXE_parley"))
         .args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])

@@ -658,3 +658,39 @@ both_backends!(
         assert_eq!(body["publicKey"], key);
     }
 );
+
+both_backends!(
+    a_mention_in_a_private_note_is_pushed_to_the_mentioned_agent_only,
+    |backend| async move {
+        let (app, mut service, shop) = push_setup(backend, "noteshop").await;
+        let helper = agent(&app, &shop.session, "noteagent").await;
+        let owner_browser = Browser::new(&service, "/owner");
+        let agent_browser = Browser::new(&service, "/agent");
+        subscribed(&app, &shop.session.access, &owner_browser).await;
+        subscribed(&app, &helper.access, &agent_browser).await;
+        customer_writes(
+            &app,
+            &shop,
+            "Maria",
+            text(CUSTOMER, "wamid.note1", "Refund?"),
+        )
+        .await;
+        service.next_n(2).await;
+
+        let (status, note) = app
+            .post(
+                &format!("/api/conversation/{CUSTOMER}/notes"),
+                json!({"text": "@noteagent please refund Maria"}),
+                Some(&shop.session.access),
+            )
+            .await;
+        assert_eq!(status, 201, "{note}");
+        let push = service.next_to("/agent").await;
+        let payload = agent_browser.open(&push);
+        assert_eq!(payload["preview"], "@noteagent please refund Maria");
+        assert_eq!(payload["message_type"], "note");
+        assert_eq!(payload["message_id"], note["message_id"]);
+        assert_eq!(payload["mention"], json!({"by": "Test noteshop"}));
+        service.assert_quiet().await;
+    }
+);

@@ -1,0 +1,185 @@
+//! Team workflow: a conversation's status and assignee, private notes, presence posted over
+//! HTTP, and the list's tab counts.
+
+use actix_web::{HttpResponse, web};
+use parley_actors::conversation::ConversationKey;
+use parley_actors::events::conversation_channel;
+use parley_actors::presence::{PresenceState, presence_event};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::auth::extract::Auth;
+use crate::customer::CustomerKey;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+use crate::store::{ContactRow, parse_time};
+use crate::team::Member;
+
+/// The caller as the team rules see them.
+pub fn member_of(auth: &Auth) -> Member {
+    Member {
+        business_id: auth.business_id.clone(),
+        user_id: auth.user_id.clone(),
+        is_owner: auth.is_owner(),
+    }
+}
+
+/// A conversation's row as the list shows it.
+async fn row_json(state: &AppState, auth: &Auth, row: &ContactRow) -> ApiResult<HttpResponse> {
+    let business = state.store.business(&auth.business_id).await?;
+    let pnid = business.phone_number_id.unwrap_or_default();
+    Ok(HttpResponse::Ok().json(row.to_json(&pnid)))
+}
+
+#[derive(Deserialize)]
+pub struct StatusBody {
+    status: String,
+    snoozed_until: Option<String>,
+}
+
+/// `PATCH /api/conversation/{key}/status`: open, pending, resolved or snoozed until a time.
+pub async fn set_status(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+    body: web::Json<StatusBody>,
+) -> ApiResult<HttpResponse> {
+    let phone = CustomerKey::parse(&path)?.into_string();
+    let snoozed_until = match body.snoozed_until.as_deref() {
+        Some(raw) => Some(parse_time(raw).ok_or_else(|| {
+            ApiError::Unprocessable("snoozed_until must be an RFC 3339 time".into())
+        })?),
+        None => None,
+    };
+    let row = state
+        .team
+        .set_status(&member_of(&auth), &phone, &body.status, snoozed_until)
+        .await?;
+    row_json(&state, &auth, &row).await
+}
+
+#[derive(Deserialize)]
+pub struct AssignmentBody {
+    /// A user of the business, or null for nobody.
+    assignee_id: Option<String>,
+    #[serde(default)]
+    claim: bool,
+}
+
+/// `PATCH /api/conversation/{key}/assignment`: assign, unassign, or claim.
+pub async fn set_assignment(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+    body: web::Json<AssignmentBody>,
+) -> ApiResult<HttpResponse> {
+    let phone = CustomerKey::parse(&path)?.into_string();
+    let row = state
+        .team
+        .assign(
+            &member_of(&auth),
+            &phone,
+            body.assignee_id.as_deref(),
+            body.claim,
+        )
+        .await?;
+    row_json(&state, &auth, &row).await
+}
+
+#[derive(Deserialize)]
+pub struct NoteBody {
+    text: Option<String>,
+}
+
+/// `POST /api/conversation/{key}/notes`: a private note; mentioned agents are told.
+pub async fn add_note(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+    body: web::Json<NoteBody>,
+) -> ApiResult<HttpResponse> {
+    let phone = CustomerKey::parse(&path)?.into_string();
+    let text = body.text.as_deref().unwrap_or_default();
+    let member = member_of(&auth);
+    let note = state.team.add_note(&member, &phone, text).await?;
+    let key = ConversationKey {
+        business_id: member.business_id,
+        phone: phone.clone(),
+    };
+    for user in &note.mentioned {
+        state
+            .push
+            .notify_mention(&key, &note.message, user, &note.by.name);
+    }
+    let business = state.store.business(&auth.business_id).await?;
+    let conversation_id = conversation_channel(
+        business.phone_number_id.as_deref().unwrap_or_default(),
+        &phone,
+    );
+    Ok(HttpResponse::Created().json(note.message.to_json(&conversation_id)))
+}
+
+#[derive(Deserialize)]
+pub struct CountsQuery {
+    status: Option<String>,
+}
+
+/// `GET /api/users/counts`: how many conversations each tab holds for a status.
+pub async fn tab_counts(
+    state: web::Data<AppState>,
+    auth: Auth,
+    query: web::Query<CountsQuery>,
+) -> ApiResult<HttpResponse> {
+    let status = status_filter(query.status.as_deref())?;
+    let counts = state
+        .store
+        .tab_counts(&auth.business_id, &auth.user_id, status.as_deref())
+        .await?;
+    Ok(HttpResponse::Ok().json(json!(counts)))
+}
+
+/// The list's `status` parameter: one status (default `open`), or `None` for `all`.
+pub fn status_filter(raw: Option<&str>) -> ApiResult<Option<String>> {
+    match raw.unwrap_or("open") {
+        "all" => Ok(None),
+        status if crate::team::STATUSES.contains(&status) => Ok(Some(status.to_string())),
+        _ => Err(ApiError::Unprocessable(
+            "status must be open, pending, resolved, snoozed or all".into(),
+        )),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct PresenceBody {
+    state: Option<String>,
+}
+
+/// `POST /api/conversation/{key}/presence`: presence for clients that cannot send WebSocket
+/// frames (SSE); the others following the conversation get `agent_activity`.
+pub async fn post_presence(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+    body: web::Json<PresenceBody>,
+) -> ApiResult<HttpResponse> {
+    let phone = CustomerKey::parse(&path)?.into_string();
+    let presence = body
+        .state
+        .as_deref()
+        .and_then(PresenceState::parse)
+        .ok_or_else(|| ApiError::Unprocessable("state must be viewing, typing or idle".into()))?;
+    let user = auth.user(&state).await?;
+    let business = state.store.business(&auth.business_id).await?;
+    let conversation_id = conversation_channel(
+        business.phone_number_id.as_deref().unwrap_or_default(),
+        &phone,
+    );
+    state.bus.publish(vec![presence_event(
+        &auth.business_id,
+        &conversation_id,
+        &user.id,
+        &user.full_name(),
+        presence,
+    )]);
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,161 @@
+//! The conversation list: its rows (customer, last activity, status and assignee) and pages,
+//! filtered by search, status and assignee.
+
+use serde_json::{Value, json};
+use sqlx::{AnyConnection, FromRow};
+
+use super::contacts::customer_json;
+use super::error::{Error, StoreResult};
+use super::list_filter::ListFilter;
+use super::unread::total_unread;
+use super::{Store, iso_time};
+
+/// A row of the conversation list.
+#[derive(FromRow)]
+pub struct ContactRow {
+    pub phone: String,
+    pub name: String,
+    pub last_message_at: Option<i64>,
+    pub last_incoming_at: Option<i64>,
+    pub last_text: Option<String>,
+    pub last_caption: Option<String>,
+    pub unread_count: i64,
+    /// The customer's BSUID, when known.
+    pub user_id: Option<String>,
+    /// The customer's WhatsApp username, when they took one.
+    pub username: Option<String>,
+    /// `open`, `pending`, `resolved` or `snoozed`.
+    pub status: String,
+    pub snoozed_until: Option<i64>,
+    pub assignee_id: Option<String>,
+    /// The assignee's full name (empty when unassigned).
+    pub assignee_name: Option<String>,
+}
+
+/// The list row's columns, with the assignee's name; contacts are `c`.
+macro_rules! row_select {
+    () => {
+        "SELECT c.phone, c.name, c.last_message_at, c.last_incoming_at, c.last_text, \
+         c.last_caption, c.unread_count, c.user_id, c.username, c.status, c.snoozed_until, c.assignee_id, \
+         TRIM(u.first_name || ' ' || u.last_name) AS assignee_name FROM contacts c \
+         LEFT JOIN users u ON u.id = c.assignee_id AND u.business_id = c.business_id "
+    };
+}
+
+/// A page of the conversation list.
+pub struct ContactPage {
+    pub rows: Vec<ContactRow>,
+    pub has_more: bool,
+    pub total_unread: i64,
+}
+
+impl ContactRow {
+    pub fn to_json(&self, phone_number_id: &str) -> Value {
+        let mut row = customer_json(
+            phone_number_id,
+            &self.phone,
+            &self.name,
+            self.user_id.as_deref(),
+            self.username.as_deref(),
+        );
+        let activity = json!({
+            "last_message_content": {"text": self.last_text, "caption": self.last_caption},
+            "last_message_timestamp": self.last_message_at.map(iso_time),
+            "last_incoming_timestamp": self.last_incoming_at.map(iso_time),
+            "unread_count": self.unread_count,
+            "status": self.status,
+            "snoozed_until": self.snoozed_until.map(iso_time),
+            "assignee": self.assignee_id.as_ref().map(|id| json!({
+                "id": id,
+                "name": self.assignee_name.as_deref().unwrap_or_default(),
+            })),
+        });
+        if let (Some(row), Value::Object(activity)) = (row.as_object_mut(), activity) {
+            row.extend(activity);
+        }
+        row
+    }
+}
+
+/// One conversation's list row, or `NotFound`.
+pub(super) async fn read_row(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    phone: &str,
+) -> StoreResult<ContactRow> {
+    sqlx::query_as(concat!(
+        row_select!(),
+        "WHERE c.business_id = $1 AND c.phone = $2"
+    ))
+    .bind(business_id)
+    .bind(phone)
+    .fetch_optional(&mut *conn)
+    .await?
+    .ok_or_else(|| Error::NotFound(format!("No conversation with {phone}")))
+}
+
+impl Store {
+    pub async fn contact_name(&self, business_id: &str, phone: &str) -> StoreResult<String> {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
+                .bind(business_id)
+                .bind(phone)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|(name,)| name).unwrap_or_default())
+    }
+
+    /// One conversation's list row.
+    pub async fn contact_row(&self, business_id: &str, phone: &str) -> StoreResult<ContactRow> {
+        let mut conn = self.pool.acquire().await?;
+        read_row(&mut conn, business_id, phone).await
+    }
+
+    /// A page of the conversation list, newest activity first; `search` matches name or phone.
+    pub async fn contacts_page(
+        &self,
+        business_id: &str,
+        search: &str,
+        filter: &ListFilter,
+        page: i64,
+        limit: i64,
+    ) -> StoreResult<ContactPage> {
+        let pattern = format!(
+            "%{}%",
+            search
+                .to_lowercase()
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_")
+        );
+        let (status, assignee, assignee_id) = filter.binds();
+        let mut rows: Vec<ContactRow> = sqlx::query_as(concat!(
+            row_select!(),
+            "WHERE c.business_id = $1 \
+             AND ($2 = '' OR LOWER(c.name) LIKE $3 ESCAPE '\\' OR c.phone LIKE $4 ESCAPE '\\') \
+             AND ($7 = 'all' OR c.status = $7) AND ($8 = 'all' \
+             OR ($8 = 'unassigned' AND c.assignee_id IS NULL) OR c.assignee_id = $9) \
+             ORDER BY COALESCE(c.last_message_at, c.created_at) DESC, c.phone LIMIT $5 OFFSET $6"
+        ))
+        .bind(business_id)
+        .bind(search)
+        .bind(&pattern)
+        .bind(&pattern)
+        .bind(limit + 1)
+        .bind((page - 1) * limit)
+        .bind(status)
+        .bind(assignee)
+        .bind(assignee_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let has_more = rows.len() as i64 > limit;
+        rows.truncate(limit as usize);
+        let mut conn = self.pool.acquire().await?;
+        let total_unread = total_unread(&mut conn, business_id).await?;
+        Ok(ContactPage {
+            rows,
+            has_more,
+            total_unread,
+        })
+    }
+}

@@ -1,0 +1,276 @@
+//! Team workflow in the store: a conversation's status and assignee as members change them
+//! (each change logged as an activity entry of its history with a `conversation_updated` event),
+//! private notes, and the tab counts.
+
+use parley_actors::conversation::ConversationKey;
+use parley_actors::events::{
+    CONVERSATION_UPDATED, Event, MENTION, NOTIFICATIONS, conversation_channel, event_data,
+    user_channel,
+};
+use serde::Serialize;
+use serde_json::json;
+use sqlx::AnyConnection;
+
+use super::contact_list::{ContactRow, read_row};
+use super::contacts::phone_number_id;
+use super::error::StoreResult;
+use super::events::{Draft, append_events};
+use super::internal::{ACTIVITY, NOTE, add_entry};
+use super::messages::MessageRow;
+use super::{Store, iso_time, now_ms};
+
+/// A member of the team as events and entries name them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Person {
+    pub id: String,
+    pub name: String,
+}
+
+/// The answer of an assignment.
+pub enum Assigned {
+    /// Done (or nothing to change): the conversation's row and the events to publish.
+    Done(Box<ContactRow>, Vec<Event>),
+    /// A claim met a conversation someone else holds.
+    TakenBy(Person),
+}
+
+/// The three tabs' counts for one status filter.
+#[derive(Serialize)]
+pub struct TabCounts {
+    pub mine: i64,
+    pub unassigned: i64,
+    pub all: i64,
+}
+
+/// Why and by whom a conversation changed: `by` is `None` for the server's own changes.
+struct Change<'a> {
+    action: &'a str,
+    by: Option<&'a Person>,
+    reason: Option<&'a str>,
+}
+
+/// Logs a change: the activity entry in the history, then `conversation_updated`.
+async fn log_change(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    change: Change<'_>,
+) -> StoreResult<(ContactRow, Vec<Draft>)> {
+    let row = read_row(conn, &key.business_id, &key.phone).await?;
+    let assignee = row.assignee_id.as_ref().map(|id| Person {
+        id: id.clone(),
+        name: row.assignee_name.clone().unwrap_or_default(),
+    });
+    let snoozed_until = row.snoozed_until.map(iso_time);
+    let mut activity = json!({"action": change.action, "by": change.by});
+    match change.action {
+        "status" => {
+            activity["status"] = json!(row.status);
+            activity["snoozed_until"] = json!(snoozed_until);
+        }
+        _ => activity["assignee"] = json!(assignee),
+    }
+    if let Some(reason) = change.reason {
+        activity["reason"] = json!(reason);
+    }
+    let author = change.by.map(|p| p.name.as_str()).unwrap_or_default();
+    let (_, entry) = add_entry(conn, key, ACTIVITY, &json!({"activity": activity}), author).await?;
+    let pnid = phone_number_id(conn, &key.business_id).await?;
+    let mut data = json!({
+        "conversation_id": conversation_channel(&pnid, &key.phone),
+        "phone_number": key.phone,
+        "status": row.status,
+        "snoozed_until": snoozed_until,
+        "assignee": assignee,
+        "by": change.by,
+    });
+    if let Some(reason) = change.reason {
+        data["reason"] = json!(reason);
+    }
+    let updated = Draft {
+        channels: vec![NOTIFICATIONS.into()],
+        name: CONVERSATION_UPDATED,
+        data: event_data(&data),
+    };
+    Ok((row, vec![entry, updated]))
+}
+
+/// Logs a change the server made itself (no `by`) on each of (business, phone).
+pub(super) async fn log_swept(
+    conn: &mut AnyConnection,
+    conversations: Vec<(String, String)>,
+    action: &str,
+    reason: &str,
+) -> StoreResult<Vec<Event>> {
+    let mut events = Vec::new();
+    for (business_id, phone) in conversations {
+        let key = ConversationKey { business_id, phone };
+        let change = Change {
+            action,
+            by: None,
+            reason: Some(reason),
+        };
+        let (_, drafts) = log_change(conn, &key, change).await?;
+        events.extend(append_events(conn, &key.business_id, drafts).await?);
+    }
+    Ok(events)
+}
+
+impl Store {
+    /// Sets a conversation's status (`snoozed_until` only with `snoozed`).
+    pub async fn set_status(
+        &self,
+        key: &ConversationKey,
+        status: &str,
+        snoozed_until: Option<i64>,
+        by: &Person,
+    ) -> StoreResult<(ContactRow, Vec<Event>)> {
+        let mut tx = self.begin_write().await?;
+        read_row(&mut tx, &key.business_id, &key.phone).await?;
+        sqlx::query(
+            "UPDATE contacts SET status = $1, snoozed_until = $2 \
+             WHERE business_id = $3 AND phone = $4",
+        )
+        .bind(status)
+        .bind(snoozed_until)
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .execute(&mut *tx)
+        .await?;
+        let change = Change {
+            action: "status",
+            by: Some(by),
+            reason: None,
+        };
+        let (row, drafts) = log_change(&mut tx, key, change).await?;
+        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        tx.commit().await?;
+        Ok((row, events))
+    }
+
+    /// Assigns a conversation to `assignee` (or nobody). A `claim` succeeds only when the
+    /// conversation is unassigned or already the assignee's: one conditional update decides, so
+    /// of two agents claiming at once exactly one wins.
+    pub async fn assign(
+        &self,
+        key: &ConversationKey,
+        assignee: Option<&str>,
+        claim: bool,
+        by: &Person,
+    ) -> StoreResult<Assigned> {
+        let mut tx = self.begin_write().await?;
+        let before = read_row(&mut tx, &key.business_id, &key.phone).await?;
+        let updated = sqlx::query(
+            "UPDATE contacts SET assignee_id = $1, assigned_at = $2 \
+             WHERE business_id = $3 AND phone = $4 \
+             AND ($5 = 0 OR assignee_id IS NULL OR assignee_id = $6)",
+        )
+        .bind(assignee)
+        .bind(assignee.map(|_| now_ms()))
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .bind(i64::from(claim))
+        .bind(assignee.unwrap_or_default())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if updated == 0 {
+            let now = read_row(&mut tx, &key.business_id, &key.phone).await?;
+            return Ok(Assigned::TakenBy(Person {
+                id: now.assignee_id.unwrap_or_default(),
+                name: now.assignee_name.unwrap_or_default(),
+            }));
+        }
+        if before.assignee_id.as_deref() == assignee {
+            tx.commit().await?;
+            return Ok(Assigned::Done(Box::new(before), Vec::new()));
+        }
+        let action = if assignee.is_some() {
+            "assigned"
+        } else {
+            "unassigned"
+        };
+        let change = Change {
+            action,
+            by: Some(by),
+            reason: None,
+        };
+        let (row, drafts) = log_change(&mut tx, key, change).await?;
+        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        tx.commit().await?;
+        Ok(Assigned::Done(Box::new(row), events))
+    }
+
+    /// Stores a private note; each mentioned user gets a `mention` event on their own channel.
+    pub async fn add_note(
+        &self,
+        key: &ConversationKey,
+        text: &str,
+        mentions: &[String],
+        by: &Person,
+    ) -> StoreResult<(MessageRow, Vec<Event>)> {
+        let mut tx = self.begin_write().await?;
+        read_row(&mut tx, &key.business_id, &key.phone).await?;
+        let content = json!({"text": text, "mentions": mentions});
+        let (note, draft) = add_entry(&mut tx, key, NOTE, &content, &by.name).await?;
+        let pnid = phone_number_id(&mut tx, &key.business_id).await?;
+        let conversation_id = conversation_channel(&pnid, &key.phone);
+        let mut drafts = vec![draft];
+        for user in mentions {
+            drafts.push(Draft {
+                channels: vec![user_channel(user)],
+                name: MENTION,
+                data: event_data(&json!({
+                    "conversation_id": conversation_id,
+                    "note": note.to_json(&conversation_id),
+                    "by": by,
+                })),
+            });
+        }
+        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        tx.commit().await?;
+        Ok((note, events))
+    }
+
+    /// The ids of the business's users with these usernames.
+    pub async fn user_ids_by_username(
+        &self,
+        business_id: &str,
+        usernames: &[String],
+    ) -> StoreResult<Vec<String>> {
+        let mut ids = Vec::new();
+        for username in usernames {
+            let found: Option<(String,)> =
+                sqlx::query_as("SELECT id FROM users WHERE business_id = $1 AND username = $2")
+                    .bind(business_id)
+                    .bind(username)
+                    .fetch_optional(&self.pool)
+                    .await?;
+            ids.extend(found.map(|(id,)| id));
+        }
+        Ok(ids)
+    }
+
+    /// The tab counts (mine, unassigned, all) for a status (`None`: every status).
+    pub async fn tab_counts(
+        &self,
+        business_id: &str,
+        user_id: &str,
+        status: Option<&str>,
+    ) -> StoreResult<TabCounts> {
+        let (all, mine, unassigned): (i64, Option<i64>, Option<i64>) = sqlx::query_as(
+            "SELECT COUNT(*), SUM(CASE WHEN assignee_id = $2 THEN 1 ELSE 0 END), \
+             SUM(CASE WHEN assignee_id IS NULL THEN 1 ELSE 0 END) FROM contacts \
+             WHERE business_id = $1 AND ($3 = 'all' OR status = $3)",
+        )
+        .bind(business_id)
+        .bind(user_id)
+        .bind(status.unwrap_or("all"))
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(TabCounts {
+            mine: mine.unwrap_or_default(),
+            unassigned: unassigned.unwrap_or_default(),
+            all,
+        })
+    }
+}

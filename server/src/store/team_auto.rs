@@ -1,0 +1,142 @@
+//! The changes the server makes to conversations itself (no member did them): reopening on a
+//! customer's message, waking snoozes, ending stale claims, freeing a removed agent's
+//! conversations, and round-robin assignment. Each is one conditional update, so of several
+//! nodes doing the same at once exactly one changes each conversation.
+
+use parley_actors::conversation::ConversationKey;
+use parley_actors::events::Event;
+
+use super::error::StoreResult;
+use super::team::log_swept;
+use super::{Store, now_ms};
+
+impl Store {
+    /// Reopens a resolved or snoozed conversation its customer wrote to; answers the events,
+    /// none when it was neither.
+    pub async fn reopen(&self, key: &ConversationKey) -> StoreResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let reopened: Vec<(String, String)> = sqlx::query_as(
+            "UPDATE contacts SET status = 'open', snoozed_until = NULL WHERE business_id = $1 \
+             AND phone = $2 AND status IN ('resolved', 'snoozed') RETURNING business_id, phone",
+        )
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .fetch_all(&mut *tx)
+        .await?;
+        let events = log_swept(&mut tx, reopened, "status", "customer_message").await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    /// Unassigns every conversation a removed user held.
+    pub async fn release_assignee(
+        &self,
+        business_id: &str,
+        user_id: &str,
+    ) -> StoreResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let released: Vec<(String, String)> = sqlx::query_as(
+            "UPDATE contacts SET assignee_id = NULL, assigned_at = NULL \
+             WHERE business_id = $1 AND assignee_id = $2 RETURNING business_id, phone",
+        )
+        .bind(business_id)
+        .bind(user_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let events = log_swept(&mut tx, released, "unassigned", "agent_removed").await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    /// Reopens every snoozed conversation whose time has come. The update picks the rows, so of
+    /// several nodes sweeping at once each row is woken by exactly one.
+    pub async fn wake_snoozed(&self) -> StoreResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let woken: Vec<(String, String)> = sqlx::query_as(
+            "UPDATE contacts SET status = 'open', snoozed_until = NULL \
+             WHERE status = 'snoozed' AND snoozed_until <= $1 RETURNING business_id, phone",
+        )
+        .bind(now_ms())
+        .fetch_all(&mut *tx)
+        .await?;
+        let events = log_swept(&mut tx, woken, "status", "snooze_ended").await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    /// Frees each open conversation whose customer has waited longer than the business's claim
+    /// timeout for an answer since they wrote or it was claimed, whichever is later.
+    pub async fn release_stale_claims(&self) -> StoreResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let released: Vec<(String, String)> = sqlx::query_as(
+            "UPDATE contacts SET assignee_id = NULL, assigned_at = NULL \
+             WHERE assignee_id IS NOT NULL AND status = 'open' AND last_incoming_at IS NOT NULL \
+             AND EXISTS (SELECT 1 FROM businesses b WHERE b.id = contacts.business_id \
+               AND b.claim_timeout_minutes > 0 AND b.claim_timeout_minutes * 60000 + \
+               CASE WHEN contacts.last_incoming_at > COALESCE(contacts.assigned_at, 0) \
+               THEN contacts.last_incoming_at ELSE contacts.assigned_at END <= $1) \
+             AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.business_id = contacts.business_id \
+               AND m.phone = contacts.phone AND m.direction = 'outgoing' \
+               AND m.sent_at >= contacts.last_incoming_at) \
+             RETURNING business_id, phone",
+        )
+        .bind(now_ms())
+        .fetch_all(&mut *tx)
+        .await?;
+        let events = log_swept(&mut tx, released, "unassigned", "claim_timeout").await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+
+    /// Assigns an open, unassigned conversation to the least busy of `candidates` (agents of
+    /// the business): fewest open conversations, then the longest since their last assignment.
+    /// Answers the events, none when nothing changed.
+    pub async fn assign_round_robin(
+        &self,
+        key: &ConversationKey,
+        candidates: &[String],
+    ) -> StoreResult<Vec<Event>> {
+        let mut tx = self.begin_write().await?;
+        let mut best: Option<(i64, i64, &String)> = None;
+        for user in candidates {
+            let load: Option<(i64, Option<i64>)> = sqlx::query_as(
+                "SELECT (SELECT COUNT(*) FROM contacts c WHERE c.business_id = u.business_id \
+                 AND c.assignee_id = u.id AND c.status = 'open'), \
+                 (SELECT MAX(c.assigned_at) FROM contacts c WHERE c.business_id = u.business_id \
+                 AND c.assignee_id = u.id) FROM users u \
+                 WHERE u.business_id = $1 AND u.id = $2 AND u.role = 'agent'",
+            )
+            .bind(&key.business_id)
+            .bind(user)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some((open, last)) = load {
+                let rank = (open, last.unwrap_or_default(), user);
+                if best.as_ref().is_none_or(|b| rank < *b) {
+                    best = Some(rank);
+                }
+            }
+        }
+        let Some((_, _, chosen)) = best else {
+            return Ok(Vec::new());
+        };
+        let updated = sqlx::query(
+            "UPDATE contacts SET assignee_id = $1, assigned_at = $2 WHERE business_id = $3 \
+             AND phone = $4 AND assignee_id IS NULL AND status = 'open'",
+        )
+        .bind(chosen)
+        .bind(now_ms())
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if updated == 0 {
+            return Ok(Vec::new());
+        }
+        let conversation = vec![(key.business_id.clone(), key.phone.clone())];
+        let events = log_swept(&mut tx, conversation, "assigned", "round_robin").await?;
+        tx.commit().await?;
+        Ok(events)
+    }
+}

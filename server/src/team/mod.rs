@@ -1,0 +1,229 @@
+//! Team workflow: who answers a conversation and where it stands.
+//!
+//! - `mod`: status changes, assignment and the claim lock, the check before an agent sends,
+//!   reopening and round-robin assignment after a customer's message, a removed agent's
+//!   conversations freed
+//! - `notes`: private notes and the `@username` mentions in them
+//! - `settings`: the business's assignment mode and claim timeout, checked
+//! - `sweep`: wakes snoozed conversations at their time and frees claims whose customer waited
+//!   too long, on one node each
+//!
+//! Every change is stored with its activity entry and events in one transaction, then published.
+
+mod notes;
+mod settings;
+mod sweep;
+
+use std::sync::Arc;
+
+use actix::Addr;
+use parley_actors::conversation::ConversationKey;
+use parley_actors::hub::{EventBus, Hub, OnlineUsers};
+
+pub use notes::Note;
+pub use settings::SettingsChange;
+pub use sweep::spawn_team_sweep;
+
+use crate::store::{self, Assigned, ContactRow, Person, Store};
+
+/// The statuses a conversation can have.
+pub const STATUSES: [&str; 4] = ["open", "pending", "resolved", "snoozed"];
+
+/// Why a team action was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum TeamError {
+    /// A field breaks a rule (names the field).
+    #[error("{0}")]
+    Invalid(String),
+    /// The caller's role may not do this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// Someone else holds the conversation.
+    #[error("This conversation is assigned to {}", .0.name)]
+    AssignedToOther(Person),
+    #[error(transparent)]
+    Store(#[from] store::Error),
+}
+
+/// Who acts: a member of one business.
+pub struct Member {
+    pub business_id: String,
+    pub user_id: String,
+    pub is_owner: bool,
+}
+
+impl Member {
+    fn conversation(&self, phone: &str) -> ConversationKey {
+        ConversationKey {
+            business_id: self.business_id.clone(),
+            phone: phone.to_string(),
+        }
+    }
+}
+
+/// The team rules, over the store; changes are published on the bus.
+#[derive(Clone)]
+pub struct Team {
+    store: Store,
+    bus: Arc<dyn EventBus>,
+    /// Knows which users have a session on this node.
+    hub: Addr<Hub>,
+}
+
+impl Team {
+    pub fn new(store: Store, bus: Arc<dyn EventBus>, hub: Addr<Hub>) -> Team {
+        Team { store, bus, hub }
+    }
+
+    /// After a customer's new message: a resolved or snoozed conversation opens again, and
+    /// with round-robin assignment an open conversation nobody holds goes to the least busy
+    /// agent with a session on this node. Reads first, so the common case writes nothing.
+    pub async fn customer_wrote(&self, key: &ConversationKey) -> Result<(), TeamError> {
+        let row = self.store.contact_row(&key.business_id, &key.phone).await?;
+        if matches!(row.status.as_str(), "resolved" | "snoozed") {
+            let events = self.store.reopen(key).await?;
+            self.bus.publish(events);
+        } else if row.status != "open" {
+            return Ok(());
+        }
+        if row.assignee_id.is_some() {
+            return Ok(());
+        }
+        let settings = self.store.team_settings(&key.business_id).await?;
+        if settings.assignment_mode != "round_robin" {
+            return Ok(());
+        }
+        let online = self
+            .hub
+            .send(OnlineUsers(key.business_id.clone()))
+            .await
+            .unwrap_or_default();
+        let events = self.store.assign_round_robin(key, &online).await?;
+        self.bus.publish(events);
+        Ok(())
+    }
+
+    /// A member as entries and events name them.
+    async fn person(&self, business_id: &str, user_id: &str) -> Result<Person, TeamError> {
+        let user = self.store.user(business_id, user_id).await?;
+        Ok(Person {
+            name: user.full_name(),
+            id: user.id,
+        })
+    }
+
+    /// Sets the status; `snoozed_until` (Unix ms, in the future) goes with `snoozed` only.
+    pub async fn set_status(
+        &self,
+        member: &Member,
+        phone: &str,
+        status: &str,
+        snoozed_until: Option<i64>,
+    ) -> Result<ContactRow, TeamError> {
+        if !STATUSES.contains(&status) {
+            return Err(TeamError::Invalid(
+                "status must be open, pending, resolved or snoozed".into(),
+            ));
+        }
+        match (status, snoozed_until) {
+            ("snoozed", None) => {
+                return Err(TeamError::Invalid(
+                    "snoozed_until is required to snooze".into(),
+                ));
+            }
+            ("snoozed", Some(at)) if at <= store::now_ms() => {
+                return Err(TeamError::Invalid(
+                    "snoozed_until must be in the future".into(),
+                ));
+            }
+            ("snoozed", _) | (_, None) => {}
+            (_, Some(_)) => {
+                return Err(TeamError::Invalid(
+                    "snoozed_until goes only with the status snoozed".into(),
+                ));
+            }
+        }
+        let by = self.person(&member.business_id, &member.user_id).await?;
+        let key = member.conversation(phone);
+        let (row, events) = self
+            .store
+            .set_status(&key, status, snoozed_until, &by)
+            .await?;
+        self.bus.publish(events);
+        Ok(row)
+    }
+
+    /// Assigns to `assignee_id` or nobody. The owner may assign anyone of the business; an agent
+    /// only themself or nobody. A `claim` takes the conversation only when it is free or already
+    /// the caller's.
+    pub async fn assign(
+        &self,
+        member: &Member,
+        phone: &str,
+        assignee_id: Option<&str>,
+        claim: bool,
+    ) -> Result<ContactRow, TeamError> {
+        if !member.is_owner && assignee_id.is_some_and(|id| id != member.user_id) {
+            return Err(TeamError::Forbidden(
+                "An agent can assign a conversation only to themself or nobody".into(),
+            ));
+        }
+        if let Some(id) = assignee_id {
+            match self.store.user(&member.business_id, id).await {
+                Err(store::Error::NotFound(_)) => {
+                    return Err(TeamError::Invalid(
+                        "assignee_id is not a member of this business".into(),
+                    ));
+                }
+                other => other.map(|_| ())?,
+            }
+        }
+        let by = self.person(&member.business_id, &member.user_id).await?;
+        let key = member.conversation(phone);
+        match self.store.assign(&key, assignee_id, claim, &by).await? {
+            Assigned::Done(row, events) => {
+                self.bus.publish(events);
+                Ok(*row)
+            }
+            Assigned::TakenBy(holder) => Err(TeamError::AssignedToOther(holder)),
+        }
+    }
+
+    /// An agent was removed: the conversations they held go back to unassigned.
+    pub async fn agent_removed(&self, business_id: &str, user_id: &str) -> Result<(), TeamError> {
+        let events = self.store.release_assignee(business_id, user_id).await?;
+        self.bus.publish(events);
+        Ok(())
+    }
+
+    /// Before a send to one customer: an agent may not answer a conversation someone else holds
+    /// unless `take_over`, which reassigns it to them. The owner may always send.
+    pub async fn check_send(
+        &self,
+        member: &Member,
+        phone: &str,
+        take_over: bool,
+    ) -> Result<(), TeamError> {
+        if member.is_owner {
+            return Ok(());
+        }
+        let row = match self.store.contact_row(&member.business_id, phone).await {
+            Err(store::Error::NotFound(_)) => return Ok(()),
+            other => other?,
+        };
+        match row.assignee_id {
+            Some(holder) if holder != member.user_id => {
+                if !take_over {
+                    return Err(TeamError::AssignedToOther(Person {
+                        id: holder,
+                        name: row.assignee_name.unwrap_or_default(),
+                    }));
+                }
+                self.assign(member, phone, Some(&member.user_id), false)
+                    .await
+                    .map(|_| ())
+            }
+            _ => Ok(()),
+        }
+    }
+}

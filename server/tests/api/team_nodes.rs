@@ -1,0 +1,108 @@
+//! Team workflow beyond one process: a snooze stored before a restart still wakes, and an
+//! assignment or a presence made through one node reaches the sessions of another.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::both_backends;
+use crate::cluster::two_nodes;
+use crate::crash::start;
+use crate::helpers::*;
+use crate::live::*;
+use crate::team::{CUSTOMER, agent, customer_writes};
+
+both_backends!(
+    a_snooze_stored_before_a_restart_wakes_after_it,
+    |backend| async move {
+        let (settings, data_dir) = test_settings(backend).await;
+        let mut app = TestApp {
+            address: String::new(),
+            client: reqwest::Client::new(),
+            settings,
+            data_dir,
+        };
+        let mut server = start(&mut app, "", &[]).await;
+        let biz = app.business("restarted").await;
+        customer_writes(&app, &biz, "wamid.restart-1").await;
+        let until = chrono::Utc::now() + chrono::Duration::seconds(3);
+        let (status, row) = app
+            .patch(
+                &format!("/api/conversation/{CUSTOMER}/status"),
+                json!({"status": "snoozed", "snoozed_until": until.to_rfc3339()}),
+                &biz.session.access,
+            )
+            .await;
+        assert_eq!(status, 200, "{row}");
+        server.0.kill().expect("SIGKILL");
+        server.0.wait().expect("reaped");
+        drop(server);
+
+        let _server = start(&mut app, "", &[]).await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let row = loop {
+            let (_, list) = app.get("/api/users?status=all", &biz.session.access).await;
+            let row = list["data"]["users"][0].clone();
+            if row["status"] == "open" || Instant::now() > deadline {
+                break row;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        assert_eq!(row["status"], "open", "{row}");
+        assert_eq!(row["snoozed_until"], serde_json::Value::Null);
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        let reasons: Vec<_> = history["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .filter_map(|m| m["content"]["activity"]["reason"].as_str())
+            .collect();
+        assert_eq!(reasons, vec!["snooze_ended"]);
+    }
+);
+
+#[actix_web::test]
+async fn an_assignment_made_on_one_node_reaches_a_session_on_another() {
+    let (a, b) = two_nodes().await;
+    let biz = a.business("two_node_team").await;
+    customer_writes(&a, &biz, "wamid.two-node-1").await;
+    let (agent_id, agent) = agent(&a, &biz.session, "two-node-agent").await;
+    let mut on_b = WsClient::connect(&b, &biz.session.access).await;
+    on_b.subscribe("notifications/all").await;
+    let (status, row) = a
+        .patch(
+            &format!("/api/conversation/{CUSTOMER}/assignment"),
+            json!({"assignee_id": agent_id, "claim": true}),
+            &agent.access,
+        )
+        .await;
+    assert_eq!(status, 200, "{row}");
+    let event = on_b.next_frame().await;
+    assert_eq!(event["event"], "conversation_updated", "{event}");
+    assert_eq!(event["data"]["assignee"]["id"], agent_id);
+    assert_eq!(event["data"]["by"]["id"], agent_id);
+}
+
+#[actix_web::test]
+async fn presence_on_one_node_reaches_a_session_on_another() {
+    let (a, b) = two_nodes().await;
+    let biz = a.business("two_node_presence").await;
+    customer_writes(&a, &biz, "wamid.two-node-presence").await;
+    let (agent_id, agent) = agent(&a, &biz.session, "presence-agent").await;
+    let channel = format!("{}_{CUSTOMER}", biz.phone_number_id);
+    let mut on_a = WsClient::connect(&a, &agent.access).await;
+    on_a.subscribe(&channel).await;
+    let mut on_b = WsClient::connect(&b, &biz.session.access).await;
+    on_b.subscribe(&channel).await;
+    on_a.send(json!({"op": "presence", "channel": channel, "state": "viewing"}))
+        .await;
+    let seen = on_b.next_frame().await;
+    assert_eq!(seen["event"], "agent_activity", "{seen}");
+    assert_eq!(seen["data"]["user_id"], agent_id);
+    assert_eq!(seen["data"]["state"], "viewing");
+}

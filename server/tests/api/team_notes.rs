@@ -1,0 +1,124 @@
+//! Private notes: kept in the history for the team, never the customer's or the list's, pushed
+//! live as private, and `@username` mentions that reach only the mentioned agent's sessions.
+
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::live::*;
+use crate::team::{CUSTOMER, team};
+
+fn notes_path() -> String {
+    format!("/api/conversation/{CUSTOMER}/notes")
+}
+
+both_backends!(
+    a_note_is_kept_for_the_team_and_tells_the_mentioned_agent,
+    |backend| async move {
+        let t = team(spawn_app(backend).await, "noter").await;
+        let owner = &t.biz.session.access;
+        let (one_id, one) = &t.agents[0];
+        let (_, two) = &t.agents[1];
+        let channel = format!("{}_{CUSTOMER}", t.biz.phone_number_id);
+        let mut watcher = WsClient::connect(&t.app, owner).await;
+        watcher.subscribe(&channel).await;
+        let mut mentioned = WsClient::connect(&t.app, &one.access).await;
+        let mut other = WsClient::connect(&t.app, &two.access).await;
+        other.subscribe("notifications/all").await;
+        // Nobody may follow someone else's own channel.
+        other
+            .send(json!({"op": "subscribe", "channel": format!("user/{one_id}")}))
+            .await;
+        assert_eq!(other.next_frame().await["event"], "invalid_channel");
+
+        let text = "Refund approved, @noter-agent1 please confirm (cc bob@example.com)";
+        let (status, note) = t
+            .app
+            .post(&notes_path(), json!({"text": text}), Some(owner))
+            .await;
+        assert_eq!(status, 201, "{note}");
+        assert_eq!(note["type"], "note");
+        assert_eq!(note["direction"], "internal");
+        assert_eq!(note["sender_name"], "Test noter");
+        assert_eq!(note["content"], json!({"text": text, "mentions": [one_id]}));
+
+        let live = watcher.next_frame().await;
+        assert_eq!(live["event"], "new_message", "{live}");
+        assert_eq!(live["data"]["private"], true);
+        assert_eq!(live["data"]["message"]["message_id"], note["message_id"]);
+
+        let mention = mentioned.next_frame().await;
+        assert_eq!(mention["event"], "mention", "{mention}");
+        assert_eq!(mention["data"]["conversation_id"], channel);
+        assert_eq!(mention["data"]["note"]["message_id"], note["message_id"]);
+        assert_eq!(mention["data"]["by"]["name"], "Test noter");
+
+        // The next event the other agent sees is the next change, not the mention.
+        let path = format!("/api/conversation/{CUSTOMER}/status");
+        let (status, _) = t
+            .app
+            .call(
+                reqwest::Method::PATCH,
+                &path,
+                Some(json!({"status": "pending"})),
+                Some(owner),
+            )
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(other.next_frame().await["event"], "conversation_updated");
+
+        // In the history, but not the list's preview, and not unread.
+        let (_, history) = t
+            .app
+            .get(&format!("/api/conversation/{CUSTOMER}"), owner)
+            .await;
+        let kinds: Vec<Value> = history["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| m["type"].clone())
+            .collect();
+        assert_eq!(kinds, vec![json!("text"), json!("note"), json!("activity")]);
+        let (_, list) = t.app.get("/api/users?status=all", owner).await;
+        let row = &list["data"]["users"][0];
+        assert_eq!(row["last_message_content"]["text"], "hello");
+        assert_eq!(row["unread_count"], 1);
+        // And never sent to the customer.
+        assert!(t.app.sandbox_sent(&t.biz).await.is_empty());
+    }
+);
+
+both_backends!(
+    a_note_must_have_1_to_4096_characters,
+    |backend| async move {
+        let t = team(spawn_app(backend).await, "short_notes").await;
+        let owner = &t.biz.session.access;
+        for body in [
+            json!({}),
+            json!({"text": "  "}),
+            json!({"text": "x".repeat(4097)}),
+        ] {
+            let (status, error) = t.app.post(&notes_path(), body, Some(owner)).await;
+            assert_eq!(status, 422, "{error}");
+            assert!(error["detail"].as_str().expect("detail").contains("text"));
+        }
+        let (status, _) = t
+            .app
+            .post(
+                &notes_path(),
+                json!({"text": "ü".repeat(4096)}),
+                Some(owner),
+            )
+            .await;
+        assert_eq!(status, 201);
+        let (status, error) = t
+            .app
+            .post(
+                "/api/conversation/4900000000/notes",
+                json!({"text": "hi"}),
+                Some(owner),
+            )
+            .await;
+        assert_eq!((status, &error["code"]), (404, &json!("not_found")));
+    }
+);

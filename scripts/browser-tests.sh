@@ -2,7 +2,7 @@
 # Browser tests of the web app: Debian's Chromium driven by playwright-core (web/e2e/*.test.mjs,
 # node's test runner) against the real server with the sandbox provider. Two servers run: the
 # main one and one whose access tokens live 3 seconds, for the token-refresh tests.
-# UPDATE_SCREENSHOTS=1 also rewrites docs/screenshots/.
+# UPDATE_SCREENSHOTS=1 also rewrites docs/screenshots/. Arguments name test files to run alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -64,4 +64,4 @@ if [ "${UPDATE_SCREENSHOTS:-0}" = 1 ]; then
 fi
 
 echo "== browser tests"
-node --test --test-concurrency=1 web/e2e/
+node --test --test-concurrency=1 "${@:-web/e2e/}"

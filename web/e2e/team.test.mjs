@@ -61,13 +61,16 @@ describe('team inbox', () => {
     // Each sees the other there.
     await a.page.getByRole('status', { name: 'Teammates in this conversation' }).filter({ hasText: 'Lou Agent is viewing' }).waitFor();
 
-    // Kim takes it; Lou's list shows it under Kim's name without a reload.
+    // Kim takes it; Lou's list shows it under Kim's name without a reload, one fewer unassigned.
+    const unassigned = b.page.getByRole('tab', { name: /^Unassigned\s*\d+$/ });
+    await unassigned.waitFor();
+    const before = Number((await unassigned.innerText()).match(/\d+/)[0]);
     await a.pane.getByRole('button', { name: 'Take' }).click();
     await a.pane.getByRole('button', { name: 'Release' }).waitFor();
     const rowForLou = b.page.getByRole('button', { name: CUSTOMER });
     await rowForLou.getByLabel('Assigned to Kim Agent').waitFor();
     await b.pane.getByText(/^Kim Agent took this conversation/).waitFor();
-    await b.page.getByRole('tab', { name: /^Unassigned\s*0$/ }).waitFor();
+    await b.page.getByRole('tab', { name: new RegExp(`^Unassigned\\s*${before - 1}$`) }).waitFor();
 
     // Lou writes anyway: asked first, then the send takes the conversation over.
     const box = b.pane.getByRole('textbox', { name: 'Type a message' });
@@ -107,14 +110,17 @@ describe('team inbox', () => {
     await screenshot(a.page, 'team-notes');
 
     // At 390 px and right to left the header's actions stay in reach.
-    await a.page.setViewportSize({ width: 390, height: 800 });
     await a.page.getByRole('button', { name: 'Settings' }).click();
     await a.page.getByRole('menuitem', { name: 'العربية' }).click();
+    await a.page.setViewportSize({ width: 390, height: 800 });
     const arabicPane = a.page.getByRole('region', { name: CUSTOMER });
     await arabicPane.getByRole('button', { name: 'حل' }).waitFor();
+    await arabicPane.getByRole('button', { name: 'العودة إلى المحادثات' }).waitFor();
     const box390 = await arabicPane.getByRole('group', { name: 'إجراءات المحادثة' }).boundingBox();
     assert.ok(box390 && box390.x >= 0 && box390.x + box390.width <= 390, 'the actions fit the screen');
     await screenshot(a.page, 'team-390-ar');
+    // Back to the list (the only screen at 390 px) to switch the language back.
+    await arabicPane.getByRole('button', { name: 'العودة إلى المحادثات' }).click();
     await a.page.getByRole('button', { name: 'الإعدادات' }).click();
     await a.page.getByRole('menuitem', { name: 'English' }).click();
   });

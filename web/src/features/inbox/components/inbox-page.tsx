@@ -35,7 +35,13 @@ export function InboxPage() {
   const small = useSmallScreen();
   const [selected, setSelected] = useState<Conversation | null>(null);
   const selectedKey = selected && customerKey(selected);
-  const selectedRow = selected && (list.items.find((row) => customerKey(row) === selectedKey) ?? selected);
+  const listedRow = selectedKey === null ? undefined : list.items.find((row) => customerKey(row) === selectedKey);
+  // The open conversation remembers its latest row, so it keeps its name and details once a
+  // status or holder change takes the row out of the list's tab.
+  useEffect(() => {
+    if (listedRow) setSelected(listedRow);
+  }, [listedRow]);
+  const selectedRow = listedRow ?? selected;
 
   // A conversation_id deep link selects that conversation, then the query is cleared.
   const linked = params.get('conversation_id');

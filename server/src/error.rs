@@ -11,6 +11,7 @@ use crate::inbound::InboundError;
 use crate::media::MediaError;
 use crate::multipart::FormError;
 use crate::outbox::{OutboxError, Refusal};
+use crate::plain_text::ControlCharacter;
 use crate::push::SubscriptionError;
 use crate::replies::form::ReplyFormError;
 use crate::sending::SendError;
@@ -102,11 +103,19 @@ impl From<InvalidCustomerKey> for ApiError {
 impl From<FormError> for ApiError {
     fn from(err: FormError) -> Self {
         match err {
-            FormError::FieldTooLong(_) => ApiError::Unprocessable(err.to_string()),
+            FormError::FieldTooLong(_) | FormError::ControlCharacter(_) => {
+                ApiError::Unprocessable(err.to_string())
+            }
             FormError::TooManyParts | FormError::Invalid(_) => {
                 ApiError::BadRequest(err.to_string())
             }
         }
+    }
+}
+
+impl From<ControlCharacter> for ApiError {
+    fn from(err: ControlCharacter) -> Self {
+        ApiError::Unprocessable(err.to_string())
     }
 }
 

@@ -1,6 +1,7 @@
 //! Integration tests: the real application on a random port, on SQLite and on Postgres.
 
 mod auto_replies;
+mod bad_input;
 mod cluster;
 mod crash;
 mod customer_sends;

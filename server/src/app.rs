@@ -37,7 +37,7 @@ use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
 use crate::team::{Team, spawn_team_sweep};
-use crate::{api, auth, cluster, secrets, telemetry, webhook};
+use crate::{api, auth, client_text, cluster, secrets, telemetry, webhook};
 
 /// Largest multipart upload (documents may be 100 MB).
 const MAX_UPLOAD: usize = 110 * 1024 * 1024;
@@ -243,6 +243,7 @@ fn routes(
         .wrap(from_fn(telemetry::request_span))
         .service(
             web::scope("/api")
+                .wrap(from_fn(client_text::refuse_control_characters))
                 .configure(api::api_routes)
                 .default_service(web::to(not_found)),
         )
@@ -255,6 +256,7 @@ fn routes(
         .service(sandbox_scope(sandbox))
         .service(
             web::scope("/identity")
+                .wrap(from_fn(client_text::refuse_control_characters))
                 .configure(auth::identity_routes)
                 .default_service(web::to(not_found)),
         )

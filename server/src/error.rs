@@ -11,6 +11,7 @@ use crate::inbound::InboundError;
 use crate::media::MediaError;
 use crate::multipart::FormError;
 use crate::outbox::{OutboxError, Refusal};
+use crate::plain_text::ControlCharacter;
 use crate::push::SubscriptionError;
 use crate::replies::form::ReplyFormError;
 use crate::sending::SendError;
@@ -38,6 +39,9 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// Another business holds this provider account; the code names which id.
+    #[error("This {} is already used by another business", .0.field())]
+    AccountTaken(store::Account),
     /// Someone else holds the conversation; the answer names them.
     #[error("This conversation is assigned to {}", .0.name)]
     AssignedToOther(store::Person),
@@ -68,6 +72,8 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::Conflict(_) => "conflict",
+            ApiError::AccountTaken(store::Account::WabaId) => "waba_id_taken",
+            ApiError::AccountTaken(store::Account::PhoneNumberId) => "phone_number_id_taken",
             ApiError::AssignedToOther(_) => "assigned_to_other",
             ApiError::Unsupported(_) => "unsupported_media_type",
             ApiError::Unprocessable(_) => "validation_failed",
@@ -85,6 +91,7 @@ impl From<store::Error> for ApiError {
         match err {
             store::Error::NotFound(text) => ApiError::NotFound(text),
             store::Error::Conflict(text) => ApiError::Conflict(text),
+            store::Error::AccountTaken(account) => ApiError::AccountTaken(account),
             store::Error::Db(err) => {
                 ApiError::Internal(anyhow::Error::new(err).context("database error"))
             }
@@ -102,11 +109,19 @@ impl From<InvalidCustomerKey> for ApiError {
 impl From<FormError> for ApiError {
     fn from(err: FormError) -> Self {
         match err {
-            FormError::FieldTooLong(_) => ApiError::Unprocessable(err.to_string()),
+            FormError::FieldTooLong(_) | FormError::ControlCharacter(_) => {
+                ApiError::Unprocessable(err.to_string())
+            }
             FormError::TooManyParts | FormError::Invalid(_) => {
                 ApiError::BadRequest(err.to_string())
             }
         }
+    }
+}
+
+impl From<ControlCharacter> for ApiError {
+    fn from(err: ControlCharacter) -> Self {
+        ApiError::Unprocessable(err.to_string())
     }
 }
 
@@ -219,7 +234,9 @@ impl ResponseError for ApiError {
             ApiError::Unauthorized(_) | ApiError::InvalidCredentials => StatusCode::UNAUTHORIZED,
             ApiError::TokenExpired | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) | ApiError::AssignedToOther(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::AccountTaken(_) | ApiError::AssignedToOther(_) => {
+                StatusCode::CONFLICT
+            }
             ApiError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -240,8 +257,10 @@ impl ResponseError for ApiError {
             response.insert_header(("Retry-After", retry_after.to_string()));
         }
         let mut body = json!({"detail": text, "message": text, "code": self.code()});
-        if let ApiError::AssignedToOther(holder) = self {
-            body["assignee"] = json!(holder);
+        match self {
+            ApiError::AssignedToOther(holder) => body["assignee"] = json!(holder),
+            ApiError::AccountTaken(account) => body["field"] = json!(account.field()),
+            _ => {}
         }
         response.json(body)
     }

@@ -7,6 +7,8 @@
 //! - `state`: what every handler shares
 //! - `customer`: the customer key (a phone number's digits, or a BSUID) that names a conversation
 //! - `multipart`: multipart forms read into memory with limits
+//! - `plain_text`: no control characters in client text; U+0000 in Meta's text replaced
+//! - `client_text`: the door check that refuses client text with a control character
 //! - `error`: the one error type and its JSON shape
 //! - `telemetry`: logging and request ids
 //! - `secrets`: generated secrets kept in the data dir
@@ -32,6 +34,7 @@
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod client_text;
 pub mod cloud;
 pub mod cluster;
 pub mod config;
@@ -41,6 +44,7 @@ pub mod inbound;
 pub mod media;
 pub mod multipart;
 pub mod outbox;
+pub mod plain_text;
 pub mod provider;
 pub mod push;
 pub mod rate;

@@ -3,7 +3,10 @@
 //! "too large" without the server holding the whole upload.
 
 use actix_multipart::Multipart;
+use actix_multipart::form::text::Text;
 use futures_util::TryStreamExt;
+
+use crate::plain_text::{self, ControlCharacter};
 
 /// A form that cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -14,6 +17,8 @@ pub enum FormError {
     FieldTooLong(String),
     #[error("Invalid multipart body: {0}")]
     Invalid(String),
+    #[error(transparent)]
+    ControlCharacter(#[from] ControlCharacter),
 }
 
 /// Most parts one form may have.
@@ -76,6 +81,10 @@ impl Form {
                     break;
                 }
             }
+            match &filename {
+                Some(filename) => plain_text::check(&name, filename)?,
+                None => plain_text::check_field(&name, &String::from_utf8_lossy(&bytes))?,
+            }
             parts.push(Part {
                 name,
                 filename,
@@ -102,6 +111,16 @@ impl Form {
             .iter()
             .find(|p| p.name == name && p.filename.is_some() && !p.bytes.is_empty())
     }
+}
+
+/// Refuses the first text field, of a form read by `MultipartForm`, with a control character.
+pub fn check_texts<'a>(
+    fields: impl IntoIterator<Item = (&'a str, &'a Option<Text<String>>)>,
+) -> Result<(), ControlCharacter> {
+    fields.into_iter().try_for_each(|(name, text)| match text {
+        Some(text) => plain_text::check_field(name, &text.0),
+        None => Ok(()),
+    })
 }
 
 fn invalid(err: actix_multipart::MultipartError) -> FormError {

@@ -9,6 +9,7 @@ use crate::api::team::member_of;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank};
+use crate::multipart::check_texts;
 use crate::outbox::Delivery;
 use crate::sending::{MessageRequest, Upload};
 use crate::state::AppState;
@@ -50,6 +51,17 @@ pub async fn send_message(
     form: MultipartForm<SendForm>,
 ) -> ApiResult<HttpResponse> {
     let form = form.into_inner();
+    check_texts([
+        ("to", &form.to),
+        ("message_id", &form.message_id),
+        ("phoneNumber", &form.phone_number),
+        ("phoneNumberId", &form.phone_number_id),
+        ("message_type", &form.message_type),
+        ("text", &form.text),
+        ("caption", &form.caption),
+        ("filename", &form.filename),
+        ("take_over", &form.take_over),
+    ])?;
     let to = text_of(&form.to)
         .or_else(|| text_of(&form.phone_number))
         .ok_or_else(|| ApiError::Unprocessable("to is required".into()))?;

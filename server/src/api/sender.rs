@@ -10,6 +10,7 @@ use crate::api::team::member_of;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank};
+use crate::multipart::check_texts;
 use crate::sending::{Recipients, TemplateRequest, TemplateSent};
 use crate::state::AppState;
 use crate::templates::catalog::sync_templates;
@@ -46,6 +47,16 @@ pub async fn send_template_message(
     form: MultipartForm<SendTemplateForm>,
 ) -> ApiResult<HttpResponse> {
     let form = form.into_inner();
+    check_texts([
+        ("send_mode", &form.send_mode),
+        ("template_name", &form.template_name),
+        ("language_code", &form.language_code),
+        ("components_json", &form.components_json),
+        ("phone_number_id", &form.phone_number_id),
+        ("to", &form.to),
+        ("recipients_json", &form.recipients_json),
+        ("take_over", &form.take_over),
+    ])?;
     let name = field(&form.template_name)
         .ok_or_else(|| ApiError::Unprocessable("template_name is required".into()))?;
     let language = field(&form.language_code)

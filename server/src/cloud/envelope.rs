@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::echo::EchoMessage;
 use super::lenient;
 use super::message::Message;
+use crate::plain_text;
 
 /// One webhook POST.
 #[derive(Debug, Deserialize)]
@@ -33,7 +34,9 @@ impl Envelope {
     /// without an `entry` array carries nothing (it is logged, not refused: the provider would
     /// redeliver a refusal for days).
     pub fn read(body: &[u8]) -> Result<Envelope, EnvelopeError> {
-        let raw: Value = serde_json::from_slice(body).map_err(EnvelopeError::NotJson)?;
+        let mut raw: Value = serde_json::from_slice(body).map_err(EnvelopeError::NotJson)?;
+        // Postgres text cannot hold U+0000; the delivery is kept, not refused.
+        plain_text::replace_nul(&mut raw);
         if !raw.is_object() {
             return Err(EnvelopeError::NotObject);
         }

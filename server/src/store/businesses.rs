@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use sqlx::FromRow;
 
-use super::error::{Error, StoreResult};
+use super::error::{Account, Error, StoreResult};
 use super::{Store, is_unique_violation, now_ms};
 
 /// A tenant: the owner's business and the provider credentials of its profile.
@@ -206,9 +206,9 @@ impl Store {
         .await;
         self.forget_routes();
         match result {
-            Err(err) if is_unique_violation(&err) => Err(Error::Conflict(
-                "This phoneNumberId is already used by another business".into(),
-            )),
+            Err(err) if is_unique_violation(&err) => {
+                Err(Error::AccountTaken(Account::of_violation(&err)))
+            }
             other => other.map(|_| ()).map_err(Error::from),
         }
     }

@@ -142,7 +142,8 @@ impl Store {
         .bind(&pattern)
         .bind(&pattern)
         .bind(limit + 1)
-        .bind((page - 1) * limit)
+        // A page far past the end is an empty page, never an overflow.
+        .bind((page - 1).saturating_mul(limit))
         .bind(status)
         .bind(assignee)
         .bind(assignee_id)

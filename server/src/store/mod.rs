@@ -65,7 +65,7 @@ mod users;
 pub use businesses::{Business, ProviderCredentials};
 pub use contact_list::{ContactPage, ContactRow};
 pub use contacts::ImportCounts;
-pub use error::{Error, StoreResult};
+pub use error::{Account, Error, StoreResult};
 pub use list_filter::{AssigneeFilter, ListFilter};
 pub(crate) use messages::preview;
 pub use messages::{MessageJson, MessageRow};

@@ -879,7 +879,7 @@ both_backends!(
         assert_eq!(status, 409, "{body}");
         assert_error(
             &body,
-            "conflict",
+            "phone_number_id_taken",
             "This phoneNumberId is already used by another business",
         );
         let (_, beta_after) = app.get("/identity/users/profile", &beta.access).await;

@@ -1,6 +1,8 @@
 //! Integration tests: the real application on a random port, on SQLite and on Postgres.
 
+mod accounts;
 mod auto_replies;
+mod bad_input;
 mod cluster;
 mod crash;
 mod customer_sends;

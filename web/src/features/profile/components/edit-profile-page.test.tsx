@@ -57,7 +57,7 @@ describe('edit profile page', () => {
       'GET /identity/users/profile': () => json(OWNER_PROFILE),
       'GET /identity/users/agents': () => json([]),
       'PATCH /identity/users/profile': () =>
-        json({ detail: 'This phoneNumberId is already used by another business', message: 'x', code: 'conflict' }, 409),
+        json({ detail: 'This phoneNumberId is already used by another business', message: 'x', code: 'phone_number_id_taken', field: 'phoneNumberId' }, 409),
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Save profile' }));
     await waitFor(() => expect(toast).toHaveBeenCalledWith('This phoneNumberId is already used by another business', 'error'));

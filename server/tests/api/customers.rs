@@ -11,13 +11,13 @@ use crate::both_backends;
 use crate::helpers::*;
 use crate::live::*;
 
-const BSUID: &str = "US.13491208655302741918";
-const PHONE: &str = "16505551234";
+pub const BSUID: &str = "US.13491208655302741918";
+pub const PHONE: &str = "16505551234";
 const USERNAME: &str = "@realsheenanelson";
 
 /// A `messages` change as Meta sends it for a user with a username: `contacts[].user_id` and
 /// `profile.username`, and `wa_id` only when `phone` is shared.
-fn from_username(pnid: &str, phone: Option<&str>, messages: Vec<Value>) -> Value {
+pub fn from_username(pnid: &str, phone: Option<&str>, messages: Vec<Value>) -> Value {
     let mut contact = json!({"profile": {"name": "Sheena Nelson", "username": USERNAME},
                              "user_id": BSUID});
     if let Some(phone) = phone {
@@ -34,7 +34,7 @@ fn from_username(pnid: &str, phone: Option<&str>, messages: Vec<Value>) -> Value
 }
 
 /// A text from the BSUID, with `from` only when the phone is shared.
-fn bsuid_text(phone: Option<&str>, id: &str, body: &str, timestamp: &str) -> Value {
+pub fn bsuid_text(phone: Option<&str>, id: &str, body: &str, timestamp: &str) -> Value {
     let mut message = json!({"from_user_id": BSUID, "id": id, "timestamp": timestamp,
                              "type": "text", "text": {"body": body}});
     if let Some(phone) = phone {
@@ -49,7 +49,7 @@ async fn users(app: &TestApp, biz: &Business) -> Vec<Value> {
     list["data"]["users"].as_array().expect("users").clone()
 }
 
-async fn history(app: &TestApp, biz: &Business, key: &str) -> Vec<Value> {
+pub async fn history(app: &TestApp, biz: &Business, key: &str) -> Vec<Value> {
     let (status, body) = app
         .get(&format!("/api/conversation/{key}"), &biz.session.access)
         .await;

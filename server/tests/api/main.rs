@@ -5,6 +5,7 @@ mod auto_replies;
 mod bad_input;
 mod cluster;
 mod crash;
+mod customer_changes;
 mod customer_sends;
 mod customers;
 mod google;

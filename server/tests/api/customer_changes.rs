@@ -1,0 +1,103 @@
+//! Edits, deletions and coexistence echoes find their customer the way messages do: by phone or
+//! by BSUID, and a BSUID already linked to a phone reaches the phone's conversation.
+
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::customers::{BSUID, PHONE, bsuid_text, from_username, history};
+use crate::helpers::*;
+use crate::live::Business;
+
+/// 2025-11-21T04:40:00Z and a minute later.
+const SENT: &str = "1763700000";
+const LATER: &str = "1763700060";
+
+/// A `smb_message_echoes` change: a message the business sent from its phone to `to_user_id`.
+fn echo_to_user_id(pnid: &str, id: &str, body: &str) -> Value {
+    json!({"object": "whatsapp_business_account", "entry": [{"id": "waba", "changes": [{
+    "field": "smb_message_echoes",
+    "value": {
+        "messaging_product": "whatsapp",
+        "metadata": {"display_phone_number": "15550783881", "phone_number_id": pnid},
+        "message_echoes": [{"from": "15550783881", "to_user_id": BSUID, "id": id,
+                            "timestamp": LATER, "type": "text", "text": {"body": body}}],
+    }}]}]})
+}
+
+async fn deliver(app: &TestApp, biz: &Business, body: &Value) {
+    let (status, answer) = app.webhook(body, &biz.app_secret).await;
+    assert_eq!(status, 200, "{answer}");
+}
+
+fn ids(messages: &[Value]) -> Vec<&str> {
+    messages
+        .iter()
+        .map(|m| m["message_id"].as_str().unwrap_or_default())
+        .collect()
+}
+
+both_backends!(
+    an_edit_and_an_echo_by_bsuid_only_reach_a_customer_known_by_bsuid,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("bsuid_changes").await;
+        let pnid = biz.phone_number_id.clone();
+        let first = bsuid_text(None, "wamid.first", "Blue, please", SENT);
+        deliver(&app, &biz, &from_username(&pnid, None, vec![first])).await;
+
+        let edit = json!({"from_user_id": BSUID, "id": "wamid.edit", "timestamp": LATER,
+                          "type": "edit", "edit": {"original_message_id": "wamid.first",
+                          "message": {"type": "text", "text": {"body": "Red, please"}}}});
+        deliver(&app, &biz, &from_username(&pnid, None, vec![edit])).await;
+        deliver(
+            &app,
+            &biz,
+            &echo_to_user_id(&pnid, "wamid.echo", "Red it is"),
+        )
+        .await;
+
+        let messages = history(&app, &biz, BSUID).await;
+        assert_eq!(ids(&messages), ["wamid.first", "wamid.echo"]);
+        assert_eq!(messages[0]["content"]["text"], "Red, please");
+        assert!(messages[0]["edited_at"].is_string(), "{}", messages[0]);
+        assert_eq!(messages[1]["direction"], "outgoing");
+        assert_eq!(messages[1]["sender_name"], "WhatsApp app");
+    }
+);
+
+both_backends!(
+    a_revoke_and_an_echo_by_bsuid_reach_the_phone_it_is_linked_to,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("linked_changes").await;
+        let pnid = biz.phone_number_id.clone();
+        // Phone and BSUID arrive together once: the customer is kept under the phone.
+        let first = bsuid_text(Some(PHONE), "wamid.first", "Blue, please", SENT);
+        deliver(&app, &biz, &from_username(&pnid, Some(PHONE), vec![first])).await;
+
+        let revoke = json!({"from_user_id": BSUID, "id": "wamid.revoke", "timestamp": LATER,
+                            "type": "revoke", "revoke": {"original_message_id": "wamid.first"}});
+        deliver(&app, &biz, &from_username(&pnid, None, vec![revoke])).await;
+        deliver(
+            &app,
+            &biz,
+            &echo_to_user_id(&pnid, "wamid.echo", "No problem"),
+        )
+        .await;
+
+        let messages = history(&app, &biz, PHONE).await;
+        assert_eq!(ids(&messages), ["wamid.first", "wamid.echo"]);
+        assert_eq!(
+            messages[0]["content"],
+            json!({"text": null, "revoked": true})
+        );
+        assert!(messages[0]["revoked_at"].is_string(), "{}", messages[0]);
+        let (_, list) = app.get("/api/users", &biz.session.access).await;
+        let rows = list["data"]["users"].as_array().expect("rows");
+        assert_eq!(
+            rows.len(),
+            1,
+            "one customer, one row: {list} (BSUID history: {status})"
+        );
+    }
+);

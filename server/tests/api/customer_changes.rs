@@ -94,10 +94,6 @@ both_backends!(
         assert!(messages[0]["revoked_at"].is_string(), "{}", messages[0]);
         let (_, list) = app.get("/api/users", &biz.session.access).await;
         let rows = list["data"]["users"].as_array().expect("rows");
-        assert_eq!(
-            rows.len(),
-            1,
-            "one customer, one row: {list} (BSUID history: {status})"
-        );
+        assert_eq!(rows.len(), 1, "one customer, one row: {list}");
     }
 );

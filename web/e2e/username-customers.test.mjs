@@ -23,14 +23,14 @@ describe('username customers', () => {
     const userId = newBsuid();
     const username = `@sheena${counter}`;
 
-    await injectMessage(tokens, undefined, 'Sheena Nelson', { user_id: userId, username, text: 'Does it come in another color?' });
-    const row = page.getByRole('button', { name: 'Sheena Nelson' });
+    await injectMessage(tokens, undefined, 'Rania Username', { user_id: userId, username, text: 'Does it come in another color?' });
+    const row = page.getByRole('button', { name: 'Rania Username' });
     await row.filter({ hasText: 'Does it come in another color?' }).waitFor();
     await row.getByText(username).waitFor();
     assert.doesNotMatch(await row.innerText(), /null/);
 
     await row.click();
-    const pane = page.getByRole('region', { name: 'Sheena Nelson' });
+    const pane = page.getByRole('region', { name: 'Rania Username' });
     await pane.getByRole('article', { name: 'Customer message' }).filter({ hasText: 'another color' }).waitFor();
     await pane.locator('.chat-header').getByText(username).waitFor();
 
@@ -45,7 +45,7 @@ describe('username customers', () => {
     const config = await fetch(`${BASE_URL}/api/config`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } });
     const { phoneNumberId } = await config.json();
     await page.goto(`/whatsapp?conversation_id=${encodeURIComponent(`${phoneNumberId}_${userId}`)}`);
-    await page.getByRole('region', { name: 'Sheena Nelson' }).getByText('Yes, in blue and green.').waitFor();
+    await page.getByRole('region', { name: 'Rania Username' }).getByText('Yes, in blue and green.').waitFor();
     await page.close();
   });
 

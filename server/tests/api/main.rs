@@ -17,6 +17,7 @@ mod recipients;
 mod replies;
 mod sandbox;
 mod sandbox_graph;
+mod security;
 mod sending;
 mod team;
 mod team_nodes;

@@ -30,7 +30,7 @@ use crate::auth::tokens::TokenIssuer;
 use crate::config::Settings;
 use crate::error::{ApiError, no_route};
 use crate::framework_errors::{self, BodyLimit};
-use crate::multipart::{FormError, MAX_FORM_TEXT, MAX_UPLOAD};
+use crate::multipart::{MAX_FORM_TEXT, MAX_UPLOAD};
 use crate::outbox::Outbox;
 use crate::provider::Provider;
 use crate::provider::cloud::CloudClient;
@@ -231,8 +231,7 @@ fn routes(
         .app_data(
             MultipartFormConfig::default()
                 .total_limit(MAX_UPLOAD)
-                .memory_limit(MAX_FORM_TEXT)
-                .error_handler(|err, _| ApiError::from(FormError::from(err)).into()),
+                .memory_limit(MAX_FORM_TEXT),
         )
         .wrap(from_fn(framework_errors::json_refusals))
         .wrap(headers)

@@ -1,8 +1,10 @@
-//! actix's own refusals in Parley's shape. Extractors (JSON, query, body bytes) and the framework
-//! answer with their own errors and plain-text bodies; this middleware turns each into the
-//! `ApiError` it means, so every refusal is `{"detail", "message", "code"}` with a stable code.
+//! actix's own refusals in Parley's shape. Extractors (JSON, query, body bytes, multipart forms)
+//! and the framework answer with their own errors and plain-text bodies; this middleware turns
+//! each into the `ApiError` it means, so every refusal is `{"detail", "message", "code"}` with a
+//! stable code.
 //! It also refuses overlong URLs before any route reads them.
 
+use actix_multipart::MultipartError;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::error::{JsonPayloadError, PayloadError, QueryPayloadError, UrlencodedError};
@@ -10,6 +12,7 @@ use actix_web::middleware::Next;
 use actix_web::{HttpResponse, ResponseError};
 
 use crate::error::ApiError;
+use crate::multipart::FormError;
 
 /// Longest request target (path and query) served. Longer ones get 414; heads over 128 KB never
 /// reach the app (actix answers 431 with no body).
@@ -33,8 +36,9 @@ pub async fn json_refusals(
         ));
         return Ok(req.into_response(refusal.error_response()));
     }
-    let limit = req.app_data::<BodyLimit>().copied();
     let response = next.call(req).await?;
+    // Read after routing: the limit is set on the route's resource or scope.
+    let limit = response.request().app_data::<BodyLimit>().copied();
     let refusal = match response.response().error() {
         Some(err) if err.as_error::<ApiError>().is_none() => meaning(err, limit),
         _ => None,
@@ -56,6 +60,9 @@ fn meaning(err: &actix_web::Error, limit: Option<BodyLimit>) -> Option<ApiError>
     }
     if let Some(err) = err.as_error::<PayloadError>() {
         return Some(payload_refusal(err, limit));
+    }
+    if let Some(err) = err.as_error::<MultipartError>() {
+        return Some(FormError::from(err).into());
     }
     if let Some(err) = err.as_error::<QueryPayloadError>() {
         return Some(ApiError::BadRequest(format!("Invalid query: {err}")));

@@ -27,8 +27,8 @@ pub enum FormError {
     Invalid(String),
 }
 
-impl From<MultipartError> for FormError {
-    fn from(err: MultipartError) -> Self {
+impl From<&MultipartError> for FormError {
+    fn from(err: &MultipartError) -> Self {
         match err {
             MultipartError::ContentTypeMissing
             | MultipartError::ContentTypeParse
@@ -78,7 +78,7 @@ impl Form {
     /// Reads every part; file parts keep at most `max_file + 1` bytes.
     pub async fn read(mut payload: Multipart, max_file: usize) -> Result<Form, FormError> {
         let mut parts = Vec::new();
-        while let Some(mut field) = payload.try_next().await? {
+        while let Some(mut field) = payload.try_next().await.map_err(|e| FormError::from(&e))? {
             if parts.len() == MAX_PARTS {
                 return Err(FormError::TooManyParts);
             }
@@ -94,7 +94,7 @@ impl Form {
                 MAX_TEXT
             };
             let mut bytes = Vec::new();
-            while let Some(chunk) = field.try_next().await? {
+            while let Some(chunk) = field.try_next().await.map_err(|e| FormError::from(&e))? {
                 let room = (limit + 1).saturating_sub(bytes.len());
                 bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
                 if bytes.len() > limit {

@@ -14,6 +14,7 @@ mod live;
 mod presence;
 mod push;
 mod recipients;
+mod refusals;
 mod replies;
 mod sandbox;
 mod sandbox_graph;

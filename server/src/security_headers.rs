@@ -11,7 +11,8 @@ const HSTS: &str = "max-age=31536000";
 
 /// The web app's needs, and nothing more: its own scripts and workers (the service worker,
 /// pdf.js); pictures and sound it holds as `blob:` (media fetched with the session) or `data:`,
-/// and the provider's https pictures of ad referrals; its own API and WebSocket; OpenStreetMap's
+/// and the provider's https pictures of ad referrals; its own API and WebSocket, and reading back
+/// its own `blob:` files (thumbnails of files being sent); OpenStreetMap's
 /// embedded map for locations. Inline styles serve the static privacy and terms pages.
 fn app_policy(public_url: &str) -> String {
     let socket = websocket_origin(public_url)
@@ -23,7 +24,7 @@ fn app_policy(public_url: &str) -> String {
         "style-src 'self' 'unsafe-inline'".to_string(),
         "img-src 'self' blob: data: https:".to_string(),
         "media-src 'self' blob:".to_string(),
-        format!("connect-src 'self'{socket}"),
+        format!("connect-src 'self' blob:{socket}"),
         "worker-src 'self'".to_string(),
         "frame-src https://www.openstreetmap.org".to_string(),
         "object-src 'none'".to_string(),

@@ -236,7 +236,7 @@ both_backends!(
         );
         let policy = header(response.headers(), "content-security-policy");
         assert!(
-            policy.contains("connect-src 'self' wss://inbox.example.com"),
+            policy.contains("connect-src 'self' blob: wss://inbox.example.com"),
             "{policy}"
         );
     }

@@ -11,6 +11,7 @@ use actix_codec::Framed;
 use actix_http::body::MessageBody;
 use actix_http::h1::Codec;
 use actix_http::{HttpService, Request};
+use actix_multipart::form::MultipartFormConfig;
 use actix_service::map_config;
 use actix_web::dev::{
     AppConfig, Server, ServiceFactory, ServiceRequest, ServiceResponse, fn_service,
@@ -28,19 +29,19 @@ use crate::auth::throttle::LoginThrottle;
 use crate::auth::tokens::TokenIssuer;
 use crate::config::Settings;
 use crate::error::{ApiError, no_route};
+use crate::framework_errors::{self, BodyLimit};
+use crate::multipart::{MAX_FORM_TEXT, MAX_UPLOAD};
 use crate::outbox::Outbox;
 use crate::provider::Provider;
 use crate::provider::cloud::CloudClient;
 use crate::push::Push;
 use crate::sandbox::{self, Sandbox};
+use crate::security_headers::security_headers;
 use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
 use crate::team::{Team, spawn_team_sweep};
 use crate::{api, auth, client_text, cluster, secrets, telemetry, webhook};
-
-/// Largest multipart upload (documents may be 100 MB).
-const MAX_UPLOAD: usize = 110 * 1024 * 1024;
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -224,21 +225,16 @@ fn routes(
     >,
 > {
     let sandbox = state.sandbox.clone();
+    let headers = security_headers(&state.settings.server.public_url);
     App::new()
         .app_data(state)
-        .app_data(web::JsonConfig::default().error_handler(|err, _| {
-            ApiError::BadRequest(format!("Invalid JSON body: {err}")).into()
-        }))
         .app_data(
-            actix_multipart::form::MultipartFormConfig::default()
+            MultipartFormConfig::default()
                 .total_limit(MAX_UPLOAD)
-                .memory_limit(2 * 1024 * 1024),
+                .memory_limit(MAX_FORM_TEXT),
         )
-        .app_data(
-            web::QueryConfig::default().error_handler(|err, _| {
-                ApiError::BadRequest(format!("Invalid query: {err}")).into()
-            }),
-        )
+        .wrap(from_fn(framework_errors::json_refusals))
+        .wrap(headers)
         .wrap(Compress::default())
         .wrap(from_fn(telemetry::request_span))
         .service(
@@ -250,6 +246,7 @@ fn routes(
         .service(
             web::resource("/webhook")
                 .app_data(web::PayloadConfig::new(webhook::MAX_BODY))
+                .app_data(BodyLimit(webhook::MAX_BODY))
                 .route(web::get().to(webhook::verify))
                 .route(web::post().to(webhook::receive)),
         )
@@ -267,7 +264,8 @@ fn routes(
 fn sandbox_scope(sandbox: Option<Arc<Sandbox>>) -> actix_web::Scope {
     let scope = web::scope("/sandbox")
         // Template header examples go up as raw bytes, up to 100 MB.
-        .app_data(web::PayloadConfig::new(MAX_UPLOAD));
+        .app_data(web::PayloadConfig::new(MAX_UPLOAD))
+        .app_data(BodyLimit(MAX_UPLOAD));
     match sandbox {
         Some(sandbox) => scope
             .app_data(web::Data::from(sandbox))

@@ -46,6 +46,10 @@ pub enum ApiError {
     #[error("This conversation is assigned to {}", .0.name)]
     AssignedToOther(store::Person),
     #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{0}")]
+    UriTooLong(String),
+    #[error("{0}")]
     Unsupported(String),
     #[error("{0}")]
     Unprocessable(String),
@@ -75,6 +79,8 @@ impl ApiError {
             ApiError::AccountTaken(store::Account::WabaId) => "waba_id_taken",
             ApiError::AccountTaken(store::Account::PhoneNumberId) => "phone_number_id_taken",
             ApiError::AssignedToOther(_) => "assigned_to_other",
+            ApiError::PayloadTooLarge(_) => "payload_too_large",
+            ApiError::UriTooLong(_) => "uri_too_long",
             ApiError::Unsupported(_) => "unsupported_media_type",
             ApiError::Unprocessable(_) => "validation_failed",
             ApiError::TooManyRequests { .. } => "too_many_requests",
@@ -109,9 +115,11 @@ impl From<InvalidCustomerKey> for ApiError {
 impl From<FormError> for ApiError {
     fn from(err: FormError) -> Self {
         match err {
-            FormError::FieldTooLong(_) | FormError::ControlCharacter(_) => {
-                ApiError::Unprocessable(err.to_string())
+            FormError::FieldTooLong(_) | FormError::TooLarge => {
+                ApiError::PayloadTooLarge(err.to_string())
             }
+            FormError::ControlCharacter(_) => ApiError::Unprocessable(err.to_string()),
+            FormError::NotMultipart => ApiError::Unsupported(err.to_string()),
             FormError::TooManyParts | FormError::Invalid(_) => {
                 ApiError::BadRequest(err.to_string())
             }
@@ -237,6 +245,8 @@ impl ResponseError for ApiError {
             ApiError::Conflict(_) | ApiError::AccountTaken(_) | ApiError::AssignedToOther(_) => {
                 StatusCode::CONFLICT
             }
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,

@@ -6,10 +6,13 @@
 //! - `app`: builds the actix application and wires the parts; used by `main` and the tests
 //! - `state`: what every handler shares
 //! - `customer`: the customer key (a phone number's digits, or a BSUID) that names a conversation
+//! - `customer_file`: the headers a customer's file is served with (allowed types, sandboxed)
 //! - `multipart`: multipart forms read into memory with limits
 //! - `plain_text`: no control characters in client text; U+0000 in Meta's text replaced
 //! - `client_text`: the door check that refuses client text with a control character
 //! - `error`: the one error type and its JSON shape
+//! - `framework_errors`: actix's own refusals (extractors, limits, long URLs) in that shape
+//! - `security_headers`: the Content Security Policy and other headers of every answer
 //! - `telemetry`: logging and request ids
 //! - `secrets`: generated secrets kept in the data dir
 //! - `store`: the data-access layer
@@ -39,7 +42,9 @@ pub mod cloud;
 pub mod cluster;
 pub mod config;
 pub mod customer;
+pub mod customer_file;
 pub mod error;
+pub mod framework_errors;
 pub mod inbound;
 pub mod media;
 pub mod multipart;
@@ -51,6 +56,7 @@ pub mod rate;
 pub mod replies;
 pub mod sandbox;
 pub mod secrets;
+pub mod security_headers;
 pub mod sending;
 pub mod state;
 pub mod store;

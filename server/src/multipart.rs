@@ -1,9 +1,11 @@
-//! A multipart form read into memory with limits: text fields and files alike are parts.
-//! A file longer than the limit is cut at one byte past it, so a size rule can still say
-//! "too large" without the server holding the whole upload.
+//! Multipart forms and their limits. A form read into memory (`Form::read`) holds text fields
+//! and files alike as parts; a file longer than its limit is cut at one byte past it, so a size
+//! rule can still say "too large" without the server holding the whole upload. Typed forms
+//! (`MultipartForm`) have the limits below too. Both refuse with `FormError`.
 
-use actix_multipart::Multipart;
 use actix_multipart::form::text::Text;
+use actix_multipart::{Multipart, MultipartError};
+use actix_web::error::PayloadError;
 use futures_util::TryStreamExt;
 
 use crate::plain_text::{self, ControlCharacter};
@@ -11,20 +13,46 @@ use crate::plain_text::{self, ControlCharacter};
 /// A form that cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum FormError {
-    #[error("Too many form parts")]
+    #[error("Too many form parts (at most {MAX_PARTS})")]
     TooManyParts,
-    #[error("{0} is too long")]
+    #[error("{0} is too long (at most {mb} MB)", mb = MAX_TEXT / MB)]
     FieldTooLong(String),
+    /// A typed form over its limits.
+    #[error(
+        "The form is too large (at most {} MB in all, its text fields at most {} MB)",
+        MAX_UPLOAD / MB,
+        MAX_FORM_TEXT / MB
+    )]
+    TooLarge,
+    #[error("The body must be multipart/form-data")]
+    NotMultipart,
     #[error("Invalid multipart body: {0}")]
     Invalid(String),
     #[error(transparent)]
     ControlCharacter(#[from] ControlCharacter),
 }
 
+impl From<&MultipartError> for FormError {
+    fn from(err: &MultipartError) -> Self {
+        match err {
+            MultipartError::ContentTypeMissing
+            | MultipartError::ContentTypeParse
+            | MultipartError::ContentTypeIncompatible => FormError::NotMultipart,
+            MultipartError::Payload(PayloadError::Overflow) => FormError::TooLarge,
+            other => FormError::Invalid(other.to_string()),
+        }
+    }
+}
+
+const MB: usize = 1024 * 1024;
 /// Most parts one form may have.
 const MAX_PARTS: usize = 200;
 /// Most bytes of a part without a file name (a text field).
-const MAX_TEXT: usize = 1024 * 1024;
+const MAX_TEXT: usize = MB;
+/// Largest typed multipart upload (documents may be 100 MB).
+pub const MAX_UPLOAD: usize = 110 * MB;
+/// Most bytes of a typed form's text fields together.
+pub const MAX_FORM_TEXT: usize = 2 * MB;
 
 /// One part of the form.
 pub struct Part {
@@ -55,7 +83,7 @@ impl Form {
     /// Reads every part; file parts keep at most `max_file + 1` bytes.
     pub async fn read(mut payload: Multipart, max_file: usize) -> Result<Form, FormError> {
         let mut parts = Vec::new();
-        while let Some(mut field) = payload.try_next().await.map_err(invalid)? {
+        while let Some(mut field) = payload.try_next().await.map_err(|e| FormError::from(&e))? {
             if parts.len() == MAX_PARTS {
                 return Err(FormError::TooManyParts);
             }
@@ -71,7 +99,7 @@ impl Form {
                 MAX_TEXT
             };
             let mut bytes = Vec::new();
-            while let Some(chunk) = field.try_next().await.map_err(invalid)? {
+            while let Some(chunk) = field.try_next().await.map_err(|e| FormError::from(&e))? {
                 let room = (limit + 1).saturating_sub(bytes.len());
                 bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
                 if bytes.len() > limit {
@@ -121,8 +149,4 @@ pub fn check_texts<'a>(
         Some(text) => plain_text::check_field(name, &text.0),
         None => Ok(()),
     })
-}
-
-fn invalid(err: actix_multipart::MultipartError) -> FormError {
-    FormError::Invalid(err.to_string())
 }

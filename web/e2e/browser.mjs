@@ -81,6 +81,23 @@ export async function injectMessage(tokens, from, name, body, base = BASE_URL) {
   return response.json();
 }
 
+/** The customer's file, uploaded to the sandbox as the Cloud API would hold it. */
+export async function uploadAsCustomer(tokens, bytes, mimeType, filename) {
+  const profile = await (await fetch(`${BASE_URL}/identity/users/profile`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } })).json();
+  const form = new FormData();
+  form.append('messaging_product', 'whatsapp');
+  form.append('type', mimeType);
+  form.append('file', new Blob([bytes], { type: mimeType }), filename);
+  const response = await fetch(`${BASE_URL}/sandbox/v21.0/${profile.phoneNumberId}/media`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${profile.accessToken}` },
+    body: form,
+  });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${body}`);
+  return JSON.parse(body).id;
+}
+
 /**
  * Registers a new business owner on `base`, signs in on a new page of `context` and waits until
  * the inbox is open and live; answers the page and the account's tokens.

@@ -3,7 +3,7 @@
 // played, and the thumbnails of server media are kept in the local database.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, openCustomerConversation, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, injectMessage, openCustomerConversation, screenshot, startBrowser, uploadAsCustomer } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1699${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
@@ -64,23 +64,6 @@ function storedThumbnails(page) {
         };
       }),
   );
-}
-
-/** The customer's file, uploaded to the sandbox as the Cloud API would hold it. */
-async function uploadAsCustomer(tokens, bytes, mimeType, filename) {
-  const profile = await (await fetch(`${BASE_URL}/identity/users/profile`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } })).json();
-  const form = new FormData();
-  form.append('messaging_product', 'whatsapp');
-  form.append('type', mimeType);
-  form.append('file', new Blob([bytes], { type: mimeType }), filename);
-  const response = await fetch(`${BASE_URL}/sandbox/v21.0/${profile.phoneNumberId}/media`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${profile.accessToken}` },
-    body: form,
-  });
-  const body = await response.text();
-  assert.equal(response.status, 200, body);
-  return JSON.parse(body).id;
 }
 
 describe('media thumbnails', () => {

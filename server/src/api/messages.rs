@@ -8,6 +8,7 @@ use serde_json::json;
 use crate::api::team::member_of;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
+use crate::customer_file;
 use crate::error::{ApiError, ApiResult, non_blank};
 use crate::multipart::check_texts;
 use crate::outbox::Delivery;
@@ -130,6 +131,7 @@ pub async fn get_config(state: web::Data<AppState>, auth: Auth) -> ApiResult<Htt
 
 /// `GET /api/media/{id}`: a file of the caller's business (bearer or `?token=`), with range
 /// requests for audio and video. Inbound media not kept yet is fetched from the provider first.
+/// Served as `customer_file` says: never as a page that could run script in Parley's origin.
 pub async fn get_media(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -157,11 +159,8 @@ pub async fn get_media(
     let named = NamedFile::open_async(state.settings.server.data_dir.join(&file.path))
         .await
         .map_err(|_| ApiError::NotFound("Media not found".into()))?
-        .set_content_type(
-            file.mime_type
-                .parse()
-                .unwrap_or(mime::APPLICATION_OCTET_STREAM),
-        )
         .use_etag(true);
-    Ok(named.into_response(&req))
+    let mut response = named.into_response(&req);
+    customer_file::protect(&mut response, &file.mime_type, &file.filename);
+    Ok(response)
 }

@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::graph::{graph_error, unsupported_request};
 use super::{Sandbox, graph_id};
+use crate::customer_file;
 use crate::error::ApiResult;
 
 /// A stored sandbox upload's description, kept next to its bytes.
@@ -121,7 +122,8 @@ pub(super) async fn media_object(
     }))
 }
 
-/// `GET /sandbox/files/{media_id}`: the bytes, with the same bearer token.
+/// `GET /sandbox/files/{media_id}`: the bytes, with the same bearer token, answered as every
+/// customer file is.
 pub async fn download(
     sandbox: web::Data<Sandbox>,
     req: HttpRequest,
@@ -135,5 +137,7 @@ pub async fn download(
     let bytes = tokio::fs::read(sandbox.media_dir.join(&media_id))
         .await
         .map_err(anyhow::Error::from)?;
-    Ok(HttpResponse::Ok().content_type(info.mime_type).body(bytes))
+    let mut response = HttpResponse::Ok().body(bytes);
+    customer_file::protect(&mut response, &info.mime_type, "");
+    Ok(response)
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { MediaRef } from '../../../lib/api/types';
+import { downloadFile } from '../../../lib/media/download-file';
 import { mediaObjectUrl } from '../../../lib/media/media-cache';
 import { pdfThumbnail } from '../../../lib/thumbnails/pdf-thumbnail';
 import { useThumbnail } from '../../../lib/thumbnails/use-thumbnail';
@@ -8,7 +9,7 @@ import { extensionOf } from '../document-type';
 
 /**
  * A document as a card: a PDF's first page and page count, otherwise (or until drawn) its file
- * type; opening fetches it with the session and shows it in a new tab.
+ * type; opening fetches it with the session and downloads it (never shown as a page of the app).
  */
 export function DocumentCard({ media }: { media: MediaRef }) {
   const { t } = useTranslation();
@@ -23,7 +24,7 @@ export function DocumentCard({ media }: { media: MediaRef }) {
       showToast(t('failedToOpenDocument'), 'error', CHAT_TOAST_MS);
       return;
     }
-    window.open(url, '_blank', 'noopener');
+    downloadFile(url, name);
   };
 
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { downloadFile } from '../../../lib/media/download-file';
 import { getSample, parseRecipients, SAMPLE_FILE_NAME } from '../api/sender-api';
 import { isRecipientFile, RECIPIENT_FILE_ACCEPT, recipientFileError } from '../recipient-file';
 import type { SenderStatus } from '../sender-status';
@@ -49,10 +50,7 @@ export function RecipientUpload({ disabled, onRecipients, onStatus, onUploadProg
     setSample('downloading');
     try {
       const url = URL.createObjectURL(await getSample());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = SAMPLE_FILE_NAME;
-      link.click();
+      downloadFile(url, SAMPLE_FILE_NAME);
       window.setTimeout(() => URL.revokeObjectURL(url));
       setSample('success');
       onStatus({ type: 'success', text: t('sender.downloadStarted') });

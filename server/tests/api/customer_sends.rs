@@ -8,11 +8,9 @@ use actix_web::{App, HttpResponse, HttpServer, web};
 use serde_json::{Value, json};
 
 use crate::both_backends;
+use crate::customers::{self, BSUID, PHONE, bsuid_text};
 use crate::helpers::*;
 use crate::live::*;
-
-const BSUID: &str = "US.13491208655302741918";
-const PHONE: &str = "16505551234";
 
 /// The message bodies the stand-in Graph API received.
 #[derive(Clone, Default)]
@@ -92,24 +90,10 @@ fn now_secs() -> String {
     now.as_secs().to_string()
 }
 
-/// A message as Meta sends it for a user with a username, with the phone only when shared.
+/// A text "hi" sent now by the username customer, with the phone only when shared.
 fn from_username(pnid: &str, phone: Option<&str>, id: &str) -> Value {
-    let mut contact = json!({"profile": {"name": "Sheena", "username": "@sheena"},
-                             "user_id": BSUID});
-    let mut message = json!({"from_user_id": BSUID, "id": id, "timestamp": now_secs(),
-                             "type": "text", "text": {"body": "hi"}});
-    if let Some(phone) = phone {
-        contact["wa_id"] = json!(phone);
-        message["from"] = json!(phone);
-    }
-    json!({"object": "whatsapp_business_account", "entry": [{"id": "waba", "changes": [{
-    "field": "messages",
-    "value": {
-        "messaging_product": "whatsapp",
-        "metadata": {"display_phone_number": "15550783881", "phone_number_id": pnid},
-        "contacts": [contact],
-        "messages": [message],
-    }}]}]})
+    let message = bsuid_text(phone, id, "hi", &now_secs());
+    customers::from_username(pnid, phone, vec![message])
 }
 
 async fn send_text(app: &TestApp, biz: &Business, to: &str, client_id: &str) -> (u16, Value) {

@@ -19,6 +19,9 @@ pub type SessionId = u64;
 #[rtype(result = "()")]
 pub struct Deliver(pub Vec<Arc<SharedEvent>>);
 
+/// The close reason of a session whose user's access was revoked.
+pub const SESSION_REVOKED: &str = "session revoked";
+
 /// Asks a session to close, with the reason sent to the client.
 #[derive(Message, Clone)]
 #[rtype(result = "()")]
@@ -142,17 +145,22 @@ impl Followers {
 
     /// Closes a user's sessions that follow `channel`; answers how many.
     pub fn close_following(&self, business_id: &str, user_id: &str, channel: &str) -> usize {
-        let matching: Vec<_> = self
-            .sessions
-            .values()
-            .filter(|e| {
-                e.business_id == business_id && e.user_id == user_id && e.channels.contains(channel)
-            })
-            .collect();
+        self.close_where("closed by the client", |e| {
+            e.business_id == business_id && e.user_id == user_id && e.channels.contains(channel)
+        })
+    }
+
+    /// Closes every session of a user: their access was revoked.
+    pub fn close_user(&self, business_id: &str, user_id: &str) -> usize {
+        self.close_where(SESSION_REVOKED, |e| {
+            e.business_id == business_id && e.user_id == user_id
+        })
+    }
+
+    fn close_where(&self, reason: &str, matches: impl Fn(&SessionEntry) -> bool) -> usize {
+        let matching: Vec<_> = self.sessions.values().filter(|e| matches(e)).collect();
         for entry in &matching {
-            entry
-                .close
-                .do_send(CloseSession("closed by the client".into()));
+            entry.close.do_send(CloseSession(reason.into()));
         }
         matching.len()
     }

@@ -25,6 +25,18 @@ pub struct CloseChannel {
     pub channel: String,
 }
 
+/// A user's access was revoked (deleted, new password, signed out everywhere): their sessions
+/// close, on every node.
+#[derive(Message, Clone, Debug)]
+#[rtype(result = "()")]
+pub struct Revocation {
+    pub business_id: String,
+    pub user_id: String,
+    /// The version the user's access tokens must carry from now on; `None` once the account is
+    /// gone.
+    pub version: Option<i64>,
+}
+
 /// Persisted events to route, in the order they were committed.
 #[derive(Message)]
 #[rtype(result = "()")]
@@ -214,6 +226,13 @@ impl Handler<CloseChannel> for Hub {
     }
 }
 
+impl Handler<Revocation> for Hub {
+    type Result = ();
+    fn handle(&mut self, msg: Revocation, _: &mut Context<Self>) {
+        self.followers.close_user(&msg.business_id, &msg.user_id);
+    }
+}
+
 impl Handler<Publish> for Hub {
     type Result = ();
     fn handle(&mut self, msg: Publish, ctx: &mut Context<Self>) {
@@ -260,6 +279,9 @@ impl Handler<SessionCount> for Hub {
 pub trait EventBus: Send + Sync + 'static {
     /// Publishes events in the order given (a commit's events together).
     fn publish(&self, events: Vec<Event>);
+
+    /// Closes the revoked user's sessions on this node and then on the others.
+    fn revoke(&self, revocation: Revocation);
 }
 
 /// The single-node bus: straight into this node's hub.
@@ -270,6 +292,10 @@ impl EventBus for InProcessBus {
         if !events.is_empty() {
             self.0.do_send(Publish(events));
         }
+    }
+
+    fn revoke(&self, revocation: Revocation) {
+        self.0.do_send(revocation);
     }
 }
 

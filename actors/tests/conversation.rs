@@ -12,7 +12,7 @@ use parley_actors::conversation::{
 };
 use parley_actors::error::StoreError;
 use parley_actors::events::{Event, NEW_MESSAGE, conversation_channel, event_data};
-use parley_actors::hub::EventBus;
+use parley_actors::hub::{EventBus, Revocation};
 use serde_json::{Value, json};
 
 /// How long an outgoing write takes: long enough that later messages reach the actor meanwhile.
@@ -142,6 +142,9 @@ impl EventBus for Published {
             seen.push((id, persisted));
         }
     }
+
+    /// Conversations never revoke anyone.
+    fn revoke(&self, _: Revocation) {}
 }
 
 impl Published {

@@ -26,6 +26,7 @@ use parley_actors::hub::{EventBus, Hub, InProcessBus};
 use crate::auth::google::GoogleVerifier;
 use crate::auth::password::hash_password;
 use crate::auth::throttle::LoginThrottle;
+use crate::auth::token_versions::TokenVersions;
 use crate::auth::tokens::TokenIssuer;
 use crate::config::Settings;
 use crate::error::{ApiError, no_route};
@@ -91,10 +92,12 @@ impl Application {
         let hub = Hub::resuming(store.last_seqs().await?)
             .reading(Arc::new(store.clone()))
             .start();
+        let token_versions = Arc::new(TokenVersions::default());
         let bus: Arc<dyn EventBus> = match other_nodes {
             Some(listener) => Arc::new(cluster::join(
                 store.clone(),
                 hub.clone(),
+                token_versions.clone(),
                 listener,
                 node.clone(),
             )),
@@ -163,6 +166,7 @@ impl Application {
             outbox,
             sandbox,
             tokens,
+            token_versions,
             throttle: LoginThrottle::new(&settings.auth, store.clone()),
             google: GoogleVerifier::new(settings.google.clone(), http.clone()),
             http,

@@ -6,19 +6,22 @@
 //! names the business and the seqs (one commit's events of a business are consecutive); each
 //! node `LISTEN`s, reads another node's events from the log and hands them to its hub, whose
 //! sequencer merges them with its own in seq order. Transient events (bulk progress) are not
-//! logged, so their notice carries them whole.
+//! logged, so their notice carries them whole. A revocation travels the same way: each node takes
+//! in the user's new token version and closes the user's sessions.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix::Addr;
 use parley_actors::events::{Event, TRANSIENT};
-use parley_actors::hub::{CatchUp, EventBus, Hub, InProcessBus, Publish};
+use parley_actors::hub::{CatchUp, EventBus, Hub, InProcessBus, Publish, Revocation};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;
 
+use crate::auth::token_versions::TokenVersions;
 use crate::store::Store;
 
 /// The Postgres notification channel.
@@ -51,6 +54,11 @@ enum Published {
         name: String,
         data: Box<RawValue>,
     },
+    /// A user's access was revoked: their new token version (`None`: the account is gone).
+    Revoked {
+        user_id: String,
+        version: Option<i64>,
+    },
 }
 
 /// What a publish tells the other nodes, per business: queued as is, serialized by the notifier
@@ -71,6 +79,17 @@ impl EventBus for ClusterBus {
             // Only fails once the runtime stops.
             let _ = self.notices.send(notices);
         }
+    }
+
+    fn revoke(&self, revocation: Revocation) {
+        let notice = Published::Revoked {
+            user_id: revocation.user_id.clone(),
+            version: revocation.version,
+        };
+        let business_id = revocation.business_id.clone();
+        self.local.revoke(revocation);
+        // Only fails once the runtime stops.
+        let _ = self.notices.send(vec![(business_id, notice)]);
     }
 }
 
@@ -134,12 +153,23 @@ pub async fn listen(database_url: &str) -> anyhow::Result<PgListener> {
 }
 
 /// The node's bus, with its notifier and its listener running.
-pub fn join(store: Store, hub: Addr<Hub>, listener: PgListener, node: String) -> ClusterBus {
+pub fn join(
+    store: Store,
+    hub: Addr<Hub>,
+    versions: Arc<TokenVersions>,
+    listener: PgListener,
+    node: String,
+) -> ClusterBus {
     let (notices, queue) = mpsc::unbounded_channel();
     actix_web::rt::spawn(notify(store.clone(), node.clone(), queue));
     // On the runtime itself, not actix's local task set: the listener's drop spawns a task to
     // release its connection, which needs the runtime still there when the set is dropped.
-    tokio::spawn(receive(store, hub.clone(), listener, node));
+    let other_nodes = OtherNodes {
+        store,
+        hub: hub.clone(),
+        versions,
+    };
+    tokio::spawn(receive(other_nodes, listener, node));
     ClusterBus {
         local: InProcessBus(hub),
         notices,
@@ -158,19 +188,33 @@ async fn notify(store: Store, node: String, mut queue: mpsc::UnboundedReceiver<V
     }
 }
 
+/// What other nodes' notices reach on this node.
+struct OtherNodes {
+    store: Store,
+    hub: Addr<Hub>,
+    versions: Arc<TokenVersions>,
+}
+
 /// Hands other nodes' events to this node's hub, in the order of their notices.
-async fn receive(store: Store, hub: Addr<Hub>, mut listener: PgListener, node: String) {
+async fn receive(nodes: OtherNodes, mut listener: PgListener, node: String) {
+    let OtherNodes {
+        store,
+        hub,
+        versions,
+    } = nodes;
     loop {
         let notification = match listener.try_recv().await {
             Ok(Some(notification)) => notification,
             Ok(None) => {
                 tracing::warn!("event listener reconnecting");
+                versions.forget_all();
                 catch_up_later(&hub);
                 continue;
             }
             Err(err) => {
                 tracing::warn!(error = %err, "event listener failed");
                 tokio::time::sleep(RETRY).await;
+                versions.forget_all();
                 catch_up_later(&hub);
                 continue;
             }
@@ -206,6 +250,16 @@ async fn receive(store: Store, hub: Addr<Hub>, mut listener: PgListener, node: S
                 name,
                 data,
             }],
+            Published::Revoked { user_id, version } => {
+                let revocation = Revocation {
+                    business_id: notice.business_id,
+                    user_id,
+                    version,
+                };
+                versions.revoked(&revocation);
+                hub.do_send(revocation);
+                continue;
+            }
         };
         hub.do_send(Publish(events));
     }

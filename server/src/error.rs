@@ -33,6 +33,10 @@ pub enum ApiError {
     InvalidCredentials,
     #[error("{TOKEN_EXPIRED}")]
     TokenExpired,
+    /// The account was deleted, its password changed or it signed out everywhere since the
+    /// token was issued.
+    #[error("Session revoked; please sign in again")]
+    TokenRevoked,
     #[error("{0}")]
     Forbidden(String),
     #[error("{0}")]
@@ -73,6 +77,7 @@ impl ApiError {
             ApiError::Unauthorized(_) => "unauthorized",
             ApiError::InvalidCredentials => "invalid_credentials",
             ApiError::TokenExpired => "token_expired",
+            ApiError::TokenRevoked => "token_revoked",
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::Conflict(_) => "conflict",
@@ -239,7 +244,9 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized(_) | ApiError::InvalidCredentials => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized(_) | ApiError::InvalidCredentials | ApiError::TokenRevoked => {
+                StatusCode::UNAUTHORIZED
+            }
             ApiError::TokenExpired | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) | ApiError::AccountTaken(_) | ApiError::AssignedToOther(_) => {

@@ -9,6 +9,7 @@ use parley_actors::hub::{EventBus, Hub};
 
 use crate::auth::google::GoogleVerifier;
 use crate::auth::throttle::LoginThrottle;
+use crate::auth::token_versions::TokenVersions;
 use crate::auth::tokens::TokenIssuer;
 use crate::config::Settings;
 use crate::outbox::Outbox;
@@ -24,6 +25,8 @@ pub struct AppState {
     pub settings: Settings,
     pub store: Store,
     pub tokens: TokenIssuer,
+    /// The token versions this node knows, checked on every request.
+    pub token_versions: Arc<TokenVersions>,
     pub throttle: LoginThrottle,
     /// Outbound HTTP (provider, Google); one pool for the process.
     pub http: reqwest::Client,

@@ -92,7 +92,7 @@ async fn open_stream(
     req: &HttpRequest,
     channel: String,
 ) -> ApiResult<HttpResponse> {
-    let auth = Auth::from_header_or_query(req)?;
+    let auth = Auth::from_header_or_query(req).await?;
     let (setup, frames) = setup(
         state,
         auth,

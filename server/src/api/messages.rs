@@ -137,7 +137,7 @@ pub async fn get_media(
     req: HttpRequest,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let auth = Auth::from_header_or_query(&req)?;
+    let auth = Auth::from_header_or_query(&req).await?;
     let id = path.into_inner();
     if id.is_empty()
         || id.len() > 128

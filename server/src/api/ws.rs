@@ -47,7 +47,7 @@ pub async fn serve(
 ) -> Result<(), actix_web::Error> {
     let (span, request_id) = telemetry::request(req.method(), req.path());
     let started = Instant::now();
-    let auth = match accept(&state, &req) {
+    let auth = match accept(&state, &req).await {
         Ok(auth) => auth,
         Err(error) => {
             telemetry::answered(&span, error.status_code().as_u16(), started);
@@ -75,15 +75,12 @@ pub async fn serve(
 }
 
 /// The path, the caller's token and the handshake headers, checked in that order.
-fn accept(state: &AppState, req: &Request) -> ApiResult<Auth> {
+async fn accept(state: &AppState, req: &Request) -> ApiResult<Auth> {
     if req.path() != PATH {
         return Err(no_route(req.method(), req.path()));
     }
-    let auth = Auth::for_stream(
-        &req.head().headers,
-        req.uri().query().unwrap_or(""),
-        &state.tokens,
-    )?;
+    let auth =
+        Auth::for_stream(&req.head().headers, req.uri().query().unwrap_or(""), state).await?;
     verify_handshake(req.head())
         .map_err(|e| ApiError::BadRequest(format!("Not a WebSocket handshake: {e}")))?;
     Ok(auth)

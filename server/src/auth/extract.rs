@@ -1,11 +1,11 @@
 //! Who is calling: the bearer token of a request, checked into `Auth`.
 
-use std::future::{Ready, ready};
-
 use actix_web::http::header::HeaderMap;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 
-use super::tokens::{self, Claims, TokenIssuer};
+use futures_util::future::LocalBoxFuture;
+
+use super::tokens::{self, Claims};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::store::{ROLE_OWNER, User};
@@ -46,42 +46,49 @@ impl Auth {
         }
     }
 
-    fn from_claims(claims: Claims) -> Auth {
-        Auth {
-            user_id: claims.sub,
-            business_id: claims.bid,
-            role: claims.role,
-            expires_at: claims.exp,
-        }
-    }
-
-    /// Checks the `Authorization: Bearer` header.
-    pub fn from_header(req: &HttpRequest) -> ApiResult<Auth> {
-        Self::verify(&app_state(req)?.tokens, bearer(req.headers())?)
+    /// Checks the `Authorization: Bearer` header, then that the token is not revoked.
+    pub async fn from_header(req: &HttpRequest) -> ApiResult<Auth> {
+        let state = app_state(req)?;
+        let claims = state.tokens.verify(bearer(req.headers())?)?;
+        Self::current(state, claims).await
     }
 
     /// Stream endpoints (WebSocket, SSE) cannot set headers from a browser: they take `?token=`.
-    pub fn from_header_or_query(req: &HttpRequest) -> ApiResult<Auth> {
-        Self::for_stream(req.headers(), req.query_string(), &app_state(req)?.tokens)
+    pub async fn from_header_or_query(req: &HttpRequest) -> ApiResult<Auth> {
+        Self::for_stream(req.headers(), req.query_string(), app_state(req)?).await
     }
 
     /// As `from_header_or_query`, from a request's parts (the WebSocket upgrade has no
     /// `HttpRequest`).
-    pub fn for_stream(headers: &HeaderMap, query: &str, tokens: &TokenIssuer) -> ApiResult<Auth> {
-        if headers.contains_key("Authorization") {
-            return Self::verify(tokens, bearer(headers)?);
-        }
-        let query = web::Query::<std::collections::HashMap<String, String>>::from_query(query)
-            .map_err(|_| ApiError::Unauthorized("Missing token".into()))?;
-        let token = query
-            .get("token")
-            .ok_or_else(|| ApiError::Unauthorized("Missing token".into()))?;
-        Self::verify(tokens, token)
+    pub async fn for_stream(headers: &HeaderMap, query: &str, state: &AppState) -> ApiResult<Auth> {
+        let claims = state.tokens.verify(&stream_token(headers, query)?)?;
+        Self::current(state, claims).await
     }
 
-    fn verify(tokens: &TokenIssuer, token: &str) -> ApiResult<Auth> {
-        tokens.verify(token).map(Auth::from_claims)
+    /// The caller of a signed token, unless their access was revoked since it was issued.
+    async fn current(state: &AppState, claims: Claims) -> ApiResult<Auth> {
+        state
+            .token_versions
+            .check(&state.store, &claims.sub, claims.ver)
+            .await?;
+        Ok(Auth {
+            user_id: claims.sub,
+            business_id: claims.bid,
+            role: claims.role,
+            expires_at: claims.exp,
+        })
     }
+}
+
+/// The bearer token, else the `token` query parameter.
+fn stream_token(headers: &HeaderMap, query: &str) -> ApiResult<String> {
+    if headers.contains_key("Authorization") {
+        return bearer(headers).map(str::to_string);
+    }
+    let missing = || ApiError::Unauthorized("Missing token".into());
+    let mut query = web::Query::<std::collections::HashMap<String, String>>::from_query(query)
+        .map_err(|_| missing())?;
+    query.remove("token").ok_or_else(missing)
 }
 
 fn app_state(req: &HttpRequest) -> ApiResult<&web::Data<AppState>> {
@@ -96,9 +103,10 @@ fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
 
 impl FromRequest for Auth {
     type Error = ApiError;
-    type Future = Ready<Result<Auth, ApiError>>;
+    type Future = LocalBoxFuture<'static, Result<Auth, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(Auth::from_header(req))
+        let req = req.clone();
+        Box::pin(async move { Auth::from_header(&req).await })
     }
 }

@@ -215,6 +215,13 @@ pub async fn logout(
     Ok(HttpResponse::Ok().json(json!({"status": "success"})))
 }
 
+/// `POST /identity/auth/logout-all`: ends every session of the caller, on every device.
+#[tracing::instrument(skip_all)]
+pub async fn logout_all(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
+    super::revocation::end_sessions(&state, &auth.business_id, &auth.user_id).await?;
+    Ok(HttpResponse::Ok().json(json!({"status": "success"})))
+}
+
 /// The web client's background session check.
 pub async fn protected_route(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     // A deleted agent's unexpired token stops here.

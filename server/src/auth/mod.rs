@@ -4,6 +4,8 @@
 //! - `password`: argon2id hashing
 //! - `throttle`: login lockouts
 //! - `extract`: the `Auth` extractor
+//! - `token_versions`: the token version each access token must carry, known per node
+//! - `revocation`: ends a user's sessions everywhere
 //! - `handlers`: register, login, refresh, logout, the session check
 //! - `google`: Google ID tokens checked against the issuer's keys
 //! - `google_sign_in`: Google sign-in (browser code flow and native ID token)
@@ -15,7 +17,9 @@ pub mod google_sign_in;
 pub mod handlers;
 pub mod password;
 pub mod profile;
+pub mod revocation;
 pub mod throttle;
+pub mod token_versions;
 pub mod tokens;
 
 use actix_web::web;
@@ -26,6 +30,7 @@ pub fn identity_routes(cfg: &mut web::ServiceConfig) {
         .route("/auth/login", web::post().to(handlers::login))
         .route("/auth/refresh", web::post().to(handlers::refresh))
         .route("/auth/logout", web::post().to(handlers::logout))
+        .route("/auth/logout-all", web::post().to(handlers::logout_all))
         .route("/auth/google", web::get().to(google_sign_in::start))
         .route(
             "/auth/google/callback",

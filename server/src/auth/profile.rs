@@ -268,8 +268,8 @@ pub async fn update_agent(
         .update_user(&auth.business_id, &agent_id, changes)
         .await?;
     if password_changed {
-        // A new password ends the agent's existing sessions (their refresh tokens).
-        state.store.revoke_user_refresh_tokens(&agent.id).await?;
+        // A new password ends the agent's existing sessions, everywhere.
+        super::revocation::end_sessions(&state, &auth.business_id, &agent.id).await?;
     }
     Ok(HttpResponse::Ok().json(user_json(&agent)))
 }
@@ -285,6 +285,7 @@ pub async fn delete_agent(
         .store
         .delete_agent(&auth.business_id, &agent_id)
         .await?;
+    super::revocation::announce(&state, &auth.business_id, &agent_id, None);
     state
         .team
         .agent_removed(&auth.business_id, &agent_id)

@@ -17,6 +17,9 @@ pub struct Claims {
     /// Business id: every query the bearer makes is scoped to it.
     pub bid: String,
     pub role: String,
+    /// The user's token version when issued (absent in tokens from before versions: 0).
+    #[serde(default)]
+    pub ver: i64,
     pub iat: u64,
     pub exp: u64,
 }
@@ -59,6 +62,7 @@ impl TokenIssuer {
             sub: user.id.clone(),
             bid: user.business_id.clone(),
             role: user.role.clone(),
+            ver: user.token_version,
             iat: now_secs,
             exp: now_secs + ttl_secs,
         };

@@ -1,4 +1,4 @@
-use super::error::StoreResult;
+use super::error::{Error, StoreResult};
 use super::{Store, now_ms};
 
 /// What presenting a refresh token led to.
@@ -85,13 +85,34 @@ impl Store {
         }
     }
 
-    /// Ends every session of a user (a password change).
-    pub async fn revoke_user_refresh_tokens(&self, user_id: &str) -> StoreResult<()> {
+    /// Ends every session of a user (a password change, signing out everywhere): raises the
+    /// version their access tokens must carry and revokes their refresh tokens; answers the new
+    /// version.
+    pub async fn end_sessions(&self, user_id: &str) -> StoreResult<i64> {
+        let mut tx = self.pool.begin().await?;
+        let (version,): (i64,) = sqlx::query_as(
+            "UPDATE users SET token_version = token_version + 1 WHERE id = $1 \
+             RETURNING token_version",
+        )
+        .bind(user_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or_else(|| Error::NotFound("Account no longer exists".into()))?;
         sqlx::query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = $1")
             .bind(user_id)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
-        Ok(())
+        tx.commit().await?;
+        Ok(version)
+    }
+
+    /// The version a user's access tokens must carry; `None` once the account is gone.
+    pub async fn token_version(&self, user_id: &str) -> StoreResult<Option<i64>> {
+        let row: Option<(i64,)> = sqlx::query_as("SELECT token_version FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|(version,)| version))
     }
 
     async fn revoke_family(&self, family_id: &str) -> StoreResult<()> {

@@ -21,6 +21,8 @@ pub struct User {
     pub password_hash: Option<String>,
     /// `en` or `ar`.
     pub language: String,
+    /// Carried by the user's access tokens; raised to refuse every token issued before.
+    pub token_version: i64,
 }
 
 impl User {
@@ -68,7 +70,8 @@ pub const ROLE_AGENT: &str = "agent";
 
 macro_rules! user_columns {
     () => {
-        "id, business_id, role, first_name, last_name, username, email, password_hash, language"
+        "id, business_id, role, first_name, last_name, username, email, password_hash, language, \
+         token_version"
     };
 }
 
@@ -283,6 +286,7 @@ async fn insert_user(
         email: new.email,
         password_hash: new.password_hash,
         language: "en".into(),
+        token_version: 0,
     })
 }
 

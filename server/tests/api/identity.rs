@@ -700,7 +700,11 @@ both_backends!(
         // The token has not expired, but its account is gone.
         let (status, body) = app.get("/api/auth/protected-route", &agent.access).await;
         assert_eq!(status, 401);
-        assert_error(&body, "unauthorized", "Account no longer exists");
+        assert_error(
+            &body,
+            "token_revoked",
+            "Session revoked; please sign in again",
+        );
         let (status, _) = app.get("/identity/users/profile", &agent.access).await;
         assert_eq!(status, 401);
         let (status, _) = app.get("/api/users/profile", &agent.access).await;

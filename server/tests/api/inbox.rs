@@ -718,6 +718,9 @@ impl parley_actors::hub::EventBus for Collected {
     fn publish(&self, events: Vec<parley_actors::events::Event>) {
         self.0.lock().expect("events").extend(events);
     }
+
+    /// The store never revokes anyone.
+    fn revoke(&self, _: parley_actors::hub::Revocation) {}
 }
 
 impl Collected {

@@ -19,6 +19,7 @@ mod push;
 mod recipients;
 mod refusals;
 mod replies;
+mod revocation;
 mod sandbox;
 mod sandbox_graph;
 mod security;

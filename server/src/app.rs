@@ -28,6 +28,7 @@ use crate::auth::password::hash_password;
 use crate::auth::throttle::LoginThrottle;
 use crate::auth::token_versions::TokenVersions;
 use crate::auth::tokens::TokenIssuer;
+use crate::body_encoding;
 use crate::config::Settings;
 use crate::error::{ApiError, no_route};
 use crate::framework_errors::{self, BodyLimit};
@@ -240,6 +241,7 @@ fn routes(
         .wrap(from_fn(framework_errors::json_refusals))
         .wrap(headers)
         .wrap(Compress::default())
+        .wrap(from_fn(body_encoding::refuse_encoded_bodies))
         .wrap(from_fn(telemetry::request_span))
         .service(
             web::scope("/api")

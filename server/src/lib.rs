@@ -9,6 +9,7 @@
 //! - `customer_file`: the headers a customer's file is served with (allowed types, sandboxed)
 //! - `multipart`: multipart forms read into memory with limits
 //! - `plain_text`: no control characters in client text; U+0000 in Meta's text replaced
+//! - `body_encoding`: the door check that refuses compressed request bodies (no inflating)
 //! - `client_text`: the door check that refuses client text with a control character
 //! - `error`: the one error type and its JSON shape
 //! - `framework_errors`: actix's own refusals (extractors, limits, long URLs) in that shape
@@ -37,6 +38,7 @@
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod body_encoding;
 pub mod client_text;
 pub mod cloud;
 pub mod cluster;

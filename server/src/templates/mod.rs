@@ -5,8 +5,10 @@
 //!   the JSON's shape, then name, category and language, header, body, buttons
 //! - `media`: the header media limits
 //! - `recipients`: the phone numbers of a csv, xls or xlsx recipient file
+//! - `recipient_limits`: the bounds on reading one: unpacked size, cell length, rows, time
 
 pub mod catalog;
 pub mod media;
+pub mod recipient_limits;
 pub mod recipients;
 pub mod rules;

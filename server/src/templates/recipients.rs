@@ -4,7 +4,9 @@
 //! `phone` or `phoneNumber`. Without such a header the first column is read, and a first row
 //! that is not a number is taken as a header. Each value is trimmed and kept only when it is all
 //! digits or a BSUID (`US.13491208655302741918`); other non-empty values are reported with their row (1-based, as a spreadsheet numbers
-//! them); empty cells are skipped; repeats are dropped, keeping the first.
+//! them); empty cells are skipped; repeats are dropped, keeping the first. Reading is bounded
+//! (see `recipient_limits`): an xlsx's parts are measured before they are unpacked, and its sheet
+//! is read cell by cell rather than as one dense grid.
 
 use std::collections::HashSet;
 use std::io::Cursor;
@@ -13,6 +15,9 @@ use calamine::{Data, Reader};
 use serde::Serialize;
 
 use crate::customer::CustomerKey;
+use crate::templates::recipient_limits::{
+    ArchiveError, Bounds, Limit, MAX_COLUMNS, check_xlsx_archive,
+};
 
 /// What kind of recipient file an upload is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +71,21 @@ pub enum ParseError {
     Csv(#[source] csv::Error),
     #[error("Failed to parse Excel file")]
     Excel(#[source] anyhow::Error),
+    #[error(transparent)]
+    Limit(#[from] Limit),
+}
+
+impl From<ArchiveError> for ParseError {
+    fn from(err: ArchiveError) -> Self {
+        match err {
+            ArchiveError::Limit(limit) => ParseError::Limit(limit),
+            ArchiveError::Unreadable(err) => ParseError::Excel(err.into()),
+        }
+    }
+}
+
+fn excel(err: impl std::error::Error + Send + Sync + 'static) -> ParseError {
+    ParseError::Excel(err.into())
 }
 
 const CSV_HEADERS: &[&str] = &["phonenumber"];
@@ -75,16 +95,8 @@ const SHEET_HEADERS: &[&str] = &["phonenumber", "phone"];
 pub fn parse(kind: FileType, bytes: &[u8]) -> Result<Recipients, ParseError> {
     match kind {
         FileType::Csv => parse_csv(bytes),
-        FileType::Xls => {
-            let mut book =
-                calamine::Xls::new(Cursor::new(bytes)).map_err(|e| ParseError::Excel(e.into()))?;
-            first_sheet(&mut book)
-        }
-        FileType::Xlsx => {
-            let mut book =
-                calamine::Xlsx::new(Cursor::new(bytes)).map_err(|e| ParseError::Excel(e.into()))?;
-            first_sheet(&mut book)
-        }
+        FileType::Xls => parse_xls(bytes),
+        FileType::Xlsx => parse_xlsx(bytes),
     }
 }
 
@@ -103,19 +115,16 @@ fn parse_csv(bytes: &[u8]) -> Result<Recipients, ParseError> {
     {
         row += 1;
         let cells = record.iter().map(|cell| String::from_utf8_lossy(cell));
-        collector.row(row, cells, CSV_HEADERS);
+        collector.row(row, cells, CSV_HEADERS)?;
     }
     Ok(collector.done())
 }
 
-fn first_sheet<R, B>(book: &mut B) -> Result<Recipients, ParseError>
-where
-    B: Reader<R>,
-    B::Error: std::error::Error + Send + Sync + 'static,
-    R: std::io::Read + std::io::Seek,
-{
+/// An xls is not compressed: the upload's own size bounds it.
+fn parse_xls(bytes: &[u8]) -> Result<Recipients, ParseError> {
+    let mut book = calamine::Xls::new(Cursor::new(bytes)).map_err(excel)?;
     let range = match book.worksheet_range_at(0) {
-        Some(range) => range.map_err(|e| ParseError::Excel(e.into()))?,
+        Some(range) => range.map_err(excel)?,
         None => return Ok(Recipients::default()),
     };
     // A sheet's used range may start below the first row.
@@ -123,7 +132,59 @@ where
     let mut collector = Collector::default();
     for (i, cells) in range.rows().enumerate() {
         let cells = cells.iter().map(cell_text);
-        collector.row(first_row + i as u64 + 1, cells, SHEET_HEADERS);
+        collector.row(first_row + i as u64 + 1, cells, SHEET_HEADERS)?;
+    }
+    Ok(collector.done())
+}
+
+/// The first sheet of an xlsx, cell by cell: a sheet naming one far cell (`XFD1048576`) would
+/// otherwise make a grid of billions of empty cells.
+fn parse_xlsx(bytes: &[u8]) -> Result<Recipients, ParseError> {
+    check_xlsx_archive(bytes)?;
+    let mut book = calamine::Xlsx::new(Cursor::new(bytes)).map_err(excel)?;
+    let Some(name) = book.sheet_names().first().cloned() else {
+        return Ok(Recipients::default());
+    };
+    let mut reader = book.worksheet_cells_reader(&name).map_err(excel)?;
+    // Columns count from the sheet's first used column, as a spreadsheet's used range does.
+    let first_column = reader.dimensions().start.1;
+    let mut collector = Collector::default();
+    let mut row: Option<u32> = None;
+    let mut cells: Vec<Data> = Vec::new();
+    while let Some(cell) = reader.next_cell().map_err(excel)? {
+        let (at_row, at_column) = cell.get_position();
+        if row != Some(at_row) {
+            if let Some(done) = row {
+                collector.row(
+                    u64::from(done) + 1,
+                    cells.iter().map(cell_text),
+                    SHEET_HEADERS,
+                )?;
+            }
+            row = Some(at_row);
+            cells.clear();
+        }
+        let Some(column) = at_column.checked_sub(first_column) else {
+            continue;
+        };
+        let column = column as usize;
+        if column >= MAX_COLUMNS {
+            return Err(Limit::Columns {
+                row: u64::from(at_row) + 1,
+            }
+            .into());
+        }
+        if cells.len() <= column {
+            cells.resize(column + 1, Data::Empty);
+        }
+        cells[column] = Data::from(cell.get_value().clone());
+    }
+    if let Some(done) = row {
+        collector.row(
+            u64::from(done) + 1,
+            cells.iter().map(cell_text),
+            SHEET_HEADERS,
+        )?;
     }
     Ok(collector.done())
 }
@@ -138,13 +199,24 @@ fn cell_text(cell: &Data) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Walks the rows: finds the column, then keeps the numbers.
-#[derive(Default)]
+/// Walks the rows within the bounds: finds the column, then keeps the numbers.
 struct Collector {
     /// The number column, once the first row has been seen.
     column: Option<usize>,
     seen: HashSet<String>,
     out: Recipients,
+    bounds: Bounds,
+}
+
+impl Default for Collector {
+    fn default() -> Self {
+        Collector {
+            column: None,
+            seen: HashSet::new(),
+            out: Recipients::default(),
+            bounds: Bounds::start(),
+        }
+    }
 }
 
 impl Collector {
@@ -153,9 +225,12 @@ impl Collector {
         row: u64,
         cells: impl Iterator<Item = std::borrow::Cow<'a, str>>,
         headers: &[&str],
-    ) {
+    ) -> Result<(), Limit> {
+        self.bounds.row()?;
+        let bounds = &self.bounds;
+        let cells = cells.map(|cell| bounds.cell(row, &cell).map(|()| cell));
         let Some(column) = self.column else {
-            let cells: Vec<_> = cells.collect();
+            let cells = cells.collect::<Result<Vec<_>, _>>()?;
             let header = cells
                 .iter()
                 .position(|c| headers.contains(&c.trim().to_ascii_lowercase().as_str()));
@@ -165,11 +240,20 @@ impl Collector {
                 // A header row, or a first row that is not a number: a header too.
                 _ => {}
             }
-            return;
+            return Ok(());
         };
-        if let Some(value) = cells.into_iter().nth(column) {
+        // Every cell of the row is checked, not only the number column's.
+        let mut value = None;
+        for (i, cell) in cells.enumerate() {
+            let cell = cell?;
+            if i == column {
+                value = Some(cell);
+            }
+        }
+        if let Some(value) = value {
             self.keep(row, value.trim());
         }
+        Ok(())
     }
 
     fn keep(&mut self, row: u64, value: &str) {

@@ -3,6 +3,7 @@
 mod accounts;
 mod auto_replies;
 mod bad_input;
+mod bombs;
 mod cluster;
 mod crash;
 mod customer_changes;

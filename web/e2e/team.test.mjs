@@ -62,8 +62,10 @@ describe('team inbox', () => {
     await a.page.getByRole('status', { name: 'Teammates in this conversation' }).filter({ hasText: 'Lou Agent is viewing' }).waitFor();
 
     // Kim takes it; Lou's list shows it under Kim's name without a reload, one fewer unassigned.
+    // The sandbox's three simulated customers of a new business write in over a few seconds:
+    // the counts are read once all four conversations are there.
+    await b.page.getByRole('tab', { name: /^All\s*4$/ }).waitFor({ timeout: 20_000 });
     const unassigned = b.page.getByRole('tab', { name: /^Unassigned\s*\d+$/ });
-    await unassigned.waitFor();
     const before = Number((await unassigned.innerText()).match(/\d+/)[0]);
     await a.pane.getByRole('button', { name: 'Take' }).click();
     await a.pane.getByRole('button', { name: 'Release' }).waitFor();

@@ -25,6 +25,7 @@ use parley_actors::hub::{EventBus, Hub, InProcessBus};
 
 use crate::auth::google::GoogleVerifier;
 use crate::auth::password::hash_password;
+use crate::auth::revocation::Revocations;
 use crate::auth::throttle::LoginThrottle;
 use crate::auth::token_versions::TokenVersions;
 use crate::auth::tokens::TokenIssuer;
@@ -37,7 +38,7 @@ use crate::outbox::Outbox;
 use crate::provider::Provider;
 use crate::provider::cloud::CloudClient;
 use crate::push::Push;
-use crate::sandbox::{self, Sandbox};
+use crate::sandbox::{self, Sandbox, SignedInCheck};
 use crate::security_headers::security_headers;
 use crate::sending::Sending;
 use crate::state::AppState;
@@ -137,7 +138,6 @@ impl Application {
             Arc::new(Sandbox::new(
                 settings.sandbox.clone(),
                 store.clone(),
-                tokens.clone(),
                 http.clone(),
                 self_url.clone(),
                 &settings.server.data_dir,
@@ -155,6 +155,7 @@ impl Application {
         actix_web::rt::spawn(sending.clone().take_over_jobs());
         let team = Team::new(store.clone(), bus.clone(), hub.clone());
         spawn_team_sweep(store.clone(), bus.clone());
+        let revocations = Revocations::new(store.clone(), token_versions.clone(), bus.clone());
         let state = web::Data::new(AppState {
             team,
             node,
@@ -168,6 +169,7 @@ impl Application {
             sandbox,
             tokens,
             token_versions,
+            revocations,
             throttle: LoginThrottle::new(&settings.auth, store.clone()),
             google: GoogleVerifier::new(settings.google.clone(), http.clone()),
             http,
@@ -230,6 +232,11 @@ fn routes(
     >,
 > {
     let sandbox = state.sandbox.clone();
+    let signed_in = SignedInCheck::new(
+        state.tokens.clone(),
+        state.token_versions.clone(),
+        state.store.clone(),
+    );
     let headers = security_headers(&state.settings.server.public_url);
     App::new()
         .app_data(state)
@@ -256,7 +263,7 @@ fn routes(
                 .route(web::get().to(webhook::verify))
                 .route(web::post().to(webhook::receive)),
         )
-        .service(sandbox_scope(sandbox))
+        .service(sandbox_scope(sandbox, signed_in))
         .service(
             web::scope("/identity")
                 .wrap(from_fn(client_text::refuse_control_characters))
@@ -267,16 +274,22 @@ fn routes(
 }
 
 /// `/sandbox`: the fake Cloud API with its own state, or a refusal when another provider is on.
-fn sandbox_scope(sandbox: Option<Arc<Sandbox>>) -> actix_web::Scope {
+fn sandbox_scope(sandbox: Option<Arc<Sandbox>>, signed_in: SignedInCheck) -> actix_web::Scope {
     let scope = web::scope("/sandbox")
         // Template header examples go up as raw bytes, up to 100 MB.
         .app_data(web::PayloadConfig::new(MAX_UPLOAD))
-        .app_data(BodyLimit(MAX_UPLOAD));
+        .app_data(BodyLimit(MAX_UPLOAD))
+        .app_data(web::Data::new(signed_in));
     match sandbox {
         Some(sandbox) => scope
             .app_data(web::Data::from(sandbox))
             .configure(sandbox::routes),
-        None => scope.default_service(web::to(sandbox::not_enabled)),
+        None => scope
+            .route(
+                "/customers/inject",
+                web::post().to(sandbox::inject_not_enabled),
+            )
+            .default_service(web::to(sandbox::not_enabled)),
     }
 }
 

@@ -5,6 +5,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 
+use crate::auth::error::AuthError;
 use crate::cloud::EnvelopeError;
 use crate::customer::InvalidCustomerKey;
 use crate::inbound::InboundError;
@@ -107,6 +108,20 @@ impl From<store::Error> for ApiError {
                 ApiError::Internal(anyhow::Error::new(err).context("database error"))
             }
             store::Error::Other(err) => ApiError::Internal(err),
+        }
+    }
+}
+
+impl From<AuthError> for ApiError {
+    fn from(err: AuthError) -> Self {
+        match err {
+            AuthError::Expired => ApiError::TokenExpired,
+            AuthError::Revoked => ApiError::TokenRevoked,
+            AuthError::Refused(text) => ApiError::Unauthorized(text),
+            AuthError::NotConfigured(text) => ApiError::NotImplemented(text),
+            AuthError::Unreachable(text) => ApiError::Unavailable(text),
+            AuthError::Store(err) => err.into(),
+            AuthError::Internal(err) => ApiError::Internal(err),
         }
     }
 }

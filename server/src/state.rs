@@ -8,6 +8,7 @@ use parley_actors::conversation::Conversations;
 use parley_actors::hub::{EventBus, Hub};
 
 use crate::auth::google::GoogleVerifier;
+use crate::auth::revocation::Revocations;
 use crate::auth::throttle::LoginThrottle;
 use crate::auth::token_versions::TokenVersions;
 use crate::auth::tokens::TokenIssuer;
@@ -27,6 +28,8 @@ pub struct AppState {
     pub tokens: TokenIssuer,
     /// The token versions this node knows, checked on every request.
     pub token_versions: Arc<TokenVersions>,
+    /// Ends users' sessions at once, on every node.
+    pub revocations: Revocations,
     pub throttle: LoginThrottle,
     /// Outbound HTTP (provider, Google); one pool for the process.
     pub http: reqwest::Client,

@@ -12,7 +12,7 @@ use crate::multipart::Form;
 use crate::replies::form::{MediaChoice, Plan, StepPlan, Upload, plan};
 use crate::state::AppState;
 use crate::store::{
-    FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, iso_time, trigger_key,
+    FlowStep, MediaFile, QuickReplyButton, Reply, ReplyMedia, iso_time, trigger_key,
 };
 
 /// The largest file a reply sends (a document); smaller types are checked by the form rules.
@@ -164,7 +164,7 @@ async fn materialise(
     state: &AppState,
     business_id: &str,
     choice: MediaChoice<'_>,
-    files: &mut Vec<NewMediaFile>,
+    files: &mut Vec<MediaFile>,
 ) -> ApiResult<Option<ReplyMedia>> {
     let Upload {
         part,
@@ -185,7 +185,7 @@ async fn materialise(
     tokio::fs::write(&path, &part.bytes).await.map_err(|e| {
         ApiError::Internal(anyhow::Error::new(e).context("Failed to write a media file"))
     })?;
-    files.push(NewMediaFile {
+    files.push(MediaFile {
         id: id.clone(),
         mime_type: mime_type.to_string(),
         size: part.size() as i64,

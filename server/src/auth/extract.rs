@@ -98,7 +98,9 @@ fn app_state(req: &HttpRequest) -> ApiResult<&web::Data<AppState>> {
 
 /// The token of an `Authorization: Bearer` header.
 fn bearer(headers: &HeaderMap) -> ApiResult<&str> {
-    tokens::bearer(headers.get("Authorization").and_then(|v| v.to_str().ok()))
+    Ok(tokens::bearer(
+        headers.get("Authorization").and_then(|v| v.to_str().ok()),
+    )?)
 }
 
 impl FromRequest for Auth {

@@ -8,8 +8,8 @@ use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 
+use super::error::{AuthError, AuthResult};
 use crate::config::GoogleSettings;
-use crate::error::{ApiError, ApiResult};
 
 /// How long fetched signing keys are trusted before a refetch.
 const JWKS_TTL: Duration = Duration::from_secs(3600);
@@ -59,9 +59,9 @@ impl GoogleVerifier {
         }
     }
 
-    pub fn enabled(&self) -> ApiResult<()> {
+    pub fn enabled(&self) -> AuthResult<()> {
         if self.settings.client_id.is_empty() {
-            return Err(ApiError::NotImplemented(
+            return Err(AuthError::NotConfigured(
                 "Google sign-in is not configured on this server".into(),
             ));
         }
@@ -70,7 +70,7 @@ impl GoogleVerifier {
 
     /// The issuer's keys: cached for `JWKS_TTL`; `force` refetches unless the cache is younger
     /// than `JWKS_MIN_REFETCH`.
-    async fn key_set(&self, force: bool) -> ApiResult<JwkSet> {
+    async fn key_set(&self, force: bool) -> AuthResult<JwkSet> {
         {
             let cached = self.keys.lock().unwrap_or_else(|p| p.into_inner());
             let fresh_for = if force { JWKS_MIN_REFETCH } else { JWKS_TTL };
@@ -86,17 +86,17 @@ impl GoogleVerifier {
             .send()
             .await
             .and_then(|r| r.error_for_status())
-            .map_err(|e| ApiError::Unavailable(format!("Could not reach Google: {e}")))?
+            .map_err(|e| AuthError::Unreachable(format!("Could not reach Google: {e}")))?
             .json()
             .await
-            .map_err(|e| ApiError::Unavailable(format!("Bad key set from Google: {e}")))?;
+            .map_err(|e| AuthError::Unreachable(format!("Bad key set from Google: {e}")))?;
         *self.keys.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), set.clone()));
         Ok(set)
     }
 
     /// Checks signature, audience, issuer and expiry of an ID token.
-    pub async fn verify(&self, id_token: &str) -> ApiResult<IdClaims> {
-        let invalid = || ApiError::Unauthorized("Invalid Google token".into());
+    pub async fn verify(&self, id_token: &str) -> AuthResult<IdClaims> {
+        let invalid = || AuthError::Refused("Invalid Google token".into());
         let header = jsonwebtoken::decode_header(id_token).map_err(|_| invalid())?;
         let kid = header.kid.ok_or_else(invalid)?;
         let mut set = self.key_set(false).await?;
@@ -116,7 +116,7 @@ impl GoogleVerifier {
             .map_err(|_| invalid())?
             .claims;
         if !claims.email_verified || claims.email.is_none() {
-            return Err(ApiError::Unauthorized(
+            return Err(AuthError::Refused(
                 "Google account email is not verified".into(),
             ));
         }

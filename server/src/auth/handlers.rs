@@ -218,7 +218,10 @@ pub async fn logout(
 /// `POST /identity/auth/logout-all`: ends every session of the caller, on every device.
 #[tracing::instrument(skip_all)]
 pub async fn logout_all(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
-    super::revocation::end_sessions(&state, &auth.business_id, &auth.user_id).await?;
+    state
+        .revocations
+        .end_sessions(&auth.business_id, &auth.user_id)
+        .await?;
     Ok(HttpResponse::Ok().json(json!({"status": "success"})))
 }
 

@@ -1,5 +1,6 @@
 //! The identity service under `/identity`, and the bearer-token check the main API uses.
 //!
+//! - `error`: what the identity services refuse
 //! - `tokens`: access JWTs and rotating refresh tokens
 //! - `password`: argon2id hashing
 //! - `throttle`: login lockouts
@@ -11,6 +12,7 @@
 //! - `google_sign_in`: Google sign-in (browser code flow and native ID token)
 //! - `profile`: profile, language and agents
 
+pub mod error;
 pub mod extract;
 pub mod google;
 pub mod google_sign_in;

@@ -6,9 +6,9 @@ use argon2::password_hash::{
     PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng,
 };
 
-use crate::error::{ApiError, ApiResult};
+use super::error::AuthResult;
 
-pub async fn hash_password(password: String) -> ApiResult<String> {
+pub async fn hash_password(password: String) -> AuthResult<String> {
     tokio::task::spawn_blocking(move || {
         let salt = SaltString::generate(&mut OsRng);
         Argon2::default()
@@ -18,11 +18,11 @@ pub async fn hash_password(password: String) -> ApiResult<String> {
     })
     .await
     .context("password hashing task failed")?
-    .map_err(ApiError::Internal)
+    .map_err(Into::into)
 }
 
 /// True when `password` matches the stored PHC string.
-pub async fn verify_password(password: String, stored: String) -> ApiResult<bool> {
+pub async fn verify_password(password: String, stored: String) -> AuthResult<bool> {
     tokio::task::spawn_blocking(move || {
         PasswordHash::new(&stored)
             .map(|parsed| {
@@ -34,5 +34,5 @@ pub async fn verify_password(password: String, stored: String) -> ApiResult<bool
     })
     .await
     .context("password check task failed")
-    .map_err(ApiError::Internal)
+    .map_err(Into::into)
 }

@@ -269,7 +269,10 @@ pub async fn update_agent(
         .await?;
     if password_changed {
         // A new password ends the agent's existing sessions, everywhere.
-        super::revocation::end_sessions(&state, &auth.business_id, &agent.id).await?;
+        state
+            .revocations
+            .end_sessions(&auth.business_id, &agent.id)
+            .await?;
     }
     Ok(HttpResponse::Ok().json(user_json(&agent)))
 }
@@ -285,7 +288,9 @@ pub async fn delete_agent(
         .store
         .delete_agent(&auth.business_id, &agent_id)
         .await?;
-    super::revocation::announce(&state, &auth.business_id, &agent_id, None);
+    state
+        .revocations
+        .announce(&auth.business_id, &agent_id, None);
     state
         .team
         .agent_removed(&auth.business_id, &agent_id)

@@ -9,7 +9,7 @@ use std::sync::RwLock;
 
 use parley_actors::hub::Revocation;
 
-use crate::error::{ApiError, ApiResult};
+use super::error::{AuthError, AuthResult};
 use crate::store::Store;
 
 /// Users remembered per node before the memory starts over (each is re-read once).
@@ -37,7 +37,7 @@ pub struct TokenVersions {
 
 impl TokenVersions {
     /// Ok while a token of `version` is current for the user.
-    pub async fn check(&self, store: &Store, user_id: &str, version: i64) -> ApiResult<()> {
+    pub async fn check(&self, store: &Store, user_id: &str, version: i64) -> AuthResult<()> {
         let cached = self.get(user_id);
         // A token newer than what this node holds means a notice was missed: read again.
         let known = match cached {
@@ -47,7 +47,7 @@ impl TokenVersions {
         if known == Known::Version(version) {
             Ok(())
         } else {
-            Err(ApiError::TokenRevoked)
+            Err(AuthError::Revoked)
         }
     }
 

@@ -6,7 +6,7 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::error::{ApiError, ApiResult};
+use super::error::{AuthError, AuthResult};
 use crate::store::{RefreshOutcome, Store, User, now_ms};
 
 /// What an access token says about its bearer.
@@ -57,7 +57,7 @@ impl TokenIssuer {
     }
 
     /// Signs an access token for this user valid for `ttl_secs` from `now_secs`.
-    pub fn sign(&self, user: &User, now_secs: u64, ttl_secs: u64) -> ApiResult<String> {
+    pub fn sign(&self, user: &User, now_secs: u64, ttl_secs: u64) -> AuthResult<String> {
         let claims = Claims {
             sub: user.id.clone(),
             bid: user.business_id.clone(),
@@ -67,16 +67,16 @@ impl TokenIssuer {
             exp: now_secs + ttl_secs,
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .map_err(|e| ApiError::Internal(anyhow::Error::new(e).context("Failed to sign token")))
+            .map_err(|e| AuthError::Internal(anyhow::Error::new(e).context("Failed to sign token")))
     }
 
     /// Checks an access token: expired → the spec's exact 403, anything else wrong → 401.
-    pub fn verify(&self, token: &str) -> ApiResult<Claims> {
+    pub fn verify(&self, token: &str) -> AuthResult<Claims> {
         jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .map(|data| data.claims)
             .map_err(|e| match e.kind() {
-                ErrorKind::ExpiredSignature => ApiError::TokenExpired,
-                _ => ApiError::Unauthorized("Invalid token".into()),
+                ErrorKind::ExpiredSignature => AuthError::Expired,
+                _ => AuthError::Refused("Invalid token".into()),
             })
     }
 
@@ -86,7 +86,7 @@ impl TokenIssuer {
         store: &Store,
         user: &User,
         family_id: Option<String>,
-    ) -> ApiResult<TokenPair> {
+    ) -> AuthResult<TokenPair> {
         let now = (now_ms() / 1000) as u64;
         let access_token = self.sign(user, now, self.access_ttl_secs)?;
         let mut raw = [0u8; 32];
@@ -113,23 +113,23 @@ impl TokenIssuer {
         &self,
         store: &Store,
         refresh_token: &str,
-    ) -> ApiResult<(User, TokenPair)> {
+    ) -> AuthResult<(User, TokenPair)> {
         match store
             .spend_refresh_token(&hash_refresh_token(refresh_token))
             .await?
         {
             RefreshOutcome::Rotated { user_id, family_id } => {
                 let user = store.user_by_id(&user_id).await.map_err(|err| match err {
-                    crate::store::Error::NotFound(text) => ApiError::Unauthorized(text),
+                    crate::store::Error::NotFound(text) => AuthError::Refused(text),
                     other => other.into(),
                 })?;
                 let pair = self.issue(store, &user, Some(family_id)).await?;
                 Ok((user, pair))
             }
-            RefreshOutcome::Reused => Err(ApiError::Unauthorized(
+            RefreshOutcome::Reused => Err(AuthError::Refused(
                 "Refresh token was already used; please sign in again".into(),
             )),
-            RefreshOutcome::Invalid => Err(ApiError::Unauthorized(
+            RefreshOutcome::Invalid => Err(AuthError::Refused(
                 "Invalid or expired refresh token".into(),
             )),
         }
@@ -142,12 +142,12 @@ pub fn hash_refresh_token(token: &str) -> String {
 }
 
 /// The token of an `Authorization: Bearer …` header value, else 401.
-pub fn bearer(authorization: Option<&str>) -> ApiResult<&str> {
+pub fn bearer(authorization: Option<&str>) -> AuthResult<&str> {
     authorization
         .and_then(|v| v.split_once(' '))
         // The scheme is case-insensitive (RFC 9110 §11.1).
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, token)| token.trim())
         .filter(|token| !token.is_empty())
-        .ok_or_else(|| ApiError::Unauthorized("Missing bearer token".into()))
+        .ok_or_else(|| AuthError::Refused("Missing bearer token".into()))
 }

@@ -1,15 +1,17 @@
 //! Who may call the sandbox: Graph calls carry a number's provider access token, as with Meta;
 //! the inject endpoint is called by a user signed in to Parley, with the app's bearer token.
 
-use std::future::{Ready, ready};
+use std::sync::Arc;
 
 use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload, web};
+use futures_util::future::LocalBoxFuture;
 
 use super::Sandbox;
 use super::graph::graph_error;
-use crate::auth::tokens::bearer;
+use crate::auth::token_versions::TokenVersions;
+use crate::auth::tokens::{TokenIssuer, bearer};
 use crate::error::{ApiError, ApiResult};
-use crate::store::Business;
+use crate::store::{Business, Store};
 
 impl Sandbox {
     /// The business a Graph call is for, when its bearer token is that number's access token.
@@ -54,21 +56,43 @@ impl Sandbox {
     }
 }
 
+/// What checks a signed-in user's bearer token: its signature and expiry, and that it was not
+/// revoked since.
+pub struct SignedInCheck {
+    tokens: TokenIssuer,
+    versions: Arc<TokenVersions>,
+    store: Store,
+}
+
+impl SignedInCheck {
+    pub fn new(tokens: TokenIssuer, versions: Arc<TokenVersions>, store: Store) -> SignedInCheck {
+        SignedInCheck {
+            tokens,
+            versions,
+            store,
+        }
+    }
+}
+
 /// A user signed in to Parley: the business their access token is for.
-pub(super) struct SignedIn {
+pub struct SignedIn {
     pub(super) business_id: String,
 }
 
 impl SignedIn {
-    fn from_header(req: &HttpRequest) -> ApiResult<SignedIn> {
-        let sandbox = req
-            .app_data::<web::Data<Sandbox>>()
-            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("sandbox state missing")))?;
+    async fn from_header(req: HttpRequest) -> ApiResult<SignedIn> {
+        let check = req
+            .app_data::<web::Data<SignedInCheck>>()
+            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("sandbox token check missing")))?;
         let authorization = req
             .headers()
             .get("Authorization")
             .and_then(|v| v.to_str().ok());
-        let claims = sandbox.tokens.verify(bearer(authorization)?)?;
+        let claims = check.tokens.verify(bearer(authorization)?)?;
+        check
+            .versions
+            .check(&check.store, &claims.sub, claims.ver)
+            .await?;
         Ok(SignedIn {
             business_id: claims.bid,
         })
@@ -78,9 +102,9 @@ impl SignedIn {
 // An extractor, as the main API's `Auth`, so a bad token is refused before the body is read.
 impl FromRequest for SignedIn {
     type Error = ApiError;
-    type Future = Ready<Result<SignedIn, ApiError>>;
+    type Future = LocalBoxFuture<'static, Result<SignedIn, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(SignedIn::from_header(req))
+        Box::pin(SignedIn::from_header(req.clone()))
     }
 }

@@ -28,6 +28,7 @@ mod numbers;
 mod templates;
 mod webhooks;
 
+pub use access::{SignedIn, SignedInCheck};
 pub use numbers::new_number;
 
 use std::collections::{HashMap, VecDeque};
@@ -40,7 +41,6 @@ use base64::Engine;
 use rand::Rng;
 use serde_json::Value;
 
-use crate::auth::tokens::TokenIssuer;
 use crate::config::SandboxSettings;
 use crate::error::ApiError;
 use crate::rate::TokenBuckets;
@@ -52,8 +52,6 @@ pub struct Sandbox {
     settings: SandboxSettings,
     /// Read for the businesses behind numbers and tokens, as Meta knows its accounts.
     store: Store,
-    /// Checks the app's own access tokens, for the inject endpoint a signed-in user calls.
-    tokens: TokenIssuer,
     http: reqwest::Client,
     /// `http://host:port` of this server: statuses are posted to its `/webhook`.
     self_url: String,
@@ -75,7 +73,6 @@ impl Sandbox {
     pub fn new(
         settings: SandboxSettings,
         store: Store,
-        tokens: TokenIssuer,
         http: reqwest::Client,
         self_url: String,
         data_dir: &std::path::Path,
@@ -84,7 +81,6 @@ impl Sandbox {
             buckets: TokenBuckets::new(settings.rate_per_second),
             settings,
             store,
-            tokens,
             http,
             self_url,
             media_dir: data_dir.join("sandbox-media"),
@@ -170,4 +166,10 @@ pub async fn not_enabled() -> Result<HttpResponse, ApiError> {
     Err(ApiError::NotFound(
         "The sandbox provider is not enabled".into(),
     ))
+}
+
+/// The inject endpoint when another provider is configured: a caller who is not signed in is
+/// told so first, as when the sandbox is on.
+pub async fn inject_not_enabled(_: SignedIn) -> Result<HttpResponse, ApiError> {
+    not_enabled().await
 }

@@ -1,6 +1,6 @@
 //! The outbox (outgoing messages the provider has not accepted yet) and stored media files.
 
-use sqlx::FromRow;
+use sqlx::{AnyConnection, FromRow};
 
 use super::error::StoreResult;
 use super::outgoing::OUTBOX_LEASE_MS;
@@ -27,6 +27,29 @@ pub struct MediaFile {
     pub filename: String,
     /// Relative to the data dir.
     pub path: String,
+}
+
+/// Records a file written under the data dir (kept as it is when its id is already known).
+pub(super) async fn insert_media_file(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    file: &MediaFile,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO media (business_id, id, mime_type, size, filename, path, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+    )
+    .bind(business_id)
+    .bind(&file.id)
+    .bind(&file.mime_type)
+    .bind(file.size)
+    .bind(&file.filename)
+    .bind(&file.path)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 impl Store {
@@ -97,19 +120,8 @@ impl Store {
     }
 
     pub async fn insert_media(&self, business_id: &str, file: &MediaFile) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO media (business_id, id, mime_type, size, filename, path, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
-        )
-        .bind(business_id)
-        .bind(&file.id)
-        .bind(&file.mime_type)
-        .bind(file.size)
-        .bind(&file.filename)
-        .bind(&file.path)
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await?;
+        let mut conn = self.pool.acquire().await?;
+        insert_media_file(&mut conn, business_id, file, now_ms()).await?;
         Ok(())
     }
 

@@ -68,17 +68,6 @@ pub struct FlowStep {
     pub media: Option<ReplyMedia>,
 }
 
-/// A file written under the data dir, to record in `media` with the reply that uses it.
-#[derive(Clone, Debug)]
-pub struct NewMediaFile {
-    pub id: String,
-    pub mime_type: String,
-    pub size: i64,
-    pub filename: String,
-    /// Relative to the data dir.
-    pub path: String,
-}
-
 /// The trigger as matching sees it.
 pub fn trigger_key(trigger: &str) -> String {
     trigger.trim().to_lowercase()

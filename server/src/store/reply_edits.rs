@@ -5,8 +5,9 @@ use serde_json::Value;
 use sqlx::AnyConnection;
 
 use super::error::{Error, StoreResult};
+use super::outbox::{MediaFile, insert_media_file};
 use super::replies::not_found;
-use super::{FlowStep, NewMediaFile, Reply, Store, is_unique_violation, now_ms, trigger_key};
+use super::{FlowStep, Reply, Store, is_unique_violation, now_ms, trigger_key};
 
 impl Store {
     /// Creates (`create`) or replaces a reply, its new files and, when given, its flow steps, in
@@ -17,13 +18,13 @@ impl Store {
         business_id: &str,
         reply: &Reply,
         steps: Option<&[FlowStep]>,
-        files: &[NewMediaFile],
+        files: &[MediaFile],
         create: bool,
     ) -> StoreResult<Reply> {
         let mut tx = self.begin_write().await?;
         let now = now_ms();
         for file in files {
-            insert_media(&mut tx, business_id, file, now).await?;
+            insert_media_file(&mut tx, business_id, file, now).await?;
         }
         if reply.is_default {
             sqlx::query(
@@ -90,28 +91,6 @@ impl Store {
         tx.commit().await?;
         Ok(())
     }
-}
-
-async fn insert_media(
-    conn: &mut AnyConnection,
-    business_id: &str,
-    file: &NewMediaFile,
-    now: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO media (business_id, id, mime_type, size, filename, path, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(business_id)
-    .bind(&file.id)
-    .bind(&file.mime_type)
-    .bind(file.size)
-    .bind(&file.filename)
-    .bind(&file.path)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
 }
 
 /// Inserts or updates the reply row; answers the rows written.

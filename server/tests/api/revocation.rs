@@ -140,3 +140,46 @@ async fn a_deletion_on_one_node_closes_the_session_on_another() {
     assert_eq!(on_b.closed_reason().await, "session revoked");
     assert_revoked(&b, &agent.access).await;
 }
+
+both_backends!(
+    the_sandbox_inject_endpoint_checks_tokens_as_the_api_does,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.register("inject_revoked_owner").await;
+        let inject = json!({"from": "16505550142", "name": "Ivy", "text": "Hello"});
+        let (status, body) = app
+            .post(
+                "/sandbox/customers/inject",
+                inject.clone(),
+                Some(&owner.access),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = app
+            .post("/identity/auth/logout-all", json!({}), Some(&owner.access))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = app
+            .post("/sandbox/customers/inject", inject, Some(&owner.access))
+            .await;
+        assert_eq!(status, 401, "{body}");
+        assert_eq!(body["code"], "token_revoked", "{body}");
+
+        // With another provider, a caller without a token hears that first; a signed-in one
+        // hears that the sandbox is off.
+        let (mut settings, dir) = test_settings(backend).await;
+        settings.provider.kind = "cloud".into();
+        let cloud = spawn_with(settings, dir).await;
+        let other = cloud.register("inject_cloud_owner").await;
+        let body = json!({"from": "16505550142", "text": "Hello"});
+        let (status, answer) = cloud
+            .post("/sandbox/customers/inject", body.clone(), None)
+            .await;
+        assert_eq!(status, 401, "{answer}");
+        let (status, answer) = cloud
+            .post("/sandbox/customers/inject", body, Some(&other.access))
+            .await;
+        assert_eq!(status, 404, "{answer}");
+        assert_eq!(answer["message"], "The sandbox provider is not enabled");
+    }
+);

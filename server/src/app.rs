@@ -143,7 +143,7 @@ impl Application {
                 &settings.server.data_dir,
             ))
         });
-        let push = Push::start(&settings, store.clone(), http.clone())?;
+        let push = Push::start(&settings, store.clone())?;
         let sending = Sending::new(
             store.clone(),
             outbox.clone(),

@@ -43,7 +43,8 @@ pub struct PushSettings {
     /// Notifications waiting for the sender; beyond this they are dropped, never the webhook
     /// slowed.
     pub queue_len: usize,
-    /// Accepts `http://` endpoints (a local push service in tests); real ones are `https://`.
+    /// Accepts `http://` endpoints on local addresses (a local push service in tests); real
+    /// ones are `https://` on public addresses.
     pub allow_http_endpoints: bool,
 }
 

@@ -24,7 +24,8 @@ impl std::fmt::Debug for PushSubscription {
 
 impl Store {
     /// Registers (or refreshes) a browser for a user; answers the refresh time (Unix ms). An
-    /// endpoint belongs to whoever registered it last: a browser that changes hands follows them.
+    /// endpoint belongs to whoever of the business registered it last (a browser that changes
+    /// hands follows them); another business registering it gets its own row.
     pub async fn upsert_push_subscription(
         &self,
         business_id: &str,
@@ -38,9 +39,9 @@ impl Store {
             "INSERT INTO push_subscriptions \
              (endpoint, business_id, user_id, platform, p256dh, auth, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
-             ON CONFLICT (endpoint) DO UPDATE SET business_id = excluded.business_id, \
-             user_id = excluded.user_id, platform = excluded.platform, p256dh = excluded.p256dh, \
-             auth = excluded.auth, updated_at = excluded.updated_at",
+             ON CONFLICT (business_id, endpoint) DO UPDATE SET user_id = excluded.user_id, \
+             platform = excluded.platform, p256dh = excluded.p256dh, auth = excluded.auth, \
+             updated_at = excluded.updated_at",
         )
         .bind(&subscription.endpoint)
         .bind(business_id)

@@ -17,6 +17,7 @@ mod kinds;
 mod live;
 mod presence;
 mod push;
+mod push_endpoints;
 mod recipients;
 mod refusals;
 mod replies;

@@ -21,26 +21,26 @@ use crate::both_backends;
 use crate::helpers::*;
 use crate::live::*;
 
-const CUSTOMER: &str = "16505559876";
+pub const CUSTOMER: &str = "16505559876";
 const SUBJECT: &str = "mailto:ops@example.com";
 /// How long a test listens for pushes that must not come.
 const QUIET: Duration = Duration::from_millis(500);
 
 /// One request a push service received.
-struct Delivery {
-    path: String,
+pub struct Delivery {
+    pub path: String,
     headers: HashMap<String, String>,
     body: Vec<u8>,
 }
 
 /// A push service on loopback: records every request; paths under `/gone` answer 410.
-struct PushService {
+pub struct PushService {
     url: String,
     received: mpsc::UnboundedReceiver<Delivery>,
 }
 
 impl PushService {
-    fn start() -> PushService {
+    pub fn start() -> PushService {
         let (sink, received) = mpsc::unbounded_channel();
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind push service");
         let url = format!("http://{}", listener.local_addr().expect("address"));
@@ -79,7 +79,7 @@ impl PushService {
         PushService { url, received }
     }
 
-    async fn next(&mut self) -> Delivery {
+    pub async fn next(&mut self) -> Delivery {
         tokio::time::timeout(EVENT_WAIT, self.received.recv())
             .await
             .expect("a push arrives in time")
@@ -87,7 +87,7 @@ impl PushService {
     }
 
     /// The next request, which must go to `path`.
-    async fn next_to(&mut self, path: &str) -> Delivery {
+    pub async fn next_to(&mut self, path: &str) -> Delivery {
         let push = self.next().await;
         assert_eq!(push.path, path);
         push
@@ -104,7 +104,7 @@ impl PushService {
     }
 
     /// Nothing more arrives within a short quiet period.
-    async fn assert_quiet(&mut self) {
+    pub async fn assert_quiet(&mut self) {
         tokio::time::sleep(QUIET).await;
         if let Ok(extra) = self.received.try_recv() {
             panic!("unexpected push to {}", extra.path);
@@ -113,14 +113,14 @@ impl PushService {
 }
 
 /// A browser's side of a subscription: its own key pair and auth secret.
-struct Browser {
-    endpoint: String,
+pub struct Browser {
+    pub endpoint: String,
     secret: p256::SecretKey,
     auth: [u8; 16],
 }
 
 impl Browser {
-    fn new(service: &PushService, path: &str) -> Browser {
+    pub fn new(service: &PushService, path: &str) -> Browser {
         let mut auth = [0u8; 16];
         rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut auth);
         Browser {
@@ -140,7 +140,7 @@ impl Browser {
     }
 
     /// `PushSubscription.toJSON()` as a browser gives it.
-    fn subscription(&self) -> Value {
+    pub fn subscription(&self) -> Value {
         json!({
             "endpoint": self.endpoint,
             "expirationTime": null,
@@ -190,7 +190,7 @@ impl Browser {
     }
 
     /// The payload of a push that must be for this browser.
-    fn open(&self, push: &Delivery) -> Value {
+    pub fn open(&self, push: &Delivery) -> Value {
         self.decrypt(&push.body)
             .unwrap_or_else(|| panic!("the push to {} decrypts with its keys", push.path))
     }
@@ -230,7 +230,7 @@ fn check_request(delivery: &Delivery, public_key: &str, audience: &str) {
 
 /// The app (local http push endpoints allowed, a VAPID subject to check), a push service and a
 /// business registered as `username`.
-async fn push_setup(backend: Backend, username: &str) -> (TestApp, PushService, Business) {
+pub async fn push_setup(backend: Backend, username: &str) -> (TestApp, PushService, Business) {
     let (mut settings, dir) = test_settings(backend).await;
     settings.push.allow_http_endpoints = true;
     settings.push.subject = SUBJECT.into();
@@ -239,7 +239,7 @@ async fn push_setup(backend: Backend, username: &str) -> (TestApp, PushService, 
     (app, PushService::start(), business)
 }
 
-async fn subscribe(app: &TestApp, token: &str, subscription: Value) -> (u16, Value) {
+pub async fn subscribe(app: &TestApp, token: &str, subscription: Value) -> (u16, Value) {
     app.post(
         "/api/subscribe-to-notifications",
         json!({"token": subscription, "platform": "web"}),
@@ -248,13 +248,13 @@ async fn subscribe(app: &TestApp, token: &str, subscription: Value) -> (u16, Val
     .await
 }
 
-async fn subscribed(app: &TestApp, token: &str, browser: &Browser) {
+pub async fn subscribed(app: &TestApp, token: &str, browser: &Browser) {
     let (status, body) = subscribe(app, token, browser.subscription()).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["status"], "success");
 }
 
-async fn unsubscribe(app: &TestApp, token: &str, subscription: Value) -> (u16, Value) {
+pub async fn unsubscribe(app: &TestApp, token: &str, subscription: Value) -> (u16, Value) {
     app.post(
         "/api/unsubscribe-from-notifications",
         json!({"token": subscription}),
@@ -293,7 +293,7 @@ async fn agent(app: &TestApp, owner: &Session, username: &str) -> Session {
 
 /// The customer `CUSTOMER` (with profile `name`, or none when empty) sends `message` to
 /// `business`.
-async fn customer_writes(app: &TestApp, business: &Business, name: &str, message: Value) {
+pub async fn customer_writes(app: &TestApp, business: &Business, name: &str, message: Value) {
     let mut envelope = inbound(&business.phone_number_id, CUSTOMER, name, vec![message]);
     if name.is_empty() {
         envelope["entry"][0]["changes"][0]["value"]["contacts"] = json!([]);

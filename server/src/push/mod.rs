@@ -4,6 +4,10 @@
 //! webhook only queues a notification (`Push::notify`, never waiting); a worker encrypts each one
 //! per browser (RFC 8291, aes128gcm, by the `web-push` crate) and posts it with the app's HTTP
 //! client, a few at a time. Browsers their push service reports gone (404/410) are forgotten.
+//!
+//! - `subscription`: reading the `PushSubscription` a browser sends
+//! - `address`: push services live on public addresses: the checks, and a resolver that keeps
+//!   the sender off private, loopback, link-local and metadata addresses
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,9 +15,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use base64::Engine;
-use base64::alphabet::URL_SAFE;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use futures_util::StreamExt;
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use parley_actors::events::conversation_channel;
@@ -23,6 +25,11 @@ use web_push::{
     ContentEncoding, PartialVapidSignatureBuilder, SubscriptionInfo, Urgency,
     VapidSignatureBuilder, WebPushMessageBuilder, request_builder::build_request,
 };
+
+mod address;
+mod subscription;
+
+pub use subscription::{SubscriptionError, endpoint_of, parse_subscription};
 
 use crate::config::Settings;
 use crate::store::{self, MessageRow, PushSubscription, Store, iso_time, preview};
@@ -41,14 +48,6 @@ const CONCURRENT_NOTIFICATIONS: usize = 4;
 const CONCURRENT_SENDS: usize = 8;
 /// One push service request; a slow service costs a send, never the worker.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
-/// Longest accepted endpoint URL.
-const MAX_ENDPOINT_LEN: usize = 2048;
-
-/// base64url, with or without padding (browsers omit it, some libraries add it).
-const BASE64URL: GeneralPurpose = GeneralPurpose::new(
-    &URL_SAFE,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
 
 /// One new customer message waiting to be pushed.
 struct Notice {
@@ -73,14 +72,17 @@ pub struct Push {
 /// What the worker needs to deliver.
 struct Sender {
     store: Store,
+    /// Resolves push service names to public addresses only.
     http: reqwest::Client,
+    /// The test-only opt-in: a local push service may be posted to.
+    local: bool,
     vapid: PartialVapidSignatureBuilder,
     subject: String,
 }
 
 impl Push {
     /// Loads (or creates) the VAPID key and starts the worker.
-    pub fn start(settings: &Settings, store: Store, http: reqwest::Client) -> anyhow::Result<Push> {
+    pub fn start(settings: &Settings, store: Store) -> anyhow::Result<Push> {
         let private_hex = if settings.push.vapid_private_key.is_empty() {
             crate::secrets::load_or_create(&settings.server.data_dir, "vapid.key", 32)?
         } else {
@@ -100,9 +102,12 @@ impl Push {
             subject => subject.to_string(),
         };
         let (queue, notices) = mpsc::channel(settings.push.queue_len.max(1));
+        let http = address::push_client(settings.push.allow_http_endpoints)
+            .context("Failed to build the push client")?;
         let sender = Arc::new(Sender {
             store,
             http,
+            local: settings.push.allow_http_endpoints,
             vapid,
             subject,
         });
@@ -244,6 +249,10 @@ impl Sender {
         );
         let endpoint = url::Url::parse(&subscription.endpoint).context("endpoint URL")?;
         let host = endpoint.host_str().unwrap_or_default().to_string();
+        // An address in the URL is not resolved, so the resolver cannot refuse it.
+        if let Some(why) = endpoint.host().and_then(|h| address::refusal(&h)) {
+            anyhow::ensure!(self.local, "push endpoint refused: {host} {why}");
+        }
         let mut signature = self.vapid.clone().add_sub_info(&info);
         signature.add_claim("sub", self.subject.as_str());
         // The audience is the endpoint's origin, port included (the library drops the port).
@@ -284,115 +293,5 @@ impl Sender {
             }
             _ => anyhow::bail!("push service {host} answered {status}"),
         }
-    }
-}
-
-/// A push subscription the browser sent that cannot be kept.
-#[derive(Debug, thiserror::Error)]
-pub enum SubscriptionError {
-    /// Not the shape of a `PushSubscription`.
-    #[error("{0}")]
-    Malformed(String),
-    /// The shape is right but a value is missing or refused.
-    #[error("{0}")]
-    Invalid(String),
-}
-
-/// Reads the `token` of a subscribe call: a `PushSubscription` as JSON (an object, or that
-/// object as a string), checked so that every stored subscription can be encrypted to.
-pub fn parse_subscription(
-    token: &Value,
-    allow_http: bool,
-) -> Result<PushSubscription, SubscriptionError> {
-    const SHAPE: &str = "token must be a PushSubscription: {\"endpoint\": \"https://…\", \
-                         \"keys\": {\"p256dh\": \"…\", \"auth\": \"…\"}}";
-    let parsed;
-    let object = match token {
-        Value::Object(_) => token,
-        Value::String(raw) => {
-            parsed = serde_json::from_str::<Value>(raw)
-                .map_err(|_| SubscriptionError::Malformed(SHAPE.into()))?;
-            &parsed
-        }
-        Value::Null => return Err(SubscriptionError::Invalid("token is required".into())),
-        _ => return Err(SubscriptionError::Malformed(SHAPE.into())),
-    };
-    let field = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
-    let (Some(endpoint), Some(p256dh), Some(auth)) = (
-        field("/endpoint"),
-        field("/keys/p256dh"),
-        field("/keys/auth"),
-    ) else {
-        return Err(SubscriptionError::Malformed(SHAPE.into()));
-    };
-    Ok(PushSubscription {
-        endpoint: check_endpoint(endpoint, allow_http)?,
-        p256dh: check_key(
-            p256dh,
-            "keys.p256dh",
-            "an uncompressed P-256 public key (65 bytes)",
-            |raw| raw.len() == 65 && raw[0] == 4 && p256::PublicKey::from_sec1_bytes(raw).is_ok(),
-        )?,
-        auth: check_key(auth, "keys.auth", "16 bytes", |raw| raw.len() == 16)?,
-    })
-}
-
-/// The endpoint of an unsubscribe call's `token`: a subscription (object or string) or the bare
-/// endpoint URL.
-pub fn endpoint_of(token: &Value) -> Result<String, SubscriptionError> {
-    let endpoint_in = |object: &Value| {
-        object
-            .get("endpoint")
-            .and_then(Value::as_str)
-            .map(String::from)
-    };
-    let endpoint = match token {
-        Value::Object(_) => endpoint_in(token),
-        Value::String(raw) => match serde_json::from_str::<Value>(raw) {
-            Ok(parsed @ Value::Object(_)) => endpoint_in(&parsed),
-            _ => Some(raw.clone()),
-        },
-        _ => None,
-    };
-    endpoint
-        .map(|e| e.trim().to_string())
-        .filter(|e| !e.is_empty())
-        .ok_or_else(|| {
-            SubscriptionError::Invalid(
-                "token is required: the PushSubscription, or its endpoint URL".into(),
-            )
-        })
-}
-
-fn check_endpoint(endpoint: &str, allow_http: bool) -> Result<String, SubscriptionError> {
-    let endpoint = endpoint.trim();
-    let parsed = url::Url::parse(endpoint)
-        .map_err(|_| SubscriptionError::Malformed("token.endpoint is not a URL".into()))?;
-    let scheme_ok = parsed.scheme() == "https" || (allow_http && parsed.scheme() == "http");
-    if !scheme_ok || parsed.host_str().is_none() {
-        return Err(SubscriptionError::Malformed(
-            "token.endpoint must be an https URL of a push service".into(),
-        ));
-    }
-    if endpoint.len() > MAX_ENDPOINT_LEN {
-        return Err(SubscriptionError::Malformed(format!(
-            "token.endpoint is longer than {MAX_ENDPOINT_LEN} characters"
-        )));
-    }
-    Ok(endpoint.to_string())
-}
-
-/// A base64url key (`what` it must hold) that `valid` accepts, normalised to no padding.
-fn check_key(
-    raw: &str,
-    field: &str,
-    what: &str,
-    valid: fn(&[u8]) -> bool,
-) -> Result<String, SubscriptionError> {
-    match BASE64URL.decode(raw.trim()) {
-        Ok(bytes) if valid(&bytes) => Ok(URL_SAFE_NO_PAD.encode(bytes)),
-        _ => Err(SubscriptionError::Malformed(format!(
-            "token.{field} must be base64url of {what}"
-        ))),
     }
 }

@@ -25,7 +25,7 @@ pub fn member_of(auth: &Auth) -> Member {
 }
 
 /// A conversation's row as the list shows it.
-async fn row_json(state: &AppState, auth: &Auth, row: &ContactRow) -> ApiResult<HttpResponse> {
+pub async fn row_json(state: &AppState, auth: &Auth, row: &ContactRow) -> ApiResult<HttpResponse> {
     let business = state.store.business(&auth.business_id).await?;
     let pnid = business.phone_number_id.unwrap_or_default();
     Ok(HttpResponse::Ok().json(row.to_json(&pnid)))

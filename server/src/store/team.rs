@@ -49,6 +49,14 @@ struct Change<'a> {
     reason: Option<&'a str>,
 }
 
+/// Who holds the conversation of this row.
+fn assignee_of(row: &ContactRow) -> Option<Person> {
+    row.assignee_id.as_ref().map(|id| Person {
+        id: id.clone(),
+        name: row.assignee_name.clone().unwrap_or_default(),
+    })
+}
+
 /// Logs a change: the activity entry in the history, then `conversation_updated`.
 async fn log_change(
     conn: &mut AnyConnection,
@@ -56,10 +64,7 @@ async fn log_change(
     change: Change<'_>,
 ) -> StoreResult<(ContactRow, Vec<Draft>)> {
     let row = read_row(conn, &key.business_id, &key.phone).await?;
-    let assignee = row.assignee_id.as_ref().map(|id| Person {
-        id: id.clone(),
-        name: row.assignee_name.clone().unwrap_or_default(),
-    });
+    let assignee = assignee_of(&row);
     let snoozed_until = row.snoozed_until.map(iso_time);
     let mut activity = json!({"action": change.action, "by": change.by});
     match change.action {
@@ -74,24 +79,38 @@ async fn log_change(
     }
     let author = change.by.map(|p| p.name.as_str()).unwrap_or_default();
     let (_, entry) = add_entry(conn, key, ACTIVITY, &json!({"activity": activity}), author).await?;
-    let pnid = phone_number_id(conn, &key.business_id).await?;
+    let updated =
+        conversation_updated(conn, &key.business_id, &row, change.by, change.reason).await?;
+    Ok((row, vec![entry, updated]))
+}
+
+/// `conversation_updated` with the conversation's status, assignee and labels as they are now.
+pub(super) async fn conversation_updated(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    row: &ContactRow,
+    by: Option<&Person>,
+    reason: Option<&str>,
+) -> StoreResult<Draft> {
+    let pnid = phone_number_id(conn, business_id).await?;
+    let assignee = assignee_of(row);
     let mut data = json!({
-        "conversation_id": conversation_channel(&pnid, &key.phone),
-        "phone_number": key.phone,
+        "conversation_id": conversation_channel(&pnid, &row.phone),
+        "phone_number": row.phone,
         "status": row.status,
-        "snoozed_until": snoozed_until,
+        "snoozed_until": row.snoozed_until.map(iso_time),
         "assignee": assignee,
-        "by": change.by,
+        "labels": row.labels,
+        "by": by,
     });
-    if let Some(reason) = change.reason {
+    if let Some(reason) = reason {
         data["reason"] = json!(reason);
     }
-    let updated = Draft {
+    Ok(Draft {
         channels: vec![NOTIFICATIONS.into()],
         name: CONVERSATION_UPDATED,
         data: event_data(&data),
-    };
-    Ok((row, vec![entry, updated]))
+    })
 }
 
 /// Logs a change the server made itself (no `by`) on each of (business, phone).

@@ -1,4 +1,5 @@
-// The team's calls on a conversation: its status, who holds it, its notes, and the tab counts.
+// The team's calls on a conversation: its status, who holds it, its labels, its notes, and the
+// tab counts.
 import { apiRequest } from '../../../lib/api/client';
 import type { Conversation, ConversationStatus, Message } from '../../../lib/api/types';
 
@@ -9,6 +10,8 @@ export type StatusFilter = ConversationStatus | 'all';
 export interface ListFilter {
   assignee: AssigneeFilter;
   status: StatusFilter;
+  /** Only conversations carrying this label (absent or empty: any). */
+  label?: string;
 }
 
 export interface TabCounts {
@@ -35,6 +38,11 @@ export function setStatus(key: string, status: ConversationStatus, snoozedUntil?
 export function setAssignment(key: string, assigneeId: string | null, claim = false): Promise<Conversation> {
   const json = claim ? { assignee_id: assigneeId, claim: true } : { assignee_id: assigneeId };
   return apiRequest(conversationPath(key, 'assignment'), { method: 'PATCH', json });
+}
+
+/** The labels the conversation carries, all at once; answers the row. */
+export function setLabels(key: string, labelIds: string[]): Promise<Conversation> {
+  return apiRequest(conversationPath(key, 'labels'), { method: 'PUT', json: { labels: labelIds } });
 }
 
 export function postNote(key: string, text: string): Promise<Message> {

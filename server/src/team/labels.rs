@@ -103,7 +103,7 @@ mod tests {
 
     #[test]
     fn a_name_is_trimmed_and_at_most_fifty_characters() {
-        assert_eq!(label_name("  VIP ").unwrap(), "VIP");
+        assert_eq!(label_name("  VIP ").expect("name"), "VIP");
         assert!(label_name("   ").is_err());
         assert!(label_name(&"é".repeat(50)).is_ok());
         assert!(label_name(&"é".repeat(51)).is_err());
@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn a_colour_is_six_hex_digits_after_a_hash() {
-        assert_eq!(label_color("#1A2b3C").unwrap(), "#1A2b3C");
+        assert_eq!(label_color("#1A2b3C").expect("colour"), "#1A2b3C");
         for bad in ["1A2B3C", "#1A2B3", "#1A2B3CD", "#GGGGGG", "red", ""] {
             assert!(label_color(bad).is_err(), "{bad}");
         }

@@ -175,7 +175,10 @@ both_backends!(
             assert_eq!(status, 422, "{body} → {answer}");
             assert_eq!(answer["code"], "validation_failed");
             assert!(
-                answer["detail"].as_str().unwrap().starts_with(field),
+                answer["detail"]
+                    .as_str()
+                    .expect("detail")
+                    .starts_with(field),
                 "{answer}"
             );
         }
@@ -210,7 +213,10 @@ both_backends!(
             .put(&labels_path(CUSTOMER), json!({"labels": [theirs]}), owner)
             .await;
         assert_eq!(status, 404, "{body}");
-        assert!(body["detail"].as_str().unwrap().contains(&theirs), "{body}");
+        assert!(
+            body["detail"].as_str().expect("detail").contains(&theirs),
+            "{body}"
+        );
         assert_eq!(label_names(&t.app, &stranger).await, ["Theirs"]);
         assert!(
             rows(&t.app, owner, &format!("label={theirs}"))
@@ -256,7 +262,7 @@ both_backends!(
         assert_eq!(row["phone_number"], CUSTOMER);
         let names: Vec<_> = row["labels"]
             .as_array()
-            .unwrap()
+            .expect("labels")
             .iter()
             .map(|l| &l["name"])
             .collect();
@@ -287,7 +293,7 @@ both_backends!(
             )
             .await;
         assert_eq!(status, 200, "{row}");
-        assert_eq!(row["labels"].as_array().unwrap().len(), 2);
+        assert_eq!(row["labels"].as_array().expect("labels").len(), 2);
         assert_eq!(
             rows(&t.app, owner, &format!("label={billing}&status=pending"))
                 .await
@@ -346,7 +352,7 @@ both_backends!(
             json!([{"id": kept, "name": "Kept", "color": "#0E8A16"}])
         );
         let changed = next_named(&mut ws, "labels_changed").await;
-        assert_eq!(changed["labels"].as_array().unwrap().len(), 1);
+        assert_eq!(changed["labels"].as_array().expect("labels").len(), 1);
 
         let row = &rows(&t.app, agent, "").await[0];
         assert_eq!(row["labels"], event["labels"]);

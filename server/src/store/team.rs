@@ -269,21 +269,26 @@ impl Store {
         Ok(ids)
     }
 
-    /// The tab counts (mine, unassigned, all) for a status (`None`: every status).
+    /// The tab counts (mine, unassigned, all) for a status (`None`: every status), of the
+    /// conversations that carry `label` (`None`: all).
     pub async fn tab_counts(
         &self,
         business_id: &str,
         user_id: &str,
         status: Option<&str>,
+        label: Option<&str>,
     ) -> StoreResult<TabCounts> {
         let (all, mine, unassigned): (i64, Option<i64>, Option<i64>) = sqlx::query_as(
-            "SELECT COUNT(*), SUM(CASE WHEN assignee_id = $2 THEN 1 ELSE 0 END), \
-             SUM(CASE WHEN assignee_id IS NULL THEN 1 ELSE 0 END) FROM contacts \
-             WHERE business_id = $1 AND ($3 = 'all' OR status = $3)",
+            "SELECT COUNT(*), SUM(CASE WHEN c.assignee_id = $2 THEN 1 ELSE 0 END), \
+             SUM(CASE WHEN c.assignee_id IS NULL THEN 1 ELSE 0 END) FROM contacts c \
+             WHERE c.business_id = $1 AND ($3 = 'all' OR c.status = $3) \
+             AND ($4 = '' OR EXISTS (SELECT 1 FROM conversation_labels cl \
+             WHERE cl.business_id = c.business_id AND cl.phone = c.phone AND cl.label_id = $4))",
         )
         .bind(business_id)
         .bind(user_id)
         .bind(status.unwrap_or("all"))
+        .bind(label.unwrap_or_default())
         .fetch_one(&self.pool)
         .await?;
         Ok(TabCounts {

@@ -282,6 +282,12 @@ both_backends!(
         assert_eq!(labelled[0]["labels"], row["labels"]);
         let all = rows(&t.app, owner, "status=all").await;
         assert_eq!(all.len(), 2);
+        let (status, counts) = t
+            .app
+            .get(&format!("/api/users/counts?label={vip}"), owner)
+            .await;
+        assert_eq!(status, 200, "{counts}");
+        assert_eq!(counts, json!({"mine": 0, "unassigned": 1, "all": 1}));
 
         // The row a team action answers carries the labels too.
         let (status, row) = t

@@ -20,8 +20,10 @@ export interface TabCounts {
   all: number;
 }
 
-export function getCounts(status: StatusFilter, signal?: AbortSignal): Promise<TabCounts> {
-  return apiRequest(`/api/users/counts?${new URLSearchParams({ status })}`, { signal });
+export function getCounts(status: StatusFilter, label: string | undefined, signal?: AbortSignal): Promise<TabCounts> {
+  const query = new URLSearchParams({ status });
+  if (label) query.set('label', label);
+  return apiRequest(`/api/users/counts?${query}`, { signal });
 }
 
 /** Conversations are addressed by customer key: the phone, or the BSUID of a customer without one. */

@@ -31,7 +31,7 @@ export function InboxPage() {
   const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const [filter, setFilter] = useState<ListFilter>({ assignee: 'all', status: 'open' });
   const list = useConversations(search, filter);
-  const counts = useTabCounts(filter.status);
+  const counts = useTabCounts(filter.status, filter.label);
   const { labels } = useLabels();
   // A deleted label no longer filters the list.
   const filteredLabelGone = !!filter.label && !labels.some((label) => label.id === filter.label);

@@ -34,7 +34,7 @@ const CAL = row('1555002', 'Cal', { assignee: BO });
 function TeamList({ labels = [] }: { labels?: Label[] }) {
   const [filter, setFilter] = useState<ListFilter>({ assignee: 'all', status: 'open' });
   const list = useConversations('', filter);
-  const counts = useTabCounts(filter.status);
+  const counts = useTabCounts(filter.status, filter.label);
   return (
     <>
       <InboxTabs filter={filter} counts={counts} labels={labels} onChange={setFilter} />
@@ -138,6 +138,7 @@ describe('inbox tabs', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Label filter' }), 'l1');
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Ana' })).not.toBeInTheDocument());
     expect(requests.some((r) => r.path.startsWith('/api/users?') && r.path.includes('label=l1'))).toBe(true);
+    expect(requests.some((r) => r.path === '/api/users/counts?status=open&label=l1')).toBe(true);
 
     // A teammate labels Ana: she joins the filtered list; Dee loses the label and leaves it.
     const anaLabelled = { ...ANA, labels: [vip] };

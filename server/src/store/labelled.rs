@@ -70,10 +70,9 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        let phones = [key.phone.clone()];
-        let drafts = updates_of(&mut tx, &key.business_id, &phones, by).await?;
         let row = read_row(&mut tx, &key.business_id, &key.phone).await?;
-        let events = append_events(&mut tx, &key.business_id, drafts).await?;
+        let draft = conversation_updated(&mut tx, &key.business_id, &row, Some(by), None).await?;
+        let events = append_events(&mut tx, &key.business_id, vec![draft]).await?;
         tx.commit().await?;
         Ok((row, events))
     }

@@ -19,6 +19,8 @@ pub const TEMPLATE_STATUS: &str = "template_status";
 pub const SYSTEM_NOTIFICATION: &str = "system_notification";
 pub const CONVERSATION_UPDATED: &str = "conversation_updated";
 pub const MENTION: &str = "mention";
+/// The business's labels changed (created, renamed, recoloured or deleted): the whole list.
+pub const LABELS_CHANGED: &str = "labels_changed";
 
 /// The `seq` of a transient event (bulk progress): not logged, never replayed, not ordered.
 pub const TRANSIENT: i64 = 0;

@@ -24,6 +24,8 @@ pub struct ListQuery {
     assignee: Option<String>,
     /// A status or `all`; default `open`.
     status: Option<String>,
+    /// Only conversations that carry this label.
+    label: Option<String>,
 }
 
 /// `GET /api/users`: the conversation list, newest activity first.
@@ -47,6 +49,7 @@ pub async fn list_conversations(
                 ));
             }
         },
+        label: query.label.clone().filter(|id| !id.is_empty()),
     };
     let business = state.store.business(&auth.business_id).await?;
     let pnid = business.phone_number_id.unwrap_or_default();

@@ -11,11 +11,13 @@
 //! - `replies`: automated replies and their flow steps
 //! - `push`: Web Push key, subscribe and unsubscribe
 //! - `team`: status, assignment, private notes, presence, tab counts
+//! - `labels`: the business's labels and the labels a conversation carries
 
 pub mod contacts;
 pub mod conversations;
 pub mod events;
 pub mod health;
+pub mod labels;
 pub mod messages;
 pub mod push;
 pub mod recipients;
@@ -61,6 +63,14 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
             "/conversation/{phone}/presence",
             web::post().to(team::post_presence),
         )
+        .route(
+            "/conversation/{phone}/labels",
+            web::put().to(labels::set_conversation_labels),
+        )
+        .route("/labels", web::get().to(labels::list_labels))
+        .route("/labels", web::post().to(labels::create_label))
+        .route("/labels/{id}", web::patch().to(labels::update_label))
+        .route("/labels/{id}", web::delete().to(labels::delete_label))
         .route(
             "/conversation/{phone}",
             web::get().to(conversations::conversation_history),

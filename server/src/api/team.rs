@@ -25,7 +25,7 @@ pub fn member_of(auth: &Auth) -> Member {
 }
 
 /// A conversation's row as the list shows it.
-async fn row_json(state: &AppState, auth: &Auth, row: &ContactRow) -> ApiResult<HttpResponse> {
+pub async fn row_json(state: &AppState, auth: &Auth, row: &ContactRow) -> ApiResult<HttpResponse> {
     let business = state.store.business(&auth.business_id).await?;
     let pnid = business.phone_number_id.unwrap_or_default();
     Ok(HttpResponse::Ok().json(row.to_json(&pnid)))
@@ -122,9 +122,11 @@ pub async fn add_note(
 #[derive(Deserialize)]
 pub struct CountsQuery {
     status: Option<String>,
+    /// Only conversations that carry this label.
+    label: Option<String>,
 }
 
-/// `GET /api/users/counts`: how many conversations each tab holds for a status.
+/// `GET /api/users/counts`: how many conversations each tab holds for a status (and label).
 pub async fn tab_counts(
     state: web::Data<AppState>,
     auth: Auth,
@@ -133,7 +135,12 @@ pub async fn tab_counts(
     let status = status_filter(query.status.as_deref())?;
     let counts = state
         .store
-        .tab_counts(&auth.business_id, &auth.user_id, status.as_deref())
+        .tab_counts(
+            &auth.business_id,
+            &auth.user_id,
+            status.as_deref(),
+            query.label.as_deref().filter(|id| !id.is_empty()),
+        )
         .await?;
     Ok(HttpResponse::Ok().json(json!(counts)))
 }

@@ -1,11 +1,12 @@
 //! The conversation list: its rows (customer, last activity, status and assignee) and pages,
-//! filtered by search, status and assignee.
+//! filtered by search, status, assignee and label.
 
 use serde_json::{Value, json};
 use sqlx::{AnyConnection, FromRow};
 
 use super::contacts::customer_json;
 use super::error::{Error, StoreResult};
+use super::labels::{Label, labels_of};
 use super::list_filter::ListFilter;
 use super::unread::total_unread;
 use super::{Store, iso_time};
@@ -30,6 +31,9 @@ pub struct ContactRow {
     pub assignee_id: Option<String>,
     /// The assignee's full name (empty when unassigned).
     pub assignee_name: Option<String>,
+    /// The labels the conversation carries, by name (read after the row).
+    #[sqlx(skip)]
+    pub labels: Vec<Label>,
 }
 
 /// The list row's columns, with the assignee's name; contacts are `c`.
@@ -69,6 +73,7 @@ impl ContactRow {
                 "id": id,
                 "name": self.assignee_name.as_deref().unwrap_or_default(),
             })),
+            "labels": self.labels,
         });
         if let (Some(row), Value::Object(activity)) = (row.as_object_mut(), activity) {
             row.extend(activity);
@@ -83,7 +88,7 @@ pub(super) async fn read_row(
     business_id: &str,
     phone: &str,
 ) -> StoreResult<ContactRow> {
-    sqlx::query_as(concat!(
+    let row: ContactRow = sqlx::query_as(concat!(
         row_select!(),
         "WHERE c.business_id = $1 AND c.phone = $2"
     ))
@@ -91,7 +96,25 @@ pub(super) async fn read_row(
     .bind(phone)
     .fetch_optional(&mut *conn)
     .await?
-    .ok_or_else(|| Error::NotFound(format!("No conversation with {phone}")))
+    .ok_or_else(|| Error::NotFound(format!("No conversation with {phone}")))?;
+    let mut rows = [row];
+    with_labels(conn, business_id, &mut rows).await?;
+    let [row] = rows;
+    Ok(row)
+}
+
+/// Fills in the rows' labels.
+async fn with_labels(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    rows: &mut [ContactRow],
+) -> StoreResult<()> {
+    let phones: Vec<&str> = rows.iter().map(|row| row.phone.as_str()).collect();
+    let mut labels = labels_of(conn, business_id, &phones).await?;
+    for row in rows {
+        row.labels = labels.remove(&row.phone).unwrap_or_default();
+    }
+    Ok(())
 }
 
 impl Store {
@@ -129,12 +152,15 @@ impl Store {
                 .replace('_', "\\_")
         );
         let (status, assignee, assignee_id) = filter.binds();
+        let label = filter.label.as_deref().unwrap_or_default();
         let mut rows: Vec<ContactRow> = sqlx::query_as(concat!(
             row_select!(),
             "WHERE c.business_id = $1 \
              AND ($2 = '' OR LOWER(c.name) LIKE $3 ESCAPE '\\' OR c.phone LIKE $4 ESCAPE '\\') \
              AND ($7 = 'all' OR c.status = $7) AND ($8 = 'all' \
              OR ($8 = 'unassigned' AND c.assignee_id IS NULL) OR c.assignee_id = $9) \
+             AND ($10 = '' OR EXISTS (SELECT 1 FROM conversation_labels cl \
+             WHERE cl.business_id = c.business_id AND cl.phone = c.phone AND cl.label_id = $10)) \
              ORDER BY COALESCE(c.last_message_at, c.created_at) DESC, c.phone LIMIT $5 OFFSET $6"
         ))
         .bind(business_id)
@@ -147,11 +173,13 @@ impl Store {
         .bind(status)
         .bind(assignee)
         .bind(assignee_id)
+        .bind(label)
         .fetch_all(&self.pool)
         .await?;
         let has_more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);
         let mut conn = self.pool.acquire().await?;
+        with_labels(&mut conn, business_id, &mut rows).await?;
         let total_unread = total_unread(&mut conn, business_id).await?;
         Ok(ContactPage {
             rows,

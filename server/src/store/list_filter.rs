@@ -1,4 +1,4 @@
-//! What the conversation list filters on besides its search: status and assignee.
+//! What the conversation list filters on besides its search: status, assignee and label.
 
 /// Which conversations a list page shows by assignee.
 pub enum AssigneeFilter {
@@ -8,10 +8,12 @@ pub enum AssigneeFilter {
     User(String),
 }
 
-/// What the list filters on besides the search: a status (`None` for all) and the assignee.
+/// What the list filters on besides the search: a status (`None` for all), the assignee, and a
+/// label the conversations carry (`None`: any).
 pub struct ListFilter {
     pub status: Option<String>,
     pub assignee: AssigneeFilter,
+    pub label: Option<String>,
 }
 
 impl ListFilter {

@@ -29,6 +29,8 @@
 //! - `team_auto`: the changes the server makes itself (reopen, snoozes, claim timeouts,
 //!   round robin)
 //! - `team_settings`: the business's assignment mode and claim timeout
+//! - `labels`: the business's labels, and the labels of the list's rows
+//! - `labelled`: a conversation's labels set, and a label deleted from every conversation
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
 //! `amend` and `echoes`; they use `messages`, `contacts`, `unread` and `receipts`, which use
@@ -45,6 +47,8 @@ mod error;
 mod events;
 mod ingest;
 mod internal;
+mod labelled;
+mod labels;
 mod list_filter;
 mod logins;
 mod messages;
@@ -66,6 +70,7 @@ pub use businesses::{Business, ProviderCredentials};
 pub use contact_list::{ContactPage, ContactRow};
 pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};
+pub use labels::Label;
 pub use list_filter::{AssigneeFilter, ListFilter};
 pub(crate) use messages::preview;
 pub use messages::{MessageJson, MessageRow};

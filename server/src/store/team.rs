@@ -49,6 +49,14 @@ struct Change<'a> {
     reason: Option<&'a str>,
 }
 
+/// Who holds the conversation of this row.
+fn assignee_of(row: &ContactRow) -> Option<Person> {
+    row.assignee_id.as_ref().map(|id| Person {
+        id: id.clone(),
+        name: row.assignee_name.clone().unwrap_or_default(),
+    })
+}
+
 /// Logs a change: the activity entry in the history, then `conversation_updated`.
 async fn log_change(
     conn: &mut AnyConnection,
@@ -56,10 +64,7 @@ async fn log_change(
     change: Change<'_>,
 ) -> StoreResult<(ContactRow, Vec<Draft>)> {
     let row = read_row(conn, &key.business_id, &key.phone).await?;
-    let assignee = row.assignee_id.as_ref().map(|id| Person {
-        id: id.clone(),
-        name: row.assignee_name.clone().unwrap_or_default(),
-    });
+    let assignee = assignee_of(&row);
     let snoozed_until = row.snoozed_until.map(iso_time);
     let mut activity = json!({"action": change.action, "by": change.by});
     match change.action {
@@ -74,24 +79,38 @@ async fn log_change(
     }
     let author = change.by.map(|p| p.name.as_str()).unwrap_or_default();
     let (_, entry) = add_entry(conn, key, ACTIVITY, &json!({"activity": activity}), author).await?;
-    let pnid = phone_number_id(conn, &key.business_id).await?;
+    let updated =
+        conversation_updated(conn, &key.business_id, &row, change.by, change.reason).await?;
+    Ok((row, vec![entry, updated]))
+}
+
+/// `conversation_updated` with the conversation's status, assignee and labels as they are now.
+pub(super) async fn conversation_updated(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    row: &ContactRow,
+    by: Option<&Person>,
+    reason: Option<&str>,
+) -> StoreResult<Draft> {
+    let pnid = phone_number_id(conn, business_id).await?;
+    let assignee = assignee_of(row);
     let mut data = json!({
-        "conversation_id": conversation_channel(&pnid, &key.phone),
-        "phone_number": key.phone,
+        "conversation_id": conversation_channel(&pnid, &row.phone),
+        "phone_number": row.phone,
         "status": row.status,
-        "snoozed_until": snoozed_until,
+        "snoozed_until": row.snoozed_until.map(iso_time),
         "assignee": assignee,
-        "by": change.by,
+        "labels": row.labels,
+        "by": by,
     });
-    if let Some(reason) = change.reason {
+    if let Some(reason) = reason {
         data["reason"] = json!(reason);
     }
-    let updated = Draft {
+    Ok(Draft {
         channels: vec![NOTIFICATIONS.into()],
         name: CONVERSATION_UPDATED,
         data: event_data(&data),
-    };
-    Ok((row, vec![entry, updated]))
+    })
 }
 
 /// Logs a change the server made itself (no `by`) on each of (business, phone).
@@ -250,21 +269,26 @@ impl Store {
         Ok(ids)
     }
 
-    /// The tab counts (mine, unassigned, all) for a status (`None`: every status).
+    /// The tab counts (mine, unassigned, all) for a status (`None`: every status), of the
+    /// conversations that carry `label` (`None`: all).
     pub async fn tab_counts(
         &self,
         business_id: &str,
         user_id: &str,
         status: Option<&str>,
+        label: Option<&str>,
     ) -> StoreResult<TabCounts> {
         let (all, mine, unassigned): (i64, Option<i64>, Option<i64>) = sqlx::query_as(
-            "SELECT COUNT(*), SUM(CASE WHEN assignee_id = $2 THEN 1 ELSE 0 END), \
-             SUM(CASE WHEN assignee_id IS NULL THEN 1 ELSE 0 END) FROM contacts \
-             WHERE business_id = $1 AND ($3 = 'all' OR status = $3)",
+            "SELECT COUNT(*), SUM(CASE WHEN c.assignee_id = $2 THEN 1 ELSE 0 END), \
+             SUM(CASE WHEN c.assignee_id IS NULL THEN 1 ELSE 0 END) FROM contacts c \
+             WHERE c.business_id = $1 AND ($3 = 'all' OR c.status = $3) \
+             AND ($4 = '' OR EXISTS (SELECT 1 FROM conversation_labels cl \
+             WHERE cl.business_id = c.business_id AND cl.phone = c.phone AND cl.label_id = $4))",
         )
         .bind(business_id)
         .bind(user_id)
         .bind(status.unwrap_or("all"))
+        .bind(label.unwrap_or_default())
         .fetch_one(&self.pool)
         .await?;
         Ok(TabCounts {

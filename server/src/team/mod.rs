@@ -4,12 +4,14 @@
 //!   reopening and round-robin assignment after a customer's message, a removed agent's
 //!   conversations freed
 //! - `notes`: private notes and the `@username` mentions in them
+//! - `labels`: the business's labels and the labels a conversation carries
 //! - `settings`: the business's assignment mode and claim timeout, checked
 //! - `sweep`: wakes snoozed conversations at their time and frees claims whose customer waited
 //!   too long, on one node each
 //!
 //! Every change is stored with its activity entry and events in one transaction, then published.
 
+mod labels;
 mod notes;
 mod settings;
 mod sweep;

@@ -14,6 +14,7 @@ mod helpers;
 mod identity;
 mod inbox;
 mod kinds;
+mod labels;
 mod live;
 mod presence;
 mod push;

@@ -204,6 +204,14 @@ export interface Message {
   revoked_at?: string;
 }
 
+/** A tag of the business's own (GET /api/labels); conversations carry any number of them. */
+export interface Label {
+  id: string;
+  name: string;
+  /** `#RRGGBB`. */
+  color: string;
+}
+
 export interface Conversation {
   /** Null for a customer known only by their business-scoped user id (`user_id`). */
   phone_number: string | null;
@@ -219,4 +227,5 @@ export interface Conversation {
   status?: ConversationStatus;
   snoozed_until?: string | null;
   assignee?: Assignee | null;
+  labels?: Label[];
 }

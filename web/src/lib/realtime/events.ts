@@ -1,5 +1,5 @@
 // Event shapes of the live stream (WebSocket /api/ws), as the server sends them.
-import type { Assignee, ConversationStatus, Message, MessageStatus } from '../api/types';
+import type { Assignee, ConversationStatus, Label, Message, MessageStatus } from '../api/types';
 
 // `phone_number` names the customer key's phone and is null for a BSUID-only customer; the
 // conversation id always ends with the key (lib/customer/customer-key.ts).
@@ -73,6 +73,7 @@ export interface ConversationUpdatedEvent {
   status: ConversationStatus;
   snoozed_until: string | null;
   assignee: Assignee | null;
+  labels?: Label[];
   by: Assignee | null;
   /** `claim_timeout` when a claim lapsed without a reply. */
   reason?: string | null;
@@ -107,6 +108,8 @@ export type RealtimeEvent =
   | { event: 'conversation_updated'; seq?: number; channel?: string; data: ConversationUpdatedEvent }
   | { event: 'agent_activity'; seq?: number; channel?: string; data: AgentActivityEvent }
   | { event: 'mention'; seq?: number; channel?: string; data: MentionEvent }
+  /** The business's labels after one was created, renamed, recoloured or deleted. */
+  | { event: 'labels_changed'; seq?: number; channel?: string; data: { labels: Label[] } }
   /** The server could not replay the gap since the last seq: re-fetch everything. */
   | { event: 'reset'; seq?: number; channel?: string; data?: undefined };
 

@@ -20,6 +20,7 @@ export async function getConversations(page: number, search: string, filter: Lis
     status: filter.status,
   });
   if (search) query.set('search_query', search);
+  if (filter.label) query.set('label', filter.label);
   const answer = await apiRequest<{ data: ConversationPage }>(`/api/users?${query}`, { signal });
   return answer.data;
 }

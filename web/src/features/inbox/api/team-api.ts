@@ -1,4 +1,5 @@
-// The team's calls on a conversation: its status, who holds it, its notes, and the tab counts.
+// The team's calls on a conversation: its status, who holds it, its labels, its notes, and the
+// tab counts.
 import { apiRequest } from '../../../lib/api/client';
 import type { Conversation, ConversationStatus, Message } from '../../../lib/api/types';
 
@@ -9,6 +10,8 @@ export type StatusFilter = ConversationStatus | 'all';
 export interface ListFilter {
   assignee: AssigneeFilter;
   status: StatusFilter;
+  /** Only conversations carrying this label (absent or empty: any). */
+  label?: string;
 }
 
 export interface TabCounts {
@@ -17,8 +20,10 @@ export interface TabCounts {
   all: number;
 }
 
-export function getCounts(status: StatusFilter, signal?: AbortSignal): Promise<TabCounts> {
-  return apiRequest(`/api/users/counts?${new URLSearchParams({ status })}`, { signal });
+export function getCounts(status: StatusFilter, label: string | undefined, signal?: AbortSignal): Promise<TabCounts> {
+  const query = new URLSearchParams({ status });
+  if (label) query.set('label', label);
+  return apiRequest(`/api/users/counts?${query}`, { signal });
 }
 
 /** Conversations are addressed by customer key: the phone, or the BSUID of a customer without one. */
@@ -35,6 +40,11 @@ export function setStatus(key: string, status: ConversationStatus, snoozedUntil?
 export function setAssignment(key: string, assigneeId: string | null, claim = false): Promise<Conversation> {
   const json = claim ? { assignee_id: assigneeId, claim: true } : { assignee_id: assigneeId };
   return apiRequest(conversationPath(key, 'assignment'), { method: 'PATCH', json });
+}
+
+/** The labels the conversation carries, all at once; answers the row. */
+export function setLabels(key: string, labelIds: string[]): Promise<Conversation> {
+  return apiRequest(conversationPath(key, 'labels'), { method: 'PUT', json: { labels: labelIds } });
 }
 
 export function postNote(key: string, text: string): Promise<Message> {

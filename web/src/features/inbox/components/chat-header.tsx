@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar';
 import { DropdownMenu } from '../../../components/dropdown-menu';
+import { LabelChips } from '../../../components/label-chip';
 import type { Conversation } from '../../../lib/api/types';
 import { customerKey } from '../../../lib/customer/customer-key';
 import { formatDateTime } from '../../../lib/format/dates';
@@ -10,6 +11,7 @@ import type { ReplyWindow } from '../reply-window';
 import { ContactModal } from './contact-modal';
 import { ConversationActions } from './conversation-actions';
 import { DeleteContactModal } from './delete-contact-modal';
+import { LabelPicker } from './label-picker';
 import { ReplyWindowTimer } from './reply-window-timer';
 
 interface Props {
@@ -46,6 +48,7 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
         {conversation.status === 'snoozed' && conversation.snoozed_until && (
           <span className="snoozed-until">{t('team.snoozedUntil', { time: formatDateTime(conversation.snoozed_until) })}</span>
         )}
+        <LabelChips labels={conversation.labels} name={t('labels.ofConversation')} />
       </div>
       <ReplyWindowTimer state={replyWindow} />
       <DropdownMenu
@@ -58,6 +61,7 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
         ]}
       />
       <ConversationActions conversation={conversation} onChanged={onTeamChange} />
+      <LabelPicker conversation={conversation} onChanged={onTeamChange} />
       {modal === 'edit' && (
         <ContactModal
           contact={{ name: conversation.name ?? '', key, phone: conversation.phone_number, handle }}

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar';
+import { LabelChips } from '../../../components/label-chip';
 import type { Conversation } from '../../../lib/api/types';
 import { formatListTime } from '../../../lib/format/dates';
 import { handleOf, titleOf } from '../customer-labels';
@@ -54,6 +55,7 @@ export function ConversationRow({ conversation, query, selected, onSelect }: Pro
             </span>
           )}
         </span>
+        <LabelChips labels={conversation.labels} name={t('labels.ofConversation')} />
       </span>
     </button>
   );

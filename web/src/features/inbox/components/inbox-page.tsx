@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Conversation } from '../../../lib/api/types';
+import { useLabels } from '../../../lib/labels/use-labels';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
@@ -13,7 +14,7 @@ import { useTabCounts } from '../hooks/use-tab-counts';
 import { usePhoneNumberId } from '../hooks/use-config';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { useSmallScreen } from '../hooks/use-small-screen';
-import { withTeamUpdate, type TeamChange } from '../list-view';
+import { withLabelDefinitions, withTeamUpdate, type TeamChange } from '../list-view';
 import { ChatPane } from './chat-pane';
 import { Sidebar } from './sidebar';
 import '../team.css';
@@ -30,7 +31,13 @@ export function InboxPage() {
   const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const [filter, setFilter] = useState<ListFilter>({ assignee: 'all', status: 'open' });
   const list = useConversations(search, filter);
-  const counts = useTabCounts(filter.status);
+  const counts = useTabCounts(filter.status, filter.label);
+  const { labels } = useLabels();
+  // A deleted label no longer filters the list.
+  const filteredLabelGone = !!filter.label && !labels.some((label) => label.id === filter.label);
+  useEffect(() => {
+    if (filteredLabelGone) setFilter((current) => ({ ...current, label: undefined }));
+  }, [filteredLabelGone]);
   const phoneNumberId = usePhoneNumberId();
   const small = useSmallScreen();
   const [selected, setSelected] = useState<Conversation | null>(null);
@@ -67,6 +74,9 @@ export function InboxPage() {
     } else if (event.event === 'conversation_updated') {
       const change = event.data;
       setSelected((current) => (current && customerKey(current) === customerKey(change) ? withTeamUpdate(current, change) : current));
+    } else if (event.event === 'labels_changed') {
+      const { labels: now } = event.data;
+      setSelected((current) => current && withLabelDefinitions(current, now));
     } else if (event.event === 'mention') {
       showToast(t('team.mentioned', { name: event.data.by.name }), 'info', CHAT_TOAST_MS);
     } else if (event.event === 'notification' && customerKey(event.data) === selectedKey && event.data.unread_count > 0) {
@@ -95,6 +105,7 @@ export function InboxPage() {
           list={list}
           filter={filter}
           counts={counts}
+          labels={labels}
           onFilterChange={setFilter}
           query={query}
           onQueryChange={setQuery}

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import type { Conversation } from '../../../lib/api/types';
+import type { Conversation, Label } from '../../../lib/api/types';
 import { fakeRealtime } from '../../../testing/fake-realtime';
 import { fakeServer, json } from '../../../testing/fake-server';
 import { renderWithApp } from '../../../testing/render';
@@ -31,13 +31,13 @@ const ANA = row('1555001', 'Ana');
 const CAL = row('1555002', 'Cal', { assignee: BO });
 
 /** The list part of the inbox: tabs with counts over the chat list. */
-function TeamList() {
+function TeamList({ labels = [] }: { labels?: Label[] }) {
   const [filter, setFilter] = useState<ListFilter>({ assignee: 'all', status: 'open' });
   const list = useConversations('', filter);
-  const counts = useTabCounts(filter.status);
+  const counts = useTabCounts(filter.status, filter.label);
   return (
     <>
-      <InboxTabs filter={filter} counts={counts} onChange={setFilter} />
+      <InboxTabs filter={filter} counts={counts} labels={labels} onChange={setFilter} />
       <ConversationList
         items={list.items}
         loading={list.loading}
@@ -113,5 +113,49 @@ describe('inbox tabs', () => {
       </realtime.Provider>,
     );
     expect(within(await screen.findByRole('button', { name: 'Dee' })).getByText('Snoozed')).toBeInTheDocument();
+  });
+
+  it('filter the list by a label, show its chips, and keep the filtered list live', async () => {
+    const vip: Label = { id: 'l1', name: 'VIP', color: '#FBCA04' };
+    const dee = row('1555003', 'Dee', { labels: [vip] });
+    let labelled = [dee];
+    const { requests } = fakeServer({
+      'GET /api/users': ({ path }) => {
+        const users = new URL(path, 'http://localhost').searchParams.get('label') === 'l1' ? labelled : [ANA, dee];
+        return json({ data: { users, has_more: false, page: 1, total_unread: 0 } });
+      },
+      'GET /api/users/counts': () => json({ mine: 0, unassigned: 2, all: 2 }),
+    });
+    const realtime = fakeRealtime();
+    renderWithApp(
+      <realtime.Provider value={realtime.value}>
+        <TeamList labels={[vip]} />
+      </realtime.Provider>,
+    );
+    const chips = within(await screen.findByRole('button', { name: 'Dee' })).getByRole('list', { name: 'Labels' });
+    expect(within(chips).getByText('VIP')).toHaveStyle({ color: '#000000' });
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Label filter' }), 'l1');
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Ana' })).not.toBeInTheDocument());
+    expect(requests.some((r) => r.path.startsWith('/api/users?') && r.path.includes('label=l1'))).toBe(true);
+    expect(requests.some((r) => r.path === '/api/users/counts?status=open&label=l1')).toBe(true);
+
+    // A teammate labels Ana: she joins the filtered list; Dee loses the label and leaves it.
+    const anaLabelled = { ...ANA, labels: [vip] };
+    labelled = [anaLabelled, dee];
+    const update = (who: Conversation, labels: Label[]) =>
+      realtime.emit({
+        event: 'conversation_updated',
+        data: { conversation_id: who.conversation_id, phone_number: who.phone_number, status: 'open', snoozed_until: null, assignee: null, labels, by: BO },
+      });
+    update(ANA, [vip]);
+    expect(await screen.findByRole('button', { name: 'Ana' })).toBeInTheDocument();
+    labelled = [anaLabelled];
+    update(dee, []);
+    expect(screen.queryByRole('button', { name: 'Dee' })).not.toBeInTheDocument();
+
+    // A renamed label shows its new name on the rows.
+    realtime.emit({ event: 'labels_changed', data: { labels: [{ ...vip, name: 'Gold' }] } });
+    expect(within(screen.getByRole('button', { name: 'Ana' })).getByText('Gold')).toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import type { Label } from '../../../lib/api/types';
 import type { AssigneeFilter, ListFilter, StatusFilter, TabCounts } from '../api/team-api';
 
 const TABS: { filter: AssigneeFilter; count: keyof TabCounts }[] = [
@@ -12,11 +13,13 @@ const STATUSES: StatusFilter[] = ['open', 'pending', 'resolved', 'snoozed', 'all
 interface Props {
   filter: ListFilter;
   counts: TabCounts | null;
+  /** The business's labels, to filter by one. */
+  labels: Label[];
   onChange: (filter: ListFilter) => void;
 }
 
-/** Mine / Unassigned / All with their counts, and the status the list shows. */
-export function InboxTabs({ filter, counts, onChange }: Props) {
+/** Mine / Unassigned / All with their counts, and the status and label the list shows. */
+export function InboxTabs({ filter, counts, labels, onChange }: Props) {
   const { t } = useTranslation();
   return (
     <div className="inbox-tabs">
@@ -42,6 +45,16 @@ export function InboxTabs({ filter, counts, onChange }: Props) {
           </option>
         ))}
       </select>
+      {(labels.length > 0 || filter.label) && (
+        <select aria-label={t('labels.filter')} value={filter.label ?? ''} onChange={(event) => onChange({ ...filter, label: event.target.value || undefined })}>
+          <option value="">{t('labels.any')}</option>
+          {labels.map((label) => (
+            <option key={label.id} value={label.id}>
+              {label.name}
+            </option>
+          ))}
+        </select>
+      )}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { Icon } from '../../../components/icon';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ThemeToggle } from '../../../components/theme-toggle';
-import type { Conversation } from '../../../lib/api/types';
+import type { Conversation, Label } from '../../../lib/api/types';
 import { useRealtime } from '../../../lib/realtime/realtime-context';
 import type { ListFilter, TabCounts } from '../api/team-api';
 import type { useConversations } from '../hooks/use-conversations';
@@ -15,6 +15,7 @@ interface Props {
   list: ReturnType<typeof useConversations>;
   filter: ListFilter;
   counts: TabCounts | null;
+  labels: Label[];
   onFilterChange: (filter: ListFilter) => void;
   query: string;
   onQueryChange: (query: string) => void;
@@ -23,7 +24,7 @@ interface Props {
   onContactSaved: (key: string) => void;
 }
 
-export function Sidebar({ list, filter, counts, onFilterChange, query, onQueryChange, selectedKey, onSelect, onContactSaved }: Props) {
+export function Sidebar({ list, filter, counts, labels, onFilterChange, query, onQueryChange, selectedKey, onSelect, onContactSaved }: Props) {
   const { t } = useTranslation();
   const { state } = useRealtime();
   const [adding, setAdding] = useState(false);
@@ -53,7 +54,7 @@ export function Sidebar({ list, filter, counts, onFilterChange, query, onQueryCh
         value={query}
         onChange={(event) => onQueryChange(event.target.value)}
       />
-      <InboxTabs filter={filter} counts={counts} onChange={onFilterChange} />
+      <InboxTabs filter={filter} counts={counts} labels={labels} onChange={onFilterChange} />
       <ConversationList
         items={list.items}
         loading={list.loading}

@@ -12,7 +12,7 @@ import { currentUserId } from '../../../lib/api/token-claims';
 import { getConversations } from '../api/inbox-api';
 import type { ListFilter } from '../api/team-api';
 import { placeholderRow } from '../conversation-id';
-import { inView, takesNewConversations, withTeamUpdate, type ListView, type TeamChange } from '../list-view';
+import { inView, takesNewConversations, withLabelDefinitions, withTeamUpdate, type ListView, type TeamChange } from '../list-view';
 
 export interface ConversationsState {
   items: Conversation[];
@@ -139,6 +139,10 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
       return { ...state, items: withContact(state.items, event.data, takesNewConversations(view)) };
     case 'conversation_updated':
       return applyTeamChange(state, event.data, view);
+    case 'labels_changed': {
+      const items = state.items.map((row) => withLabelDefinitions(row, event.data.labels));
+      return { ...state, items: items.filter((row) => inView(row, view)) };
+    }
     default:
       return state;
   }
@@ -179,7 +183,7 @@ export function useConversations(search: string, filter: ListFilter) {
     }
   }, [search, showToast, t]);
 
-  const { assignee, status } = filter;
+  const { assignee, status, label } = filter;
   const load = useCallback(
     async (next: number, quiet = false) => {
       request.current?.abort();
@@ -187,7 +191,7 @@ export function useConversations(search: string, filter: ListFilter) {
       request.current = controller;
       if (!quiet) setState((current) => (next === 1 ? { ...INITIAL, totalUnread: current.totalUnread } : { ...current, loadingMore: true }));
       try {
-        const answer = await getConversations(next, search, { assignee, status }, controller.signal);
+        const answer = await getConversations(next, search, { assignee, status, label }, controller.signal);
         page.current = next;
         void saveConversations(answer.users).catch((error: unknown) => console.warn('list not saved', error));
         setState((current) => ({
@@ -210,7 +214,7 @@ export function useConversations(search: string, filter: ListFilter) {
         else setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
       }
     },
-    [search, assignee, status, showSaved],
+    [search, assignee, status, label, showSaved],
   );
 
   useEffect(() => {
@@ -224,7 +228,10 @@ export function useConversations(search: string, filter: ListFilter) {
 
   const reload = useCallback(() => void load(1), [load]);
 
-  const view = useCallback((): ListView => ({ filter: { assignee, status }, searching: search !== '', me: currentUserId() }), [assignee, status, search]);
+  const view = useCallback(
+    (): ListView => ({ filter: { assignee, status, label }, searching: search !== '', me: currentUserId() }),
+    [assignee, status, label, search],
+  );
 
   /** A change this user made, applied before its event comes back. */
   const teamChange = useCallback((change: TeamChange) => setState((current) => applyTeamChange(current, change, view())), [view]);

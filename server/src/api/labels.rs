@@ -1,0 +1,98 @@
+//! Labels: the business's list (any member), the owner's create, rename, recolour and delete,
+//! and the labels a conversation carries (any member).
+
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::api::team::{member_of, row_json};
+use crate::auth::extract::Auth;
+use crate::customer::CustomerKey;
+use crate::error::{ApiError, ApiResult, required};
+use crate::state::AppState;
+
+/// `GET /api/labels`: the business's labels, by name.
+pub async fn list_labels(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
+    let labels = state.store.labels(&auth.business_id).await?;
+    Ok(HttpResponse::Ok().json(json!({ "labels": labels })))
+}
+
+#[derive(Deserialize)]
+pub struct LabelBody {
+    name: Option<String>,
+    color: Option<String>,
+}
+
+/// `POST /api/labels` (owner): a new label → 201.
+#[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+pub async fn create_label(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: web::Json<LabelBody>,
+) -> ApiResult<HttpResponse> {
+    auth.require_owner()?;
+    let name = required(&body.name, "name")?;
+    let color = required(&body.color, "color")?;
+    let label = state
+        .team
+        .create_label(&auth.business_id, &name, &color)
+        .await?;
+    Ok(HttpResponse::Created().json(label))
+}
+
+/// `PATCH /api/labels/{id}` (owner): a new name and/or colour.
+#[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+pub async fn update_label(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+    body: web::Json<LabelBody>,
+) -> ApiResult<HttpResponse> {
+    auth.require_owner()?;
+    let label = state
+        .team
+        .update_label(
+            &auth.business_id,
+            &path,
+            body.name.as_deref(),
+            body.color.as_deref(),
+        )
+        .await?;
+    Ok(HttpResponse::Ok().json(label))
+}
+
+/// `DELETE /api/labels/{id}` (owner): the label leaves every conversation → 204.
+#[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+pub async fn delete_label(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    auth.require_owner()?;
+    state.team.delete_label(&member_of(&auth), &path).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Deserialize)]
+pub struct ConversationLabelsBody {
+    labels: Option<Vec<String>>,
+}
+
+/// `PUT /api/conversation/{key}/labels`: the labels the conversation carries, all at once.
+pub async fn set_conversation_labels(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<String>,
+    body: web::Json<ConversationLabelsBody>,
+) -> ApiResult<HttpResponse> {
+    let phone = CustomerKey::parse(&path)?.into_string();
+    let ids = body
+        .labels
+        .as_deref()
+        .ok_or_else(|| ApiError::Unprocessable("labels is required".into()))?;
+    let row = state
+        .team
+        .set_labels(&member_of(&auth), &phone, ids)
+        .await?;
+    row_json(&state, &auth, &row).await
+}

@@ -1,0 +1,187 @@
+//! The business's labels: list, create, rename and recolour (each change announced with the whole
+//! list as `labels_changed`), and the labels each conversation of a list page carries.
+
+use std::collections::HashMap;
+
+use parley_actors::events::{Event, LABELS_CHANGED, NOTIFICATIONS, event_data};
+use serde::Serialize;
+use serde_json::json;
+use sqlx::{AnyConnection, FromRow};
+
+use super::error::{Error, StoreResult};
+use super::events::{Draft, append_events};
+use super::{Params, Store, is_unique_violation, now_ms};
+
+/// A label as lists, rows and events show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, FromRow)]
+pub struct Label {
+    pub id: String,
+    pub name: String,
+    /// `#RRGGBB`.
+    pub color: String,
+}
+
+/// The key that makes a name unique in its business: case does not count.
+fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// The refusal of a name another label of the business has.
+fn name_taken(name: &str) -> Error {
+    Error::Conflict(format!("A label named {name} already exists"))
+}
+
+/// The business's labels, by name.
+pub(super) async fn all_labels(
+    conn: &mut AnyConnection,
+    business_id: &str,
+) -> StoreResult<Vec<Label>> {
+    Ok(sqlx::query_as(
+        "SELECT id, name, color FROM labels WHERE business_id = $1 ORDER BY name_key, id",
+    )
+    .bind(business_id)
+    .fetch_all(&mut *conn)
+    .await?)
+}
+
+/// One label of the business, or `NotFound` naming the id.
+pub(super) async fn one_label(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    id: &str,
+) -> StoreResult<Label> {
+    sqlx::query_as("SELECT id, name, color FROM labels WHERE business_id = $1 AND id = $2")
+        .bind(business_id)
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or_else(|| Error::NotFound(format!("No label {id}")))
+}
+
+/// The labels of each of these conversations (by customer key), by name; a conversation without
+/// labels is absent.
+pub(super) async fn labels_of(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    phones: &[&str],
+) -> StoreResult<HashMap<String, Vec<Label>>> {
+    let mut found: HashMap<String, Vec<Label>> = HashMap::new();
+    if phones.is_empty() {
+        return Ok(found);
+    }
+    let params = Params::of(conn);
+    let sql = format!(
+        "SELECT cl.phone, l.id, l.name, l.color FROM conversation_labels cl \
+         JOIN labels l ON l.id = cl.label_id \
+         WHERE cl.business_id = {} AND cl.phone IN ({}) ORDER BY l.name_key, l.id",
+        params.nth(1),
+        params.list(2, phones.len())
+    );
+    // Only numbered placeholders are formatted in; the values are bound.
+    let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(business_id);
+    for phone in phones {
+        query = query.bind(*phone);
+    }
+    let rows: Vec<(String, String, String, String)> = query.fetch_all(&mut *conn).await?;
+    for (phone, id, name, color) in rows {
+        found
+            .entry(phone)
+            .or_default()
+            .push(Label { id, name, color });
+    }
+    Ok(found)
+}
+
+/// `labels_changed` with the business's labels as they are now.
+pub(super) async fn labels_changed(
+    conn: &mut AnyConnection,
+    business_id: &str,
+) -> StoreResult<Draft> {
+    let labels = all_labels(conn, business_id).await?;
+    Ok(Draft {
+        channels: vec![NOTIFICATIONS.into()],
+        name: LABELS_CHANGED,
+        data: event_data(&json!({ "labels": labels })),
+    })
+}
+
+impl Store {
+    /// The business's labels, by name.
+    pub async fn labels(&self, business_id: &str) -> StoreResult<Vec<Label>> {
+        let mut conn = self.pool.acquire().await?;
+        all_labels(&mut conn, business_id).await
+    }
+
+    /// A new label; a name the business already has (in any case) is a `Conflict`.
+    pub async fn create_label(
+        &self,
+        business_id: &str,
+        name: &str,
+        color: &str,
+    ) -> StoreResult<(Label, Vec<Event>)> {
+        let label = Label {
+            id: uuid::Uuid::new_v4().to_string(),
+            name: name.to_string(),
+            color: color.to_string(),
+        };
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "INSERT INTO labels (id, business_id, name, name_key, color, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&label.id)
+        .bind(business_id)
+        .bind(name)
+        .bind(name_key(name))
+        .bind(color)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await
+        .map_err(|err| match is_unique_violation(&err) {
+            true => name_taken(name),
+            false => err.into(),
+        })?;
+        let draft = labels_changed(&mut tx, business_id).await?;
+        let events = append_events(&mut tx, business_id, vec![draft]).await?;
+        tx.commit().await?;
+        Ok((label, events))
+    }
+
+    /// Renames and/or recolours a label (`None` keeps a value).
+    pub async fn update_label(
+        &self,
+        business_id: &str,
+        id: &str,
+        name: Option<&str>,
+        color: Option<&str>,
+    ) -> StoreResult<(Label, Vec<Event>)> {
+        let mut tx = self.begin_write().await?;
+        let before = one_label(&mut tx, business_id, id).await?;
+        let name = name.unwrap_or(&before.name);
+        let color = color.unwrap_or(&before.color);
+        if name == before.name && color == before.color {
+            tx.commit().await?;
+            return Ok((before, Vec::new()));
+        }
+        sqlx::query(
+            "UPDATE labels SET name = $1, name_key = $2, color = $3 \
+             WHERE business_id = $4 AND id = $5",
+        )
+        .bind(name)
+        .bind(name_key(name))
+        .bind(color)
+        .bind(business_id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(|err| match is_unique_violation(&err) {
+            true => name_taken(name),
+            false => err.into(),
+        })?;
+        let label = one_label(&mut tx, business_id, id).await?;
+        let draft = labels_changed(&mut tx, business_id).await?;
+        let events = append_events(&mut tx, business_id, vec![draft]).await?;
+        tx.commit().await?;
+        Ok((label, events))
+    }
+}

@@ -1,0 +1,69 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Label } from '../../../lib/api/types';
+import type { ShowToast } from '../../../lib/toast/toast-context';
+import { fakeRealtime } from '../../../testing/fake-realtime';
+import { fakeServer, json, type RecordedRequest } from '../../../testing/fake-server';
+import { renderWithApp } from '../../../testing/render';
+import { LabelsSection } from './labels-section';
+
+const VIP: Label = { id: 'l1', name: 'VIP', color: '#d93f0b' };
+
+function renderSection(routes: Parameters<typeof fakeServer>[0]) {
+  const server = fakeServer(routes);
+  const toast = vi.fn<ShowToast>();
+  const realtime = fakeRealtime();
+  renderWithApp(
+    <realtime.Provider value={realtime.value}>
+      <LabelsSection />
+    </realtime.Provider>,
+    toast,
+  );
+  return { ...server, toast, realtime };
+}
+
+const sent = (requests: RecordedRequest[], method: string, path: string) => requests.filter((r) => r.method === method && r.path === path).map((r) => r.body);
+
+describe('labels section', () => {
+  it('creates a label with a name and a colour', async () => {
+    let labels: Label[] = [];
+    const { requests, toast } = renderSection({
+      'GET /api/labels': () => json({ labels }),
+      'POST /api/labels': () => {
+        labels = [VIP];
+        return json(VIP, 201);
+      },
+    });
+    const section = await screen.findByRole('region', { name: 'Labels' });
+    expect(within(section).getByText('No labels yet.')).toBeInTheDocument();
+    await userEvent.type(within(section).getByLabelText('Label name'), ' VIP ');
+    await userEvent.click(within(section).getByRole('button', { name: 'Add label' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('Label created.', 'success'));
+    expect(sent(requests, 'POST', '/api/labels')).toEqual([{ name: 'VIP', color: '#1d76db' }]);
+    expect(await within(section).findByRole('form', { name: 'VIP' })).toBeInTheDocument();
+    expect(within(section).getByLabelText('Label name')).toHaveValue('');
+  });
+
+  it('renames, recolours and deletes a label, and follows changes made elsewhere', async () => {
+    const { requests, toast, realtime } = renderSection({
+      'GET /api/labels': () => json({ labels: [VIP] }),
+      'PATCH /api/labels/l1': () => json({ ...VIP, name: 'Gold', color: '#0e8a16' }),
+      'DELETE /api/labels/l1': () => new Response(null, { status: 204 }),
+    });
+    const item = await screen.findByRole('form', { name: 'VIP' });
+    const name = within(item).getByLabelText('Name of VIP');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Gold');
+    // A colour picker sets the input's value at once.
+    fireEvent.input(within(item).getByLabelText('Colour of VIP'), { target: { value: '#0e8a16' } });
+    await userEvent.click(within(item).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('Label saved.', 'success'));
+    expect(sent(requests, 'PATCH', '/api/labels/l1')).toEqual([{ name: 'Gold', color: '#0e8a16' }]);
+
+    realtime.emit({ event: 'labels_changed', data: { labels: [{ ...VIP, name: 'Platinum' }] } });
+    const renamed = await screen.findByRole('form', { name: 'Platinum' });
+    await userEvent.click(within(renamed).getByRole('button', { name: 'Delete Platinum' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('Label deleted.', 'success'));
+    expect(sent(requests, 'DELETE', '/api/labels/l1')).toHaveLength(1);
+  });
+});

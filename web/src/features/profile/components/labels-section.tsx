@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LabelChip } from '../../../components/label-chip';
+import { messageOf } from '../../../lib/api/client';
+import type { Label } from '../../../lib/api/types';
+import { useLabels } from '../../../lib/labels/use-labels';
+import { useToast } from '../../../lib/toast/toast-context';
+import { createLabel, deleteLabel, updateLabel } from '../api/labels-api';
+import '../labels.css';
+
+/** The colour a new label starts with. */
+const NEW_LABEL_COLOR = '#1d76db';
+
+/** The owner's labels: add one, and rename, recolour or delete each. */
+export function LabelsSection() {
+  const { t } = useTranslation();
+  const showToast = useToast();
+  const { labels, reload } = useLabels();
+  const [name, setName] = useState('');
+  const [color, setColor] = useState(NEW_LABEL_COLOR);
+  const [saving, setSaving] = useState(false);
+
+  /** Runs a change; the list follows from the server (its event, and a reload). */
+  const run = async (change: () => Promise<unknown>, done: string): Promise<boolean> => {
+    setSaving(true);
+    try {
+      await change();
+      showToast(t(done), 'success');
+      return true;
+    } catch (error) {
+      showToast(messageOf(error, t('operationFailed')), 'error');
+      return false;
+    } finally {
+      setSaving(false);
+      reload();
+    }
+  };
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await run(() => createLabel(name.trim(), color), 'labels.created')) {
+      setName('');
+      setColor(NEW_LABEL_COLOR);
+    }
+  };
+
+  return (
+    <section className="panel-card" aria-labelledby="labels-heading">
+      <h2 id="labels-heading">{t('labels.title')}</h2>
+      <form className="form label-form" aria-label={t('labels.add')} onSubmit={(event) => void add(event)}>
+        <label>
+          {t('labels.name')}
+          <input value={name} maxLength={50} required onChange={(event) => setName(event.target.value)} />
+        </label>
+        <label className="label-color-field">
+          {t('labels.color')}
+          <input type="color" value={color} onChange={(event) => setColor(event.target.value)} />
+        </label>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={saving || !name.trim()}>
+            {t('labels.add')}
+          </button>
+        </div>
+      </form>
+      {labels.length === 0 ? (
+        <p className="muted">{t('labels.noneYet')}</p>
+      ) : (
+        <ul className="label-list" aria-label={t('labels.list')}>
+          {labels.map((label) => (
+            <LabelItem
+              key={`${label.id}:${label.name}:${label.color}`}
+              label={label}
+              saving={saving}
+              onSave={(change) => void run(() => updateLabel(label.id, change), 'labels.updated')}
+              onDelete={() => void run(() => deleteLabel(label.id), 'labels.deleted')}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+interface ItemProps {
+  label: Label;
+  saving: boolean;
+  onSave: (change: Pick<Label, 'name' | 'color'>) => void;
+  onDelete: () => void;
+}
+
+/** One label: its chip, its name and colour to edit, save and delete. */
+function LabelItem({ label, saving, onSave, onDelete }: ItemProps) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(label.name);
+  const [color, setColor] = useState(label.color.toLowerCase());
+  const changed = name.trim() !== label.name || color !== label.color.toLowerCase();
+  return (
+    <li>
+      <form
+        className="label-item"
+        aria-label={label.name}
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSave({ name: name.trim(), color });
+        }}
+      >
+        <LabelChip label={{ ...label, name: name.trim() || label.name, color }} />
+        <input aria-label={t('labels.nameOf', { name: label.name })} value={name} maxLength={50} required onChange={(event) => setName(event.target.value)} />
+        <input type="color" aria-label={t('labels.colorOf', { name: label.name })} value={color} onChange={(event) => setColor(event.target.value)} />
+        <button type="submit" disabled={saving || !changed || !name.trim()}>
+          {t('save')}
+        </button>
+        <button type="button" className="danger" aria-label={t('labels.deleteOf', { name: label.name })} disabled={saving} onClick={onDelete}>
+          {t('labels.delete')}
+        </button>
+      </form>
+    </li>
+  );
+}

@@ -29,6 +29,7 @@
 //! - `team_auto`: the changes the server makes itself (reopen, snoozes, claim timeouts,
 //!   round robin)
 //! - `team_settings`: the business's assignment mode and claim timeout
+//! - `canned`: canned replies, the ready texts agents insert by shortcut
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
 //! `amend` and `echoes`; they use `messages`, `contacts`, `unread` and `receipts`, which use
@@ -36,6 +37,7 @@
 
 mod amend;
 mod businesses;
+mod canned;
 mod contact_list;
 mod contacts;
 mod conversations;
@@ -63,6 +65,7 @@ mod unread;
 mod users;
 
 pub use businesses::{Business, ProviderCredentials};
+pub use canned::CannedReply;
 pub use contact_list::{ContactPage, ContactRow};
 pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};

@@ -32,9 +32,9 @@ describe('canned replies', () => {
     await page.getByLabel('Shortcut', { exact: true }).fill('shortgreet');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('heading', { name: '/shortgreet' }).waitFor();
+    // The rest runs on a phone-sized screen.
     await page.setViewportSize({ width: 390, height: 800 });
     await screenshot(page, 'canned-replies-390');
-    await page.setViewportSize({ width: 1280, height: 800 });
 
     // A customer writes in; the owner opens the conversation by its link.
     const phone = `49151${String(Date.now()).slice(-8)}`;
@@ -53,6 +53,7 @@ describe('canned replies', () => {
     assert.equal(await option.getAttribute('aria-selected'), 'true');
     assert.equal(await box.getAttribute('aria-expanded'), 'true');
     assert.equal(await box.getAttribute('aria-activedescendant'), await option.getAttribute('id'));
+    await screenshot(page, 'canned-menu-390');
     await box.press('Enter');
     await list.waitFor({ state: 'hidden' });
     const filled = await box.inputValue();

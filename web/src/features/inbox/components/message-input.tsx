@@ -42,6 +42,7 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
   const filePicker = useRef<HTMLInputElement>(null);
   const menu = useSlashMenu(canned);
   const menuId = useId();
+  const listOpen = menu.open && !disabled;
 
   const resize = () => {
     const element = textarea.current;
@@ -90,7 +91,7 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (menu.open && onMenuKey(event)) return;
+    if (listOpen && onMenuKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       submit();
@@ -137,7 +138,7 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
           ))}
         </ul>
       )}
-      {menu.open && !disabled && (
+      {listOpen && (
         <CannedMenu id={menuId} replies={menu.matches} active={menu.active} onPoint={menu.point} onChoose={choose} />
       )}
       <div className="composer-row">
@@ -181,9 +182,9 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
           aria-autocomplete="list"
           // The box stays a textbox (its name is how people and tests find it) that opens a list.
           // oxlint-disable-next-line jsx-a11y/role-supports-aria-props
-          aria-expanded={menu.open}
-          aria-controls={menu.open ? menuId : undefined}
-          aria-activedescendant={menu.open ? cannedOptionId(menuId, menu.active) : undefined}
+          aria-expanded={listOpen}
+          aria-controls={listOpen ? menuId : undefined}
+          aria-activedescendant={listOpen ? cannedOptionId(menuId, menu.active) : undefined}
           onChange={(event) => {
             setText(event.target.value);
             menu.update(event.target.value, event.target.selectionStart);

@@ -6,6 +6,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 
 use crate::auth::error::AuthError;
+use crate::canned::CannedError;
 use crate::cloud::EnvelopeError;
 use crate::customer::InvalidCustomerKey;
 use crate::inbound::InboundError;
@@ -44,6 +45,9 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// Another canned reply of the business has this shortcut.
+    #[error("{0}")]
+    ShortcutTaken(String),
     /// Another business holds this provider account; the code names which id.
     #[error("This {} is already used by another business", .0.field())]
     AccountTaken(store::Account),
@@ -82,6 +86,7 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::Conflict(_) => "conflict",
+            ApiError::ShortcutTaken(_) => "shortcut_taken",
             ApiError::AccountTaken(store::Account::WabaId) => "waba_id_taken",
             ApiError::AccountTaken(store::Account::PhoneNumberId) => "phone_number_id_taken",
             ApiError::AssignedToOther(_) => "assigned_to_other",
@@ -239,6 +244,16 @@ impl From<TeamError> for ApiError {
     }
 }
 
+impl From<CannedError> for ApiError {
+    fn from(err: CannedError) -> Self {
+        match err {
+            CannedError::Invalid(text) => ApiError::Unprocessable(text),
+            CannedError::ShortcutTaken(text) => ApiError::ShortcutTaken(text),
+            CannedError::Store(err) => err.into(),
+        }
+    }
+}
+
 impl From<EnvelopeError> for ApiError {
     fn from(err: EnvelopeError) -> Self {
         ApiError::BadRequest(err.to_string())
@@ -264,9 +279,10 @@ impl ResponseError for ApiError {
             }
             ApiError::TokenExpired | ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) | ApiError::AccountTaken(_) | ApiError::AssignedToOther(_) => {
-                StatusCode::CONFLICT
-            }
+            ApiError::Conflict(_)
+            | ApiError::ShortcutTaken(_)
+            | ApiError::AccountTaken(_)
+            | ApiError::AssignedToOther(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,

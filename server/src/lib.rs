@@ -34,11 +34,13 @@
 //! - `push`: Web Push of new customer messages to the business's subscribed browsers
 //! - `team`: conversation status, assignment and its claim lock, private notes, snoozes
 //! - `cluster`: events across nodes that share one Postgres (`LISTEN`/`NOTIFY`)
+//! - `canned`: canned replies' form rules and the shortcut filter
 
 pub mod api;
 pub mod app;
 pub mod auth;
 pub mod body_encoding;
+pub mod canned;
 pub mod client_text;
 pub mod cloud;
 pub mod cluster;

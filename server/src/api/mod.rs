@@ -11,8 +11,10 @@
 //! - `replies`: automated replies and their flow steps
 //! - `push`: Web Push key, subscribe and unsubscribe
 //! - `team`: status, assignment, private notes, presence, tab counts
+//! - `canned`: canned replies (read by all members, written by the owner)
 //! - `labels`: the business's labels and the labels a conversation carries
 
+pub mod canned;
 pub mod contacts;
 pub mod conversations;
 pub mod events;
@@ -144,5 +146,21 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/automated-replies/{id}/flows",
             web::get().to(replies::list_flow_steps),
+        )
+        .route(
+            "/canned-replies",
+            web::get().to(canned::list_canned_replies),
+        )
+        .route(
+            "/canned-replies",
+            web::post().to(canned::create_canned_reply),
+        )
+        .route(
+            "/canned-replies/{id}",
+            web::patch().to(canned::update_canned_reply),
+        )
+        .route(
+            "/canned-replies/{id}",
+            web::delete().to(canned::delete_canned_reply),
         );
 }

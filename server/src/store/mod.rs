@@ -29,6 +29,7 @@
 //! - `team_auto`: the changes the server makes itself (reopen, snoozes, claim timeouts,
 //!   round robin)
 //! - `team_settings`: the business's assignment mode and claim timeout
+//! - `canned`: canned replies, the ready texts agents insert by shortcut
 //! - `labels`: the business's labels, and the labels of the list's rows
 //! - `labelled`: a conversation's labels set, and a label deleted from every conversation
 //!
@@ -38,6 +39,7 @@
 
 mod amend;
 mod businesses;
+mod canned;
 mod contact_list;
 mod contacts;
 mod conversations;
@@ -67,6 +69,7 @@ mod unread;
 mod users;
 
 pub use businesses::{Business, ProviderCredentials};
+pub use canned::CannedReply;
 pub use contact_list::{ContactPage, ContactRow};
 pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};

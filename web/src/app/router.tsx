@@ -17,6 +17,9 @@ const EditProfilePage = lazy(() =>
 const AutomatedRepliesPage = lazy(() =>
   import('../features/replies/components/automated-replies-page').then((m) => ({ default: m.AutomatedRepliesPage })),
 );
+const CannedRepliesPage = lazy(() =>
+  import('../features/canned/components/canned-replies-page').then((m) => ({ default: m.CannedRepliesPage })),
+);
 const SenderPage = lazy(() => import('../features/sender/components/sender-page').then((m) => ({ default: m.SenderPage })));
 const TemplatePage = lazy(() => import('../features/templates/components/template-page').then((m) => ({ default: m.TemplatePage })));
 const TestPage = lazy(() => import('../features/test-view/components/test-page').then((m) => ({ default: m.TestPage })));
@@ -40,6 +43,7 @@ export function createRouter() {
                 { path: '/template', element: <TemplatePage /> },
                 { path: '/sender', element: <SenderPage /> },
                 { path: '/automated-replies', element: <AutomatedRepliesPage /> },
+                { path: '/canned-replies', element: <CannedRepliesPage /> },
               ],
             },
             {

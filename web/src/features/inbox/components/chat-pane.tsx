@@ -6,8 +6,10 @@ import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
 import { customerKey } from '../../../lib/customer/customer-key';
 import { postNote } from '../api/team-api';
+import { cannedValuesOf } from '../canned';
 import { conversationIdOf } from '../conversation-id';
 import { titleOf } from '../customer-labels';
+import { useCannedReplies } from '../hooks/use-canned-replies';
 import { useMessages, type Draft } from '../hooks/use-messages';
 import { usePresence } from '../hooks/use-presence';
 import { useReplyWindow } from '../hooks/use-reply-window';
@@ -48,6 +50,7 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
   const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const [templateOpen, setTemplateOpen] = useState(false);
+  const canned = useCannedReplies();
 
   useEffect(() => {
     markAsRead(key)
@@ -113,6 +116,8 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
         onNote={note}
         onTyping={presence.typing}
         onTemplate={() => setTemplateOpen(true)}
+        canned={canned.replies}
+        cannedValues={cannedValuesOf(conversation, canned.agent)}
       />
       {chat.refusal && (
         <TakeOverModal

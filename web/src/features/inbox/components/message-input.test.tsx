@@ -9,7 +9,7 @@ function renderInput(disabled = false) {
   const onTemplate = vi.fn<() => void>();
   const onNote = vi.fn<(text: string) => void>();
   const onTyping = vi.fn<() => void>();
-  renderWithApp(<MessageInput disabled={disabled} onSend={onSend} onNote={onNote} onTyping={onTyping} onTemplate={onTemplate} />);
+  renderWithApp(<MessageInput disabled={disabled} onSend={onSend} onNote={onNote} onTyping={onTyping} onTemplate={onTemplate} canned={[]} cannedValues={{ name: '', phone: '', agent: '' }} />);
   return { onSend, onTemplate, onNote, onTyping, box: screen.getByRole('textbox', { name: 'Type a message' }) };
 }
 

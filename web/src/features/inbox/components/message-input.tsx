@@ -1,7 +1,11 @@
 import { Icon } from '../../../components/icon';
-import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { CannedReply } from '../../../lib/api/canned-replies';
+import { fillCanned, type CannedValues } from '../canned';
 import type { Draft } from '../hooks/use-messages';
+import { useSlashMenu } from '../hooks/use-slash-menu';
+import { CannedMenu, cannedOptionId } from './canned-menu';
 import { textDirection } from '../text-direction';
 import { EmojiPicker } from './emoji-picker';
 import { VoiceRecorder } from './voice-recorder';
@@ -20,11 +24,14 @@ interface Props {
   onTyping: () => void;
   /** Templates stay possible when the reply window is closed. */
   onTemplate: () => void;
+  /** Offered by typing `/`; choosing one puts its filled text in the box, never sends it. */
+  canned: CannedReply[];
+  cannedValues: CannedValues;
 }
 
 type Mode = 'reply' | 'note';
 
-export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping, onTemplate }: Props) {
+export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping, onTemplate, canned, cannedValues }: Props) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>('reply');
   const noting = mode === 'note';
@@ -33,6 +40,9 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
   const [files, setFiles] = useState<File[]>([]);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const filePicker = useRef<HTMLInputElement>(null);
+  const menu = useSlashMenu(canned);
+  const menuId = useId();
+  const listOpen = menu.open && !disabled;
 
   const resize = () => {
     const element = textarea.current;
@@ -55,7 +65,33 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
     requestAnimationFrame(resize);
   };
 
+  const choose = (reply: CannedReply) => {
+    const slash = menu.slash;
+    if (!slash) return;
+    const filled = fillCanned(reply.text, cannedValues);
+    setText(text.slice(0, slash.start) + filled + text.slice(slash.end));
+    menu.close();
+    const caret = slash.start + filled.length;
+    requestAnimationFrame(() => {
+      textarea.current?.focus();
+      textarea.current?.setSelectionRange(caret, caret);
+      resize();
+    });
+  };
+
+  const onMenuKey = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
+    const chosen = menu.matches[menu.active];
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') menu.move(event.key === 'ArrowDown' ? 1 : -1);
+    else if (event.key === 'Escape') menu.close();
+    else if (event.key === 'Enter' && chosen && !event.nativeEvent.isComposing) choose(chosen);
+    else return false;
+    event.preventDefault();
+    event.stopPropagation();
+    return true;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (listOpen && onMenuKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       submit();
@@ -102,6 +138,9 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
           ))}
         </ul>
       )}
+      {listOpen && (
+        <CannedMenu id={menuId} replies={menu.matches} active={menu.active} onPoint={menu.point} onChoose={choose} />
+      )}
       <div className="composer-row">
         <EmojiPicker disabled={disabled} onPick={insert} />
         {!noting && (
@@ -140,8 +179,15 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
           disabled={disabled}
           aria-label={t(noting ? 'team.notePlaceholder' : 'chat.typeMessage')}
           placeholder={t(noting ? 'team.notePlaceholder' : 'chat.typeMessage')}
+          aria-autocomplete="list"
+          // The box stays a textbox (its name is how people and tests find it) that opens a list.
+          // oxlint-disable-next-line jsx-a11y/role-supports-aria-props
+          aria-expanded={listOpen}
+          aria-controls={listOpen ? menuId : undefined}
+          aria-activedescendant={listOpen ? cannedOptionId(menuId, menu.active) : undefined}
           onChange={(event) => {
             setText(event.target.value);
+            menu.update(event.target.value, event.target.selectionStart);
             resize();
             onTyping();
           }}

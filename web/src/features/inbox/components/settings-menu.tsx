@@ -9,6 +9,7 @@ const LINKS = [
   { path: '/template', label: 'settings.template' },
   { path: '/sender', label: 'settings.sender' },
   { path: '/automated-replies', label: 'settings.automatedReplies' },
+  { path: '/canned-replies', label: 'canned.title' },
 ];
 
 export function SettingsMenu() {

@@ -1,0 +1,64 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import type { CannedReply } from '../../../lib/api/canned-replies';
+import { fakeServer, json } from '../../../testing/fake-server';
+import { renderWithApp } from '../../../testing/render';
+import { CannedRepliesPage } from './canned-replies-page';
+
+const HOURS: CannedReply = { id: 'c1', shortcut: 'hours', text: 'We open at 9.', updated_at: '' };
+
+function renderPage(role: string, routes: Parameters<typeof fakeServer>[0]) {
+  localStorage.setItem('userRole', role);
+  const server = fakeServer(routes);
+  renderWithApp(
+    <MemoryRouter>
+      <CannedRepliesPage />
+    </MemoryRouter>,
+  );
+  return server;
+}
+
+describe('canned replies page', () => {
+  afterEach(() => localStorage.clear());
+
+  it('checks the form before sending it and shows a taken shortcut under its field', async () => {
+    let list: CannedReply[] = [];
+    const server = renderPage('admin', {
+      'GET /api/canned-replies': () => json({ canned_replies: list }),
+      'POST /api/canned-replies': ({ body }) => {
+        const fields = body as { shortcut: string; text: string };
+        if (fields.shortcut === 'hours') return json({ detail: 'taken', message: 'taken', code: 'shortcut_taken' }, 409);
+        list = [{ id: 'c2', updated_at: '', ...fields }];
+        return json(list[0], 201);
+      },
+    });
+    await screen.findByText('No canned replies yet.');
+    await userEvent.click(screen.getByRole('button', { name: 'Add canned reply' }));
+    await userEvent.type(screen.getByLabelText('Shortcut'), 'two words');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByText('The shortcut must be one word, without spaces.')).toBeInTheDocument();
+    expect(screen.getByText('Enter the text.')).toBeInTheDocument();
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+
+    await userEvent.clear(screen.getByLabelText('Shortcut'));
+    await userEvent.type(screen.getByLabelText('Shortcut'), 'hours');
+    await userEvent.type(screen.getByLabelText('Text'), 'Hi {{{{name}}');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Another canned reply already uses this shortcut.')).toBeInTheDocument();
+
+    await userEvent.clear(screen.getByLabelText('Shortcut'));
+    await userEvent.type(screen.getByLabelText('Shortcut'), 'hi');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const entry = await screen.findByRole('heading', { name: '/hi' });
+    expect(within(entry.parentElement as HTMLElement).getByText('Hi {{name}}')).toBeInTheDocument();
+  });
+
+  it('shows an agent the list without the owner controls', async () => {
+    renderPage('agent', { 'GET /api/canned-replies': () => json({ canned_replies: [HOURS] }) });
+    await screen.findByRole('heading', { name: '/hours' });
+    expect(screen.getByText('Only the account owner can add or change canned replies.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add canned reply' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit /hours' })).not.toBeInTheDocument();
+  });
+});

@@ -1,5 +1,7 @@
 // The spec's sign-out sequence: unsubscribe push (best effort), close event streams, clear local
 // stores, clear tokens and push tokens. The caller then goes to /login replacing history.
+// Signing out everywhere first ends every session of the account on the server (every device's
+// tokens refused at once); that must succeed, or nothing is cleared and the caller is told.
 import { apiRequest } from '../api/client';
 import { clearSession, getRefreshToken } from '../api/session-store';
 import { clearMediaCache } from '../media/media-cache';
@@ -9,6 +11,12 @@ import { unsubscribeFromPush } from '../push/push';
 import { closeAllStreams } from '../realtime/streams';
 
 const PUSH_TOKEN_KEYS = ['fcmToken', 'nativeFcmToken'];
+
+/** Ends every session of the account, on every device, then signs this one out. */
+export async function signOutEverywhere(): Promise<void> {
+  await apiRequest('/identity/auth/logout-all', { method: 'POST', json: {} });
+  await signOut();
+}
 
 export async function signOut(): Promise<void> {
   try {

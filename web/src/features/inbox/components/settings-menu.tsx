@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DropdownMenu } from '../../../components/dropdown-menu';
 import { useLanguageToggle } from '../../../components/use-language-toggle';
-import { signOut } from '../../../lib/session/sign-out';
+import { signOut, signOutEverywhere } from '../../../lib/session/sign-out';
+import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 
 const LINKS = [
   { path: '/edit-profile', label: 'settings.editProfile' },
@@ -16,6 +17,7 @@ export function SettingsMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const language = useLanguageToggle();
+  const showToast = useToast();
   return (
     <DropdownMenu
       label={t('settings.title')}
@@ -26,6 +28,14 @@ export function SettingsMenu() {
         {
           label: t('settings.signOut'),
           onSelect: () => void signOut().then(() => navigate('/login', { replace: true })),
+        },
+        {
+          label: t('settings.signOutEverywhere'),
+          onSelect: () =>
+            void signOutEverywhere().then(
+              () => navigate('/login', { replace: true }),
+              () => showToast(t('settings.signOutEverywhereFailed'), 'error', CHAT_TOAST_MS),
+            ),
         },
       ]}
     />

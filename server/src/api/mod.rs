@@ -11,6 +11,7 @@
 //! - `replies`: automated replies and their flow steps
 //! - `push`: Web Push key, subscribe and unsubscribe
 //! - `team`: status, assignment, private notes, presence, tab counts
+//! - `search`: full-history search of messages, notes and contacts
 
 pub mod contacts;
 pub mod conversations;
@@ -20,6 +21,7 @@ pub mod messages;
 pub mod push;
 pub mod recipients;
 pub mod replies;
+pub mod search;
 pub mod sender;
 pub mod team;
 pub mod templates;
@@ -45,6 +47,7 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/users", web::get().to(conversations::list_conversations))
         .route("/users/counts", web::get().to(team::tab_counts))
+        .route("/search", web::get().to(search::search))
         .route(
             "/conversation/{phone}/status",
             web::patch().to(team::set_status),

@@ -13,6 +13,7 @@ use sqlx::{AnyConnection, FromRow};
 use super::contacts::{ContactIds, new_contact_draft};
 use super::error::StoreResult;
 use super::events::Draft;
+use super::search_index::index_messages;
 use super::{Params, Store, iso_time, now_ms, rows_per_statement};
 
 /// A stored message.
@@ -147,7 +148,7 @@ pub(super) fn message_drafts(
 }
 
 /// Inserts messages (each with its client id, if any) unless their ids or client ids are known,
-/// several rows per statement; answers the ids that went in.
+/// several rows per statement, with their search documents; answers the ids that went in.
 pub(super) async fn insert_messages(
     conn: &mut AnyConnection,
     business_id: &str,
@@ -182,6 +183,12 @@ pub(super) async fn insert_messages(
         let ids = insert.fetch_all(&mut *conn).await?;
         inserted.extend(ids.into_iter().map(|(id,)| id));
     }
+    let new: Vec<&MessageRow> = rows
+        .iter()
+        .map(|(row, _)| *row)
+        .filter(|row| inserted.contains(&row.message_id))
+        .collect();
+    index_messages(conn, business_id, &new).await?;
     Ok(inserted)
 }
 

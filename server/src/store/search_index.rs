@@ -164,9 +164,11 @@ pub(super) async fn index_contacts(
     phones: &[&str],
 ) -> Result<(), sqlx::Error> {
     for chunk in phones.chunks(rows_per_statement(1) - 1) {
+        let params = Params::of(conn);
         let sql = format!(
-            "SELECT phone, name, created_at FROM contacts WHERE business_id = $1 AND phone IN ({})",
-            Params::of(conn).list(2, chunk.len())
+            "SELECT phone, name, created_at FROM contacts WHERE business_id = {} AND phone IN ({})",
+            params.nth(1),
+            params.list(2, chunk.len())
         );
         // Only numbered placeholders are formatted in; the values are bound.
         let mut select = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(business_id);

@@ -23,6 +23,7 @@ mod replies;
 mod revocation;
 mod sandbox;
 mod sandbox_graph;
+mod search;
 mod security;
 mod sending;
 mod team;

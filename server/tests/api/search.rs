@@ -237,7 +237,7 @@ both_backends!(
 
         assert_eq!(
             found(&app, &biz, "refund finance").await,
-            [note["message_id"].as_str().unwrap()]
+            [note["message_id"].as_str().expect("note id")]
         );
         let shipped = found(&app, &biz, "parcel").await;
         assert_eq!(shipped.len(), 1, "{shipped:?}");

@@ -81,7 +81,7 @@ pub(super) async fn apply_amendment(
     .bind(&row.message_id)
     .execute(&mut *conn)
     .await?;
-    reindex_message(conn, &key.business_id, &row).await?;
+    reindex_message(conn, &key.business_id, &row.search_source()).await?;
     // The list's preview follows when this is the conversation's latest message.
     let (text, caption) = preview(content);
     sqlx::query(

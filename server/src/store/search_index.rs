@@ -5,7 +5,6 @@
 use serde_json::Value;
 use sqlx::{AnyConnection, Executor};
 
-use super::messages::{MessageRow, message_columns};
 use super::{Backend, Params, Store, now_ms, rows_per_statement};
 use crate::search_text::index_text;
 
@@ -46,10 +45,7 @@ pub(super) struct Document {
 
 /// The searchable text of a message: its text (or body), caption and file name. Activity
 /// entries and deleted messages have none.
-pub(super) fn message_text(kind: &str, content: &Value) -> String {
-    if kind == super::internal::ACTIVITY {
-        return String::new();
-    }
+fn message_text(kind: &str, content: &Value) -> String {
     let file_name = content.get(kind).and_then(|media| media.get("filename"));
     [
         content.get("text").or_else(|| content.get("body")),
@@ -64,15 +60,25 @@ pub(super) fn message_text(kind: &str, content: &Value) -> String {
     .join("\n")
 }
 
+/// A stored message as its search document is made from it.
+pub(super) struct MessageSource<'a> {
+    pub message_id: &'a str,
+    pub phone: &'a str,
+    pub kind: &'a str,
+    pub sent_at: i64,
+    /// The stored content (JSON).
+    pub content: &'a str,
+}
+
 /// A message's document, if it has searchable text.
-fn message_document(row: &MessageRow) -> Option<Document> {
-    let content: Value = serde_json::from_str(&row.content).ok()?;
-    let body = message_text(&row.kind, &content);
+fn message_document(message: &MessageSource) -> Option<Document> {
+    let content: Value = serde_json::from_str(message.content).ok()?;
+    let body = message_text(message.kind, &content);
     (!body.is_empty()).then(|| Document {
-        doc_id: row.message_id.clone(),
-        phone: row.phone.clone(),
-        kind: row.kind.clone(),
-        at: row.sent_at,
+        doc_id: message.message_id.to_string(),
+        phone: message.phone.to_string(),
+        kind: message.kind.to_string(),
+        at: message.sent_at,
         body,
     })
 }
@@ -112,12 +118,9 @@ async fn write_documents(
 pub(super) async fn index_messages(
     conn: &mut AnyConnection,
     business_id: &str,
-    rows: &[&MessageRow],
+    messages: &[MessageSource<'_>],
 ) -> Result<(), sqlx::Error> {
-    let documents: Vec<Document> = rows
-        .iter()
-        .filter_map(|row| message_document(row))
-        .collect();
+    let documents: Vec<Document> = messages.iter().filter_map(message_document).collect();
     write_documents(conn, business_id, &documents).await
 }
 
@@ -126,14 +129,14 @@ pub(super) async fn index_messages(
 pub(super) async fn reindex_message(
     conn: &mut AnyConnection,
     business_id: &str,
-    row: &MessageRow,
+    message: &MessageSource<'_>,
 ) -> Result<(), sqlx::Error> {
-    match message_document(row) {
+    match message_document(message) {
         Some(document) => write_documents(conn, business_id, &[document]).await,
         None => {
             sqlx::query("DELETE FROM search_documents WHERE business_id = $1 AND doc_id = $2")
                 .bind(business_id)
-                .bind(&row.message_id)
+                .bind(message.message_id)
                 .execute(&mut *conn)
                 .await?;
             Ok(())
@@ -244,28 +247,35 @@ impl Store {
     async fn backfill_messages(&self) -> Result<(), sqlx::Error> {
         let (mut business, mut id) = (String::new(), String::new());
         loop {
-            let rows: Vec<(String, MessageRow)> = sqlx::query_as::<_, BusinessMessage>(concat!(
-                "SELECT business_id, ",
-                message_columns!(),
-                " FROM messages WHERE business_id > $1 OR (business_id = $2 AND message_id > $3) \
-                 ORDER BY business_id, message_id LIMIT $4"
-            ))
+            let rows: Vec<StoredMessage> = sqlx::query_as(
+                "SELECT business_id, message_id, phone, kind, sent_at, content FROM messages \
+                 WHERE business_id > $1 OR (business_id = $2 AND message_id > $3) \
+                 ORDER BY business_id, message_id LIMIT $4",
+            )
             .bind(&business)
             .bind(&business)
             .bind(&id)
             .bind(BACKFILL_BATCH)
             .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(|row| (row.business_id, row.message))
-            .collect();
-            let Some((last_business, last)) = rows.last() else {
+            .await?;
+            let Some(last) = rows.last() else {
                 return Ok(());
             };
-            (business, id) = (last_business.clone(), last.message_id.clone());
+            (business, id) = (last.0.clone(), last.1.clone());
             let mut tx = self.begin_write().await?;
             for run in rows.chunk_by(|a, b| a.0 == b.0) {
-                let messages: Vec<&MessageRow> = run.iter().map(|(_, row)| row).collect();
+                let messages: Vec<MessageSource> = run
+                    .iter()
+                    .map(
+                        |(_, message_id, phone, kind, sent_at, content)| MessageSource {
+                            message_id,
+                            phone,
+                            kind,
+                            sent_at: *sent_at,
+                            content,
+                        },
+                    )
+                    .collect();
                 index_messages(&mut tx, &run[0].0, &messages).await?;
             }
             tx.commit().await?;
@@ -301,10 +311,6 @@ impl Store {
     }
 }
 
-/// A stored message with its business, as the one-time indexing reads it.
-#[derive(sqlx::FromRow)]
-struct BusinessMessage {
-    business_id: String,
-    #[sqlx(flatten)]
-    message: MessageRow,
-}
+/// A stored message as the one-time indexing reads it: business, id, customer key, kind, time
+/// and content.
+type StoredMessage = (String, String, String, String, i64, String);

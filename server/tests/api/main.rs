@@ -24,6 +24,7 @@ mod revocation;
 mod sandbox;
 mod sandbox_graph;
 mod search;
+mod search_upkeep;
 mod security;
 mod sending;
 mod team;

@@ -48,4 +48,30 @@ describe('message search', () => {
     assert.ok(inView, 'the found message is scrolled into view');
     await page.close();
   });
+
+  it('finds Arabic whatever its marks, at 390 px right to left', async () => {
+    const { page, tokens } = await openInboxAsNewOwner(browser.context);
+    const phone = `${newPhone()}2`;
+    const name = 'Mona';
+    const found = await injectMessage(tokens, phone, name, { text: 'مُحَمَّد يسأل عن الطلبية' });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await page.setViewportSize({ width: 390, height: 800 });
+
+    await page.getByLabel('ابحث بالاسم أو الرقم').fill('محمد');
+    const results = page.getByRole('region', { name: 'الرسائل' });
+    const hit = results.getByRole('button').filter({ hasText: 'يسأل' });
+    await hit.waitFor();
+    assert.equal(await hit.locator('mark').textContent(), 'مُحَمَّد');
+    const box = await results.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, 'the results fit the screen');
+    await screenshot(page, 'search-390-ar');
+
+    await hit.click();
+    await page.getByRole('region', { name }).locator(`[data-message-id="${found.id}"]`).waitFor();
+    await page.getByRole('button', { name: 'العودة إلى المحادثات' }).click();
+    await page.getByRole('button', { name: 'الإعدادات' }).click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.close();
+  });
 });

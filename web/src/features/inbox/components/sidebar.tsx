@@ -73,7 +73,7 @@ export function Sidebar(props: Props) {
         onLoadMore={list.loadMore}
         onClearSearch={() => onQueryChange('')}
       />
-      {query.trim() && <MessageSearchResults search={messageSearch} onOpen={onOpenMessage} />}
+      {query.trim() && messageSearch.active && <MessageSearchResults search={messageSearch} onOpen={onOpenMessage} />}
       {adding && (
         <ContactModal
           onClose={() => setAdding(false)}

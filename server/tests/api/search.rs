@@ -337,6 +337,11 @@ both_backends!(
         )
         .await;
         assert_eq!(found(&app, &biz, "private").await, ["wamid.p"]);
+        // An agent of the business searches it too.
+        let (_, agent) = crate::team::agent(&app, &biz.session, "searching-agent").await;
+        let (status, body) = app.get("/api/search?q=plans", &agent.access).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["results"][0]["message_id"], "wamid.p");
         assert!(found(&app, &other, "private").await.is_empty());
         assert!(found(&app, &other, "165055").await.is_empty());
 

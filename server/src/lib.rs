@@ -16,6 +16,8 @@
 //! - `security_headers`: the Content Security Policy and other headers of every answer
 //! - `telemetry`: logging and request ids
 //! - `secrets`: generated secrets kept in the data dir
+//! - `search_text`: search folding (case, Arabic marks and letter forms, digits), queries and
+//!   highlighted snippets
 //! - `store`: the data-access layer
 //! - `auth`: the identity service and the bearer-token check
 //! - `api`: the main API, one module per area
@@ -59,6 +61,7 @@ pub mod push;
 pub mod rate;
 pub mod replies;
 pub mod sandbox;
+pub mod search_text;
 pub mod secrets;
 pub mod security_headers;
 pub mod sending;

@@ -13,6 +13,7 @@
 //! - `team`: status, assignment, private notes, presence, tab counts
 //! - `canned`: canned replies (read by all members, written by the owner)
 //! - `labels`: the business's labels and the labels a conversation carries
+//! - `search`: full-history search of messages, notes and contacts
 
 pub mod canned;
 pub mod contacts;
@@ -24,6 +25,7 @@ pub mod messages;
 pub mod push;
 pub mod recipients;
 pub mod replies;
+pub mod search;
 pub mod sender;
 pub mod team;
 pub mod templates;
@@ -49,6 +51,7 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/users", web::get().to(conversations::list_conversations))
         .route("/users/counts", web::get().to(team::tab_counts))
+        .route("/search", web::get().to(search::search))
         .route(
             "/conversation/{phone}/status",
             web::patch().to(team::set_status),

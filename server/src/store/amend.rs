@@ -8,6 +8,7 @@ use sqlx::AnyConnection;
 
 use super::events::Draft;
 use super::messages::{MessageJson, MessageRow, message_columns, preview};
+use super::search_index::reindex_message;
 
 /// The `message_updated` event's data.
 #[derive(Serialize)]
@@ -80,6 +81,7 @@ pub(super) async fn apply_amendment(
     .bind(&row.message_id)
     .execute(&mut *conn)
     .await?;
+    reindex_message(conn, &key.business_id, &row.search_source()).await?;
     // The list's preview follows when this is the conversation's latest message.
     let (text, caption) = preview(content);
     sqlx::query(

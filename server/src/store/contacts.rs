@@ -8,6 +8,7 @@ use sqlx::AnyConnection;
 
 use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
+use super::search_index::{index_contacts, move_documents};
 use super::unread::add_unread;
 use super::{Store, now_ms};
 use crate::customer::CustomerKey;
@@ -60,6 +61,7 @@ pub(super) async fn move_history(
     from: &str,
     to: &str,
 ) -> Result<(), sqlx::Error> {
+    move_documents(conn, business_id, from, to).await?;
     for table in [
         "UPDATE messages SET phone = $1 WHERE business_id = $2 AND phone = $3",
         "UPDATE outbox SET phone = $1 WHERE business_id = $2 AND phone = $3",
@@ -110,6 +112,7 @@ pub(super) async fn ensure_contact(
             .bind(now_ms())
             .execute(&mut *conn)
             .await?;
+            index_contacts(conn, &key.business_id, &[&key.phone]).await?;
             Ok((name, true))
         }
         (Some((old,)), Some(new)) if !new.is_empty() && new != old => {
@@ -119,6 +122,7 @@ pub(super) async fn ensure_contact(
                 .bind(&key.phone)
                 .execute(&mut *conn)
                 .await?;
+            index_contacts(conn, &key.business_id, &[&key.phone]).await?;
             Ok((new.to_string(), false))
         }
         (Some((old,)), _) => Ok((old, false)),
@@ -210,6 +214,7 @@ impl Store {
             .bind(target)
             .execute(&mut *tx)
             .await?;
+        index_contacts(&mut tx, business_id, &[target]).await?;
         let pnid = phone_number_id(&mut tx, business_id).await?;
         let previous = (target != phone).then_some(phone);
         let draft = new_contact_draft(&pnid, target, name, (None, None), previous);
@@ -273,6 +278,7 @@ impl Store {
         for statement in [
             "DELETE FROM messages WHERE business_id = $1 AND phone = $2",
             "DELETE FROM outbox WHERE business_id = $1 AND phone = $2",
+            "DELETE FROM search_documents WHERE business_id = $1 AND phone = $2",
         ] {
             sqlx::query(statement)
                 .bind(business_id)

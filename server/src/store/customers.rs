@@ -10,6 +10,7 @@ use super::Store;
 use super::contacts::{move_history, new_contact_draft, phone_number_id};
 use super::error::StoreResult;
 use super::events::append_events;
+use super::search_index::index_contacts;
 use crate::customer::{CustomerKey, Sighting};
 
 impl Store {
@@ -156,6 +157,7 @@ async fn join(
             .bind(from)
             .execute(&mut *conn)
             .await?;
+        index_contacts(conn, business_id, &[to]).await?;
         return Ok(());
     }
     sqlx::query(
@@ -189,5 +191,5 @@ async fn join(
         .bind(from)
         .execute(&mut *conn)
         .await?;
-    Ok(())
+    index_contacts(conn, business_id, &[to]).await
 }

@@ -13,6 +13,7 @@ use sqlx::{AnyConnection, FromRow};
 use super::contacts::{ContactIds, new_contact_draft};
 use super::error::StoreResult;
 use super::events::Draft;
+use super::search_index::{MessageSource, index_messages};
 use super::{Params, Store, iso_time, now_ms, rows_per_statement};
 
 /// A stored message.
@@ -44,6 +45,17 @@ macro_rules! message_columns {
 pub(super) use message_columns;
 
 impl MessageRow {
+    /// What its search document is made from.
+    pub(super) fn search_source(&self) -> MessageSource<'_> {
+        MessageSource {
+            message_id: &self.message_id,
+            phone: &self.phone,
+            kind: &self.kind,
+            sent_at: self.sent_at,
+            content: &self.content,
+        }
+    }
+
     /// The message as the API and the `new_message` event show it. Its stored content and error
     /// are JSON already: they are copied as they are, not parsed.
     pub fn to_json<'a>(&'a self, conversation_id: &'a str) -> MessageJson<'a> {
@@ -147,7 +159,7 @@ pub(super) fn message_drafts(
 }
 
 /// Inserts messages (each with its client id, if any) unless their ids or client ids are known,
-/// several rows per statement; answers the ids that went in.
+/// several rows per statement, with their search documents; answers the ids that went in.
 pub(super) async fn insert_messages(
     conn: &mut AnyConnection,
     business_id: &str,
@@ -182,6 +194,12 @@ pub(super) async fn insert_messages(
         let ids = insert.fetch_all(&mut *conn).await?;
         inserted.extend(ids.into_iter().map(|(id,)| id));
     }
+    let new: Vec<MessageSource> = rows
+        .iter()
+        .filter(|(row, _)| inserted.contains(&row.message_id))
+        .map(|(row, _)| row.search_source())
+        .collect();
+    index_messages(conn, business_id, &new).await?;
     Ok(inserted)
 }
 

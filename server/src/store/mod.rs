@@ -32,10 +32,14 @@
 //! - `canned`: canned replies, the ready texts agents insert by shortcut
 //! - `labels`: the business's labels, and the labels of the list's rows
 //! - `labelled`: a conversation's labels set, and a label deleted from every conversation
+//! - `search_index`: search documents kept in step with messages, notes and contacts, the
+//!   backend's full-text index over them, and the one-time indexing of older history
+//! - `search`: full-history search over those documents
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
 //! `amend` and `echoes`; they use `messages`, `contacts`, `unread` and `receipts`, which use
-//! `events`.
+//! `events`; `messages`, `amend`, `contacts`, `customers` and `outgoing` keep `search_index` in
+//! step.
 
 mod amend;
 mod businesses;
@@ -60,6 +64,8 @@ mod push;
 mod receipts;
 mod replies;
 mod reply_edits;
+mod search;
+mod search_index;
 mod team;
 mod team_auto;
 mod team_settings;
@@ -82,6 +88,7 @@ pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use receipts::PAYMENT_ERROR_CODE;
 pub use replies::{FlowStep, QuickReplyButton, Reply, ReplyMedia, trigger_key};
+pub use search::{Cursor, SearchHit, SearchScope, parse_cursor};
 pub use team::{Assigned, Person, TabCounts};
 pub use team_settings::TeamSettings;
 pub use templates::{JobRecipient, SendJob, TemplateRow};
@@ -175,12 +182,16 @@ impl Store {
         Ok(store)
     }
 
-    /// Applies the migrations of this backend.
+    /// Applies the migrations, then what the shared SQL cannot say: this backend's full-text
+    /// search index (and, once, indexing the history stored before it).
     pub async fn migrate(&self) -> anyhow::Result<()> {
         MIGRATIONS
             .run(&self.pool)
             .await
-            .context("Failed to apply migrations")
+            .context("Failed to apply migrations")?;
+        self.prepare_search()
+            .await
+            .context("Failed to prepare the search index")
     }
 
     pub fn backend(&self) -> Backend {

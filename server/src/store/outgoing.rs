@@ -9,6 +9,7 @@ use super::contacts::{ensure_contact, phone_number_id};
 use super::events::append_events;
 use super::messages::{MessageRow, insert_messages, message_drafts, next_time, record_last_sent};
 use super::receipts::{status_drafts, status_rank};
+use super::search_index::rename_document;
 use super::{Store, now_ms};
 
 /// How long an attempt in flight holds its outbox entry before the worker may retry it.
@@ -150,6 +151,7 @@ impl Store {
         .bind(client_id)
         .execute(&mut *tx)
         .await?;
+        rename_document(&mut tx, &key.business_id, client_id, &message_id).await?;
         sqlx::query("DELETE FROM outbox WHERE business_id = $1 AND client_id = $2")
             .bind(&key.business_id)
             .bind(client_id)

@@ -26,6 +26,8 @@ mod replies;
 mod revocation;
 mod sandbox;
 mod sandbox_graph;
+mod search;
+mod search_upkeep;
 mod security;
 mod sending;
 mod team;

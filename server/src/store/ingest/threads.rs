@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use sqlx::{AssertSqlSafe, FromRow};
 
+use crate::store::search_index::index_contacts;
 use crate::store::{Params, now_ms, rows_per_statement};
 
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
@@ -197,7 +198,12 @@ pub(super) async fn save_contacts(
         .execute(&mut *conn)
         .await?;
     }
-    Ok(())
+    let changed: Vec<&str> = threads
+        .iter()
+        .filter(|(_, t)| t.created || t.renamed)
+        .map(|(phone, _)| phone.as_str())
+        .collect();
+    index_contacts(conn, business, &changed).await
 }
 
 /// Moves each contact's last message and preview (only forward: a late message does not take

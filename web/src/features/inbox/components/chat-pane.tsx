@@ -10,6 +10,7 @@ import { cannedValuesOf } from '../canned';
 import { conversationIdOf } from '../conversation-id';
 import { titleOf } from '../customer-labels';
 import { useCannedReplies } from '../hooks/use-canned-replies';
+import { useMessageFocus, type MessageFocus } from '../hooks/use-message-focus';
 import { useMessages, type Draft } from '../hooks/use-messages';
 import { usePresence } from '../hooks/use-presence';
 import { useReplyWindow } from '../hooks/use-reply-window';
@@ -28,6 +29,8 @@ interface Props {
   conversation: Conversation;
   phoneNumberId: string | null;
   small: boolean;
+  /** A message to scroll to and highlight (chosen from search results). */
+  focus?: MessageFocus | null;
   onBack: () => void;
   onRead: (key: string) => void;
   onContactSaved: (key: string) => void;
@@ -40,12 +43,13 @@ function later(a: string | null, b: string | null): string | null {
   return new Date(a) > new Date(b) ? a : b;
 }
 
-export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, onContactSaved, onContactDeleted, onTeamChange }: Props) {
+export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, onRead, onContactSaved, onContactDeleted, onTeamChange }: Props) {
   const { t } = useTranslation();
   const showToast = useToast();
   const key = customerKey(conversation);
   const channel = conversation.conversation_id || (phoneNumberId ? conversationIdOf(phoneNumberId, key) : '');
   const chat = useMessages(key, channel, phoneNumberId);
+  const focusedId = useMessageFocus(chat, focus ?? null);
   const presence = usePresence(channel);
   const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
   const touchStart = useRef<{ x: number; y: number } | null>(null);
@@ -106,6 +110,7 @@ export function ChatPane({ conversation, phoneNumberId, small, onBack, onRead, o
           hasOlder={chat.hasOlder}
           loadingOlder={chat.loadingOlder}
           onLoadOlder={chat.loadOlder}
+          focusId={focusedId}
           onReply={reply}
           onRetry={retry}
         />

@@ -6,6 +6,7 @@ import { useLabels } from '../../../lib/labels/use-labels';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
+import type { SearchResult } from '../api/search-api';
 import { customerKey, keyOfConversation } from '../../../lib/customer/customer-key';
 import { conversationIdOf, placeholderRow } from '../conversation-id';
 import type { ListFilter } from '../api/team-api';
@@ -13,6 +14,8 @@ import { useConversations } from '../hooks/use-conversations';
 import { useTabCounts } from '../hooks/use-tab-counts';
 import { usePhoneNumberId } from '../hooks/use-config';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
+import type { MessageFocus } from '../hooks/use-message-focus';
+import { useMessageSearch } from '../hooks/use-message-search';
 import { useSmallScreen } from '../hooks/use-small-screen';
 import { withLabelDefinitions, withTeamUpdate, type TeamChange } from '../list-view';
 import { ChatPane } from './chat-pane';
@@ -31,6 +34,8 @@ export function InboxPage() {
   const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const [filter, setFilter] = useState<ListFilter>({ assignee: 'all', status: 'open' });
   const list = useConversations(search, filter);
+  const messageSearch = useMessageSearch(search);
+  const [focus, setFocus] = useState<MessageFocus | null>(null);
   const counts = useTabCounts(filter.status, filter.label);
   const { labels } = useLabels();
   // A deleted label no longer filters the list.
@@ -96,6 +101,14 @@ export function InboxPage() {
     setSelected(placeholderRow(key, phoneNumberId ? conversationIdOf(phoneNumberId, key) : ''));
   };
 
+  /** A message hit opens its conversation, scrolled to the message. */
+  const openMessage = (hit: SearchResult) => {
+    const key = keyOfConversation(hit.conversation_id);
+    const row = list.items.find((item) => customerKey(item) === key);
+    setSelected(row ?? { ...placeholderRow(key, hit.conversation_id), name: hit.name || null });
+    if (hit.message_id) setFocus({ key, messageId: hit.message_id });
+  };
+
   const showList = !small || !selectedRow;
   const showPane = !small || selectedRow;
   return (
@@ -112,6 +125,8 @@ export function InboxPage() {
           selectedKey={selectedKey}
           onSelect={setSelected}
           onContactSaved={openSaved}
+          messageSearch={messageSearch}
+          onOpenMessage={openMessage}
         />
       )}
       {showPane &&
@@ -121,6 +136,7 @@ export function InboxPage() {
             conversation={selectedRow}
             phoneNumberId={phoneNumberId}
             small={small}
+            focus={focus?.key === selectedKey ? focus : null}
             onBack={() => setSelected(null)}
             onRead={markRead}
             onContactSaved={openSaved}

@@ -9,12 +9,16 @@ import { NoteBubble } from './note-bubble';
 /** Closer than this to the bottom counts as "at the bottom" (spec section 9). */
 const NEAR_BOTTOM_PX = 150;
 const INTERSECTION_THRESHOLD = 0.1;
+/** How long a message opened from search stays highlighted. */
+const FOCUS_HIGHLIGHT_MS = 3000;
 
 interface Props {
   messages: Message[];
   hasOlder: boolean;
   loadingOlder: boolean;
   onLoadOlder: () => void;
+  /** A message to scroll to and highlight briefly, once it is loaded. */
+  focusId?: string | null;
   onReply: (text: string) => void;
   onRetry: (messageId: string) => void;
 }
@@ -25,7 +29,7 @@ interface Snapshot {
   height: number;
 }
 
-export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, onReply, onRetry }: Props) {
+export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, focusId, onReply, onRetry }: Props) {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
   const topSentinel = useRef<HTMLDivElement>(null);
@@ -57,6 +61,18 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, onR
     }
     snapshot.current = { first, last, height: element.scrollHeight };
   }, [messages]);
+
+  // After the layout effect above: the focused message is brought to the middle and outlined.
+  const focused = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusId || focused.current === focusId) return;
+    const element = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(focusId)}"]`);
+    if (!element) return;
+    focused.current = focusId;
+    element.scrollIntoView({ block: 'center' });
+    element.classList.add('search-focus');
+    window.setTimeout(() => element.classList.remove('search-focus'), FOCUS_HIGHLIGHT_MS);
+  }, [focusId, messages]);
 
   useEffect(() => {
     const sentinel = topSentinel.current;

@@ -4,11 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { ThemeToggle } from '../../../components/theme-toggle';
 import type { Conversation, Label } from '../../../lib/api/types';
 import { useRealtime } from '../../../lib/realtime/realtime-context';
+import type { SearchResult } from '../api/search-api';
 import type { ListFilter, TabCounts } from '../api/team-api';
 import type { useConversations } from '../hooks/use-conversations';
+import type { MessageSearch } from '../hooks/use-message-search';
 import { ContactModal } from './contact-modal';
 import { ConversationList } from './conversation-list';
 import { InboxTabs } from './inbox-tabs';
+import { MessageSearchResults } from './message-search-results';
 import { SettingsMenu } from './settings-menu';
 
 interface Props {
@@ -22,9 +25,13 @@ interface Props {
   selectedKey: string | null;
   onSelect: (conversation: Conversation) => void;
   onContactSaved: (key: string) => void;
+  /** Message hits of the current search; shown under the contacts while searching. */
+  messageSearch: MessageSearch;
+  onOpenMessage: (hit: SearchResult) => void;
 }
 
-export function Sidebar({ list, filter, counts, labels, onFilterChange, query, onQueryChange, selectedKey, onSelect, onContactSaved }: Props) {
+export function Sidebar(props: Props) {
+  const { list, filter, counts, labels, onFilterChange, query, onQueryChange, selectedKey, onSelect, onContactSaved, messageSearch, onOpenMessage } = props;
   const { t } = useTranslation();
   const { state } = useRealtime();
   const [adding, setAdding] = useState(false);
@@ -67,6 +74,7 @@ export function Sidebar({ list, filter, counts, labels, onFilterChange, query, o
         onLoadMore={list.loadMore}
         onClearSearch={() => onQueryChange('')}
       />
+      {query.trim() && messageSearch.active && <MessageSearchResults search={messageSearch} onOpen={onOpenMessage} />}
       {adding && (
         <ContactModal
           onClose={() => setAdding(false)}

@@ -1,0 +1,95 @@
+//! Full-history search: `GET /api/search`.
+
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::auth::extract::Auth;
+use crate::customer::CustomerKey;
+use crate::error::{ApiError, ApiResult};
+use crate::search_text::{Query, snippet};
+use crate::state::AppState;
+use crate::store::{SearchScope, iso_time, parse_cursor, parse_time};
+
+/// Results per page unless `limit` says otherwise.
+const DEFAULT_LIMIT: i64 = 20;
+/// Most results one page may hold; a larger `limit` is refused.
+const MAX_LIMIT: i64 = 100;
+
+#[derive(Deserialize)]
+pub struct SearchQuery {
+    q: Option<String>,
+    limit: Option<i64>,
+    cursor: Option<String>,
+    conversation: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+}
+
+/// A time bound: ISO 8601, or Unix seconds or milliseconds.
+fn time_bound(raw: Option<&str>, field: &str) -> ApiResult<Option<i64>> {
+    raw.filter(|s| !s.trim().is_empty())
+        .map(|raw| {
+            parse_time(raw).ok_or_else(|| {
+                ApiError::Unprocessable(format!(
+                    "{field} must be an ISO 8601 time or Unix seconds or milliseconds"
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// `GET /api/search?q=&limit=&cursor=&conversation=&from=&to=` → `{results, next_cursor}`.
+pub async fn search(
+    state: web::Data<AppState>,
+    auth: Auth,
+    params: web::Query<SearchQuery>,
+) -> ApiResult<HttpResponse> {
+    let raw = params.q.as_deref().unwrap_or_default();
+    if raw.trim().is_empty() {
+        return Err(ApiError::Unprocessable("q is required".into()));
+    }
+    let query = Query::parse(raw)
+        .ok_or_else(|| ApiError::Unprocessable("q must contain a letter or a digit".into()))?;
+    let limit = params.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::Unprocessable(format!(
+            "limit must be between 1 and {MAX_LIMIT}"
+        )));
+    }
+    let after =
+        match params.cursor.as_deref().filter(|c| !c.is_empty()) {
+            Some(raw) => Some(parse_cursor(raw).ok_or_else(|| {
+                ApiError::Unprocessable("cursor is not one this search gave".into())
+            })?),
+            None => None,
+        };
+    let phone = match params.conversation.as_deref().filter(|c| !c.is_empty()) {
+        Some(key) => Some(CustomerKey::parse(key)?.into_string()),
+        None => None,
+    };
+    let scope = SearchScope {
+        phone,
+        from_ms: time_bound(params.from.as_deref(), "from")?,
+        to_ms: time_bound(params.to.as_deref(), "to")?,
+        after,
+    };
+    let (hits, next_cursor) = state
+        .store
+        .search(&auth.business_id, &query, &scope, limit)
+        .await?;
+    let results: Vec<_> = hits
+        .iter()
+        .map(|hit| {
+            json!({
+                "conversation_id": hit.conversation_id,
+                "phone_number": hit.phone,
+                "name": hit.name,
+                "message_id": hit.message_id,
+                "timestamp": iso_time(hit.at),
+                "snippet": snippet(&hit.body, &query),
+            })
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(json!({"results": results, "next_cursor": next_cursor})))
+}

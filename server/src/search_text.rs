@@ -1,0 +1,209 @@
+//! The text side of full-history search: how text is folded into the words the index holds, how
+//! a typed query becomes words to look for, and the highlighted snippet of a hit. The same
+//! folding runs when a document is indexed and when a query is read, so both backends see the
+//! same words.
+//!
+//! Folding: lower case; Arabic diacritics (tashkeel U+064B–U+065F, dagger alef U+0670) and
+//! tatweel (U+0640) dropped; alef forms (أ إ آ ٱ) read as ا, alef maqsura (ى) as ي, ta marbuta
+//! (ة) as ه; Arabic-Indic digits (U+0660–U+0669, U+06F0–U+06F9) as ASCII digits. Every other
+//! character that is not a letter or digit separates words.
+
+/// Most words a query is read for; the rest are ignored.
+const MAX_QUERY_WORDS: usize = 12;
+/// Characters of context a snippet shows before its first match.
+const SNIPPET_BEFORE: usize = 40;
+/// Characters a snippet shows from its first match on.
+const SNIPPET_AFTER: usize = 120;
+/// Characters that may sit between the digit groups of a phone number.
+const PHONE_SEPARATORS: &[char] = &[' ', '-', '+', '(', ')', '.', '/'];
+
+/// What one character folds to.
+enum Folded {
+    /// Part of a word.
+    Char(char),
+    /// Inside a word but not part of it (a diacritic, tatweel).
+    Nothing,
+    /// Between words.
+    Separator,
+}
+
+fn fold_char(c: char) -> Folded {
+    match c {
+        '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{0640}' => Folded::Nothing,
+        'أ' | 'إ' | 'آ' | 'ٱ' => Folded::Char('ا'),
+        'ى' => Folded::Char('ي'),
+        'ة' => Folded::Char('ه'),
+        '\u{0660}'..='\u{0669}' => Folded::Char(digit(c as u32 - 0x0660)),
+        '\u{06F0}'..='\u{06F9}' => Folded::Char(digit(c as u32 - 0x06F0)),
+        c if c.is_alphanumeric() => Folded::Char(c),
+        _ => Folded::Separator,
+    }
+}
+
+fn digit(value: u32) -> char {
+    char::from_digit(value, 10).unwrap_or('0')
+}
+
+/// A folded word and where it stands in the original text (byte range).
+struct Word {
+    folded: String,
+    start: usize,
+    end: usize,
+}
+
+/// The folded words of a text, with their places.
+fn words_of(text: &str) -> Vec<Word> {
+    let mut words = Vec::new();
+    let mut current: Option<Word> = None;
+    for (at, c) in text.char_indices() {
+        match fold_char(c) {
+            Folded::Char(f) => {
+                let word = current.get_or_insert_with(|| Word {
+                    folded: String::new(),
+                    start: at,
+                    end: at,
+                });
+                word.folded.extend(f.to_lowercase());
+                word.end = at + c.len_utf8();
+            }
+            Folded::Nothing => {
+                if let Some(word) = current.as_mut() {
+                    word.end = at + c.len_utf8();
+                }
+            }
+            Folded::Separator => words.extend(current.take()),
+        }
+    }
+    words.extend(current);
+    words.retain(|w| !w.folded.is_empty());
+    words
+}
+
+/// The digits of a text's phone-like runs written in groups ("055-512 3456" → "0555123456"),
+/// so a number typed without its separators finds them.
+fn phone_runs(text: &str) -> Vec<String> {
+    let mut runs = Vec::new();
+    let (mut digits, mut groups, mut in_group) = (String::new(), 0, false);
+    for c in text.chars().chain(std::iter::once('\n')) {
+        match fold_char(c) {
+            Folded::Char(d) if d.is_ascii_digit() => {
+                digits.push(d);
+                groups += usize::from(!in_group);
+                in_group = true;
+            }
+            _ if PHONE_SEPARATORS.contains(&c) => in_group = false,
+            _ => {
+                if groups > 1 {
+                    runs.push(std::mem::take(&mut digits));
+                }
+                digits.clear();
+                (groups, in_group) = (0, false);
+            }
+        }
+    }
+    runs
+}
+
+/// The folded text a search document is indexed by: its words separated by single spaces, then
+/// the digits of each phone-like run written in groups.
+pub fn index_text(text: &str) -> String {
+    let mut words: Vec<String> = words_of(text).into_iter().map(|w| w.folded).collect();
+    words.extend(phone_runs(text));
+    words.join(" ")
+}
+
+/// What a typed query looks for: every word, the last one as a prefix.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Query {
+    /// Folded words, letters and digits only; never empty.
+    pub words: Vec<String>,
+}
+
+impl Query {
+    /// Reads a typed query; `None` when it holds no letter or digit. A query of digits and
+    /// phone separators only is one number ("+966 55-512" looks for "96655512…").
+    pub fn parse(raw: &str) -> Option<Query> {
+        let only_number = raw.chars().all(|c| {
+            PHONE_SEPARATORS.contains(&c)
+                || matches!(fold_char(c), Folded::Char(d) if d.is_ascii_digit())
+        });
+        let words: Vec<String> = if only_number {
+            let digits: String = words_of(raw).into_iter().map(|w| w.folded).collect();
+            vec![digits]
+        } else {
+            words_of(raw)
+                .into_iter()
+                .map(|w| w.folded)
+                .take(MAX_QUERY_WORDS)
+                .collect()
+        };
+        (!words.iter().all(String::is_empty)).then_some(Query { words })
+    }
+
+    /// Whether a folded word of a document is one the query looks for.
+    fn matches(&self, word: &str) -> bool {
+        let last = self.words.len() - 1;
+        self.words.iter().enumerate().any(|(i, wanted)| {
+            if i == last {
+                word.starts_with(wanted.as_str())
+            } else {
+                word == wanted
+            }
+        })
+    }
+}
+
+/// A short excerpt of `text` around the first match, every match wrapped in `<mark>`…`</mark>`
+/// and everything else HTML-escaped. Without a visible match it is the text's beginning.
+pub fn snippet(text: &str, query: &Query) -> String {
+    let marked: Vec<(usize, usize)> = words_of(text)
+        .into_iter()
+        .filter(|w| query.matches(&w.folded))
+        .map(|w| (w.start, w.end))
+        .collect();
+    let first = marked.first().map_or(0, |&(start, _)| start);
+    let from = text[..first]
+        .char_indices()
+        .rev()
+        .nth(SNIPPET_BEFORE - 1)
+        .map_or(0, |(at, _)| at);
+    let to = text[first..]
+        .char_indices()
+        .nth(SNIPPET_AFTER)
+        .map_or(text.len(), |(at, _)| first + at);
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    let mut at = from;
+    for &(start, end) in marked.iter().filter(|&&(s, e)| s >= from && e <= to) {
+        escape_into(&mut out, &text[at..start]);
+        out.push_str("<mark>");
+        escape_into(&mut out, &text[start..end]);
+        out.push_str("</mark>");
+        at = end;
+    }
+    escape_into(&mut out, &text[at..to]);
+    if to < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// Appends `text` HTML-escaped, line breaks as spaces.
+fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\n' | '\r' | '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,94 @@
+use super::*;
+
+fn query(raw: &str) -> Query {
+    Query::parse(raw).expect("a query with words")
+}
+
+#[test]
+fn case_and_punctuation_fold_to_plain_words() {
+    assert_eq!(index_text("Hello, WORLD! It's me."), "hello world it s me");
+}
+
+#[test]
+fn arabic_marks_and_tatweel_are_dropped() {
+    assert_eq!(index_text("مُحَمَّد"), "محمد");
+    assert_eq!(index_text("مـــرحبا"), "مرحبا");
+    assert_eq!(index_text("هٰذا"), "هذا");
+}
+
+#[test]
+fn arabic_letter_forms_fold_together() {
+    assert_eq!(
+        index_text("أحمد إبراهيم آمال ٱلله"),
+        "احمد ابراهيم امال الله"
+    );
+    assert_eq!(index_text("مستشفى"), "مستشفي");
+    assert_eq!(index_text("مدرسة"), "مدرسه");
+}
+
+#[test]
+fn arabic_indic_digits_are_ascii_digits() {
+    assert_eq!(index_text("٠١٢٣٤٥٦٧٨٩"), "0123456789");
+    assert_eq!(index_text("۰۱۲۳۴۵۶۷۸۹"), "0123456789");
+}
+
+#[test]
+fn a_number_written_in_groups_is_also_indexed_whole() {
+    assert_eq!(
+        index_text("call +966 55-512 3456 now"),
+        "call 966 55 512 3456 now 966555123456"
+    );
+    assert_eq!(index_text("room 12 at 3"), "room 12 at 3");
+}
+
+#[test]
+fn a_query_is_its_folded_words() {
+    assert_eq!(query("Hello  Wörld").words, vec!["hello", "wörld"]);
+    assert_eq!(query("إبراهيم").words, vec!["ابراهيم"]);
+    assert_eq!(Query::parse("  ?! "), None);
+    assert_eq!(Query::parse(""), None);
+}
+
+#[test]
+fn a_query_of_digits_and_separators_is_one_number() {
+    assert_eq!(query("+966 55-512").words, vec!["96655512"]);
+    assert_eq!(query("٠٥٥٥").words, vec!["0555"]);
+    assert_eq!(query("room 12").words, vec!["room", "12"]);
+}
+
+#[test]
+fn the_snippet_marks_matches_and_escapes_the_rest() {
+    let text = "<script>alert(1)</script> hello";
+    assert_eq!(
+        snippet(text, &query("hello")),
+        "&lt;script&gt;alert(1)&lt;/script&gt; <mark>hello</mark>"
+    );
+}
+
+#[test]
+fn the_snippet_marks_a_prefix_of_the_last_word_only() {
+    let text = "The helicopter lands; help arrives";
+    assert_eq!(
+        snippet(text, &query("the heli")),
+        "<mark>The</mark> <mark>helicopter</mark> lands; help arrives"
+    );
+}
+
+#[test]
+fn the_snippet_marks_arabic_words_with_their_marks() {
+    let text = "السلام عليكم يا مُحَمَّد";
+    assert_eq!(
+        snippet(text, &query("محمد")),
+        "السلام عليكم يا <mark>مُحَمَّد</mark>"
+    );
+}
+
+#[test]
+fn a_long_text_is_cut_around_the_first_match() {
+    let text = format!("{} needle {}", "a".repeat(100), "b".repeat(300));
+    let cut = snippet(&text, &query("needle"));
+    assert!(cut.starts_with('…'), "{cut}");
+    assert!(cut.ends_with('…'), "{cut}");
+    assert!(cut.contains("<mark>needle</mark>"), "{cut}");
+    assert!(cut.chars().count() < 200, "{cut}");
+}

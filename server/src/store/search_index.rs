@@ -1,0 +1,316 @@
+//! The search documents, kept in step with what they index: written in the transaction of each
+//! change (new messages, edits, deletions, renumbering, contacts), plus the backend's full-text
+//! index over them and the one-time indexing of what was stored before search existed.
+
+use serde_json::Value;
+use sqlx::{AnyConnection, Executor};
+
+use super::{Backend, Params, Store, now_ms, rows_per_statement};
+use crate::search_text::index_text;
+
+/// Kind of a contact's document (name and number); a message's document has the message's kind.
+pub(super) const CONTACT: &str = "contact";
+/// Items read per step of the one-time indexing.
+const BACKFILL_BATCH: i64 = 500;
+
+/// SQLite: an FTS5 index over the documents' folded text (external content: the words live only
+/// in the index), kept in step by triggers. Idempotent.
+const SQLITE_INDEX: &str = "\
+CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(folded, content='search_documents', \
+    content_rowid='rowid', tokenize='unicode61 remove_diacritics 0');
+CREATE TRIGGER IF NOT EXISTS search_documents_added AFTER INSERT ON search_documents BEGIN
+    INSERT INTO search_fts(rowid, folded) VALUES (new.rowid, new.folded);
+END;
+CREATE TRIGGER IF NOT EXISTS search_documents_removed AFTER DELETE ON search_documents BEGIN
+    INSERT INTO search_fts(search_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
+END;
+CREATE TRIGGER IF NOT EXISTS search_documents_changed AFTER UPDATE ON search_documents BEGIN
+    INSERT INTO search_fts(search_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
+    INSERT INTO search_fts(rowid, folded) VALUES (new.rowid, new.folded);
+END;";
+
+/// Postgres: a GIN index over the folded text's words. Idempotent.
+const POSTGRES_INDEX: &str = "CREATE INDEX IF NOT EXISTS search_documents_words \
+    ON search_documents USING GIN (to_tsvector('simple', folded))";
+
+/// One searchable item.
+pub(super) struct Document {
+    pub doc_id: String,
+    pub phone: String,
+    pub kind: String,
+    pub at: i64,
+    /// The text as written; snippets are cut from it.
+    pub body: String,
+}
+
+/// The searchable text of a message: its text (or body), caption and file name. Activity
+/// entries and deleted messages have none.
+fn message_text(kind: &str, content: &Value) -> String {
+    let file_name = content.get(kind).and_then(|media| media.get("filename"));
+    [
+        content.get("text").or_else(|| content.get("body")),
+        content.get("caption"),
+        file_name,
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(Value::as_str)
+    .filter(|part| !part.trim().is_empty())
+    .collect::<Vec<_>>()
+    .join("\n")
+}
+
+/// A stored message as its search document is made from it.
+pub(super) struct MessageSource<'a> {
+    pub message_id: &'a str,
+    pub phone: &'a str,
+    pub kind: &'a str,
+    pub sent_at: i64,
+    /// The stored content (JSON).
+    pub content: &'a str,
+}
+
+/// A message's document, if it has searchable text.
+fn message_document(message: &MessageSource) -> Option<Document> {
+    let content: Value = serde_json::from_str(message.content).ok()?;
+    let body = message_text(message.kind, &content);
+    (!body.is_empty()).then(|| Document {
+        doc_id: message.message_id.to_string(),
+        phone: message.phone.to_string(),
+        kind: message.kind.to_string(),
+        at: message.sent_at,
+        body,
+    })
+}
+
+/// Writes (or rewrites) documents, several rows per statement.
+async fn write_documents(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    documents: &[Document],
+) -> Result<(), sqlx::Error> {
+    for chunk in documents.chunks(rows_per_statement(7)) {
+        let sql = format!(
+            "INSERT INTO search_documents (business_id, doc_id, phone, kind, at, body, folded) \
+             VALUES {} ON CONFLICT (business_id, doc_id) DO UPDATE SET phone = excluded.phone, \
+             kind = excluded.kind, at = excluded.at, body = excluded.body, \
+             folded = excluded.folded",
+            Params::of(conn).rows(chunk.len(), 7)
+        );
+        // Only numbered placeholders are formatted in; the values are bound.
+        let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for document in chunk {
+            insert = insert
+                .bind(business_id)
+                .bind(&document.doc_id)
+                .bind(&document.phone)
+                .bind(&document.kind)
+                .bind(document.at)
+                .bind(&document.body)
+                .bind(index_text(&document.body));
+        }
+        insert.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+/// Indexes new messages (one multi-row statement per chunk).
+pub(super) async fn index_messages(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    messages: &[MessageSource<'_>],
+) -> Result<(), sqlx::Error> {
+    let documents: Vec<Document> = messages.iter().filter_map(message_document).collect();
+    write_documents(conn, business_id, &documents).await
+}
+
+/// Re-indexes a changed message: its new text replaces the old; without text it leaves the
+/// index.
+pub(super) async fn reindex_message(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    message: &MessageSource<'_>,
+) -> Result<(), sqlx::Error> {
+    match message_document(message) {
+        Some(document) => write_documents(conn, business_id, &[document]).await,
+        None => {
+            sqlx::query("DELETE FROM search_documents WHERE business_id = $1 AND doc_id = $2")
+                .bind(business_id)
+                .bind(message.message_id)
+                .execute(&mut *conn)
+                .await?;
+            Ok(())
+        }
+    }
+}
+
+/// Follows a sent message to the id the provider gave it.
+pub(super) async fn rename_document(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    from: &str,
+    to: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE search_documents SET doc_id = $1 WHERE business_id = $2 AND doc_id = $3")
+        .bind(to)
+        .bind(business_id)
+        .bind(from)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Indexes the contacts (name and number) as they are stored now.
+pub(super) async fn index_contacts(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    phones: &[&str],
+) -> Result<(), sqlx::Error> {
+    for chunk in phones.chunks(rows_per_statement(1) - 1) {
+        let params = Params::of(conn);
+        let sql = format!(
+            "SELECT phone, name, created_at FROM contacts WHERE business_id = {} AND phone IN ({})",
+            params.nth(1),
+            params.list(2, chunk.len())
+        );
+        // Only numbered placeholders are formatted in; the values are bound.
+        let mut select = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(business_id);
+        for phone in chunk {
+            select = select.bind(*phone);
+        }
+        let found: Vec<(String, String, i64)> = select.fetch_all(&mut *conn).await?;
+        let documents: Vec<Document> = found.into_iter().map(contact_document).collect();
+        write_documents(conn, business_id, &documents).await?;
+    }
+    Ok(())
+}
+
+fn contact_document((phone, name, created_at): (String, String, i64)) -> Document {
+    Document {
+        doc_id: format!("{CONTACT}:{phone}"),
+        body: format!("{name}\n{phone}").trim().to_string(),
+        phone,
+        kind: CONTACT.into(),
+        at: created_at,
+    }
+}
+
+/// Moves a conversation's documents to another customer key; the old key's contact document
+/// goes (the caller indexes the contact under its new key).
+pub(super) async fn move_documents(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    from: &str,
+    to: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM search_documents WHERE business_id = $1 AND doc_id = $2")
+        .bind(business_id)
+        .bind(format!("{CONTACT}:{from}"))
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("UPDATE search_documents SET phone = $1 WHERE business_id = $2 AND phone = $3")
+        .bind(to)
+        .bind(business_id)
+        .bind(from)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+impl Store {
+    /// Creates this backend's full-text index and indexes what was stored before it, once.
+    pub(super) async fn prepare_search(&self) -> Result<(), sqlx::Error> {
+        let index = match self.backend {
+            Backend::Sqlite => SQLITE_INDEX,
+            Backend::Postgres => POSTGRES_INDEX,
+        };
+        (&self.pool).execute(index).await?;
+        let done: Option<(String,)> =
+            sqlx::query_as("SELECT name FROM search_backfills WHERE name = 'history'")
+                .fetch_optional(&self.pool)
+                .await?;
+        if done.is_none() {
+            self.backfill_messages().await?;
+            self.backfill_contacts().await?;
+            sqlx::query(
+                "INSERT INTO search_backfills (name, finished_at) VALUES ('history', $1) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Indexes every stored message, in batches (rewriting a document is harmless).
+    async fn backfill_messages(&self) -> Result<(), sqlx::Error> {
+        let (mut business, mut id) = (String::new(), String::new());
+        loop {
+            let rows: Vec<StoredMessage> = sqlx::query_as(
+                "SELECT business_id, message_id, phone, kind, sent_at, content FROM messages \
+                 WHERE business_id > $1 OR (business_id = $2 AND message_id > $3) \
+                 ORDER BY business_id, message_id LIMIT $4",
+            )
+            .bind(&business)
+            .bind(&business)
+            .bind(&id)
+            .bind(BACKFILL_BATCH)
+            .fetch_all(&self.pool)
+            .await?;
+            let Some(last) = rows.last() else {
+                return Ok(());
+            };
+            (business, id) = (last.0.clone(), last.1.clone());
+            let mut tx = self.begin_write().await?;
+            for run in rows.chunk_by(|a, b| a.0 == b.0) {
+                let messages: Vec<MessageSource> = run
+                    .iter()
+                    .map(
+                        |(_, message_id, phone, kind, sent_at, content)| MessageSource {
+                            message_id,
+                            phone,
+                            kind,
+                            sent_at: *sent_at,
+                            content,
+                        },
+                    )
+                    .collect();
+                index_messages(&mut tx, &run[0].0, &messages).await?;
+            }
+            tx.commit().await?;
+        }
+    }
+
+    /// Indexes every stored contact, in batches.
+    async fn backfill_contacts(&self) -> Result<(), sqlx::Error> {
+        let (mut business, mut phone) = (String::new(), String::new());
+        loop {
+            let rows: Vec<(String, String)> = sqlx::query_as(
+                "SELECT business_id, phone FROM contacts \
+                 WHERE business_id > $1 OR (business_id = $2 AND phone > $3) \
+                 ORDER BY business_id, phone LIMIT $4",
+            )
+            .bind(&business)
+            .bind(&business)
+            .bind(&phone)
+            .bind(BACKFILL_BATCH)
+            .fetch_all(&self.pool)
+            .await?;
+            let Some(last) = rows.last() else {
+                return Ok(());
+            };
+            (business, phone) = last.clone();
+            let mut tx = self.begin_write().await?;
+            for run in rows.chunk_by(|a, b| a.0 == b.0) {
+                let phones: Vec<&str> = run.iter().map(|(_, phone)| phone.as_str()).collect();
+                index_contacts(&mut tx, &run[0].0, &phones).await?;
+            }
+            tx.commit().await?;
+        }
+    }
+}
+
+/// A stored message as the one-time indexing reads it: business, id, customer key, kind, time
+/// and content.
+type StoredMessage = (String, String, String, String, i64, String);

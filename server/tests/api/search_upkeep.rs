@@ -1,0 +1,131 @@
+//! The search index follows contacts as they are renamed, renumbered and deleted, and history
+//! stored before the index existed is indexed when the server starts.
+
+use serde_json::json;
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::live::*;
+
+const CUSTOMER: &str = "16505551234";
+const NEW_NUMBER: &str = "16505559999";
+
+/// The (phone, message id) pairs `q` finds, newest first.
+async fn found(app: &TestApp, biz: &Business, q: &str) -> Vec<(String, Option<String>)> {
+    let q = url::form_urlencoded::byte_serialize(q.as_bytes()).collect::<String>();
+    let (status, body) = app
+        .get(&format!("/api/search?q={q}"), &biz.session.access)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    body["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|hit| {
+            (
+                hit["phone_number"].as_str().expect("phone").to_string(),
+                hit["message_id"].as_str().map(String::from),
+            )
+        })
+        .collect()
+}
+
+async fn deliver(app: &TestApp, biz: &Business, body: &str) {
+    let payload = inbound(
+        &biz.phone_number_id,
+        CUSTOMER,
+        "Sheena",
+        vec![text(CUSTOMER, "wamid.kayak", body)],
+    );
+    let (status, answer) = app.webhook(&payload, &biz.app_secret).await;
+    assert_eq!(status, 200, "{answer}");
+}
+
+both_backends!(
+    a_contact_is_found_by_its_new_name_and_number_and_not_once_deleted,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("renamer").await;
+        deliver(&app, &biz, "Two kayaks please").await;
+        assert_eq!(
+            found(&app, &biz, "sheena").await,
+            [(CUSTOMER.to_string(), None)]
+        );
+
+        let token = &biz.session.access;
+        let (status, body) = app
+            .post(
+                "/api/users/update",
+                json!({"name": "Sheena Brave", "phone_number": CUSTOMER,
+                       "new_phone_number": NEW_NUMBER}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let moved = NEW_NUMBER.to_string();
+        assert_eq!(found(&app, &biz, "brave").await, [(moved.clone(), None)]);
+        assert_eq!(
+            found(&app, &biz, "1650555999").await,
+            [(moved.clone(), None)]
+        );
+        assert!(found(&app, &biz, "16505551234").await.is_empty());
+        assert_eq!(
+            found(&app, &biz, "kayaks").await,
+            [(moved, Some("wamid.kayak".to_string()))],
+            "the history moved with the contact"
+        );
+
+        let (status, _) = app
+            .call(
+                reqwest::Method::DELETE,
+                &format!("/api/contacts/delete/{NEW_NUMBER}"),
+                None,
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200);
+        assert!(found(&app, &biz, "kayaks").await.is_empty());
+        assert!(found(&app, &biz, "sheena").await.is_empty());
+    }
+);
+
+both_backends!(
+    history_stored_before_the_index_is_indexed_at_start,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("older").await;
+        deliver(&app, &biz, "An old question about kayaks").await;
+        // As a database from before search: no documents, never indexed.
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&app.settings.database_url())
+            .await
+            .expect("database");
+        for statement in [
+            "DELETE FROM search_documents",
+            "DELETE FROM search_backfills",
+        ] {
+            sqlx::query(statement)
+                .execute(&pool)
+                .await
+                .expect(statement);
+        }
+        assert!(found(&app, &biz, "kayaks").await.is_empty());
+
+        let (store, _) = store_of(&app, &biz).await;
+        store.migrate().await.expect("migrations and search index");
+        let message = (CUSTOMER.to_string(), Some("wamid.kayak".to_string()));
+        assert_eq!(found(&app, &biz, "kayaks").await, [message]);
+        assert_eq!(
+            found(&app, &biz, "sheena").await,
+            [(CUSTOMER.to_string(), None)]
+        );
+        // Once done, a restart does not index again: a document removed now stays removed.
+        sqlx::query("DELETE FROM search_documents")
+            .execute(&pool)
+            .await
+            .expect("delete");
+        store.migrate().await.expect("again");
+        let none: Vec<(String, Option<String>)> = Vec::new();
+        assert_eq!(found(&app, &biz, "kayaks").await, none);
+    }
+);

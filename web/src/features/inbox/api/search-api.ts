@@ -1,0 +1,26 @@
+import { apiRequest } from '../../../lib/api/client';
+
+/** Results per search page. */
+export const SEARCH_PAGE_SIZE = 20;
+
+/** One hit of `GET /api/search`; `message_id` is null for a contact's name or number. */
+export interface SearchResult {
+  conversation_id: string;
+  phone_number: string;
+  name: string;
+  message_id: string | null;
+  timestamp: string;
+  /** HTML-escaped text with the matches in `<mark>`…`</mark>`. */
+  snippet: string;
+}
+
+export interface SearchPage {
+  results: SearchResult[];
+  next_cursor: string | null;
+}
+
+export function searchMessages(q: string, cursor?: string, signal?: AbortSignal): Promise<SearchPage> {
+  const query = new URLSearchParams({ q, limit: String(SEARCH_PAGE_SIZE) });
+  if (cursor) query.set('cursor', cursor);
+  return apiRequest(`/api/search?${query}`, { signal });
+}

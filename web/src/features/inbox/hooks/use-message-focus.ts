@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import type { Message } from '../../../lib/api/types';
+
+/** A message to show: chosen from search results, maybe older than the loaded page. */
+export interface MessageFocus {
+  key: string;
+  messageId: string;
+}
+
+interface Loaded {
+  messages: Message[];
+  hasOlder: boolean;
+  loading: boolean;
+  loadingOlder: boolean;
+  loadOlder: () => Promise<void>;
+}
+
+/**
+ * Loads older pages of the conversation until the focused message is among them; answers its id
+ * once it is (null before, or when the history holds no such message).
+ */
+export function useMessageFocus(chat: Loaded, focus: MessageFocus | null): string | null {
+  const present = focus !== null && chat.messages.some((message) => message.message_id === focus.messageId);
+  const { loading, loadingOlder, hasOlder, loadOlder } = chat;
+  useEffect(() => {
+    if (!focus || present || loading || loadingOlder || !hasOlder) return;
+    void loadOlder();
+  }, [focus, present, loading, loadingOlder, hasOlder, loadOlder]);
+  return present ? focus.messageId : null;
+}

@@ -32,6 +32,7 @@
 //! - `rate`: per-number token buckets
 //! - `sending`: the rules of sending (the 24-hour window, templates, durable bulk jobs)
 //! - `push`: Web Push of new customer messages to the business's subscribed browsers
+//! - `reports`: conversation and response-time numbers per time bucket and per team member
 //! - `team`: conversation status, assignment and its claim lock, private notes, snoozes
 //! - `cluster`: events across nodes that share one Postgres (`LISTEN`/`NOTIFY`)
 
@@ -56,6 +57,7 @@ pub mod provider;
 pub mod push;
 pub mod rate;
 pub mod replies;
+pub mod reports;
 pub mod sandbox;
 pub mod secrets;
 pub mod security_headers;

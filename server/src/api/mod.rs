@@ -11,6 +11,7 @@
 //! - `replies`: automated replies and their flow steps
 //! - `push`: Web Push key, subscribe and unsubscribe
 //! - `team`: status, assignment, private notes, presence, tab counts
+//! - `reports`: the owner's overview report, as JSON or CSV
 
 pub mod contacts;
 pub mod conversations;
@@ -20,6 +21,7 @@ pub mod messages;
 pub mod push;
 pub mod recipients;
 pub mod replies;
+pub mod reports;
 pub mod sender;
 pub mod team;
 pub mod templates;
@@ -134,5 +136,6 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/automated-replies/{id}/flows",
             web::get().to(replies::list_flow_steps),
-        );
+        )
+        .route("/reports/overview", web::get().to(reports::get_overview));
 }

@@ -29,6 +29,7 @@
 //! - `team_auto`: the changes the server makes itself (reopen, snoozes, claim timeouts,
 //!   round robin)
 //! - `team_settings`: the business's assignment mode and claim timeout
+//! - `reports`: message counts per quarter hour and the histories reports are computed from
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
 //! `amend` and `echoes`; they use `messages`, `contacts`, `unread` and `receipts`, which use
@@ -53,6 +54,7 @@ mod outgoing;
 mod push;
 mod receipts;
 mod replies;
+mod reports;
 mod reply_edits;
 mod team;
 mod team_auto;
@@ -73,6 +75,7 @@ pub use outbox::{MediaFile, OutboxItem};
 pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use receipts::PAYMENT_ERROR_CODE;
+pub use reports::{SLOT_MS, SlotCount, Step, TimelineRow};
 pub use replies::{FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, trigger_key};
 pub use team::{Assigned, Person, TabCounts};
 pub use team_settings::TeamSettings;

@@ -56,10 +56,7 @@ pub fn report_csv(report: &Report) -> Result<String, csv::Error> {
     Ok(format!("{buckets}\n{agents}"))
 }
 
-fn table(
-    header: &[&str],
-    rows: impl Iterator<Item = Vec<String>>,
-) -> Result<String, csv::Error> {
+fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Result<String, csv::Error> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record(header)?;
     for row in rows {

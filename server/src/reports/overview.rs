@@ -146,11 +146,12 @@ pub async fn overview(store: &Store, business_id: &str, range: &Range) -> StoreR
     })
 }
 
-/// Walks each conversation's history in time order. A customer message opens the conversation
-/// when it is the customer's first or the conversation stands resolved; the first member's
-/// message after an opening is its first response; a change to resolved ends it. Counts and
-/// durations go to the bucket of the event that completes them. Answers each member's first
-/// response times (ms).
+/// Walks each conversation's history in time order. A conversation opens at its customer's
+/// first message, and again when a customer message arrives while it is resolved (the server
+/// logs that reopening as it happens; the message itself carries the customer's clock). The
+/// first member's message after an opening is its first response; a change to resolved ends it.
+/// Counts and durations go to the bucket of the event that completes them. Answers each
+/// member's first response times (ms).
 fn walk(rows: &[TimelineRow], range: &Range, tallies: &mut [Tally]) -> HashMap<String, Vec<i64>> {
     let mut responders: HashMap<String, Vec<i64>> = HashMap::new();
     for conversation in rows.chunk_by(|a, b| a.phone == b.phone) {
@@ -161,15 +162,16 @@ fn walk(rows: &[TimelineRow], range: &Range, tallies: &mut [Tally]) -> HashMap<S
         for row in conversation {
             let bucket = range.bucket_of(row.at);
             match &row.step {
-                Step::Customer => {
-                    if !seen_customer || resolved {
-                        opening = Some((row.at, false));
-                        resolved = false;
-                        if let Some(i) = bucket {
-                            tallies[i].opened += 1;
-                        }
-                    }
+                Step::Customer if !seen_customer => {
                     seen_customer = true;
+                    open(&mut opening, row.at, bucket, tallies);
+                }
+                Step::Customer => {}
+                Step::Reopened => {
+                    if resolved {
+                        open(&mut opening, row.at, bucket, tallies);
+                    }
+                    resolved = false;
                 }
                 Step::Member(user) => {
                     if let Some((opened_at, answered @ false)) = &mut opening {
@@ -187,7 +189,9 @@ fn walk(rows: &[TimelineRow], range: &Range, tallies: &mut [Tally]) -> HashMap<S
                         let opened_at = opening.take().map(|(at, _)| at);
                         if let Some(i) = bucket {
                             tallies[i].resolved += 1;
-                            tallies[i].resolutions.extend(opened_at.map(|at| row.at - at));
+                            tallies[i]
+                                .resolutions
+                                .extend(opened_at.map(|at| row.at - at));
                         }
                     }
                     resolved = now_resolved;
@@ -196,6 +200,14 @@ fn walk(rows: &[TimelineRow], range: &Range, tallies: &mut [Tally]) -> HashMap<S
         }
     }
     responders
+}
+
+/// Starts an opening at `at`.
+fn open(opening: &mut Option<(i64, bool)>, at: i64, bucket: Option<usize>, tallies: &mut [Tally]) {
+    *opening = Some((at, false));
+    if let Some(i) = bucket {
+        tallies[i].opened += 1;
+    }
 }
 
 /// The median of sorted durations (ms), in whole seconds.

@@ -165,7 +165,11 @@ fn day_start(tz: &Tz, date: NaiveDate) -> i64 {
                 .earliest()
         })
         .map_or_else(
-            || date.and_time(chrono::NaiveTime::MIN).and_utc().timestamp_millis(),
+            || {
+                date.and_time(chrono::NaiveTime::MIN)
+                    .and_utc()
+                    .timestamp_millis()
+            },
             |at| at.timestamp_millis(),
         )
 }
@@ -176,9 +180,11 @@ fn floor(tz: &Tz, bucket: Bucket, ms: i64) -> i64 {
         Bucket::Day => day_start(tz, local_date(tz, ms)),
         Bucket::Hour => {
             let utc = DateTime::from_timestamp_millis(ms).unwrap_or_default();
-            let offset =
-                i64::from(tz.offset_from_utc_datetime(&utc.naive_utc()).fix().local_minus_utc())
-                    * 1000;
+            let offset = i64::from(
+                tz.offset_from_utc_datetime(&utc.naive_utc())
+                    .fix()
+                    .local_minus_utc(),
+            ) * 1000;
             let local = ms + offset;
             local - local.rem_euclid(HOUR_MS) - offset
         }
@@ -191,7 +197,8 @@ fn next(tz: &Tz, bucket: Bucket, start: i64) -> i64 {
         Bucket::Hour => start + HOUR_MS,
         Bucket::Day => {
             let date = local_date(tz, start);
-            date.succ_opt().map_or(start + 24 * HOUR_MS, |d| day_start(tz, d))
+            date.succ_opt()
+                .map_or(start + 24 * HOUR_MS, |d| day_start(tz, d))
         }
     }
 }
@@ -220,16 +227,23 @@ mod tests {
 
     #[test]
     fn a_day_across_a_clock_change_is_23_hours_long() {
-        let range =
-            Range::parse(&query("2026-03-29", "2026-03-29", "day", "Europe/Berlin"), 0)
-                .expect("range");
+        let range = Range::parse(
+            &query("2026-03-29", "2026-03-29", "day", "Europe/Berlin"),
+            0,
+        )
+        .expect("range");
         assert_eq!(range.end - range.start(), 23 * HOUR_MS);
     }
 
     #[test]
     fn hours_follow_a_half_hour_offset() {
         let range = Range::parse(
-            &query("2026-03-01T10:10:00Z", "2026-03-01T12:00:00Z", "hour", "Asia/Kolkata"),
+            &query(
+                "2026-03-01T10:10:00Z",
+                "2026-03-01T12:00:00Z",
+                "hour",
+                "Asia/Kolkata",
+            ),
             0,
         )
         .expect("range");
@@ -248,7 +262,10 @@ mod tests {
             (query("yesterday", "2026-01-02", "day", "UTC"), "from"),
             (query("2026-01-01", "2026-13-02", "day", "UTC"), "to"),
             (query("2026-01-01", "2026-01-02", "week", "UTC"), "bucket"),
-            (query("2026-01-01", "2026-01-02", "day", "Mars/Olympus"), "tz"),
+            (
+                query("2026-01-01", "2026-01-02", "day", "Mars/Olympus"),
+                "tz",
+            ),
             (query("2026-01-05", "2026-01-02", "day", "UTC"), "from"),
         ] {
             let err = Range::parse(&q, 0).expect_err("invalid");

@@ -8,8 +8,8 @@ use parley_actors::events::{Event, NOTIFICATIONS, event_data};
 use serde_json::{Value, json};
 
 use super::SendError;
-use super::{Sender, Sending};
 use super::template::rendered;
+use super::{Sender, Sending};
 use crate::outbox::Delivery;
 use crate::store::{JobRecipient, SendJob, now_ms};
 

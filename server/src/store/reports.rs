@@ -3,8 +3,9 @@
 
 use serde_json::Value;
 
-use super::error::StoreResult;
 use super::Store;
+use super::error::StoreResult;
+use super::team_auto::REOPEN_REASON;
 
 /// Messages are counted per quarter hour (UTC): every time zone's offset is a whole number of
 /// quarter hours, so local hour and day buckets are unions of these slots.
@@ -24,8 +25,12 @@ pub enum Step {
     Customer,
     /// A message a team member sent (by their user id).
     Member(String),
-    /// A status change (`open`, `pending`, `resolved`, `snoozed`).
+    /// A status change (`open`, `pending`, `resolved`, `snoozed`) a member made, or the
+    /// server's other changes (waking a snooze).
     Status(String),
+    /// The server reopened the conversation because its customer wrote: the moment a customer
+    /// message arrived while the conversation was resolved or snoozed.
+    Reopened,
 }
 
 /// A step with its conversation and time.
@@ -94,7 +99,7 @@ impl Store {
                 let step = match (direction.as_str(), sent_by) {
                     ("incoming", _) => Step::Customer,
                     ("outgoing", Some(user)) => Step::Member(user),
-                    _ => Step::Status(status_set(&content)?),
+                    _ => status_step(&content)?,
                 };
                 Some(TimelineRow { phone, at, step })
             })
@@ -136,11 +141,15 @@ impl Store {
     }
 }
 
-/// The status an activity entry set, if it is a status change.
-fn status_set(content: &str) -> Option<String> {
+/// The step an activity entry records, if it is a status change.
+fn status_step(content: &str) -> Option<Step> {
     let entry: Value = serde_json::from_str(content).ok()?;
     let activity = entry.get("activity")?;
-    (activity.get("action")? == "status")
-        .then(|| activity.get("status")?.as_str().map(str::to_string))
-        .flatten()
+    if activity.get("action")? != "status" {
+        return None;
+    }
+    if activity.get("reason").and_then(Value::as_str) == Some(REOPEN_REASON) {
+        return Some(Step::Reopened);
+    }
+    Some(Step::Status(activity.get("status")?.as_str()?.to_string()))
 }

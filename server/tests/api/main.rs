@@ -20,6 +20,7 @@ mod push;
 mod recipients;
 mod refusals;
 mod replies;
+mod reports;
 mod revocation;
 mod sandbox;
 mod sandbox_graph;

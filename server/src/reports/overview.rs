@@ -122,7 +122,7 @@ pub async fn overview(store: &Store, business_id: &str, range: &Range) -> StoreR
             }
         })
         .collect();
-    agents.sort_by(|a, b| b.conversations_handled.cmp(&a.conversations_handled));
+    agents.sort_by_key(|agent| std::cmp::Reverse(agent.conversations_handled));
     let mut total = Tally::default();
     for tally in &tallies {
         total.add(tally);

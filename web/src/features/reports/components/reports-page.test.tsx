@@ -114,8 +114,8 @@ describe('ReportsPage', () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       expect(this.download).toBe('parley-report-x.csv');
     });
-    URL.createObjectURL = vi.fn(() => 'blob:report');
-    URL.revokeObjectURL = vi.fn();
+    URL.createObjectURL = vi.fn<typeof URL.createObjectURL>(() => 'blob:report');
+    URL.revokeObjectURL = vi.fn<typeof URL.revokeObjectURL>();
     await userEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
     await waitFor(() => expect(click).toHaveBeenCalled());
     expect(server.requests.at(-1)?.path).toContain('format=csv');

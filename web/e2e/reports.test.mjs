@@ -71,6 +71,19 @@ describe('reports', () => {
     const text = await readFile(await download.path(), 'utf8');
     assert.equal(text.split('\n')[0], 'start,conversations_opened,conversations_resolved,messages_in,messages_out,first_response_median_secs,first_response_p90_secs,resolution_median_secs,resolution_p90_secs');
     assert.match(text, /,Rae Agent,1,/);
+
+    // In Arabic the page turns right to left, the charts keep their legends and it still fits.
+    await page.goto('/whatsapp');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await page.goto('/reports');
+    await page.getByRole('heading', { name: 'التقارير' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+    const arabicChart = page.getByRole('region', { name: 'المحادثات', exact: true });
+    await arabicChart.locator('.u-legend').getByText('المحادثات المفتوحة').waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390));
+    await arabicChart.scrollIntoViewIfNeeded();
+    await screenshot(page, 'reports-dark-ar');
     await page.close();
 
     // The agent has no Reports entry and is turned away from the page.

@@ -39,7 +39,6 @@ pub struct Range {
 }
 
 /// The raw query parameters.
-#[derive(Default)]
 pub struct RangeQuery<'a> {
     pub from: Option<&'a str>,
     pub to: Option<&'a str>,

@@ -76,7 +76,7 @@ pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use receipts::PAYMENT_ERROR_CODE;
 pub use replies::{FlowStep, NewMediaFile, QuickReplyButton, Reply, ReplyMedia, trigger_key};
-pub use reports::{SLOT_MS, SlotCount, Step, TimelineRow};
+pub use reports::{SlotCount, Step, TimelineRow};
 pub use team::{Assigned, Person, TabCounts};
 pub use team_settings::TeamSettings;
 pub use templates::{JobRecipient, SendJob, TemplateRow};

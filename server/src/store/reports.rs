@@ -8,8 +8,9 @@ use super::error::StoreResult;
 use super::team_auto::REOPEN_REASON;
 
 /// Messages are counted per quarter hour (UTC): every time zone's offset is a whole number of
-/// quarter hours, so local hour and day buckets are unions of these slots.
-pub const SLOT_MS: i64 = 15 * 60 * 1000;
+/// quarter hours, so local hour and day buckets are unions of these slots. (The SQL below spells
+/// it out as 900000.)
+const SLOT_MS: i64 = 15 * 60 * 1000;
 
 /// How many messages went one way in one quarter hour.
 pub struct SlotCount {

@@ -96,7 +96,7 @@ export function ReportsPage() {
             <option value="hour">{t('reports.byHour')}</option>
           </select>
         </label>
-        <div className="row-actions">
+        <div className="report-actions">
           {PRESETS.map((days) => (
             <button key={days} type="button" onClick={() => setRange(presetRange(days))}>
               {t('reports.lastDays', { count: days })}
@@ -140,9 +140,9 @@ export function ReportsPage() {
             ))}
           </dl>
           {conversationColumns && (
-            <ReportChart title={t('reports.conversationsChart')} series={conversationSeries} columns={conversationColumns} timeZone={overview.tz} />
+            <ReportChart title={t('reports.conversationsChart')} series={conversationSeries} columns={conversationColumns} timeZone={overview.tz} bucket={overview.bucket} />
           )}
-          {messageColumns && <ReportChart title={t('reports.messagesChart')} series={messageSeries} columns={messageColumns} timeZone={overview.tz} />}
+          {messageColumns && <ReportChart title={t('reports.messagesChart')} series={messageSeries} columns={messageColumns} timeZone={overview.tz} bucket={overview.bucket} />}
           <AgentsTable agents={overview.agents} />
         </>
       )}

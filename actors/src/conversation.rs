@@ -85,6 +85,9 @@ pub struct OutgoingMessage {
     /// What the inbox shows.
     pub content: Value,
     pub sender_name: String,
+    /// The team member who sent it; `None` for the server's own sends (automated replies, bulk
+    /// sends).
+    pub sent_by: Option<String>,
     /// The provider request body, kept in the outbox until the provider accepts it.
     pub payload: Value,
 }

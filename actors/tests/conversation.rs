@@ -190,6 +190,7 @@ fn outgoing(client_id: &str) -> Outgoing {
         kind: "text".into(),
         content: json!({ "body": client_id }),
         sender_name: "Agent".into(),
+        sent_by: Some("agent-1".into()),
         payload: json!({}),
     })
 }

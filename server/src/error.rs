@@ -16,6 +16,7 @@ use crate::outbox::{OutboxError, Refusal};
 use crate::plain_text::ControlCharacter;
 use crate::push::SubscriptionError;
 use crate::replies::form::ReplyFormError;
+use crate::reports::InvalidReport;
 use crate::sending::SendError;
 use crate::store;
 use crate::team::TeamError;
@@ -230,6 +231,12 @@ impl From<ReplyFormError> for ApiError {
             ReplyFormError::Invalid(_) => ApiError::Unprocessable(err.to_string()),
             ReplyFormError::TriggerTaken(_) => ApiError::Conflict(err.to_string()),
         }
+    }
+}
+
+impl From<InvalidReport> for ApiError {
+    fn from(err: InvalidReport) -> Self {
+        ApiError::Unprocessable(err.0)
     }
 }
 

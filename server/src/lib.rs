@@ -34,6 +34,7 @@
 //! - `rate`: per-number token buckets
 //! - `sending`: the rules of sending (the 24-hour window, templates, durable bulk jobs)
 //! - `push`: Web Push of new customer messages to the business's subscribed browsers
+//! - `reports`: conversation and response-time numbers per time bucket and per team member
 //! - `team`: conversation status, assignment and its claim lock, private notes, snoozes
 //! - `cluster`: events across nodes that share one Postgres (`LISTEN`/`NOTIFY`)
 //! - `canned`: canned replies' form rules and the shortcut filter
@@ -60,6 +61,7 @@ pub mod provider;
 pub mod push;
 pub mod rate;
 pub mod replies;
+pub mod reports;
 pub mod sandbox;
 pub mod search_text;
 pub mod secrets;

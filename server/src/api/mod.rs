@@ -14,6 +14,7 @@
 //! - `canned`: canned replies (read by all members, written by the owner)
 //! - `labels`: the business's labels and the labels a conversation carries
 //! - `search`: full-history search of messages, notes and contacts
+//! - `reports`: the owner's overview report, as JSON or CSV
 
 pub mod canned;
 pub mod contacts;
@@ -25,6 +26,7 @@ pub mod messages;
 pub mod push;
 pub mod recipients;
 pub mod replies;
+pub mod reports;
 pub mod search;
 pub mod sender;
 pub mod team;
@@ -165,5 +167,6 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/canned-replies/{id}",
             web::delete().to(canned::delete_canned_reply),
-        );
+        )
+        .route("/reports/overview", web::get().to(reports::get_overview));
 }

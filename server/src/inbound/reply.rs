@@ -45,6 +45,7 @@ pub(super) async fn auto_reply(
         kind: reply.kind,
         content: reply.content,
         sender_name: AUTOMATED_SENDER.into(),
+        sent_by: None,
         payload: reply.payload,
     };
     if let Delivery::Refused(err) = outbox.send(key, outgoing).await? {

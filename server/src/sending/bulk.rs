@@ -8,8 +8,8 @@ use parley_actors::events::{Event, NOTIFICATIONS, event_data};
 use serde_json::{Value, json};
 
 use super::SendError;
-use super::Sending;
 use super::template::rendered;
+use super::{Sender, Sending};
 use crate::outbox::Delivery;
 use crate::store::{JobRecipient, SendJob, now_ms};
 
@@ -97,6 +97,11 @@ impl Sending {
         };
         let mut last_push = std::time::Instant::now();
         let mut settled = Vec::new();
+        // A bulk send is a broadcast, not a reply: reports do not count it as anyone's.
+        let sender = Sender {
+            name: job.sender_name.clone(),
+            user_id: None,
+        };
         loop {
             let pending = match self
                 .store
@@ -121,7 +126,7 @@ impl Sending {
                         client_id.clone(),
                         &base,
                         content.clone(),
-                        &job.sender_name,
+                        &sender,
                     )
                     .await
                 {

@@ -57,7 +57,7 @@ impl Sending {
                     .into(),
             ));
         }
-        let sender_name = self.sender_name(business_id, user_id).await?;
+        let sender = self.sender(business_id, user_id).await?;
         let caption = request
             .caption
             .or_else(|| request.text.clone().filter(|_| request.file.is_some()));
@@ -111,7 +111,8 @@ impl Sending {
             client_id: request.client_id,
             kind,
             content,
-            sender_name,
+            sender_name: sender.name,
+            sent_by: sender.user_id,
             payload,
         };
         Ok(Sent {

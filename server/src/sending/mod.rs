@@ -67,6 +67,14 @@ pub struct Sent {
     pub media_url: Option<String>,
 }
 
+/// Who an outgoing message is from.
+struct Sender {
+    /// The name the inbox shows beside the message.
+    name: String,
+    /// The team member, kept for reports; `None` for bulk sends.
+    user_id: Option<String>,
+}
+
 impl Sending {
     pub fn new(
         store: Store,
@@ -104,8 +112,11 @@ impl Sending {
         Ok(business)
     }
 
-    /// The name the inbox shows beside what this user sends.
-    async fn sender_name(&self, business_id: &str, user_id: &str) -> Result<String, SendError> {
-        Ok(self.store.user(business_id, user_id).await?.full_name())
+    /// This user as the sender of what they send.
+    async fn sender(&self, business_id: &str, user_id: &str) -> Result<Sender, SendError> {
+        Ok(Sender {
+            name: self.store.user(business_id, user_id).await?.full_name(),
+            user_id: Some(user_id.to_string()),
+        })
     }
 }

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::SendError;
 use super::upload::Upload;
-use super::{Sending, Sent};
+use super::{Sender, Sending, Sent};
 use crate::customer::{CustomerKey, address};
 use crate::media::{MediaKind, check_upload};
 use crate::outbox::{Delivery, UPLOAD_KEY};
@@ -78,7 +78,7 @@ impl Sending {
                 )));
             }
         }
-        let sender_name = self.sender_name(business_id, user_id).await?;
+        let sender = self.sender(business_id, user_id).await?;
         match recipients {
             Recipients::One(to) => {
                 let content = rendered(&template, &request.components);
@@ -89,7 +89,7 @@ impl Sending {
                         uuid::Uuid::new_v4().to_string(),
                         &payload,
                         content,
-                        &sender_name,
+                        &sender,
                     )
                     .await?;
                 Ok(TemplateSent::One(Sent {
@@ -104,7 +104,7 @@ impl Sending {
                     template_name: name,
                     language_code: language,
                     payload: payload.to_string(),
-                    sender_name,
+                    sender_name: sender.name,
                     total: phones.len() as i64,
                     finished_at: None,
                 };
@@ -154,7 +154,7 @@ impl Sending {
         client_id: String,
         base: &Value,
         content: Value,
-        sender_name: &str,
+        sender: &Sender,
     ) -> Result<Delivery, SendError> {
         let key = ConversationKey {
             business_id: business_id.to_string(),
@@ -166,7 +166,8 @@ impl Sending {
             client_id,
             kind: "template".into(),
             content,
-            sender_name: sender_name.to_string(),
+            sender_name: sender.name.clone(),
+            sent_by: sender.user_id.clone(),
             payload,
         };
         Ok(self.outbox.send(key, message).await?)

@@ -35,6 +35,7 @@
 //! - `search_index`: search documents kept in step with messages, notes and contacts, the
 //!   backend's full-text index over them, and the one-time indexing of older history
 //! - `search`: full-history search over those documents
+//! - `reports`: message counts per quarter hour and the histories reports are computed from
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
 //! `amend` and `echoes`; they use `messages`, `contacts`, `unread` and `receipts`, which use
@@ -64,6 +65,7 @@ mod push;
 mod receipts;
 mod replies;
 mod reply_edits;
+mod reports;
 mod search;
 mod search_index;
 mod team;
@@ -88,6 +90,7 @@ pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use receipts::PAYMENT_ERROR_CODE;
 pub use replies::{FlowStep, QuickReplyButton, Reply, ReplyMedia, trigger_key};
+pub use reports::{SlotCount, Step, TimelineRow};
 pub use search::{Cursor, SearchHit, SearchScope, parse_cursor};
 pub use team::{Assigned, Person, TabCounts};
 pub use team_settings::TeamSettings;

@@ -66,6 +66,16 @@ impl Store {
             &[(&row, Some(&message.client_id))],
         )
         .await?;
+        if let Some(user_id) = &message.sent_by {
+            sqlx::query(
+                "UPDATE messages SET sent_by = $1 WHERE business_id = $2 AND client_id = $3",
+            )
+            .bind(user_id)
+            .bind(&key.business_id)
+            .bind(&message.client_id)
+            .execute(&mut *tx)
+            .await?;
+        }
         // The caller attempts the send at once; the lease keeps the outbox worker off it meanwhile.
         sqlx::query(
             "INSERT INTO outbox (business_id, client_id, phone, payload, attempts, \

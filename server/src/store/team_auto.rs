@@ -10,6 +10,9 @@ use super::error::StoreResult;
 use super::team::log_swept;
 use super::{Store, now_ms};
 
+/// The reason logged when a customer's message reopens their conversation.
+pub(super) const REOPEN_REASON: &str = "customer_message";
+
 impl Store {
     /// Reopens a resolved or snoozed conversation its customer wrote to; answers the events,
     /// none when it was neither.
@@ -23,7 +26,7 @@ impl Store {
         .bind(&key.phone)
         .fetch_all(&mut *tx)
         .await?;
-        let events = log_swept(&mut tx, reopened, "status", "customer_message").await?;
+        let events = log_swept(&mut tx, reopened, "status", REOPEN_REASON).await?;
         tx.commit().await?;
         Ok(events)
     }

@@ -260,6 +260,7 @@ both_backends!(
             kind: "text".into(),
             content: json!({"text": "Yes, in blue"}),
             sender_name: "Agent".into(),
+            sent_by: None,
             payload: json!({"messaging_product": "whatsapp", "recipient_type": "individual",
                             "recipient": BSUID, "type": "text", "text": {"body": "Yes, in blue"}}),
         };

@@ -23,6 +23,7 @@ mod push_endpoints;
 mod recipients;
 mod refusals;
 mod replies;
+mod reports;
 mod revocation;
 mod sandbox;
 mod sandbox_graph;

@@ -8,6 +8,7 @@ import { RouteEffects } from './route-effects';
 import { SignedInProviders } from './signed-in-providers';
 
 const CHAT_ROLES = ['admin', 'agent'];
+const OWNER_ROLES = ['admin'];
 
 // The signed-in screens load as their own chunks, so the sign-in page starts smaller.
 const InboxPage = lazy(() => import('../features/inbox/components/inbox-page').then((m) => ({ default: m.InboxPage })));
@@ -22,6 +23,7 @@ const CannedRepliesPage = lazy(() =>
 );
 const SenderPage = lazy(() => import('../features/sender/components/sender-page').then((m) => ({ default: m.SenderPage })));
 const TemplatePage = lazy(() => import('../features/templates/components/template-page').then((m) => ({ default: m.TemplatePage })));
+const ReportsPage = lazy(() => import('../features/reports/components/reports-page').then((m) => ({ default: m.ReportsPage })));
 const TestPage = lazy(() => import('../features/test-view/components/test-page').then((m) => ({ default: m.TestPage })));
 
 export function createRouter() {
@@ -45,6 +47,10 @@ export function createRouter() {
                 { path: '/automated-replies', element: <AutomatedRepliesPage /> },
                 { path: '/canned-replies', element: <CannedRepliesPage /> },
               ],
+            },
+            {
+              element: <ProtectedRoute roles={OWNER_ROLES} />,
+              children: [{ path: '/reports', element: <ReportsPage /> }],
             },
             {
               element: <ProtectedRoute />,

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DropdownMenu } from '../../../components/dropdown-menu';
 import { useLanguageToggle } from '../../../components/use-language-toggle';
+import { getStoredRole } from '../../../lib/api/session-store';
 import { signOut, signOutEverywhere } from '../../../lib/session/sign-out';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 
@@ -12,6 +13,8 @@ const LINKS = [
   { path: '/automated-replies', label: 'settings.automatedReplies' },
   { path: '/canned-replies', label: 'canned.title' },
 ];
+/** Only the owner sees these. */
+const OWNER_LINKS = [{ path: '/reports', label: 'reports.menu' }];
 
 export function SettingsMenu() {
   const { t } = useTranslation();
@@ -23,7 +26,7 @@ export function SettingsMenu() {
       label={t('settings.title')}
       icon="⚙"
       items={[
-        ...LINKS.map((link) => ({ label: t(link.label), onSelect: () => navigate(link.path) })),
+        ...[...LINKS, ...(getStoredRole() === 'admin' ? OWNER_LINKS : [])].map((link) => ({ label: t(link.label), onSelect: () => navigate(link.path) })),
         { label: language.label, onSelect: () => void language.toggle() },
         {
           label: t('settings.signOut'),

@@ -1,0 +1,299 @@
+//! Reports: history built through the real paths (signed webhooks, an agent's sends, a resolve
+//! through the team route), then the overview as JSON and CSV.
+
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::live::*;
+
+/// A customer's text sent at Unix second `at`.
+async fn customer_writes_at(app: &TestApp, biz: &Business, from: &str, id: &str, at: i64) {
+    let mut message = text(from, id, "hello");
+    message["timestamp"] = json!(at.to_string());
+    let envelope = inbound(&biz.phone_number_id, from, "Customer", vec![message]);
+    let (status, body) = app.webhook(&envelope, &biz.app_secret).await;
+    assert_eq!(status, 200, "{body}");
+}
+
+fn now_secs() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+/// Creates an agent named `first_name` and signs them in; answers (id, access token).
+async fn agent(
+    app: &TestApp,
+    owner: &Session,
+    first_name: &str,
+    username: &str,
+) -> (String, String) {
+    let (status, body) = app
+        .post(
+            "/identity/users/agents",
+            json!({
+                "firstName": first_name,
+                "lastName": "Agent",
+                "username": username,
+                "email": format!("{username}@example.com"),
+                "password": PASSWORD,
+            }),
+            Some(&owner.access),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["_id"].as_str().expect("agent id").to_string();
+    let (status, body) = app.login(username, PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    (id, session_of(&body).access)
+}
+
+async fn send_text(app: &TestApp, token: &str, to: &str, client_id: &str) {
+    let form = reqwest::multipart::Form::new()
+        .text("to", to.to_string())
+        .text("message_id", client_id.to_string())
+        .text("message_type", "text")
+        .text("text", "Happy to help");
+    let (status, body) = app.post_form("/api/send-message", token, form).await;
+    assert_eq!(status, 200, "{body}");
+}
+
+async fn resolve(app: &TestApp, token: &str, phone: &str) {
+    let (status, body) = app
+        .call(
+            reqwest::Method::PATCH,
+            &format!("/api/conversation/{phone}/status"),
+            Some(json!({"status": "resolved"})),
+            Some(token),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+async fn overview(app: &TestApp, token: &str, query: &str) -> Value {
+    let (status, body) = app
+        .get(&format!("/api/reports/overview?{query}"), token)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+const ALICE: &str = "4915100000001";
+const BOB: &str = "4915100000002";
+
+both_backends!(
+    the_overview_counts_openings_resolutions_messages_and_first_responses,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("report_owner").await;
+        let (agent_id, agent_token) = agent(&app, &biz.session, "Sara", "report_agent").await;
+        // Alice wrote ten minutes ago; the agent answers now, the owner resolves, she writes
+        // again (a second opening). Bob writes and gets no answer.
+        customer_writes_at(&app, &biz, ALICE, "wamid.a1", now_secs() - 600).await;
+        send_text(&app, &agent_token, ALICE, "reply-1").await;
+        resolve(&app, &biz.session.access, ALICE).await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+        customer_writes_at(&app, &biz, ALICE, "wamid.a2", now_secs()).await;
+        // The server reopens the conversation once the message is in.
+        while ws.next_frame().await["event"] != "conversation_updated" {}
+        customer_writes_at(&app, &biz, BOB, "wamid.b1", now_secs()).await;
+
+        let report = overview(&app, &biz.session.access, "").await;
+        assert_eq!(report["bucket"], "day");
+        assert_eq!(report["tz"], "UTC");
+        assert_eq!(report["buckets"].as_array().expect("buckets").len(), 7);
+        let totals = &report["totals"];
+        assert_eq!(totals["conversations_opened"], 3, "{report}");
+        assert_eq!(totals["conversations_resolved"], 1);
+        assert_eq!(totals["messages_in"], 3);
+        assert_eq!(totals["messages_out"], 1);
+        let first = totals["first_response_median_secs"]
+            .as_i64()
+            .expect("median");
+        assert!((600..900).contains(&first), "{first}");
+        assert_eq!(totals["first_response_p90_secs"], first);
+        assert!(
+            totals["resolution_median_secs"]
+                .as_i64()
+                .expect("resolution")
+                >= 600
+        );
+        // The numbers sit in today's bucket, the last one; the others are empty.
+        let today = &report["buckets"][6];
+        assert_eq!(today["conversations_opened"], 3);
+        let empty = &report["buckets"][0];
+        assert_eq!(empty["messages_in"], 0);
+        assert_eq!(empty["first_response_median_secs"], Value::Null);
+
+        let agents = report["agents"].as_array().expect("agents");
+        assert_eq!(agents.len(), 2, "the owner and the agent: {report}");
+        assert_eq!(agents[0]["user_id"], agent_id.as_str());
+        assert_eq!(agents[0]["name"], "Sara Agent");
+        assert_eq!(agents[0]["conversations_handled"], 1);
+        assert_eq!(agents[0]["first_response_median_secs"], first);
+        assert_eq!(agents[1]["conversations_handled"], 0);
+        assert_eq!(agents[1]["first_response_median_secs"], Value::Null);
+
+        // Agents may not read reports.
+        let (status, body) = app.get("/api/reports/overview", &agent_token).await;
+        assert_eq!(status, 403, "{body}");
+        assert!(body["detail"].is_string());
+
+        // Another business sees nothing of this one.
+        let other = app.business("report_other").await;
+        let theirs = overview(&app, &other.session.access, "").await;
+        assert_eq!(theirs["totals"]["conversations_opened"], 0);
+        assert_eq!(theirs["totals"]["messages_in"], 0);
+        assert_eq!(theirs["agents"].as_array().expect("agents").len(), 1);
+    }
+);
+
+both_backends!(
+    buckets_follow_the_requested_time_zone,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("report_tz").await;
+        // 2026-01-10 20:00 UTC is 23:00 in Riyadh; 22:30 UTC is already 01:30 on the 11th.
+        let evening = chrono::DateTime::parse_from_rfc3339("2026-01-10T20:00:00Z")
+            .expect("time")
+            .timestamp();
+        customer_writes_at(&app, &biz, ALICE, "wamid.tz1", evening).await;
+        customer_writes_at(&app, &biz, BOB, "wamid.tz2", evening + 9000).await;
+        let token = &biz.session.access;
+
+        let utc = overview(&app, token, "from=2026-01-10&to=2026-01-11").await;
+        let days: Vec<i64> = utc["buckets"]
+            .as_array()
+            .expect("buckets")
+            .iter()
+            .map(|b| b["conversations_opened"].as_i64().expect("count"))
+            .collect();
+        assert_eq!(days, [2, 0]);
+
+        let riyadh = overview(
+            &app,
+            token,
+            "from=2026-01-10&to=2026-01-11&bucket=day&tz=Asia/Riyadh",
+        )
+        .await;
+        assert_eq!(riyadh["tz"], "Asia/Riyadh");
+        assert_eq!(riyadh["from"], "2026-01-10T00:00:00+03:00");
+        assert_eq!(riyadh["to"], "2026-01-12T00:00:00+03:00");
+        let buckets = riyadh["buckets"].as_array().expect("buckets");
+        assert_eq!(buckets[0]["start"], "2026-01-10T00:00:00+03:00");
+        assert_eq!(buckets[0]["messages_in"], 1);
+        assert_eq!(buckets[1]["start"], "2026-01-11T00:00:00+03:00");
+        assert_eq!(buckets[1]["messages_in"], 1);
+
+        let hours = overview(
+            &app,
+            token,
+            "from=2026-01-10T22:00&to=2026-01-11T02:00&bucket=hour&tz=Asia/Kolkata",
+        )
+        .await;
+        // 20:00 UTC is 01:30 in Kolkata on the 11th, in the last of these hours; 22:30 UTC is
+        // 04:00, after them.
+        assert_eq!(hours["buckets"].as_array().expect("buckets").len(), 4);
+        assert_eq!(hours["totals"]["messages_in"], 1);
+        assert_eq!(hours["buckets"][3]["messages_in"], 1);
+        let later = overview(
+            &app,
+            token,
+            "from=2026-01-11T01:00&to=2026-01-11T04:30&bucket=hour&tz=Asia/Kolkata",
+        )
+        .await;
+        let counts: Vec<i64> = later["buckets"]
+            .as_array()
+            .expect("buckets")
+            .iter()
+            .map(|b| b["messages_in"].as_i64().expect("count"))
+            .collect();
+        assert_eq!(counts, [1, 0, 0, 1]);
+        assert_eq!(later["buckets"][0]["start"], "2026-01-11T01:00:00+05:30");
+    }
+);
+
+both_backends!(
+    bad_report_parameters_are_refused_with_their_name,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("report_bad").await;
+        for (query, name) in [
+            ("bucket=week", "bucket"),
+            ("tz=Mars/Olympus", "tz"),
+            ("from=yesterday", "from"),
+            ("to=2026-02-30", "to"),
+            ("from=2026-01-01&to=2027-06-01", "from and to"),
+            ("from=2026-01-01&to=2026-03-01&bucket=hour", "from and to"),
+            ("format=xml", "format"),
+        ] {
+            let (status, body) = app
+                .get(
+                    &format!("/api/reports/overview?{query}"),
+                    &biz.session.access,
+                )
+                .await;
+            assert_eq!(status, 422, "{query}: {body}");
+            let detail = body["detail"].as_str().expect("detail");
+            assert!(detail.starts_with(name), "{query}: {detail}");
+            assert!(body["code"].is_string());
+        }
+    }
+);
+
+both_backends!(
+    the_csv_download_has_a_header_and_escapes_formulas,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("report_csv").await;
+        let (_, agent_token) = agent(&app, &biz.session, "=cmd|", "report_csv_agent").await;
+        customer_writes_at(&app, &biz, ALICE, "wamid.c1", now_secs() - 60).await;
+        send_text(&app, &agent_token, ALICE, "reply-csv").await;
+
+        let response = app
+            .client
+            .get(app.url("/api/reports/overview?from=2026-01-01&to=2026-01-03&format=csv"))
+            .bearer_auth(&biz.session.access)
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status().as_u16(), 200);
+        let headers = response.headers().clone();
+        assert_eq!(headers["content-type"], "text/csv; charset=utf-8");
+        assert_eq!(
+            headers["content-disposition"],
+            "attachment; filename=\"parley-report-2026-01-01-2026-01-03.csv\""
+        );
+        let body = response.text().await.expect("body");
+        let lines: Vec<&str> = body.lines().collect();
+        assert_eq!(
+            lines[0],
+            "start,conversations_opened,conversations_resolved,messages_in,messages_out,\
+             first_response_median_secs,first_response_p90_secs,resolution_median_secs,\
+             resolution_p90_secs"
+        );
+        assert_eq!(lines[1], "2026-01-01T00:00:00+00:00,0,0,0,0,,,,");
+        assert_eq!(lines[4], "");
+        assert_eq!(
+            lines[5],
+            "user_id,name,conversations_handled,first_response_median_secs"
+        );
+        // Outside the range the agent handled nothing, but is listed, their name made inert.
+        assert!(
+            lines.iter().any(|l| l.contains(",'=cmd| Agent,0,")),
+            "{body}"
+        );
+
+        let today = app
+            .client
+            .get(app.url("/api/reports/overview?format=csv"))
+            .bearer_auth(&biz.session.access)
+            .send()
+            .await
+            .expect("request")
+            .text()
+            .await
+            .expect("body");
+        assert!(today.contains(",'=cmd| Agent,1,"), "{today}");
+    }
+);

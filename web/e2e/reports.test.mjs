@@ -1,0 +1,99 @@
+// Reports against the real server: an owner whose agent answered a customer opens /reports from
+// the settings menu, sees both charts drawn with their legends and the agent in the team table,
+// and downloads the CSV; the agent is turned away from the page.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { BASE_URL, injectMessage, logIn, newAccount, registerByApi, screenshot, startBrowser } from './browser.mjs';
+
+const phone = `1778${String(Date.now() % 1_000_000).padStart(6, '0')}`;
+
+async function api(token, method, path, body) {
+  const response = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body instanceof FormData ? {} : { 'Content-Type': 'application/json' }) },
+    body: body instanceof FormData || body === undefined ? body : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+describe('reports', () => {
+  let browser;
+  before(async () => {
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser.close();
+  });
+
+  it('draws the charts, lists the agent and downloads the CSV', async () => {
+    const { account: ownerAccount, tokens: owner } = await registerByApi();
+    const agent = { ...newAccount(), firstName: 'Rae', lastName: 'Agent' };
+    await api(owner.accessToken, 'POST', '/identity/users/agents', agent);
+    await injectMessage(owner, phone, 'Rita Report', { text: 'Is my order on its way?' });
+    const session = await api('', 'POST', '/identity/auth/login', { emailOrUsername: agent.username, password: agent.password });
+    const form = new FormData();
+    form.set('to', phone);
+    form.set('message_id', `report-${phone}`);
+    form.set('message_type', 'text');
+    form.set('text', 'Yes, it ships today.');
+    await api(session.accessToken, 'POST', '/api/send-message', form);
+
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await logIn(page, ownerAccount);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'Reports' }).click();
+    await page.waitForURL('**/reports');
+
+    for (const [name, series] of [
+      ['Conversations', ['Conversations opened', 'Conversations resolved']],
+      ['Messages', ['Messages received', 'Messages sent']],
+    ]) {
+      const chart = page.getByRole('region', { name, exact: true });
+      const canvas = chart.locator('canvas');
+      await canvas.waitFor();
+      const box = await canvas.boundingBox();
+      assert.ok(box && box.width > 0 && box.height > 0, `${name} chart has a size`);
+      for (const label of series) await chart.locator('.u-legend').getByText(label).waitFor();
+    }
+    const team = page.getByRole('region', { name: 'Team' });
+    const row = team.getByRole('row', { name: /Rae Agent/ });
+    await row.waitFor();
+    assert.match(await row.innerText(), /Rae Agent\s+1\s/);
+    // The page fits a phone's width.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390));
+    await screenshot(page, 'reports-dark-en');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    assert.match(download.suggestedFilename(), /^parley-report-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/);
+    const text = await readFile(await download.path(), 'utf8');
+    assert.equal(text.split('\n')[0], 'start,conversations_opened,conversations_resolved,messages_in,messages_out,first_response_median_secs,first_response_p90_secs,resolution_median_secs,resolution_p90_secs');
+    assert.match(text, /,Rae Agent,1,/);
+
+    // In Arabic the page turns right to left, the charts keep their legends and it still fits.
+    await page.goto('/whatsapp');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await page.goto('/reports');
+    await page.getByRole('heading', { name: 'التقارير' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+    const arabicChart = page.getByRole('region', { name: 'المحادثات', exact: true });
+    await arabicChart.locator('.u-legend').getByText('المحادثات المفتوحة').waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390));
+    await arabicChart.scrollIntoViewIfNeeded();
+    await screenshot(page, 'reports-dark-ar');
+    await page.close();
+
+    // The agent has no Reports entry and is turned away from the page.
+    const agentPage = await browser.context.newPage();
+    await logIn(agentPage, agent);
+    await agentPage.getByRole('button', { name: 'Settings' }).click();
+    assert.equal(await agentPage.getByRole('menuitem', { name: 'Reports' }).count(), 0);
+    await agentPage.keyboard.press('Escape');
+    await agentPage.goto('/reports');
+    await agentPage.waitForURL('**/unauthorized');
+    await agentPage.close();
+  });
+});

@@ -1,0 +1,49 @@
+// What the reports page shows, apart from drawing: ranges, chart series and number formats.
+import type { Overview, OverviewParams, ReportNumbers } from './api/reports-api';
+
+export type Preset = 7 | 30;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A local date as `yyyy-mm-dd`. */
+export function isoDate(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The last `days` days, today included. */
+export function presetRange(days: Preset, today: Date = new Date()): { from: string; to: string } {
+  const from = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1));
+  return { from: isoDate(from), to: isoDate(today) };
+}
+
+/** The browser's time zone, which decides where days and hours begin. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** True when nothing happened in the range. */
+export function isEmpty(totals: ReportNumbers): boolean {
+  return totals.conversations_opened + totals.conversations_resolved + totals.messages_in + totals.messages_out === 0;
+}
+
+/** uPlot's columns: bucket starts in Unix seconds, then one column per series. */
+export function chartColumns(overview: Overview, keys: (keyof ReportNumbers)[]): number[][] {
+  const x = overview.buckets.map((bucket) => Date.parse(bucket.start) / 1000);
+  return [x, ...keys.map((key) => overview.buckets.map((bucket) => bucket[key] ?? 0))];
+}
+
+/** A duration in the largest unit that keeps it readable (`42 sec`, `3.5 min`, `2 hr`). */
+export function formatDuration(secs: number | null, language: string): string {
+  if (secs === null) return '—';
+  const [value, unit] = secs < 60 ? [secs, 'second'] : secs < 3600 ? [secs / 60, 'minute'] : secs < 86400 ? [secs / 3600, 'hour'] : [secs / 86400, 'day'];
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+}
+
+export function formatCount(count: number, language: string): string {
+  return new Intl.NumberFormat(language).format(count);
+}
+
+/** The request for the page's choices. */
+export function overviewParams(range: { from: string; to: string }, bucket: OverviewParams['bucket']): OverviewParams {
+  return { ...range, bucket, tz: browserTimeZone() };
+}

@@ -1,8 +1,11 @@
 # Parley: `make run` starts the inbox at http://127.0.0.1:8080; `make test` runs every test.
 .PHONY: run test web build bench
 
+# The binary is where cargo puts it: under CARGO_TARGET_DIR when that is set.
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+
 run: web build
-	./target/release/parley serve
+	$(TARGET_DIR)/release/parley serve
 
 build:
 	cargo build --release -p parley-server --bin parley

@@ -184,6 +184,8 @@ impl Application {
             provider = %provider_url,
             "Parley listening"
         );
+        // Said whatever the log level, for whoever started the server.
+        println!("Parley is listening on {self_url}");
         let web_dir = state.settings.server.web_dir.clone();
         // actix-web's `HttpServer` offers no upgrade hook, so the service is assembled here:
         // WebSocket upgrades go to `api::ws` with the bare socket, everything else to the app.

@@ -1,6 +1,7 @@
 //! Logging: `tracing` with one span per request carrying a request id. Only the path is logged,
 //! never the query string (stream URLs carry the access token there) nor any header.
 
+use std::io::IsTerminal;
 use std::time::Instant;
 
 use actix_web::body::MessageBody;
@@ -10,11 +11,15 @@ use actix_web::middleware::Next;
 use tracing::Instrument;
 use tracing_subscriber::EnvFilter;
 
-/// Installs the global subscriber; `RUST_LOG` overrides the default level.
+/// Installs the global subscriber; `RUST_LOG` overrides the default level. Colour codes only
+/// when the log goes to a terminal, so files and log collectors get plain text.
 pub fn init() {
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,actix_server=warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stdout().is_terminal())
+        .try_init();
 }
 
 /// A request's span, with a fresh id (also echoed in `X-Request-Id`).

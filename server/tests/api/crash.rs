@@ -42,38 +42,37 @@ pub async fn start(
         .env("PARLEY_SANDBOX__TEMPLATE_REVIEW_MS", "200")
         .envs(extra_env.iter().copied())
         .env("RUST_LOG", "warn,parley_server::app=info")
-        .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("parley starts");
-    // The start-up line names the port; the rest of the log is drained so the pipe never fills.
+    // The start-up line names the URL; the rest of the log is drained so the pipe never fills.
+    // The log is not a terminal here, so it must carry no colour codes.
     let log = child.stdout.take().expect("stdout");
     let (port_tx, port_rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         use std::io::BufRead;
+        let mut coloured = false;
         for line in std::io::BufReader::new(log).lines().map_while(Result::ok) {
-            if !line.contains("Parley listening") {
+            coloured |= line.contains('\u{1b}');
+            let Some(port) = line.strip_prefix("Parley is listening on http://127.0.0.1:") else {
                 continue;
-            }
-            let digits: String = line
-                .split("port")
-                .nth(1)
-                .unwrap_or_default()
-                .chars()
-                .skip_while(|c| !c.is_ascii_digit())
-                .take_while(char::is_ascii_digit)
-                .collect();
-            if let Ok(port) = digits.parse::<u16>() {
-                let _ = port_tx.send(port);
-            }
+            };
+            let _ = port_tx.send(if coloured {
+                Err(format!(
+                    "colour codes in a log that is not a terminal: {line:?}"
+                ))
+            } else {
+                port.parse::<u16>().map_err(|e| format!("{line}: {e}"))
+            });
         }
     });
     let server = Server(child);
     let port = tokio::task::spawn_blocking(move || port_rx.recv_timeout(Duration::from_secs(60)))
         .await
         .expect("join")
-        .expect("parley did not report its port");
+        .expect("parley did not say where it listens")
+        .expect("the start-up line");
     app.address = format!("http://127.0.0.1:{port}");
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {

@@ -102,7 +102,14 @@ async fn write_file(
     let (mime, kind) = media::check_upload(&part.bytes, None)?;
     let filename = media::file_name(part.filename.as_deref(), mime, kind);
     let id = uuid::Uuid::new_v4().to_string();
-    Ok(media::write_file(data_dir, business_id, &id, &part.bytes, mime, &filename).await?)
+    let path = media::write_file(data_dir, business_id, &id, &part.bytes).await?;
+    Ok(MediaFile {
+        id,
+        mime_type: mime.to_string(),
+        size: part.bytes.len() as i64,
+        filename,
+        path,
+    })
 }
 
 /// Nothing refers to a file written for a save that failed.

@@ -204,20 +204,25 @@ pub async fn store_file(
     mime_type: &str,
     filename: &str,
 ) -> Result<MediaFile, MediaError> {
-    let file = write_file(data_dir, business_id, id, bytes, mime_type, filename).await?;
+    let file = MediaFile {
+        id: id.to_string(),
+        mime_type: mime_type.to_string(),
+        size: bytes.len() as i64,
+        filename: filename.to_string(),
+        path: write_file(data_dir, business_id, id, bytes).await?,
+    };
     store.insert_media(business_id, &file).await?;
     Ok(file)
 }
 
-/// Writes a business's file under `media/<business>/<id>`, for the caller to record.
+/// Writes a business's file under `media/<business>/<id>`; answers that path, relative to
+/// `data_dir`, for the caller to record.
 pub async fn write_file(
     data_dir: &Path,
     business_id: &str,
     id: &str,
     bytes: &[u8],
-    mime_type: &str,
-    filename: &str,
-) -> Result<MediaFile, MediaError> {
+) -> Result<String, MediaError> {
     let relative = format!(
         "media/{}/{}",
         hex::encode(Sha256::digest(business_id))[..16].to_owned(),
@@ -228,13 +233,7 @@ pub async fn write_file(
         tokio::fs::create_dir_all(parent).await?;
     }
     tokio::fs::write(&path, bytes).await?;
-    Ok(MediaFile {
-        id: id.to_string(),
-        mime_type: mime_type.to_string(),
-        size: bytes.len() as i64,
-        filename: filename.to_string(),
-        path: relative,
-    })
+    Ok(relative)
 }
 
 #[cfg(test)]

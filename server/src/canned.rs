@@ -1,8 +1,13 @@
 //! Canned replies: the rules of their form, and which ones a `/query` in the composer finds.
 //! Only the owner writes them; every member of the business reads them. Their variables
-//! (`{{name}}`, `{{phone}}`, `{{agent}}`) are filled by the web app when one is inserted.
+//! (`{{name}}`, `{{phone}}`, `{{agent}}`) are filled by the web app when one is inserted. A
+//! reply may carry one file, held to the same types and limits as a file an agent sends.
 
-use crate::store::{self, CannedReply};
+use std::path::Path;
+
+use crate::media::{self, MediaError};
+use crate::multipart::Part;
+use crate::store::{self, CannedMedia, CannedReply, MediaFile, Store};
 
 /// Longest shortcut, in characters.
 pub const SHORTCUT_MAX: usize = 32;
@@ -18,8 +23,104 @@ pub enum CannedError {
     /// Another of the business's canned replies has this shortcut.
     #[error("{0}")]
     ShortcutTaken(String),
+    /// The file is of a type or size the Cloud API refuses.
+    #[error(transparent)]
+    Media(#[from] MediaError),
     #[error(transparent)]
     Store(store::Error),
+}
+
+/// What a create or an edit asks for; on edit a field left out keeps its value.
+#[derive(Default)]
+pub struct CannedInput<'a> {
+    pub shortcut: Option<&'a str>,
+    pub text: Option<&'a str>,
+    /// A new file for the reply.
+    pub file: Option<&'a Part>,
+    /// Drops the reply's file (an edit only).
+    pub remove_media: bool,
+}
+
+/// Saves a new canned reply, with its file written under `data_dir`.
+pub async fn create(
+    store: &Store,
+    data_dir: &Path,
+    business_id: &str,
+    input: CannedInput<'_>,
+) -> Result<CannedReply, CannedError> {
+    let shortcut = shortcut(input.shortcut.unwrap_or_default())?;
+    let text = text(input.text.unwrap_or_default())?;
+    let file = match input.file {
+        Some(part) => Some(write_file(data_dir, business_id, part).await?),
+        None => None,
+    };
+    let saved = store
+        .add_canned_reply(business_id, &shortcut, &text, file.as_ref())
+        .await;
+    forget_if_unsaved(data_dir, file.as_ref(), &saved).await;
+    Ok(saved?)
+}
+
+/// Edits a canned reply: a new file replaces its file, `remove_media` drops it.
+pub async fn update(
+    store: &Store,
+    data_dir: &Path,
+    business_id: &str,
+    id: &str,
+    input: CannedInput<'_>,
+) -> Result<CannedReply, CannedError> {
+    let current = store.canned_reply(business_id, id).await?;
+    let shortcut = shortcut(input.shortcut.unwrap_or(&current.shortcut))?;
+    let text = text(input.text.unwrap_or(&current.text))?;
+    let file = match (input.file, input.remove_media) {
+        (Some(_), true) => {
+            return Err(CannedError::Invalid(
+                "send either a file or remove_media, not both".into(),
+            ));
+        }
+        (Some(part), false) => Some(write_file(data_dir, business_id, part).await?),
+        (None, _) => None,
+    };
+    let media = match (&file, input.remove_media) {
+        (Some(file), _) => CannedMedia::Replace(file),
+        (None, true) => CannedMedia::Remove,
+        (None, false) => CannedMedia::Keep,
+    };
+    let saved = store
+        .update_canned_reply(business_id, id, &shortcut, &text, media)
+        .await;
+    forget_if_unsaved(data_dir, file.as_ref(), &saved).await;
+    Ok(saved?)
+}
+
+/// Checks an uploaded file as a chat attachment is checked, and writes it under a new id.
+async fn write_file(
+    data_dir: &Path,
+    business_id: &str,
+    part: &Part,
+) -> Result<MediaFile, CannedError> {
+    let (mime, kind) = media::check_upload(&part.bytes, None)?;
+    let filename = media::file_name(part.filename.as_deref(), mime, kind);
+    let id = uuid::Uuid::new_v4().to_string();
+    let path = media::write_file(data_dir, business_id, &id, &part.bytes).await?;
+    Ok(MediaFile {
+        id,
+        mime_type: mime.to_string(),
+        size: part.bytes.len() as i64,
+        filename,
+        path,
+    })
+}
+
+/// Nothing refers to a file written for a save that failed.
+async fn forget_if_unsaved<T>(
+    data_dir: &Path,
+    file: Option<&MediaFile>,
+    saved: &Result<T, store::Error>,
+) {
+    if let (Some(file), Err(_)) = (file, saved) {
+        let _ = tokio::fs::remove_file(data_dir.join(&file.path)).await;
+    }
 }
 
 impl From<store::Error> for CannedError {

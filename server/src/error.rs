@@ -256,6 +256,7 @@ impl From<CannedError> for ApiError {
         match err {
             CannedError::Invalid(text) => ApiError::Unprocessable(text),
             CannedError::ShortcutTaken(text) => ApiError::ShortcutTaken(text),
+            CannedError::Media(err) => err.into(),
             CannedError::Store(err) => err.into(),
         }
     }

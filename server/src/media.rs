@@ -182,6 +182,18 @@ pub fn check_upload(
     Ok((mime, kind))
 }
 
+/// The client's name for a file, or one made of its kind and type (`image.png`).
+pub fn file_name(given: Option<&str>, mime: &str, kind: MediaKind) -> String {
+    match given {
+        Some(name) => name.to_string(),
+        None => format!(
+            "{}.{}",
+            kind.name(),
+            mime.rsplit('/').next().unwrap_or("bin")
+        ),
+    }
+}
+
 /// Writes a business's file under `media/<business>/<id>` and records it.
 pub async fn store_file(
     store: &Store,
@@ -192,6 +204,25 @@ pub async fn store_file(
     mime_type: &str,
     filename: &str,
 ) -> Result<MediaFile, MediaError> {
+    let file = MediaFile {
+        id: id.to_string(),
+        mime_type: mime_type.to_string(),
+        size: bytes.len() as i64,
+        filename: filename.to_string(),
+        path: write_file(data_dir, business_id, id, bytes).await?,
+    };
+    store.insert_media(business_id, &file).await?;
+    Ok(file)
+}
+
+/// Writes a business's file under `media/<business>/<id>`; answers that path, relative to
+/// `data_dir`, for the caller to record.
+pub async fn write_file(
+    data_dir: &Path,
+    business_id: &str,
+    id: &str,
+    bytes: &[u8],
+) -> Result<String, MediaError> {
     let relative = format!(
         "media/{}/{}",
         hex::encode(Sha256::digest(business_id))[..16].to_owned(),
@@ -202,15 +233,7 @@ pub async fn store_file(
         tokio::fs::create_dir_all(parent).await?;
     }
     tokio::fs::write(&path, bytes).await?;
-    let file = MediaFile {
-        id: id.to_string(),
-        mime_type: mime_type.to_string(),
-        size: bytes.len() as i64,
-        filename: filename.to_string(),
-        path: relative,
-    };
-    store.insert_media(business_id, &file).await?;
-    Ok(file)
+    Ok(relative)
 }
 
 #[cfg(test)]

@@ -1,15 +1,21 @@
 //! Canned replies: every member of the business lists them; the owner creates, edits and
-//! deletes them.
+//! deletes them. A create or an edit is JSON, or a multipart form when it carries a file.
 
-use actix_web::{HttpResponse, web};
+use actix_multipart::Multipart;
+use actix_web::http::header::CONTENT_TYPE;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::auth::extract::Auth;
-use crate::canned::{self, CannedError};
-use crate::error::ApiResult;
+use crate::canned::{self, CannedInput};
+use crate::error::{ApiError, ApiResult};
+use crate::multipart::Form;
 use crate::state::AppState;
-use crate::store::{CannedReply, iso_time};
+use crate::store::{CannedReply, MediaFile, iso_time};
+
+/// The largest file read (a document); smaller kinds are held to their own limits.
+const MAX_FILE: usize = 100 * 1024 * 1024;
 
 #[derive(Deserialize)]
 pub struct ListQuery {
@@ -17,11 +23,67 @@ pub struct ListQuery {
     q: Option<String>,
 }
 
-/// The body of a create or an edit; on edit a field left out keeps its value.
+/// The JSON body of a create or an edit; on edit a field left out keeps its value.
 #[derive(Deserialize)]
 pub struct CannedForm {
     shortcut: Option<String>,
     text: Option<String>,
+    #[serde(default)]
+    remove_media: bool,
+}
+
+/// A create or an edit as sent: JSON, or a multipart form with the same fields and `file`.
+enum CannedBody {
+    Json(CannedForm),
+    Form(Form),
+}
+
+impl CannedBody {
+    async fn read(req: &HttpRequest, payload: web::Payload) -> actix_web::Result<CannedBody> {
+        let multipart = req
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.starts_with("multipart/"));
+        if multipart {
+            let form = Form::read(Multipart::new(req.headers(), payload), MAX_FILE)
+                .await
+                .map_err(ApiError::from)?;
+            return Ok(CannedBody::Form(form));
+        }
+        let json = web::Json::<CannedForm>::from_request(req, &mut payload.into_inner()).await?;
+        Ok(CannedBody::Json(json.into_inner()))
+    }
+
+    /// Its fields; `remove_media` is `true` or `false` in a form.
+    fn input(&self) -> ApiResult<CannedInput<'_>> {
+        Ok(match self {
+            CannedBody::Json(body) => CannedInput {
+                shortcut: body.shortcut.as_deref(),
+                text: body.text.as_deref(),
+                file: None,
+                remove_media: body.remove_media,
+            },
+            CannedBody::Form(form) => CannedInput {
+                shortcut: form
+                    .part("shortcut")
+                    .and_then(|p| std::str::from_utf8(&p.bytes).ok()),
+                text: form
+                    .part("text")
+                    .and_then(|p| std::str::from_utf8(&p.bytes).ok()),
+                file: form.file("file"),
+                remove_media: match form.text("remove_media").as_deref() {
+                    None | Some("false") => false,
+                    Some("true") => true,
+                    Some(_) => {
+                        return Err(ApiError::Unprocessable(
+                            "remove_media must be true or false".into(),
+                        ));
+                    }
+                },
+            },
+        })
+    }
 }
 
 /// `GET /api/canned-replies?q=`
@@ -41,16 +103,15 @@ pub async fn list_canned_replies(
 pub async fn create_canned_reply(
     auth: Auth,
     state: web::Data<AppState>,
-    body: web::Json<CannedForm>,
-) -> ApiResult<HttpResponse> {
+    req: HttpRequest,
+    payload: web::Payload,
+) -> actix_web::Result<HttpResponse> {
     auth.require_owner()?;
-    let shortcut = canned::shortcut(body.shortcut.as_deref().unwrap_or_default())?;
-    let text = canned::text(body.text.as_deref().unwrap_or_default())?;
-    let saved = state
-        .store
-        .add_canned_reply(&auth.business_id, &shortcut, &text)
+    let body = CannedBody::read(&req, payload).await?;
+    let data_dir = &state.settings.server.data_dir;
+    let saved = canned::create(&state.store, data_dir, &auth.business_id, body.input()?)
         .await
-        .map_err(CannedError::from)?;
+        .map_err(ApiError::from)?;
     Ok(HttpResponse::Created().json(canned_json(&saved)))
 }
 
@@ -60,18 +121,22 @@ pub async fn update_canned_reply(
     auth: Auth,
     state: web::Data<AppState>,
     path: web::Path<String>,
-    body: web::Json<CannedForm>,
-) -> ApiResult<HttpResponse> {
+    req: HttpRequest,
+    payload: web::Payload,
+) -> actix_web::Result<HttpResponse> {
     auth.require_owner()?;
+    let body = CannedBody::read(&req, payload).await?;
+    let data_dir = &state.settings.server.data_dir;
     let id = path.into_inner();
-    let current = state.store.canned_reply(&auth.business_id, &id).await?;
-    let shortcut = canned::shortcut(body.shortcut.as_deref().unwrap_or(&current.shortcut))?;
-    let text = canned::text(body.text.as_deref().unwrap_or(&current.text))?;
-    let saved = state
-        .store
-        .update_canned_reply(&auth.business_id, &id, &shortcut, &text)
-        .await
-        .map_err(CannedError::from)?;
+    let saved = canned::update(
+        &state.store,
+        data_dir,
+        &auth.business_id,
+        &id,
+        body.input()?,
+    )
+    .await
+    .map_err(ApiError::from)?;
     Ok(HttpResponse::Ok().json(canned_json(&saved)))
 }
 
@@ -95,6 +160,17 @@ fn canned_json(reply: &CannedReply) -> Value {
         "id": reply.id,
         "shortcut": reply.shortcut,
         "text": reply.text,
+        "media": reply.media.as_ref().map(media_json),
         "updated_at": iso_time(reply.updated_at),
+    })
+}
+
+/// A canned reply's file, served by `GET /api/media/{id}`.
+fn media_json(file: &MediaFile) -> Value {
+    json!({
+        "id": file.id,
+        "mime_type": file.mime_type,
+        "filename": file.filename,
+        "size": file.size,
     })
 }

@@ -1,7 +1,7 @@
 //! An agent's file, kept under the data dir before any message names it.
 
 use super::SendError;
-use crate::media::{MediaKind, store_file};
+use crate::media::{MediaKind, file_name, store_file};
 
 use super::Sending;
 
@@ -29,13 +29,7 @@ impl Sending {
         upload: &Upload,
         (mime, kind): (&'static str, MediaKind),
     ) -> Result<Kept, SendError> {
-        let filename = upload.filename.clone().unwrap_or_else(|| {
-            format!(
-                "{}.{}",
-                kind.name(),
-                mime.rsplit('/').next().unwrap_or("bin")
-            )
-        });
+        let filename = file_name(upload.filename.as_deref(), mime, kind);
         store_file(
             &self.store,
             &self.data_dir,

@@ -1,20 +1,82 @@
-//! Canned replies: the business's ready texts, each under a shortcut unique in the business.
+//! Canned replies: the business's ready texts, each under a shortcut unique in the business,
+//! each with an optional file kept in `media`.
 
 use sqlx::FromRow;
 
 use super::error::{Error, StoreResult};
+use super::outbox::{MediaFile, insert_media_file};
 use super::{Store, is_unique_violation, now_ms};
 
 /// A canned reply as stored.
-#[derive(Clone, Debug, FromRow)]
+#[derive(Clone, Debug)]
 pub struct CannedReply {
     pub id: String,
     /// As the owner typed it; uniqueness ignores case.
     pub shortcut: String,
     /// The text, with its `{{name}}`, `{{phone}}` and `{{agent}}` variables unfilled.
     pub text: String,
+    /// The file the composer attaches with the text, if any.
+    pub media: Option<MediaFile>,
     /// Unix milliseconds.
     pub updated_at: i64,
+}
+
+/// What an edit does to a canned reply's file.
+pub enum CannedMedia<'a> {
+    Keep,
+    /// Names this file, already written under the data dir, instead.
+    Replace(&'a MediaFile),
+    Remove,
+}
+
+/// A reply joined with its file; the file's columns are null when it has none.
+#[derive(FromRow)]
+struct CannedRow {
+    id: String,
+    shortcut: String,
+    text: String,
+    updated_at: i64,
+    media_id: Option<String>,
+    media_mime_type: Option<String>,
+    media_size: Option<i64>,
+    media_filename: Option<String>,
+    media_path: Option<String>,
+}
+
+impl From<CannedRow> for CannedReply {
+    fn from(row: CannedRow) -> Self {
+        let media = match (row.media_id, row.media_mime_type, row.media_path) {
+            (Some(id), Some(mime_type), Some(path)) => Some(MediaFile {
+                id,
+                mime_type,
+                size: row.media_size.unwrap_or_default(),
+                filename: row.media_filename.unwrap_or_default(),
+                path,
+            }),
+            _ => None,
+        };
+        CannedReply {
+            id: row.id,
+            shortcut: row.shortcut,
+            text: row.text,
+            media,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+/// The business's replies with their files, then `$tail` (more of the WHERE, an ORDER BY).
+macro_rules! canned_select {
+    ($tail:literal) => {
+        concat!(
+            "SELECT c.id, c.shortcut, c.body AS text, c.updated_at, m.id AS media_id, \
+     m.mime_type AS media_mime_type, m.size AS media_size, m.filename AS media_filename, \
+     m.path AS media_path FROM canned_replies c \
+     LEFT JOIN media m ON m.business_id = c.business_id AND m.id = c.media_id \
+     WHERE c.business_id = $1 ",
+            $tail
+        )
+    };
 }
 
 fn not_found() -> Error {
@@ -35,82 +97,109 @@ fn taken(err: sqlx::Error, shortcut: &str) -> Error {
 impl Store {
     /// The business's canned replies, by shortcut.
     pub async fn canned_replies(&self, business_id: &str) -> StoreResult<Vec<CannedReply>> {
-        Ok(sqlx::query_as(
-            "SELECT id, shortcut, body AS text, updated_at FROM canned_replies \
-             WHERE business_id = $1 ORDER BY shortcut_key",
-        )
-        .bind(business_id)
-        .fetch_all(&self.pool)
-        .await?)
+        let rows: Vec<CannedRow> = sqlx::query_as(canned_select!("ORDER BY c.shortcut_key"))
+            .bind(business_id)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.into_iter().map(CannedReply::from).collect())
     }
 
     /// One canned reply of the business; not found for another business's id.
     pub async fn canned_reply(&self, business_id: &str, id: &str) -> StoreResult<CannedReply> {
-        let row: Option<CannedReply> = sqlx::query_as(
-            "SELECT id, shortcut, body AS text, updated_at FROM canned_replies \
-             WHERE business_id = $1 AND id = $2",
-        )
-        .bind(business_id)
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.ok_or_else(not_found)
+        let row: Option<CannedRow> = sqlx::query_as(canned_select!("AND c.id = $2"))
+            .bind(business_id)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(CannedReply::from).ok_or_else(not_found)
     }
 
-    /// Stores a new canned reply; a conflict when its shortcut is taken.
+    /// Stores a new canned reply, and records its file; a conflict when its shortcut is taken.
     pub async fn add_canned_reply(
         &self,
         business_id: &str,
         shortcut: &str,
         text: &str,
+        media: Option<&MediaFile>,
     ) -> StoreResult<CannedReply> {
         let id = uuid::Uuid::new_v4().to_string();
         let now = now_ms();
+        let mut tx = self.pool.begin().await?;
+        if let Some(file) = media {
+            insert_media_file(&mut tx, business_id, file, now).await?;
+        }
         sqlx::query(
             "INSERT INTO canned_replies \
-             (business_id, id, shortcut, shortcut_key, body, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $6)",
+             (business_id, id, shortcut, shortcut_key, body, media_id, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
         )
         .bind(business_id)
         .bind(&id)
         .bind(shortcut)
         .bind(shortcut.to_lowercase())
         .bind(text)
+        .bind(media.map(|file| file.id.clone()))
         .bind(now)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(|err| taken(err, shortcut))?;
+        tx.commit().await?;
         self.canned_reply(business_id, &id).await
     }
 
-    /// Replaces a canned reply's shortcut and text; not found for another business's id.
+    /// Replaces a canned reply's shortcut and text, and its file as `media` says; not found
+    /// for another business's id. A file it stops naming stays recorded.
     pub async fn update_canned_reply(
         &self,
         business_id: &str,
         id: &str,
         shortcut: &str,
         text: &str,
+        media: CannedMedia<'_>,
     ) -> StoreResult<CannedReply> {
-        let done = sqlx::query(
-            "UPDATE canned_replies SET shortcut = $3, shortcut_key = $4, body = $5, \
-             updated_at = $6 WHERE business_id = $1 AND id = $2",
-        )
-        .bind(business_id)
-        .bind(id)
-        .bind(shortcut)
-        .bind(shortcut.to_lowercase())
-        .bind(text)
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await
-        .map_err(|err| taken(err, shortcut))?;
+        let now = now_ms();
+        let mut tx = self.pool.begin().await?;
+        let media_id = match media {
+            CannedMedia::Keep => None,
+            CannedMedia::Replace(file) => {
+                insert_media_file(&mut tx, business_id, file, now).await?;
+                Some(Some(file.id.clone()))
+            }
+            CannedMedia::Remove => Some(None),
+        };
+        let sql = match media_id {
+            None => {
+                "UPDATE canned_replies SET shortcut = $3, shortcut_key = $4, body = $5, \
+                 updated_at = $6 WHERE business_id = $1 AND id = $2"
+            }
+            Some(_) => {
+                "UPDATE canned_replies SET shortcut = $3, shortcut_key = $4, body = $5, \
+                 updated_at = $6, media_id = $7 WHERE business_id = $1 AND id = $2"
+            }
+        };
+        let mut query = sqlx::query(sql)
+            .bind(business_id)
+            .bind(id)
+            .bind(shortcut)
+            .bind(shortcut.to_lowercase())
+            .bind(text)
+            .bind(now);
+        if let Some(media_id) = media_id {
+            query = query.bind(media_id);
+        }
+        let done = query
+            .execute(&mut *tx)
+            .await
+            .map_err(|err| taken(err, shortcut))?;
         if done.rows_affected() == 0 {
             return Err(not_found());
         }
+        tx.commit().await?;
         self.canned_reply(business_id, id).await
     }
 
-    /// Deletes a canned reply; not found for another business's id.
+    /// Deletes a canned reply; not found for another business's id. Its file stays recorded,
+    /// since messages already sent may show it.
     pub async fn delete_canned_reply(&self, business_id: &str, id: &str) -> StoreResult<()> {
         let done = sqlx::query("DELETE FROM canned_replies WHERE business_id = $1 AND id = $2")
             .bind(business_id)

@@ -77,7 +77,7 @@ mod unread;
 mod users;
 
 pub use businesses::{Business, ProviderCredentials};
-pub use canned::CannedReply;
+pub use canned::{CannedMedia, CannedReply};
 pub use contact_list::{ContactPage, ContactRow};
 pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};

@@ -4,6 +4,7 @@ mod accounts;
 mod auto_replies;
 mod bad_input;
 mod bombs;
+mod canned_media;
 mod canned_replies;
 mod cluster;
 mod crash;

@@ -7,30 +7,16 @@ import type {
   ListRowDraft,
   ListSectionDraft,
   ReplyButton,
-  ReplyMediaType,
   StoredFlowStep,
   TemplateSummary,
 } from './api/replies-api';
+import { hasMedia, mediaTypeOf, NO_MEDIA, type MediaDraft, type MediaType } from '../../lib/media/media-draft';
 
 export const MAX_BUTTONS = 3;
 export const MAX_SECTIONS = 10;
 export const MAX_ROWS = 10;
 /** The Cloud API's limit on a reply button's title (the server refuses longer ones). */
 export const BUTTON_TITLE_MAX = 20;
-const DOCUMENT_EXTENSIONS = ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx'];
-/** The file picker's filter: image, video, audio, pdf, doc, docx, xls, xlsx, ppt, pptx. */
-export const MEDIA_ACCEPT = ['image/*', 'video/*', 'audio/*', ...DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`)].join(',');
-
-/** A reply's or a step's media: a stored file (url), a newly chosen one (file), or none. */
-export interface MediaDraft {
-  url: string | null;
-  file: File | null;
-  /** An object URL of the chosen file, shown until the form closes. */
-  preview: string | null;
-  type: ReplyMediaType | null;
-  /** The stored file is dropped on save. */
-  removeMedia: boolean;
-}
 
 /** A flow step, keyed in the draft by the button id that opens it. */
 export interface StepDraft {
@@ -70,7 +56,6 @@ export interface DraftError {
   values?: Record<string, string | number>;
 }
 
-export const NO_MEDIA: MediaDraft = { url: null, file: null, preview: null, type: null, removeMedia: false };
 const EMPTY_BUTTON: ReplyButton = { id: '', title: '' };
 const emptyRow = (): ListRowDraft => ({ id: '', title: '', description: '' });
 const emptySection = (): ListSectionDraft => ({ title: '', rows: [emptyRow()] });
@@ -90,7 +75,7 @@ export function emptyDraft(): ReplyDraft {
   };
 }
 
-function storedMedia(url: string | null, type: ReplyMediaType | null): MediaDraft {
+function storedMedia(url: string | null, type: MediaType | null): MediaDraft {
   return { ...NO_MEDIA, url, type: url ? type : null };
 }
 
@@ -191,15 +176,6 @@ export function removeRow(section: ListSectionDraft, index: number): ListSection
   return section.rows.length > 1 ? { ...section, rows: section.rows.filter((_, i) => i !== index) } : section;
 }
 
-/** The media type the server gives a file, or null for a type a reply cannot send. */
-export function mediaTypeOf(file: File): ReplyMediaType | null {
-  const kind = file.type.split('/')[0];
-  if (kind === 'image' || kind === 'video' || kind === 'audio') return kind;
-  const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
-  return DOCUMENT_EXTENSIONS.includes(extension) ? 'document' : null;
-}
-
-export const hasMedia = (media: MediaDraft) => media.file !== null || (media.url !== null && !media.removeMedia);
 
 /**
  * The flow steps the reply's buttons reach (directly or through other steps), in that order.

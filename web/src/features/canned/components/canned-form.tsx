@@ -1,20 +1,29 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MediaField } from '../../../components/media-field';
 import { ApiError, detailOf } from '../../../lib/api/client';
-import type { CannedReplyFields } from '../../../lib/api/canned-replies';
+import { cannedMediaUrl, type CannedMedia, type CannedReplyFields } from '../../../lib/api/canned-replies';
+import { mediaTypeOf, NO_MEDIA, type MediaDraft } from '../../../lib/media/media-draft';
 import { checkCanned, type CannedProblems } from '../canned-rules';
 
 interface Props {
   initial: CannedReplyFields;
+  /** The file the reply carries now, if any. */
+  stored: CannedMedia | null;
   editing: boolean;
   onSave: (fields: CannedReplyFields) => Promise<void>;
   onCancel: () => void;
 }
 
 /** Create or edit one canned reply; each broken rule shows under its field. */
-export function CannedForm({ initial, editing, onSave, onCancel }: Props) {
+export function CannedForm({ initial, stored, editing, onSave, onCancel }: Props) {
   const { t } = useTranslation();
   const [fields, setFields] = useState(initial);
+  const [media, setMedia] = useState<MediaDraft>(() =>
+    stored
+      ? { ...NO_MEDIA, url: cannedMediaUrl(stored), type: mediaTypeOf({ type: stored.mime_type, name: stored.filename }) }
+      : NO_MEDIA,
+  );
   const [problems, setProblems] = useState<CannedProblems>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -28,7 +37,12 @@ export function CannedForm({ initial, editing, onSave, onCancel }: Props) {
     if (found.shortcut || found.text) return;
     setSaving(true);
     try {
-      await onSave({ shortcut: fields.shortcut.trim(), text: fields.text });
+      await onSave({
+        shortcut: fields.shortcut.trim(),
+        text: fields.text,
+        file: media.file,
+        removeMedia: media.removeMedia && !media.file,
+      });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'shortcut_taken') setProblems({ shortcut: 'canned.errors.shortcutTaken' });
       else setFailure(detailOf(error, t('canned.saveFailed')));
@@ -70,6 +84,8 @@ export function CannedForm({ initial, editing, onSave, onCancel }: Props) {
         onChange={(event) => setFields({ ...fields, text: event.target.value })}
       />
       {problem('text')}
+      <span className="muted">{t('canned.mediaHint')}</span>
+      <MediaField media={media} onChange={setMedia} />
       {failure && (
         <p className="form-error" role="alert">
           {failure}

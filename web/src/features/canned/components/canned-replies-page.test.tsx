@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import type { CannedReply } from '../../../lib/api/canned-replies';
@@ -6,7 +6,7 @@ import { fakeServer, json } from '../../../testing/fake-server';
 import { renderWithApp } from '../../../testing/render';
 import { CannedRepliesPage } from './canned-replies-page';
 
-const HOURS: CannedReply = { id: 'c1', shortcut: 'hours', text: 'We open at 9.', updated_at: '' };
+const HOURS: CannedReply = { id: 'c1', shortcut: 'hours', text: 'We open at 9.', updated_at: '', media: null };
 
 function renderPage(role: string, routes: Parameters<typeof fakeServer>[0]) {
   localStorage.setItem('userRole', role);
@@ -27,9 +27,10 @@ describe('canned replies page', () => {
     const server = renderPage('admin', {
       'GET /api/canned-replies': () => json({ canned_replies: list }),
       'POST /api/canned-replies': ({ body }) => {
-        const fields = body as { shortcut: string; text: string };
+        const form = body as FormData;
+        const fields = { shortcut: String(form.get('shortcut')), text: String(form.get('text')) };
         if (fields.shortcut === 'hours') return json({ detail: 'taken', message: 'taken', code: 'shortcut_taken' }, 409);
-        list = [{ id: 'c2', updated_at: '', ...fields }];
+        list = [{ id: 'c2', updated_at: '', media: null, ...fields }];
         return json(list[0], 201);
       },
     });
@@ -52,6 +53,43 @@ describe('canned replies page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     const entry = await screen.findByRole('heading', { name: '/hi' });
     expect(within(entry.parentElement as HTMLElement).getByText('Hi {{name}}')).toBeInTheDocument();
+  });
+
+  it('sends a chosen file with the form, previews it, and drops the stored one on remove', async () => {
+    const png = new File(['\x89PNG'], 'menu.png', { type: 'image/png' });
+    const stored = { id: 'm1', mime_type: 'image/png', filename: 'menu.png', size: 4 };
+    let list: CannedReply[] = [];
+    const server = renderPage('admin', {
+      'GET /api/canned-replies': () => json({ canned_replies: list }),
+      'GET /api/media/m1': () => new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), { headers: { 'Content-Type': 'image/png' } }),
+      'POST /api/canned-replies': () => {
+        list = [{ id: 'c3', shortcut: 'menu', text: 'Our menu', updated_at: '', media: stored }];
+        return json(list[0], 201);
+      },
+      'PATCH /api/canned-replies/c3': () => {
+        list = [{ ...list[0]!, media: null }];
+        return json(list[0]);
+      },
+    });
+    await screen.findByText('No canned replies yet.');
+    await userEvent.click(screen.getByRole('button', { name: 'Add canned reply' }));
+    await userEvent.type(screen.getByLabelText('Shortcut'), 'menu');
+    await userEvent.type(screen.getByLabelText('Text'), 'Our menu');
+    await userEvent.upload(screen.getByLabelText('Attach media'), png);
+    expect(screen.getByRole('figure', { name: 'Media preview' })).toHaveTextContent('menu.png');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Image: menu.png')).toBeInTheDocument();
+    const sent = server.requests.find((r) => r.method === 'POST')?.body as FormData;
+    expect(sent.get('file')).toBeInstanceOf(File);
+    expect((sent.get('file') as File).name).toBe('menu.png');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Edit /menu' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove media' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByText('Image: menu.png')).not.toBeInTheDocument());
+    const edit = server.requests.find((r) => r.method === 'PATCH')?.body as FormData;
+    expect(edit.get('remove_media')).toBe('true');
+    expect(edit.get('file')).toBeNull();
   });
 
   it('shows an agent the list without the owner controls', async () => {

@@ -6,10 +6,12 @@ import {
   deleteCannedReply,
   getCannedReplies,
   updateCannedReply,
+  type CannedMedia,
   type CannedReply,
   type CannedReplyFields,
 } from '../../../lib/api/canned-replies';
 import { getStoredRole } from '../../../lib/api/session-store';
+import { mediaTypeOf } from '../../../lib/media/media-draft';
 import { CannedForm } from './canned-form';
 import { DeleteCannedModal } from './delete-canned-modal';
 import '../canned.css';
@@ -24,6 +26,7 @@ const VARIABLES = [
 interface OpenForm {
   id: string | null;
   initial: CannedReplyFields;
+  stored: CannedMedia | null;
 }
 
 /** /canned-replies: every member sees the list; the owner adds, edits and deletes. */
@@ -66,7 +69,7 @@ export function CannedRepliesPage() {
 
   const formFor = (id: string | null) =>
     form && form.id === id ? (
-      <CannedForm key={id ?? 'new'} initial={form.initial} editing={id !== null} onSave={save} onCancel={() => setForm(null)} />
+      <CannedForm key={id ?? 'new'} initial={form.initial} stored={form.stored} editing={id !== null} onSave={save} onCancel={() => setForm(null)} />
     ) : null;
 
   return (
@@ -81,7 +84,7 @@ export function CannedRepliesPage() {
             <p className="muted">{t('canned.description')}</p>
           </div>
           {owner && (
-            <button type="button" className="primary" onClick={() => setForm(form?.id === null ? null : { id: null, initial: { shortcut: '', text: '' } })}>
+            <button type="button" className="primary" onClick={() => setForm(form?.id === null ? null : { id: null, initial: { shortcut: '', text: '' }, stored: null })}>
               {t('canned.addNew')}
             </button>
           )}
@@ -118,12 +121,17 @@ export function CannedRepliesPage() {
                 <p className="canned-text" dir="auto">
                   {reply.text}
                 </p>
+                {reply.media && (
+                  <p className="muted canned-media" dir="auto">
+                    {t('canned.mediaAttached', { kind: t(`media.${mediaTypeOf({ type: reply.media.mime_type, name: reply.media.filename }) ?? 'document'}`), name: reply.media.filename })}
+                  </p>
+                )}
                 {owner && (
                   <div className="form-actions">
                     <button
                       type="button"
                       aria-label={t('canned.editLabel', { shortcut: reply.shortcut })}
-                      onClick={() => setForm(form?.id === reply.id ? null : { id: reply.id, initial: { shortcut: reply.shortcut, text: reply.text } })}
+                      onClick={() => setForm(form?.id === reply.id ? null : { id: reply.id, initial: { shortcut: reply.shortcut, text: reply.text }, stored: reply.media })}
                     >
                       {t('canned.edit')}
                     </button>

@@ -2,16 +2,17 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { CannedReply } from '../../../lib/api/canned-replies';
 import type { Draft } from '../hooks/use-messages';
+import { fakeServer } from '../../../testing/fake-server';
 import { renderWithApp } from '../../../testing/render';
 import { MessageInput } from './message-input';
 
 const REPLIES: CannedReply[] = [
-  { id: '1', shortcut: 'hello', text: 'Hello {{name}}, this is {{agent}}.', updated_at: '' },
-  { id: '2', shortcut: 'hours', text: 'We open at 9.', updated_at: '' },
-  { id: '3', shortcut: 'phone', text: 'Your number is {{phone}}; hello again.', updated_at: '' },
+  { id: '1', shortcut: 'hello', text: 'Hello {{name}}, this is {{agent}}.', updated_at: '', media: null },
+  { id: '2', shortcut: 'hours', text: 'We open at 9.', updated_at: '', media: null },
+  { id: '3', shortcut: 'phone', text: 'Your number is {{phone}}; hello again.', updated_at: '', media: null },
 ];
 
-function renderComposer() {
+function renderComposer(canned = REPLIES) {
   const onSend = vi.fn<(draft: Draft) => void>();
   renderWithApp(
     <MessageInput
@@ -20,7 +21,7 @@ function renderComposer() {
       onNote={vi.fn<(text: string) => void>()}
       onTyping={vi.fn<() => void>()}
       onTemplate={vi.fn<() => void>()}
-      canned={REPLIES}
+      canned={canned}
       cannedValues={{ name: 'Amira', phone: '4915112345678', agent: 'Sam Owner' }}
     />,
   );
@@ -83,6 +84,35 @@ describe('canned replies in the composer', () => {
     expect(onSend).not.toHaveBeenCalled();
     await userEvent.keyboard('{Enter}');
     expect(onSend).toHaveBeenCalledWith({ text: '/hours', files: [] });
+  });
+
+  it('attaches a reply’s file first, so Send sends it with the filled text as caption', async () => {
+    const menu: CannedReply = {
+      id: '4',
+      shortcut: 'menu',
+      text: 'Our menu, {{name}}',
+      updated_at: '',
+      media: { id: 'm1', mime_type: 'image/png', filename: 'menu.png', size: 4 },
+    };
+    const server = fakeServer({ 'GET /api/media/m1': () => new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), { headers: { 'Content-Type': 'image/png' } }) });
+    const { box, onSend } = renderComposer([menu]);
+    await userEvent.type(box, '/men{Enter}');
+    expect(box).toHaveValue('Our menu, Amira');
+    expect(await screen.findByText('menu.png')).toBeInTheDocument();
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/media/m1']);
+    expect(onSend).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const draft = onSend.mock.calls[0]?.[0];
+    expect(draft?.text).toBe('Our menu, Amira');
+    expect(draft?.files.map((file) => [file.name, file.type])).toEqual([['menu.png', 'image/png']]);
+  });
+
+  it('says so when a reply’s file cannot be fetched, and keeps the text', async () => {
+    fakeServer({});
+    const { box } = renderComposer([{ id: '5', shortcut: 'gone', text: 'See this', updated_at: '', media: { id: 'x', mime_type: 'image/png', filename: 'x.png', size: 1 } }]);
+    await userEvent.type(box, '/gone{Enter}');
+    expect(await screen.findByText('Could not attach the canned reply’s file.')).toBeInTheDocument();
+    expect(box).toHaveValue('See this');
   });
 
   it('shows nothing for a query no reply matches', async () => {

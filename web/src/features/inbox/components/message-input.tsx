@@ -1,7 +1,7 @@
 import { Icon } from '../../../components/icon';
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CannedReply } from '../../../lib/api/canned-replies';
+import { cannedMediaFile, type CannedMedia, type CannedReply } from '../../../lib/api/canned-replies';
 import { fillCanned, type CannedValues } from '../canned';
 import type { Draft } from '../hooks/use-messages';
 import { useSlashMenu } from '../hooks/use-slash-menu';
@@ -24,7 +24,8 @@ interface Props {
   onTyping: () => void;
   /** Templates stay possible when the reply window is closed. */
   onTemplate: () => void;
-  /** Offered by typing `/`; choosing one puts its filled text in the box, never sends it. */
+  /** Offered by typing `/`; choosing one puts its filled text in the box and its file among the
+   * attachments (first, so the text is its caption), never sends it. */
   canned: CannedReply[];
   cannedValues: CannedValues;
 }
@@ -38,6 +39,9 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
   const disabled = windowClosed && !noting;
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
+  /** A canned reply's file is being fetched: Send waits for it. */
+  const [attaching, setAttaching] = useState(false);
+  const [attachFailed, setAttachFailed] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const filePicker = useRef<HTMLInputElement>(null);
   const menu = useSlashMenu(canned);
@@ -57,7 +61,7 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
       if (!text.trim()) return;
       onNote(text.trim());
     } else {
-      if (disabled || (!text.trim() && files.length === 0)) return;
+      if (disabled || attaching || (!text.trim() && files.length === 0)) return;
       onSend({ text, files });
     }
     setText('');
@@ -71,12 +75,22 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
     const filled = fillCanned(reply.text, cannedValues);
     setText(text.slice(0, slash.start) + filled + text.slice(slash.end));
     menu.close();
+    if (reply.media) attach(reply.media);
     const caret = slash.start + filled.length;
     requestAnimationFrame(() => {
       textarea.current?.focus();
       textarea.current?.setSelectionRange(caret, caret);
       resize();
     });
+  };
+
+  const attach = (media: CannedMedia) => {
+    setAttaching(true);
+    setAttachFailed(false);
+    cannedMediaFile(media)
+      .then((file) => setFiles((current) => [file, ...current]))
+      .catch(() => setAttachFailed(true))
+      .finally(() => setAttaching(false));
   };
 
   const onMenuKey = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
@@ -138,6 +152,12 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
           ))}
         </ul>
       )}
+      {!noting && attaching && <p role="status">{t('chat.attachingCanned')}</p>}
+      {!noting && attachFailed && (
+        <p role="alert" className="form-error">
+          {t('chat.cannedMediaFailed')}
+        </p>
+      )}
       {listOpen && (
         <CannedMenu id={menuId} replies={menu.matches} active={menu.active} onPoint={menu.point} onChoose={choose} />
       )}
@@ -194,7 +214,7 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
           onKeyDown={onKeyDown}
         />
         {!noting && <VoiceRecorder disabled={disabled} onSend={(file) => onSend({ text: '', files: [file] })} />}
-        <button type="submit" className="primary" disabled={disabled || (!text.trim() && (noting || files.length === 0))}>
+        <button type="submit" className="primary" disabled={disabled || (!noting && attaching) || (!text.trim() && (noting || files.length === 0))}>
           {t(noting ? 'team.addNote' : 'chat.send')}
         </button>
       </div>

@@ -29,7 +29,8 @@ export interface Refusal {
   messageIds: string[];
 }
 
-/** What the composer hands over: text and/or files; the first file carries the text as caption. */
+/** What the composer hands over: text and/or files; the first file carries the text as caption
+ * (an audio file cannot: the text then follows as a message). */
 export interface Draft {
   text: string;
   files: File[];
@@ -188,13 +189,15 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
       const base = { to: key, phoneNumber: key, phoneNumberId: businessNumber, conversation_id: conversationId, senderName: 'You', retryCount: 0 };
       const online = isOnline();
       const status = online ? 'sending' : 'pending';
-      const parts: PendingMessage[] = (files.length ? files : [null]).map((file, index) => ({
+      // Audio carries no caption in the Cloud API: with it, the text goes as a message of its own.
+      const textAlone = !files[0] || (trimmed !== '' && typeOfFile(files[0]) === 'audio');
+      const parts: PendingMessage[] = (textAlone ? [...files, null] : files).map((file, index) => ({
         ...base,
         tempMessageId: `tmp-${crypto.randomUUID()}`,
         originalTimestamp: nextTimestamp(),
         status: 'pending',
         ...(file
-          ? { message_type: typeOfFile(file), file, filename: file.name, caption: index === 0 && trimmed ? trimmed : undefined }
+          ? { message_type: typeOfFile(file), file, filename: file.name, caption: index === 0 && !textAlone && trimmed ? trimmed : undefined }
           : { message_type: 'text', text: trimmed }),
       }));
       parts.forEach((part) => queued.current.add(part.tempMessageId));

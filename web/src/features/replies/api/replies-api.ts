@@ -1,12 +1,11 @@
 import { apiRequest } from '../../../lib/api/client';
+import type { MediaType } from '../../../lib/media/media-draft';
 
 /** A quick-reply button: the id is what a press sends back, the title what the customer sees. */
 export interface ReplyButton {
   id: string;
   title: string;
 }
-
-export type ReplyMediaType = 'image' | 'video' | 'audio' | 'document';
 
 export interface ListRowDraft {
   id: string;
@@ -40,7 +39,7 @@ export interface AutomatedReply {
   cooldownHours: number;
   quickReplyButtons: ReplyButton[];
   mediaUrl: string | null;
-  mediaType: ReplyMediaType | null;
+  mediaType: MediaType | null;
   interactive: InteractiveListPayload | null;
   flowStepCount: number;
   updatedAt: string;
@@ -53,7 +52,7 @@ export interface StoredFlowStep {
   caption: string;
   quickReplyButtons: ReplyButton[];
   mediaUrl: string | null;
-  mediaType: ReplyMediaType | null;
+  mediaType: MediaType | null;
 }
 
 /** What the form reads of a template: quick-reply button texts become trigger suggestions. */

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReplyButton } from '../api/replies-api';
-import { addButton, BUTTON_TITLE_MAX, hasMedia, MAX_BUTTONS, NO_MEDIA, removeButton, triggerKey, type StepDraft } from '../reply-draft';
-import { MediaField } from './media-field';
+import { hasMedia, NO_MEDIA } from '../../../lib/media/media-draft';
+import { addButton, BUTTON_TITLE_MAX, MAX_BUTTONS, removeButton, triggerKey, type StepDraft } from '../reply-draft';
+import { MediaField } from '../../../components/media-field';
 
 /** The flow steps of the reply being edited, shared by every level of buttons. */
 export interface Flow {

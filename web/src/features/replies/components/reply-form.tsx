@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { hasMedia, validateDraft, type DraftError, type ReplyDraft, type ReplyTab } from '../reply-draft';
+import { hasMedia } from '../../../lib/media/media-draft';
+import { validateDraft, type DraftError, type ReplyDraft, type ReplyTab } from '../reply-draft';
 import { ButtonsEditor, type Flow } from './buttons-editor';
 import { ListEditor } from './list-editor';
-import { MediaField } from './media-field';
+import { MediaField } from '../../../components/media-field';
 
 const TABS: ReplyTab[] = ['standard', 'list'];
 

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMediaUrl } from '../../../lib/media/use-media-url';
-import { hasMedia, MEDIA_ACCEPT, mediaTypeOf, type MediaDraft } from '../reply-draft';
+import { hasMedia, MEDIA_ACCEPT, mediaTypeOf, type MediaDraft } from '../lib/media/media-draft';
+import { useMediaUrl } from '../lib/media/use-media-url';
+import './media-field.css';
 
-/** Attach, preview and remove the media of a reply or a flow step. */
+/** Attach, preview and remove a form's optional file (a reply's, a flow step's, a canned reply's). */
 export function MediaField({ media, onChange }: { media: MediaDraft; onChange: (media: MediaDraft) => void }) {
   const { t } = useTranslation();
   const [refused, setRefused] = useState(false);
@@ -28,20 +29,20 @@ export function MediaField({ media, onChange }: { media: MediaDraft; onChange: (
   return (
     <div className="media-field">
       {shown && (
-        <figure className="media-preview" aria-label={t('replies.mediaPreview')}>
-          {media.type === 'image' && source && <img src={source} alt={t('replies.mediaPreview')} />}
+        <figure className="media-preview" aria-label={t('media.preview')}>
+          {media.type === 'image' && source && <img src={source} alt={t('media.preview')} />}
           {media.type === 'video' && source && <video src={source} controls />}
           {media.type === 'audio' && source && <audio src={source} controls />}
           <figcaption>
-            {media.file?.name ?? t(`replies.mediaKinds.${media.type ?? 'document'}`)}
+            {media.file?.name ?? t(`media.${media.type ?? 'document'}`)}
             <button type="button" className="text-button" onClick={remove}>
-              {t('replies.removeMedia')}
+              {t('media.remove')}
             </button>
           </figcaption>
         </figure>
       )}
       <label className="file-pick">
-        {t(shown ? 'replies.replaceMedia' : 'replies.attachMedia')}
+        {t(shown ? 'media.replace' : 'media.attach')}
         <input
           type="file"
           className="visually-hidden"
@@ -54,7 +55,7 @@ export function MediaField({ media, onChange }: { media: MediaDraft; onChange: (
       </label>
       {refused && (
         <p role="alert" className="form-error">
-          {t('replies.errors.mediaType')}
+          {t('media.unsupported')}
         </p>
       )}
     </div>

@@ -16,6 +16,7 @@ mod identity;
 mod inbox;
 mod kinds;
 mod labels;
+mod limits;
 mod live;
 mod presence;
 mod push;

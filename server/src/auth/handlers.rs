@@ -38,12 +38,10 @@ pub async fn register(
     req: HttpRequest,
     body: web::Json<RegisterRequest>,
 ) -> ApiResult<HttpResponse> {
-    // Every attempt counts, so the address cannot probe which usernames are taken either.
     let address = client_address(&req, &state.settings.auth.client_address_header);
     if let Some(retry_after) = state.throttle.registration_locked_for(&address).await? {
         return Err(ApiError::TooManyRequests { retry_after });
     }
-    state.throttle.record_registration(&address).await?;
     let first_name = required_name(&body.first_name, "firstName")?;
     let last_name = required_name(&body.last_name, "lastName")?;
     let username = normalize_username(&required(&body.username, "username")?)?;
@@ -53,6 +51,9 @@ pub async fn register(
         return Err(ApiError::Unprocessable("password is required".into()));
     }
     check_password(&password, &username, &email)?;
+    // Every well-formed attempt counts, also one refused for a taken username or email, so an
+    // address can neither make accounts in bulk nor probe which names are taken.
+    state.throttle.record_registration(&address).await?;
     // The business is named after its owner, within the same limit as a name.
     let business_name = format!("{first_name} {last_name}")
         .chars()

@@ -34,6 +34,11 @@ pub fn normalize_username(raw: &str) -> ApiResult<String> {
         .filter(|c| !c.is_whitespace())
         .flat_map(char::to_lowercase)
         .collect();
+    if username.contains('@') {
+        return Err(ApiError::Unprocessable(
+            "username must not contain @".into(),
+        ));
+    }
     if !username
         .chars()
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))

@@ -255,7 +255,9 @@ both_backends!(
     |backend| async move {
         let app = app_allowing(backend, 3).await;
         app.register("first").await;
-        // A refused attempt counts too.
+        // An attempt refused for a name already taken counts too; a malformed one does not.
+        let (status, _) = register(&app, sign_up("Bo", "first", "bo@example.com", PASSWORD)).await;
+        assert_eq!(status, 409);
         let (status, _) = register(&app, sign_up("Bo", "b", "b@example.com", PASSWORD)).await;
         assert_eq!(status, 422);
         app.register("third").await;

@@ -1,9 +1,11 @@
 //! Names people type: of users, agents and contacts. A name is at most `NAME_MAX` characters
 //! and holds no character that hides or reorders text when shown (bidi overrides and isolates,
-//! zero-width characters), so a name cannot pass for another one in the inbox. Control
-//! characters are refused at the door for every field (`client_text`).
+//! zero-width characters), so a name cannot pass for another one in the inbox, and no control
+//! character at all: stricter than the door's check of every field (`client_text`), which lets
+//! tabs and line breaks through for messages and notes.
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, non_blank, required};
+use crate::plain_text::ControlCharacter;
 
 /// Longest name, in characters.
 pub const NAME_MAX: usize = 100;
@@ -18,13 +20,10 @@ pub fn is_hidden(c: char) -> bool {
         | '\u{2060}' | '\u{FEFF}')
 }
 
-/// Refuses `text` of the field `field` when it holds a hidden character or a control
-/// character (a form's text, or one read past the door, is checked here too).
+/// Refuses `text` of the field `field` when it holds a control or a hidden character.
 pub fn check_visible(field: &str, text: &str) -> ApiResult<()> {
     if text.chars().any(char::is_control) {
-        return Err(ApiError::Unprocessable(format!(
-            "{field} must not contain control characters"
-        )));
+        return Err(ControlCharacter(field.to_string()).into());
     }
     if text.chars().any(is_hidden) {
         return Err(ApiError::Unprocessable(format!(
@@ -48,14 +47,12 @@ pub fn name(field: &str, raw: &str) -> ApiResult<String> {
 
 /// A required name: present, not blank, and a valid `name`.
 pub fn required_name(value: &Option<String>, field: &str) -> ApiResult<String> {
-    name(field, &crate::error::required(value, field)?)
+    name(field, &required(value, field)?)
 }
 
 /// An optional name: `None` when absent or blank, else a valid `name`.
 pub fn optional_name(value: &Option<String>, field: &str) -> ApiResult<Option<String>> {
-    crate::error::non_blank(value)
-        .map(|v| name(field, &v))
-        .transpose()
+    non_blank(value).map(|v| name(field, &v)).transpose()
 }
 
 #[cfg(test)]
@@ -74,6 +71,11 @@ mod tests {
             let err = name("name", &format!("a{hidden}b")).expect_err("hidden");
             assert!(err.to_string().contains("invisible"), "{err}");
         }
+        let control = name("name", "a\nb").expect_err("a line break");
+        assert_eq!(
+            control.to_string(),
+            "name must not contain control characters"
+        );
         assert!(name("name", "a\u{85}b").is_err());
     }
 }

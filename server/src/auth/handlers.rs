@@ -94,8 +94,8 @@ pub struct LoginRequest {
     password: Option<String>,
 }
 
-/// The client address login and registration throttling count against: the last entry of the configured proxy
-/// header (the one the trusted proxy added), else the TCP peer.
+/// The client address login and registration throttling count against: the last entry of the
+/// configured proxy header (the one the trusted proxy added), else the TCP peer.
 fn client_address(req: &HttpRequest, header: &str) -> String {
     let forwarded = (!header.is_empty())
         .then(|| req.headers().get(header))

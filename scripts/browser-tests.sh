@@ -52,8 +52,9 @@ start_server() {
 }
 
 # The sandbox's customers never answer at random here, so a test sees only what it caused.
+# Every test registers its own business, all from this one address.
 port=$(free_port)
-start_server "$port" RUST_LOG=warn PARLEY_SANDBOX__REPLY_PROBABILITY=0
+start_server "$port" RUST_LOG=warn PARLEY_SANDBOX__REPLY_PROBABILITY=0 PARLEY_AUTH__MAX_REGISTRATIONS_PER_ADDRESS=1000
 short_port=$(free_port)
 start_server "$short_port" RUST_LOG=warn PARLEY_SANDBOX__REPLY_PROBABILITY=0 PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS=3
 

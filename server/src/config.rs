@@ -122,6 +122,8 @@ pub struct AuthSettings {
     pub refresh_token_ttl_secs: u64,
     pub max_failed_logins_per_account: u32,
     pub max_failed_logins_per_address: u32,
+    /// Registrations allowed per client address inside `failed_login_window_secs`.
+    pub max_registrations_per_address: u32,
     pub failed_login_window_secs: u64,
     pub lockout_secs: u64,
     /// Empty: generated on first start and kept in the data dir.

@@ -41,11 +41,15 @@ impl CustomerKey {
     }
 
     /// A phone key from what the provider sent (`from`, `wa_id`, a status's `recipient_id`):
-    /// its digits, whatever punctuation came with them; `None` when no digits are left or the
-    /// text is a BSUID.
+    /// its digits, whatever phone punctuation (`+`, spaces, `-`, `.`, parentheses) came with
+    /// them; `None` for anything else: no digits, more than 15 (E.164's most), another
+    /// character, or a BSUID.
     pub fn from_phone(raw: &str) -> Option<CustomerKey> {
+        let phone_like = raw
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '+' | ' ' | '-' | '.' | '(' | ')'));
         let digits: String = raw.chars().filter(char::is_ascii_digit).collect();
-        (!digits.is_empty() && !is_bsuid(raw.trim())).then_some(CustomerKey(digits))
+        (phone_like && (1..=15).contains(&digits.len())).then_some(CustomerKey(digits))
     }
 
     /// A BSUID key from what the provider sent (`from_user_id`, `user_id`,
@@ -171,8 +175,18 @@ mod tests {
                 .as_str(),
             "15551234567"
         );
-        assert!(CustomerKey::from_phone("").is_none());
-        assert!(CustomerKey::from_phone("US.13491208655302741918").is_none());
+        for not_a_phone in [
+            "",
+            "US.13491208655302741918",
+            "alice42",
+            "1234567890123456",
+            "+",
+        ] {
+            assert!(
+                CustomerKey::from_phone(not_a_phone).is_none(),
+                "{not_a_phone}"
+            );
+        }
         assert!(CustomerKey::from_user_id("16505551234").is_none());
     }
 

@@ -8,6 +8,7 @@
 //! - `customer`: the customer key (a phone number's digits, or a BSUID) that names a conversation
 //! - `customer_file`: the headers a customer's file is served with (allowed types, sandboxed)
 //! - `multipart`: multipart forms read into memory with limits
+//! - `names`: how long user and contact names may be and which characters they may not hold
 //! - `plain_text`: no control characters in client text; U+0000 in Meta's text replaced
 //! - `body_encoding`: the door check that refuses compressed request bodies (no inflating)
 //! - `client_text`: the door check that refuses client text with a control character
@@ -55,6 +56,7 @@ pub mod framework_errors;
 pub mod inbound;
 pub mod media;
 pub mod multipart;
+pub mod names;
 pub mod outbox;
 pub mod plain_text;
 pub mod provider;

@@ -7,6 +7,7 @@ use serde_json::json;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank, required};
+use crate::names::required_name;
 use crate::state::AppState;
 
 /// Most contacts one import call may carry.
@@ -25,7 +26,7 @@ pub async fn add_contact(
     auth: Auth,
     body: web::Json<ContactForm>,
 ) -> ApiResult<HttpResponse> {
-    let name = required(&body.name, "name")?;
+    let name = required_name(&body.name, "name")?;
     let phone = CustomerKey::parse(&required(&body.phone_number, "phone_number")?)
         .map(CustomerKey::into_string)?;
     let events = state
@@ -43,7 +44,7 @@ pub async fn update_contact(
     auth: Auth,
     body: web::Json<ContactForm>,
 ) -> ApiResult<HttpResponse> {
-    let name = required(&body.name, "name")?;
+    let name = required_name(&body.name, "name")?;
     let phone = CustomerKey::parse(&required(&body.phone_number, "phone_number")?)
         .map(CustomerKey::into_string)?;
     let new_phone = non_blank(&body.new_phone_number)
@@ -83,7 +84,7 @@ pub async fn import_contacts(
     }
     let mut valid = Vec::with_capacity(contacts.len());
     for (index, contact) in contacts.iter().enumerate() {
-        let name = required(&contact.name, &format!("contacts[{index}].name"))?;
+        let name = required_name(&contact.name, &format!("contacts[{index}].name"))?;
         let phone = CustomerKey::parse(&required(
             &contact.phone_number,
             &format!("contacts[{index}].phone_number"),

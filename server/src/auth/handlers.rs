@@ -6,13 +6,12 @@ use serde_json::json;
 
 use super::extract::Auth;
 use super::password::{hash_password, verify_password};
+use super::rules::{check_password, normalize_email, normalize_username};
 use crate::error::{ApiError, ApiResult, required};
+use crate::names::{NAME_MAX, required_name};
 use crate::sandbox;
 use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials};
-
-/// Minimum password length for accounts made with a password.
-pub const MIN_PASSWORD_LEN: usize = 8;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -22,47 +21,6 @@ pub struct RegisterRequest {
     username: Option<String>,
     email: Option<String>,
     password: Option<String>,
-}
-
-/// Lower-case with whitespace removed, as the sign-up form types it. An `@` is refused: sign-in
-/// takes a username or an email in one field, so a username shaped like someone else's email
-/// would capture that person's sign-in.
-pub fn normalize_username(raw: &str) -> ApiResult<String> {
-    let username: String = raw
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect();
-    if username.contains('@') {
-        return Err(ApiError::Unprocessable(
-            "username must not contain @".into(),
-        ));
-    }
-    Ok(username)
-}
-
-/// A lower-cased email with one `@` between non-empty parts, else 422.
-pub fn normalize_email(raw: &str) -> ApiResult<String> {
-    let email = raw.trim().to_lowercase();
-    match email.split_once('@') {
-        Some((local, domain))
-            if !local.is_empty() && domain.contains('.') && !email.contains(' ') =>
-        {
-            Ok(email)
-        }
-        _ => Err(ApiError::Unprocessable(
-            "email is not a valid email address".into(),
-        )),
-    }
-}
-
-pub fn check_password(password: &str) -> ApiResult<()> {
-    if password.chars().count() < MIN_PASSWORD_LEN {
-        return Err(ApiError::Unprocessable(format!(
-            "password must be at least {MIN_PASSWORD_LEN} characters"
-        )));
-    }
-    Ok(())
 }
 
 /// Credentials a new business starts with: working sandbox ones when the sandbox is the provider.
@@ -77,18 +35,32 @@ pub fn starting_credentials(state: &AppState) -> ProviderCredentials {
 #[tracing::instrument(skip_all)]
 pub async fn register(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: web::Json<RegisterRequest>,
 ) -> ApiResult<HttpResponse> {
-    let first_name = required(&body.first_name, "firstName")?;
-    let last_name = required(&body.last_name, "lastName")?;
+    let address = client_address(&req, &state.settings.auth.client_address_header);
+    if let Some(retry_after) = state.throttle.registration_locked_for(&address).await? {
+        return Err(ApiError::TooManyRequests { retry_after });
+    }
+    let first_name = required_name(&body.first_name, "firstName")?;
+    let last_name = required_name(&body.last_name, "lastName")?;
     let username = normalize_username(&required(&body.username, "username")?)?;
     let email = normalize_email(&required(&body.email, "email")?)?;
     let password = body.password.clone().unwrap_or_default();
     if password.is_empty() {
         return Err(ApiError::Unprocessable("password is required".into()));
     }
-    check_password(&password)?;
-    let business_name = format!("{first_name} {last_name}");
+    check_password(&password, &username, &email)?;
+    // Every well-formed attempt counts, also one refused for a taken username or email, so an
+    // address can neither make accounts in bulk nor probe which names are taken.
+    state.throttle.record_registration(&address).await?;
+    // The business is named after its owner, within the same limit as a name.
+    let business_name = format!("{first_name} {last_name}")
+        .chars()
+        .take(NAME_MAX)
+        .collect::<String>()
+        .trim_end()
+        .to_string();
     let new = NewUser {
         first_name,
         last_name,
@@ -122,8 +94,8 @@ pub struct LoginRequest {
     password: Option<String>,
 }
 
-/// The client address login throttling counts against: the last entry of the configured proxy
-/// header (the one the trusted proxy added), else the TCP peer.
+/// The client address login and registration throttling count against: the last entry of the
+/// configured proxy header (the one the trusted proxy added), else the TCP peer.
 fn client_address(req: &HttpRequest, header: &str) -> String {
     let forwarded = (!header.is_empty())
         .then(|| req.headers().get(header))

@@ -3,7 +3,8 @@
 //! - `error`: what the identity services refuse
 //! - `tokens`: access JWTs and rotating refresh tokens
 //! - `password`: argon2id hashing
-//! - `throttle`: login lockouts
+//! - `rules`: what usernames, emails and passwords must be
+//! - `throttle`: login and registration lockouts
 //! - `extract`: the `Auth` extractor
 //! - `token_versions`: the token version each access token must carry, known per node
 //! - `revocation`: ends a user's sessions everywhere
@@ -20,6 +21,7 @@ pub mod handlers;
 pub mod password;
 pub mod profile;
 pub mod revocation;
+pub mod rules;
 pub mod throttle;
 pub mod token_versions;
 pub mod tokens;

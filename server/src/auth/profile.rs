@@ -5,9 +5,10 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::extract::Auth;
-use super::handlers::{check_password, normalize_email, normalize_username};
 use super::password::hash_password;
+use super::rules::{check_password, normalize_email, normalize_username};
 use crate::error::{ApiError, ApiResult, non_blank, required};
+use crate::names::{optional_name, required_name};
 use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials, User, UserChanges};
 use crate::team::SettingsChange;
@@ -127,8 +128,8 @@ pub async fn update_profile(
             .await?;
     }
     let changes = UserChanges {
-        first_name: non_blank(&body.first_name),
-        last_name: non_blank(&body.last_name),
+        first_name: optional_name(&body.first_name, "firstName")?,
+        last_name: optional_name(&body.last_name, "lastName")?,
         language,
         ..UserChanges::default()
     };
@@ -203,12 +204,12 @@ pub async fn create_agent(
     body: web::Json<AgentForm>,
 ) -> ApiResult<HttpResponse> {
     auth.require_owner()?;
-    let first_name = required(&body.first_name, "firstName")?;
-    let last_name = required(&body.last_name, "lastName")?;
+    let first_name = required_name(&body.first_name, "firstName")?;
+    let last_name = required_name(&body.last_name, "lastName")?;
     let username = normalize_username(&required(&body.username, "username")?)?;
     let email = normalize_email(&required(&body.email, "email")?)?;
     let password = required(&body.password, "password")?;
-    check_password(&password)?;
+    check_password(&password, &username, &email)?;
     let agent = state
         .store
         .insert_agent(
@@ -235,30 +236,37 @@ pub async fn update_agent(
     auth.require_owner()?;
     let agent_id = path.into_inner();
     // Another business's user, or the owner, is not an agent of this one: the same 404.
-    match state.store.user(&auth.business_id, &agent_id).await {
-        Ok(agent) if agent.role == crate::store::ROLE_AGENT => {}
+    let current = match state.store.user(&auth.business_id, &agent_id).await {
+        Ok(agent) if agent.role == crate::store::ROLE_AGENT => agent,
         Ok(_) | Err(crate::store::Error::NotFound(_)) => {
             return Err(ApiError::NotFound("Agent not found".into()));
         }
         Err(other) => return Err(other.into()),
-    }
-    // An empty password keeps the old one.
+    };
+    let username = non_blank(&body.username)
+        .map(|u| normalize_username(&u))
+        .transpose()?;
+    let email = non_blank(&body.email)
+        .map(|e| normalize_email(&e))
+        .transpose()?;
+    // An empty password keeps the old one; a new one is checked against the names the agent
+    // will have.
     let password_hash = match non_blank(&body.password) {
         Some(password) => {
-            check_password(&password)?;
+            check_password(
+                &password,
+                username.as_deref().unwrap_or(&current.username),
+                email.as_deref().unwrap_or(&current.email),
+            )?;
             Some(hash_password(password).await?)
         }
         None => None,
     };
     let changes = UserChanges {
-        first_name: non_blank(&body.first_name),
-        last_name: non_blank(&body.last_name),
-        username: non_blank(&body.username)
-            .map(|u| normalize_username(&u))
-            .transpose()?,
-        email: non_blank(&body.email)
-            .map(|e| normalize_email(&e))
-            .transpose()?,
+        first_name: optional_name(&body.first_name, "firstName")?,
+        last_name: optional_name(&body.last_name, "lastName")?,
+        username,
+        email,
         password_hash,
         language: None,
     };

@@ -1,5 +1,6 @@
-//! Login throttling: after too many failures inside a window, an account or a client address
-//! is locked out for a while (429 with Retry-After). The counts are in the database
+//! Login and registration throttling: after too many failed sign-ins inside a window, an
+//! account or a client address is locked out for a while (429 with Retry-After); so is a client
+//! address after too many registrations. The counts are in the database
 //! (`store::logins`), so every node sees the same ones and a restart keeps them.
 
 use crate::config::AuthSettings;
@@ -9,6 +10,7 @@ use crate::store::{Store, now_ms};
 pub struct LoginThrottle {
     per_account: i64,
     per_address: i64,
+    registrations_per_address: i64,
     window_ms: i64,
     lockout_ms: i64,
     store: Store,
@@ -19,6 +21,7 @@ impl LoginThrottle {
         LoginThrottle {
             per_account: settings.max_failed_logins_per_account.into(),
             per_address: settings.max_failed_logins_per_address.into(),
+            registrations_per_address: settings.max_registrations_per_address.into(),
             window_ms: settings.failed_login_window_secs as i64 * 1000,
             lockout_ms: settings.lockout_secs as i64 * 1000,
             store,
@@ -59,6 +62,32 @@ impl LoginThrottle {
     pub async fn record_success(&self, account: &str) -> ApiResult<()> {
         let [account_key, _] = Self::keys(account, "");
         Ok(self.store.clear_login_failures(&account_key).await?)
+    }
+
+    /// Seconds until the client address may register again, when it registered too often.
+    pub async fn registration_locked_for(&self, address: &str) -> ApiResult<Option<u64>> {
+        let key = format!("register:{address}");
+        let now = now_ms();
+        let until = self
+            .store
+            .login_locked_until(&[key.clone(), key], now)
+            .await?;
+        Ok(until.map(|until| ((until - now) / 1000).max(1) as u64))
+    }
+
+    /// Counts a registration attempt of the client address; the last one allowed inside the
+    /// window locks it out.
+    pub async fn record_registration(&self, address: &str) -> ApiResult<()> {
+        Ok(self
+            .store
+            .record_login_failure(
+                &format!("register:{address}"),
+                self.registrations_per_address,
+                now_ms(),
+                self.window_ms,
+                self.lockout_ms,
+            )
+            .await?)
     }
 
     /// Forgets failures whose window has ended and whose lock (if any) has expired.

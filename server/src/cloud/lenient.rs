@@ -15,6 +15,18 @@ pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Erro
     })
 }
 
+/// Text: a string, or a number as its digits (a body of `12345` is the text "12345"). Anything
+/// else does not fit.
+pub fn text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    match Value::deserialize(d)? {
+        Value::String(text) => Ok(text),
+        Value::Number(number) => Ok(number.to_string()),
+        other => Err(serde::de::Error::custom(format!(
+            "expected text, got {other}"
+        ))),
+    }
+}
+
 /// Unix seconds: Meta sends a string of digits; a number is taken too.
 pub fn unix_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     Ok(match Value::deserialize(d)? {

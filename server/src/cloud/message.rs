@@ -136,6 +136,7 @@ struct Head {
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Text {
+    #[serde(deserialize_with = "lenient::text")]
     pub body: String,
 }
 

@@ -29,3 +29,8 @@ pub use envelope::{
     UserIdUpdateValue,
 };
 pub use message::{Interactive, Kind, Message};
+
+/// The longest text message body the Cloud API sends, in characters.
+pub const TEXT_MAX: usize = 4096;
+/// The longest media caption, and the longest body of an interactive message.
+pub const CAPTION_MAX: usize = 1024;

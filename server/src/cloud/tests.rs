@@ -278,3 +278,19 @@ fn graph_errors_read_their_code_and_details() {
         Some("Message failed to send")
     );
 }
+
+#[test]
+fn a_numeric_text_body_reads_as_its_digits() {
+    let read = message(
+        json!({"from": "1", "id": "w", "timestamp": "1", "type": "text",
+        "text": {"body": 12345}}),
+    );
+    assert_eq!(
+        read.kind,
+        Kind::Text {
+            text: Text {
+                body: "12345".into()
+            }
+        }
+    );
+}

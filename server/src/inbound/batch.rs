@@ -65,11 +65,12 @@ impl Batch {
     }
 
     /// Adds the messages, edits, deletions and receipts of a `messages` change for
-    /// `business_id`. An item that names no customer is logged and skipped.
+    /// `business_id`. An item that names no customer (its sender is neither a phone number nor a
+    /// BSUID) is logged and skipped; the rest of the batch is kept.
     pub fn add_messages(&mut self, business_id: &str, value: MessagesValue) {
         for message in value.messages {
             let Some((sighting, profile)) = message.sender(&value.contacts) else {
-                tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message without a sender skipped");
+                tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message whose sender is neither a phone number nor a BSUID skipped");
                 continue;
             };
             let key = conversation(business_id, sighting.key());

@@ -8,15 +8,12 @@ use sha2::{Digest, Sha256};
 use super::SendError;
 use super::upload::{Kept, Upload};
 use super::{Sending, Sent};
+use crate::cloud::{CAPTION_MAX, TEXT_MAX};
 use crate::customer::{CustomerKey, address};
 use crate::media::check_upload;
 use crate::outbox::UPLOAD_KEY;
 use crate::store::now_ms;
 
-/// The Cloud API's longest text message.
-const MAX_TEXT: usize = 4096;
-/// The Cloud API's longest media caption.
-const MAX_CAPTION: usize = 1024;
 /// How long after the customer's last message free-form messages may be sent.
 const WINDOW_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -73,10 +70,10 @@ impl Sending {
                 let checked = check_upload(&file.bytes, request.claimed_kind.as_deref())?;
                 if caption
                     .as_ref()
-                    .is_some_and(|c| c.chars().count() > MAX_CAPTION)
+                    .is_some_and(|c| c.chars().count() > CAPTION_MAX)
                 {
                     return Err(SendError::Invalid(format!(
-                        "caption is longer than {MAX_CAPTION} characters"
+                        "caption is longer than {CAPTION_MAX} characters"
                     )));
                 }
                 let kept = self
@@ -90,9 +87,9 @@ impl Sending {
                 let text = request
                     .text
                     .ok_or_else(|| SendError::Invalid("text or file is required".into()))?;
-                if text.chars().count() > MAX_TEXT {
+                if text.chars().count() > TEXT_MAX {
                     return Err(SendError::Invalid(format!(
-                        "text is longer than {MAX_TEXT} characters"
+                        "text is longer than {TEXT_MAX} characters"
                     )));
                 }
                 let mut payload = json!({

@@ -17,6 +17,7 @@ mod identity;
 mod inbox;
 mod kinds;
 mod labels;
+mod limits;
 mod live;
 mod presence;
 mod push;

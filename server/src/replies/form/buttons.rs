@@ -8,6 +8,8 @@ use crate::store::QuickReplyButton;
 pub const QUICK_REPLY_MAX: usize = 3;
 /// The Cloud API's limit on a reply button's title.
 pub const BUTTON_TITLE_MAX: usize = 20;
+/// The Cloud API's limit on a reply button's id.
+pub const BUTTON_ID_MAX: usize = 256;
 
 /// Quick-reply buttons from JSON: only entries with both id and title count, at most 3.
 pub(super) fn buttons(raw: &str, what: &str) -> FormResult<Vec<QuickReplyButton>> {
@@ -27,6 +29,11 @@ pub(super) fn buttons_of(list: &[Value]) -> FormResult<Vec<QuickReplyButton>> {
         if title.chars().count() > BUTTON_TITLE_MAX {
             return invalid(format!(
                 "Quick reply button \"{title}\" must be at most 20 characters"
+            ));
+        }
+        if id.chars().count() > BUTTON_ID_MAX {
+            return invalid(format!(
+                "Quick reply button \"{title}\" id must be at most {BUTTON_ID_MAX} characters"
             ));
         }
         if kept.iter().any(|b| b.id == id) {

@@ -18,6 +18,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use crate::cloud::{CAPTION_MAX, TEXT_MAX};
 use crate::multipart::Form;
 use crate::store::{FlowStep, QuickReplyButton, Reply, ReplyMedia, trigger_key};
 pub use list::check_list;
@@ -162,6 +163,7 @@ pub fn plan<'a>(
         if plan.response_text.is_empty() && !has_media {
             return invalid("Response text is required");
         }
+        check_texts("", &plan.response_text, &plan.caption, &plan.buttons)?;
     } else {
         let list = match field("interactive").filter(|i| !i.trim().is_empty()) {
             Some(raw) => serde_json::from_str(&raw)
@@ -178,6 +180,33 @@ pub fn plan<'a>(
         plan.steps = Some(steps::steps(form, &raw, &plan, stored, other_triggers)?);
     }
     Ok(plan)
+}
+
+/// The Cloud API's limits on what a reply or a flow step (`what`, e.g. `Flow step "x" `)
+/// sends: the text as a message, the caption under media, and the text as the body of a
+/// message with buttons.
+fn check_texts(
+    what: &str,
+    response_text: &str,
+    caption: &str,
+    buttons: &[QuickReplyButton],
+) -> FormResult<()> {
+    if response_text.chars().count() > TEXT_MAX {
+        return invalid(format!(
+            "{what}Response text must be at most {TEXT_MAX} characters"
+        ));
+    }
+    if caption.chars().count() > CAPTION_MAX {
+        return invalid(format!(
+            "{what}Caption must be at most {CAPTION_MAX} characters"
+        ));
+    }
+    if !buttons.is_empty() && response_text.chars().count() > CAPTION_MAX {
+        return invalid(format!(
+            "{what}Response text with quick reply buttons must be at most {CAPTION_MAX} characters"
+        ));
+    }
+    Ok(())
 }
 
 /// A true/false field; `None` when absent.

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::buttons::buttons_of;
 use super::list::list_row_ids;
 use super::upload::upload;
-use super::{FormResult, MediaChoice, Plan, StepPlan, invalid, text};
+use super::{FormResult, MediaChoice, Plan, StepPlan, check_texts, invalid, text};
 use crate::multipart::Form;
 use crate::store::{FlowStep, ReplyMedia, trigger_key};
 
@@ -61,10 +61,17 @@ pub(super) fn steps<'a>(
                 "Flow step \"{trigger}\" needs a response text or media"
             ));
         }
+        let caption = text(step, "caption").to_string();
+        check_texts(
+            &format!("Flow step \"{trigger}\": "),
+            &response_text,
+            &caption,
+            &buttons,
+        )?;
         planned.push(StepPlan {
             trigger,
             response_text,
-            caption: text(step, "caption").to_string(),
+            caption,
             buttons,
             media,
         });

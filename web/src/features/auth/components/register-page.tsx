@@ -4,18 +4,19 @@ import { Link, useNavigate } from 'react-router';
 import { messageOf } from '../../../lib/api/client';
 import { saveSession } from '../../../lib/api/session-store';
 import { register, type RegisterRequest } from '../api/auth-api';
-import { normalizeUsername, usernameFromNames } from '../username';
+import { NAME_MAX, USERNAME_MAX, normalizeUsername, usernameFromNames } from '../username';
 import { AuthLayout } from './auth-layout';
 import { GoogleButton } from './google-button';
 
 type Field = keyof RegisterRequest | 'confirmPassword';
 
-const FIELDS: { name: Field; label: string; type: string; autoComplete: string }[] = [
-  { name: 'firstName', label: 'auth.firstName', type: 'text', autoComplete: 'given-name' },
-  { name: 'lastName', label: 'auth.lastName', type: 'text', autoComplete: 'family-name' },
-  { name: 'username', label: 'auth.username', type: 'text', autoComplete: 'username' },
+/** `maxLength` and `minLength` mirror the server's rules; the server's refusal says the rest. */
+const FIELDS: { name: Field; label: string; type: string; autoComplete: string; minLength?: number; maxLength?: number }[] = [
+  { name: 'firstName', label: 'auth.firstName', type: 'text', autoComplete: 'given-name', maxLength: NAME_MAX },
+  { name: 'lastName', label: 'auth.lastName', type: 'text', autoComplete: 'family-name', maxLength: NAME_MAX },
+  { name: 'username', label: 'auth.username', type: 'text', autoComplete: 'username', minLength: 3, maxLength: USERNAME_MAX },
   { name: 'email', label: 'auth.email', type: 'email', autoComplete: 'email' },
-  { name: 'password', label: 'auth.password', type: 'password', autoComplete: 'new-password' },
+  { name: 'password', label: 'auth.password', type: 'password', autoComplete: 'new-password', minLength: 8 },
   { name: 'confirmPassword', label: 'auth.confirmPassword', type: 'password', autoComplete: 'new-password' },
 ];
 
@@ -74,6 +75,8 @@ export function RegisterPage() {
               name={field.name}
               type={field.type}
               autoComplete={field.autoComplete}
+              minLength={field.minLength}
+              maxLength={field.maxLength}
               required
               value={values[field.name]}
               onChange={(event) => change(field.name, event.target.value)}

@@ -5,14 +5,13 @@
 
 use std::path::Path;
 
+use crate::cloud::TEXT_MAX;
 use crate::media::{self, MediaError};
 use crate::multipart::Part;
 use crate::store::{self, CannedMedia, CannedReply, MediaFile, Store};
 
 /// Longest shortcut, in characters.
 pub const SHORTCUT_MAX: usize = 32;
-/// Longest text, in characters.
-pub const TEXT_MAX: usize = 4096;
 
 /// Why a canned reply was not saved.
 #[derive(Debug, thiserror::Error)]

@@ -6,7 +6,8 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import en from '../../public/locales/en/translation.json';
 import { ToastContext, type ShowToast } from '../lib/toast/toast-context';
 
-const testI18n = i18n.createInstance();
+/** The tests' i18next instance, for a test that changes the language while a screen is mounted. */
+export const testI18n = i18n.createInstance();
 void testI18n.use(initReactI18next).init({
   lng: 'en',
   resources: { en: { translation: en } },

@@ -15,3 +15,13 @@ if (!HTMLDialogElement.prototype.showModal) {
     this.open = true;
   };
 }
+
+// jsdom hides popovers and cannot show them: showing one here makes it visible, as a browser does.
+if (!HTMLElement.prototype.showPopover) {
+  HTMLElement.prototype.showPopover = function showPopover(this: HTMLElement) {
+    this.style.display = 'block';
+  };
+  HTMLElement.prototype.hidePopover = function hidePopover(this: HTMLElement) {
+    this.style.display = 'none';
+  };
+}

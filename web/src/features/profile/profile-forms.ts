@@ -8,6 +8,9 @@ export const CREDENTIAL_FIELDS = ['phoneNumberId', 'accessToken', 'verifyToken',
 
 export type CredentialField = (typeof CREDENTIAL_FIELDS)[number];
 
+/** Credentials that grant access: masked on screen until revealed. */
+export const SECRET_FIELDS: ReadonlySet<CredentialField> = new Set(['accessToken', 'verifyToken']);
+
 export interface ProfileForm extends Record<CredentialField, string> {
   firstName: string;
   lastName: string;

@@ -1,26 +1,33 @@
-import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { ToastContext, TOAST_MS, type ShowToast, type ToastKind } from './toast-context';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { ToastContext, TOAST_MS, type ShowToast } from './toast-context';
+import { withToast, type Toast } from './toast-list';
 
-interface Toast {
-  id: number;
-  text: string;
-  kind: ToastKind;
-}
-
+/**
+ * Shows toasts newest first. The stack is a manual popover: the browser's top layer, where an open
+ * <dialog> also lives, so re-showing it after each change puts it above any dialog and its backdrop.
+ */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
+  const stack = useRef<HTMLDivElement>(null);
 
   const show = useCallback<ShowToast>((text, kind = 'info', durationMs = TOAST_MS) => {
     const id = nextId.current++;
-    setToasts((list) => [...list, { id, text, kind }]);
+    setToasts((list) => withToast(list, { id, text, kind }));
     window.setTimeout(() => setToasts((list) => list.filter((toast) => toast.id !== id)), durationMs);
   }, []);
+
+  useEffect(() => {
+    const element = stack.current;
+    if (!element) return;
+    element.hidePopover();
+    if (toasts.length > 0) element.showPopover();
+  }, [toasts]);
 
   return (
     <ToastContext.Provider value={show}>
       {children}
-      <div className="toasts" aria-live="polite">
+      <div ref={stack} className="toasts" popover="manual" aria-live="polite">
         {toasts.map((toast) => (
           <div key={toast.id} role={toast.kind === 'error' ? 'alert' : 'status'} className={`toast toast-${toast.kind}`}>
             {toast.text}

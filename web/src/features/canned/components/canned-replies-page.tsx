@@ -76,7 +76,7 @@ export function CannedRepliesPage() {
     <main className="canned-page">
       <header className="page-header">
         <Link to="/whatsapp">
-          <span className="back-arrow">←</span> {t('canned.back')}
+          <span className="icon-mirror" aria-hidden="true">←</span> {t('canned.back')}
         </Link>
         <div className="canned-title">
           <div>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar';
 import { DropdownMenu } from '../../../components/dropdown-menu';
+import { Icon } from '../../../components/icon';
 import { LabelChips } from '../../../components/label-chip';
 import type { Conversation } from '../../../lib/api/types';
 import { customerKey } from '../../../lib/customer/customer-key';
@@ -33,17 +34,20 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
   return (
     <header className="chat-header">
       {showBack && (
-        <button type="button" className="icon-button back" aria-label={t('chat.back')} onClick={onBack}>
-          ‹
+        <button type="button" className="icon-button" aria-label={t('chat.back')} onClick={onBack}>
+          <Icon name="back" mirrored />
         </button>
       )}
       <Avatar name={name} />
       <div className="chat-title">
-        <h2 dir="auto">{name}</h2>
+        {/* The heading keeps the page's direction (so the name sits by the avatar); the name is isolated. */}
+        <h2>
+          <bdi>{name}</bdi>
+        </h2>
         {handle !== name && (
-          <span dir="ltr" className="row-phone">
+          <bdi dir="ltr" className="row-phone">
             {handle}
-          </span>
+          </bdi>
         )}
         {conversation.status === 'snoozed' && conversation.snoozed_until && (
           <span className="snoozed-until">{t('team.snoozedUntil', { time: formatDateTime(conversation.snoozed_until) })}</span>

@@ -40,8 +40,12 @@ export function ConversationRow({ conversation, query, selected, onSelect }: Pro
             </time>
           )}
         </span>
-        <span className="row-phone" dir="ltr">
-          {handle !== name && <HighlightedText text={handle} query={query} />}
+        <span className="row-phone">
+          {handle !== name && (
+            <bdi dir="ltr">
+              <HighlightedText text={handle} query={query} />
+            </bdi>
+          )}
         </span>
         <span className="row-bottom">
           <span className="row-preview" dir="auto">{preview}</span>

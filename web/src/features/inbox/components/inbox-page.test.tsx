@@ -1,12 +1,12 @@
 import 'fake-indexeddb/auto';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import type { Conversation, Message } from '../../../lib/api/types';
 import { saveSession } from '../../../lib/api/session-store';
 import { fakeRealtime } from '../../../testing/fake-realtime';
 import { fakeServer, json, type RecordedRequest } from '../../../testing/fake-server';
-import { renderWithApp } from '../../../testing/render';
+import { renderWithApp, testI18n } from '../../../testing/render';
 import { InboxPage } from './inbox-page';
 
 // A customer who took a WhatsApp username: Meta withholds the phone, so the key is the BSUID.
@@ -130,5 +130,14 @@ describe('inbox with a username customer', () => {
     expect(within(pane).getByText('16505551234')).toBeInTheDocument();
     expect(screen.getAllByRole('listitem')).toHaveLength(1);
     await waitFor(() => expect(requests.some((request) => request.path.startsWith('/api/conversation/16505551234?'))).toBe(true));
+  });
+
+  it('asks for the first page of the list once, even when the profile language is applied meanwhile', async () => {
+    const { requests } = renderInbox();
+    // The session check applies the profile's language after sign-in, which gives a new `t`.
+    await act(() => testI18n.changeLanguage('en'));
+    await screen.findByRole('button', { name: '@realsheena' });
+    const firstPages = requests.filter((request) => request.path.startsWith('/api/users?page=1&'));
+    expect(firstPages).toHaveLength(1);
   });
 });

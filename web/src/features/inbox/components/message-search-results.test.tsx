@@ -15,7 +15,7 @@ const hit: SearchResult = {
 
 describe('message search results', () => {
   it('shows the snippet as text with the hit marked, and opens a hit', async () => {
-    const onOpen = vi.fn();
+    const onOpen = vi.fn<(hit: SearchResult) => void>();
     renderWithApp(<MessageSearchResults search={{ active: true, results: [hit], loading: false, failed: false }} onOpen={onOpen} />);
     const section = screen.getByRole('region', { name: 'Messages' });
     const button = screen.getByRole('button', { name: /Sheena/ });

@@ -3,12 +3,13 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { getRefreshToken } from '../../../lib/api/session-store';
+import type { ShowToast } from '../../../lib/toast/toast-context';
 import { fakeServer, json } from '../../../testing/fake-server';
 import { renderWithApp } from '../../../testing/render';
 import { signInAs } from '../../../testing/session';
 import { SettingsMenu } from './settings-menu';
 
-function renderMenu(showToast = vi.fn()) {
+function renderMenu(showToast = vi.fn<ShowToast>()) {
   renderWithApp(
     <MemoryRouter initialEntries={['/whatsapp']}>
       <Routes>

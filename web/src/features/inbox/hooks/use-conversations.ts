@@ -182,6 +182,12 @@ export function useConversations(search: string, filter: ListFilter) {
       setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
     }
   }, [search, showToast, t]);
+  // Read through a ref: a new `t` (the profile's language applied after sign-in) must not re-run
+  // the load effect, which would abort the first page and ask for it again.
+  const fallBackToSaved = useRef(showSaved);
+  useEffect(() => {
+    fallBackToSaved.current = showSaved;
+  }, [showSaved]);
 
   const { assignee, status, label } = filter;
   const load = useCallback(
@@ -210,11 +216,11 @@ export function useConversations(search: string, filter: ListFilter) {
       } catch {
         if (controller.signal.aborted || quiet) return;
         // errors.load_users: paging stops; a first page falls back to the saved list.
-        if (next === 1) await showSaved();
+        if (next === 1) await fallBackToSaved.current();
         else setState((current) => ({ ...current, loading: false, loadingMore: false, hasMore: false, failed: true }));
       }
     },
-    [search, assignee, status, label, showSaved],
+    [search, assignee, status, label],
   );
 
   useEffect(() => {

@@ -168,4 +168,20 @@ describe('edit profile page', () => {
     await screen.findByRole('region', { name: 'Your profile' });
     expect(screen.queryByRole('region', { name: 'Team assignment' })).not.toBeInTheDocument();
   });
+
+  it('masks the access token and the verify token like the app secret, until revealed', async () => {
+    renderPage({ 'GET /identity/users/profile': () => json(OWNER_PROFILE), 'GET /identity/users/agents': () => json([]) });
+    const section = within(await screen.findByRole('region', { name: 'Your profile' }));
+    for (const [label, value] of [['Access token', 'EAAG'], ['Webhook verify token', 'verify']] as const) {
+      const input = section.getByLabelText(label);
+      expect(input).toHaveAttribute('type', 'password');
+      expect(input).toHaveValue(value);
+      await userEvent.click(section.getByRole('button', { name: `Show ${label}` }));
+      expect(input).toHaveAttribute('type', 'text');
+      await userEvent.click(section.getByRole('button', { name: `Hide ${label}` }));
+      expect(input).toHaveAttribute('type', 'password');
+    }
+    expect(section.getByLabelText('App secret')).toHaveAttribute('type', 'password');
+    expect(section.getByLabelText('App ID')).not.toHaveAttribute('type', 'password');
+  });
 });

@@ -5,7 +5,8 @@ import { detailOf } from '../../../lib/api/client';
 import { setLanguage } from '../../../lib/i18n/i18n';
 import { useToast } from '../../../lib/toast/toast-context';
 import { updateProfile, type Profile } from '../api/profile-api';
-import { CREDENTIAL_FIELDS, profileFormFrom, profilePatch, type ProfileForm } from '../profile-forms';
+import { CREDENTIAL_FIELDS, profileFormFrom, profilePatch, SECRET_FIELDS, type ProfileForm } from '../profile-forms';
+import { SecretInput } from './secret-input';
 
 /** After a successful save the page goes to /dashboard after this long (spec section 4). */
 export const REDIRECT_AFTER_SAVE_MS = 2000;
@@ -65,23 +66,24 @@ export function ProfileSection({ profile, isOwner }: { profile: Profile; isOwner
         {isOwner && (
           <fieldset className="credentials">
             <legend>{t('profile.credentials')}</legend>
-            {CREDENTIAL_FIELDS.map((field) => (
-              <label key={field}>
-                {t(`profile.fields.${field}`)}
-                <input value={form[field]} autoComplete="off" spellCheck={false} onChange={(event) => set(field)(event.target.value)} />
-              </label>
-            ))}
-            <label>
-              {t('profile.fields.appSecret')}
-              <input
-                type="password"
-                value={form.appSecret}
-                autoComplete="new-password"
-                placeholder={appSecretSet ? t('profile.appSecretKept') : ''}
-                aria-describedby="app-secret-note"
-                onChange={(event) => set('appSecret')(event.target.value)}
-              />
-            </label>
+            {CREDENTIAL_FIELDS.map((field) =>
+              SECRET_FIELDS.has(field) ? (
+                <SecretInput key={field} label={t(`profile.fields.${field}`)} value={form[field]} onValue={set(field)} />
+              ) : (
+                <label key={field}>
+                  {t(`profile.fields.${field}`)}
+                  <input value={form[field]} autoComplete="off" spellCheck={false} onChange={(event) => set(field)(event.target.value)} />
+                </label>
+              ),
+            )}
+            <SecretInput
+              label={t('profile.fields.appSecret')}
+              value={form.appSecret}
+              onValue={set('appSecret')}
+              autoComplete="new-password"
+              placeholder={appSecretSet ? t('profile.appSecretKept') : ''}
+              aria-describedby="app-secret-note"
+            />
             <p id="app-secret-note" className="note">
               {appSecretSet ? t('profile.appSecretSet') : t('profile.appSecretNotSet')}
             </p>

@@ -100,7 +100,7 @@ export function AutomatedRepliesPage() {
     <main className="automated-replies">
       <header className="page-header">
         <Link to="/whatsapp">
-          <span className="back-arrow">←</span> {t('replies.back')}
+          <span className="icon-mirror" aria-hidden="true">←</span> {t('replies.back')}
         </Link>
         <div className="replies-title">
           <div>

@@ -74,7 +74,7 @@ export function ReportsPage() {
     <main className="reports">
       <header className="page-header">
         <Link to="/whatsapp">
-          <span className="back-arrow">←</span> {t('reports.back')}
+          <span className="icon-mirror" aria-hidden="true">←</span> {t('reports.back')}
         </Link>
         <h1>{t('reports.title')}</h1>
         <p className="muted">{t('reports.description', { timeZone: params.tz })}</p>

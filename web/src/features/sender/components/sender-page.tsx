@@ -87,7 +87,7 @@ export function SenderPage() {
   return (
     <main className="sender-page">
       <header className="page-header">
-        <Link to="/whatsapp">← {t('sender.back')}</Link>
+        <Link to="/whatsapp"><span className="icon-mirror" aria-hidden="true">←</span> {t('sender.back')}</Link>
         <h1>{t('sender.title')}</h1>
         <p className="muted">{t('sender.subtitle')}</p>
       </header>

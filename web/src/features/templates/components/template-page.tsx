@@ -80,7 +80,7 @@ export function TemplatePage() {
   return (
     <main className="template-page">
       <header className="template-page-header">
-        <Link to="/whatsapp">← {t('templateForm.back')}</Link>
+        <Link to="/whatsapp"><span className="icon-mirror" aria-hidden="true">←</span> {t('templateForm.back')}</Link>
         <h1>{t('templateForm.title')}</h1>
         <div className="template-page-toolbar">
           <LanguageToggle />

@@ -1,0 +1,31 @@
+import { screen, within } from '@testing-library/react';
+import type { Conversation } from '../../../lib/api/types';
+import { renderWithApp } from '../../../testing/render';
+import { ConversationRow } from './conversation-row';
+
+const LONG: Conversation = {
+  phone_number: '+16505551234',
+  name: 'N'.repeat(100),
+  conversation_id: 'pn_16505551234',
+  last_message_content: { text: 'x'.repeat(300) },
+  last_message_timestamp: '2026-01-01T10:00:00Z',
+  last_incoming_timestamp: '2026-01-01T10:00:00Z',
+  unread_count: 4,
+};
+
+describe('chat list row', () => {
+  it('keeps the time and unread badge beside a long name and preview, which truncate', () => {
+    renderWithApp(<ConversationRow conversation={LONG} query="" selected={false} onSelect={() => undefined} />);
+    const row = screen.getByRole('button', { name: LONG.name ?? '' });
+    expect(row.querySelector('time')).toHaveAttribute('dateTime', '2026-01-01T10:00:00Z');
+    expect(within(row).getByLabelText('4 unread')).toHaveTextContent('4');
+    for (const part of ['.row-name', '.row-preview', '.row-phone']) expect(row.querySelector(part)).toBeInTheDocument();
+  });
+
+  it('isolates the phone as a left-to-right run, whatever the page direction', () => {
+    renderWithApp(<ConversationRow conversation={LONG} query="" selected={false} onSelect={() => undefined} />);
+    const phone = screen.getByText('+16505551234');
+    expect(phone.closest('bdi')).toHaveAttribute('dir', 'ltr');
+    expect(phone.closest('.row-phone')).not.toHaveAttribute('dir');
+  });
+});

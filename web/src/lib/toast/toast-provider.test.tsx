@@ -1,0 +1,65 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useToast, type ToastKind } from './toast-context';
+import { ToastProvider } from './toast-provider';
+
+function Trigger({ text, kind = 'info' }: { text: string; kind?: ToastKind }) {
+  const show = useToast();
+  return (
+    <button type="button" onClick={() => show(text, kind)}>
+      {`${kind} ${text}`}
+    </button>
+  );
+}
+
+function renderToasts() {
+  render(
+    <ToastProvider>
+      {['one', 'two', 'three', 'four'].map((text) => (
+        <Trigger key={text} text={text} />
+      ))}
+      <Trigger text="one" kind="error" />
+    </ToastProvider>,
+  );
+  return (name: string) => userEvent.click(screen.getByRole('button', { name }));
+}
+
+/** The visible toasts' texts, top first. */
+function shown() {
+  const toasts = [...document.querySelectorAll<HTMLElement>('.toast')];
+  for (const toast of toasts) expect(toast).toBeVisible();
+  return toasts.map((toast) => toast.textContent);
+}
+
+describe('toasts', () => {
+  it('shows at most three, newest on top', async () => {
+    const click = renderToasts();
+    for (const name of ['info one', 'info two', 'info three', 'info four']) await click(name);
+    expect(shown()).toEqual(['four', 'three', 'two']);
+  });
+
+  it('shows the same text of the same kind once, brought back on top', async () => {
+    const click = renderToasts();
+    for (const name of ['info one', 'info two', 'info one']) await click(name);
+    expect(shown()).toEqual(['one', 'two']);
+    await click('error one');
+    expect(shown()).toEqual(['one', 'one', 'two']);
+    expect(screen.getByRole('alert')).toHaveTextContent('one');
+  });
+
+  it('lets a repeated toast last its full time from the repeat', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const click = renderToasts();
+      await click('info one');
+      act(() => vi.advanceTimersByTime(2000));
+      await click('info one');
+      act(() => vi.advanceTimersByTime(2000));
+      expect(shown()).toEqual(['one']);
+      act(() => vi.advanceTimersByTime(1000));
+      expect(shown()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -36,8 +36,12 @@ const BUSY: Overview = {
   totals: { ...ZERO, conversations_opened: 3, conversations_resolved: 2, messages_in: 5, messages_out: 2, first_response_median_secs: 90 },
 };
 
-/** jsdom has no 2D canvas: a context and paths whose drawing calls do nothing, so uPlot's own code runs. */
-function stubCanvas() {
+/**
+ * jsdom has no 2D canvas: a context and paths whose drawing calls do nothing, so uPlot's own code
+ * runs. Installed once for this file, outside the mocks restored after each test, because uPlot
+ * draws in a later task and may do so after a test has ended.
+ */
+beforeAll(() => {
   const context = new Proxy({} as Record<string | symbol, unknown>, {
     get: (target, key) => (key in target ? target[key] : key === 'measureText' ? () => ({ width: 10 }) : () => undefined),
     set: (target, key, value) => {
@@ -45,19 +49,15 @@ function stubCanvas() {
       return true;
     },
   });
-  vi.stubGlobal(
-    'Path2D',
-    class {
-      constructor() {
-        return new Proxy(this, { get: () => () => undefined });
-      }
-    },
-  );
-  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(context as unknown as CanvasRenderingContext2D);
-}
+  globalThis.Path2D = class {
+    constructor() {
+      return new Proxy(this, { get: () => () => undefined });
+    }
+  } as unknown as typeof Path2D;
+  HTMLCanvasElement.prototype.getContext = (() => context) as unknown as typeof HTMLCanvasElement.prototype.getContext;
+});
 
 function renderPage(overview: Overview) {
-  stubCanvas();
   const server = fakeServer({
     'GET /api/reports/overview': (request) =>
       request.path.includes('format=csv')

@@ -60,7 +60,7 @@ describe('access', () => {
     // The production bundle's WebSocket connects (react-use-websocket import trap).
     await page.getByRole('img', { name: 'Live' }).waitFor();
     await page.getByRole('button', { name: 'Settings' }).click();
-    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await page.waitForURL('**/login');
     assert.equal(await stored(page, 'refreshToken'), null);
     assert.equal(await stored(page, 'accessToken'), null);

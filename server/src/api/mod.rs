@@ -129,6 +129,10 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
             web::post().to(templates::create_template),
         )
         .route(
+            "/templates/{name}",
+            web::delete().to(templates::delete_template),
+        )
+        .route(
             "/recipients/parse",
             web::post().to(recipients::parse_recipients),
         )

@@ -1,4 +1,5 @@
-//! Template creation: the form's rules enforced on the server before the provider sees anything.
+//! Template creation (the form's rules enforced on the server before the provider sees
+//! anything) and deletion.
 
 use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
@@ -9,7 +10,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::media::sniff;
 use crate::multipart::Form;
 use crate::state::AppState;
-use crate::templates::catalog::submit_template;
+use crate::templates::catalog::{remove_template, submit_template};
 use crate::templates::media::{HEADER_DOCUMENT_MAX, HeaderFile};
 use crate::templates::rules::check_template;
 
@@ -48,4 +49,25 @@ pub async fn create_template(
     )
     .await?;
     Ok(HttpResponse::Ok().json(json!({ "result": result })))
+}
+
+/// `DELETE /api/templates/{name}`: every language of the template, at the provider and here.
+#[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+pub async fn delete_template(
+    state: web::Data<AppState>,
+    auth: Auth,
+    name: web::Path<String>,
+) -> ApiResult<HttpResponse> {
+    let name = name.into_inner();
+    if !remove_template(
+        &state.store,
+        state.provider.as_ref(),
+        &auth.business_id,
+        &name,
+    )
+    .await?
+    {
+        return Err(ApiError::NotFound(format!("No template named {name}")));
+    }
+    Ok(HttpResponse::Ok().json(json!({ "message": "Template deleted", "name": name })))
 }

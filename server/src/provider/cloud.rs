@@ -173,6 +173,20 @@ impl Provider for CloudClient {
         Box::pin(async move { answer(request.await).await })
     }
 
+    fn delete_template(
+        &self,
+        creds: &Credentials,
+        name: &str,
+    ) -> BoxFuture<'static, Result<(), ProviderError>> {
+        let request = self
+            .http
+            .delete(self.url(&format!("{}/message_templates", creds.waba_id)))
+            .bearer_auth(&creds.access_token)
+            .query(&[("name", name)])
+            .send();
+        Box::pin(async move { answer::<IgnoredAny>(request.await).await.map(|_| ()) })
+    }
+
     fn list_templates(
         &self,
         creds: &Credentials,

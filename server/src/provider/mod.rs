@@ -152,6 +152,12 @@ pub trait Provider: Send + Sync + 'static {
         creds: &Credentials,
         body: Value,
     ) -> BoxFuture<'static, Result<Value, ProviderError>>;
+    /// Deletes every language of the named template from the account.
+    fn delete_template(
+        &self,
+        creds: &Credentials,
+        name: &str,
+    ) -> BoxFuture<'static, Result<(), ProviderError>>;
     /// The account's templates (all pages).
     fn list_templates(
         &self,

@@ -150,6 +150,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::get().to(templates::list_templates),
         )
         .route(
+            "/{version}/{waba_id}/message_templates",
+            web::delete().to(templates::delete_template),
+        )
+        .route(
             "/{version}/{app_id}/uploads",
             web::post().to(templates::start_upload),
         )

@@ -1,6 +1,7 @@
 //! Message templates as the Cloud API reviews them: submitted PENDING, approved (or rejected
 //! when named `reject_…`) after `template_review_ms`, the decision posted as a
-//! `message_template_status_update` webhook; and the resumable upload of header examples.
+//! `message_template_status_update` webhook; deleted by name; and the resumable upload of
+//! header examples.
 
 use std::collections::HashMap;
 
@@ -146,6 +147,41 @@ pub async fn create_template(
         reviewer.review(&business_id, &template_id).await;
     });
     Ok(HttpResponse::Ok().json(json!({"id": id, "status": "PENDING", "category": category})))
+}
+
+#[derive(Deserialize)]
+pub struct Named {
+    /// The template whose every language goes.
+    name: Option<String>,
+}
+
+/// `DELETE /sandbox/{version}/{waba_id}/message_templates?name=`: every language of the named
+/// template → `{success: true}`; an unknown name → 400 code 100, as Graph answers it.
+pub async fn delete_template(
+    sandbox: web::Data<Sandbox>,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    query: web::Query<Named>,
+) -> ApiResult<HttpResponse> {
+    let (_, waba_id) = path.into_inner();
+    if let Err(response) = sandbox.authorized_for(&req, |b| b.waba_id == waba_id).await {
+        return Ok(response);
+    }
+    let name = query.name.clone().unwrap_or_default();
+    let mut templates = sandbox.templates.lock().unwrap_or_else(|p| p.into_inner());
+    let list = templates.entry(waba_id).or_default();
+    let before = list.len();
+    list.retain(|t| t["name"] != name.as_str());
+    if list.len() == before {
+        return Ok(graph_error(
+            400,
+            100,
+            "(#100) Invalid parameter",
+            &format!("Message template \"{name}\" not found"),
+        ));
+    }
+    sandbox.save_templates(&templates);
+    Ok(HttpResponse::Ok().json(json!({"success": true})))
 }
 
 #[derive(Deserialize)]

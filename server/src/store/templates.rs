@@ -121,6 +121,16 @@ impl Store {
         .await?)
     }
 
+    /// Forgets every language of the named template.
+    pub async fn delete_templates_named(&self, business_id: &str, name: &str) -> StoreResult<()> {
+        sqlx::query("DELETE FROM templates WHERE business_id = $1 AND name = $2")
+            .bind(business_id)
+            .bind(name)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     pub async fn template_by_name(
         &self,
         business_id: &str,

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::provider::{Credentials, Provider};
+use crate::provider::{Credentials, Provider, ProviderError};
 use crate::store;
 use crate::store::{Store, TemplateRow};
 
@@ -37,6 +37,42 @@ pub async fn sync_templates(
         }
     }
     store.templates(business_id).await
+}
+
+/// The provider's refusal of a template call, told apart from its being out of reach.
+fn refusal(err: ProviderError) -> CatalogError {
+    match err {
+        ProviderError::Rejected { .. } | ProviderError::InvalidRecipient { .. } => {
+            CatalogError::Rejected(err.to_string())
+        }
+        other => CatalogError::Unreachable(other.to_string()),
+    }
+}
+
+/// Deletes a template of the business (every language of it) at the provider, then from the
+/// store. `Ok(false)` when the business has no template of that name.
+pub async fn remove_template(
+    store: &Store,
+    provider: &dyn Provider,
+    business_id: &str,
+    name: &str,
+) -> Result<bool, CatalogError> {
+    if !store
+        .templates(business_id)
+        .await?
+        .iter()
+        .any(|t| t.name == name)
+    {
+        return Ok(false);
+    }
+    let business = store.business(business_id).await?;
+    let creds = Credentials::of(&business).map_err(|e| CatalogError::Unreachable(e.to_string()))?;
+    provider
+        .delete_template(&creds, name)
+        .await
+        .map_err(refusal)?;
+    store.delete_templates_named(business_id, name).await?;
+    Ok(true)
 }
 
 /// Submits a template that passed the form's rules: a media header's file is uploaded for its
@@ -74,13 +110,7 @@ pub async fn submit_template(
     let answer = provider
         .create_template(&creds, template.clone())
         .await
-        .map_err(|e| match e {
-            crate::provider::ProviderError::Rejected { .. }
-            | crate::provider::ProviderError::InvalidRecipient { .. } => {
-                CatalogError::Rejected(e.to_string())
-            }
-            other => CatalogError::Unreachable(other.to_string()),
-        })?;
+        .map_err(refusal)?;
     let mut stored = template;
     stored["id"] = answer.get("id").cloned().unwrap_or(Value::Null);
     stored["status"] = answer.get("status").cloned().unwrap_or(json!("PENDING"));

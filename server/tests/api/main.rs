@@ -37,6 +37,7 @@ mod team;
 mod team_nodes;
 mod team_notes;
 mod team_settings;
+mod template_delete;
 mod template_flow;
 mod template_rules;
 mod webhook;

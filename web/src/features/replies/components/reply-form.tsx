@@ -5,6 +5,7 @@ import { validateDraft, type DraftError, type ReplyDraft, type ReplyTab } from '
 import { ButtonsEditor, type Flow } from './buttons-editor';
 import { ListEditor } from './list-editor';
 import { MediaField } from '../../../components/media-field';
+import { useFocusFirstInvalid } from '../../../components/use-focus-first-invalid';
 
 const TABS: ReplyTab[] = ['standard', 'list'];
 
@@ -34,6 +35,8 @@ export function ReplyForm({
   const [draft, setDraft] = useState(initial);
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<DraftError | null>(null);
+  const { ref: formRef, focusInvalid } = useFocusFirstInvalid();
+  const invalid = (...keys: string[]) => (problem && keys.includes(problem.key) ? true : undefined);
   const change = (part: Partial<ReplyDraft>) => setDraft((current) => ({ ...current, ...part }));
   const flow: Flow = {
     steps: draft.steps,
@@ -51,6 +54,7 @@ export function ReplyForm({
 
   return (
     <form
+      ref={formRef}
       className="reply-form panel-card form"
       aria-label={title}
       noValidate
@@ -58,7 +62,10 @@ export function ReplyForm({
         event.preventDefault();
         const found = validateDraft(draft, others);
         setProblem(found);
-        if (found) return;
+        if (found) {
+          focusInvalid();
+          return;
+        }
         setSaving(true);
         void onSave(draft).finally(() => setSaving(false));
       }}
@@ -73,7 +80,7 @@ export function ReplyForm({
       </div>
       <label>
         {t('replies.trigger')}
-        <input value={draft.trigger} list={suggestionsId} maxLength={256} onChange={(e) => change({ trigger: e.target.value })} />
+        <input value={draft.trigger} aria-invalid={invalid('triggerRequired')} list={suggestionsId} maxLength={256} onChange={(e) => change({ trigger: e.target.value })} />
       </label>
       <datalist id={suggestionsId}>
         {suggestions.map((text) => (
@@ -85,7 +92,7 @@ export function ReplyForm({
       <p className="muted">{t('replies.triggerHint')}</p>
       <label>
         {t('replies.cooldown')}
-        <input type="number" min={0} step="any" inputMode="decimal" value={draft.cooldownHours} onChange={(e) => change({ cooldownHours: e.target.value })} />
+        <input type="number" aria-invalid={invalid('cooldownInvalid')} min={0} step="any" inputMode="decimal" value={draft.cooldownHours} onChange={(e) => change({ cooldownHours: e.target.value })} />
       </label>
       <label className="checkbox">
         <input type="checkbox" checked={draft.isActive} onChange={(e) => change({ isActive: e.target.checked })} />
@@ -100,7 +107,7 @@ export function ReplyForm({
           <MediaField media={draft.media} onChange={(media) => change({ media })} />
           <label>
             {t(hasMedia(draft.media) ? 'replies.caption' : 'replies.responseText')}
-            <textarea rows={3} value={draft.text} onChange={(e) => change({ text: e.target.value })} />
+            <textarea rows={3} value={draft.text} aria-invalid={invalid('responseRequired')} onChange={(e) => change({ text: e.target.value })} />
           </label>
           <ButtonsEditor buttons={draft.buttons} onChange={(buttons) => change({ buttons })} flow={flow} />
         </>

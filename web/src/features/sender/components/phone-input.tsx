@@ -5,12 +5,14 @@ import { COUNTRIES } from '../phone-number';
 interface Props {
   region: string;
   number: string;
+  /** Marks the number as the field a failed submit is about. */
+  invalid?: boolean;
   onRegion: (region: string) => void;
   onNumber: (number: string) => void;
 }
 
 /** A telephone input with a country code choice; country names in the user's language. */
-export function PhoneInput({ region, number, onRegion, onNumber }: Props) {
+export function PhoneInput({ region, number, invalid, onRegion, onNumber }: Props) {
   const { t, i18n } = useTranslation();
   const countries = useMemo(() => {
     const names = new Intl.DisplayNames([i18n.language], { type: 'region' });
@@ -33,7 +35,7 @@ export function PhoneInput({ region, number, onRegion, onNumber }: Props) {
       </label>
       <label>
         {t('sender.number')}
-        <input type="tel" dir="ltr" inputMode="tel" value={number} onChange={(event) => onNumber(event.target.value)} />
+        <input type="tel" dir="ltr" inputMode="tel" aria-invalid={invalid || undefined} value={number} onChange={(event) => onNumber(event.target.value)} />
       </label>
     </fieldset>
   );

@@ -10,6 +10,8 @@ const SAMPLE_RESET_MS = 3000;
 
 interface Props {
   disabled: boolean;
+  /** Marks the file as the field a failed submit is about. */
+  invalid?: boolean;
   onRecipients: (numbers: string[]) => void;
   onStatus: (status: SenderStatus) => void;
   onUploadProgress: (percent: number) => void;
@@ -18,7 +20,7 @@ interface Props {
 type SampleState = 'idle' | 'downloading' | 'success';
 
 /** Bulk mode: the recipient file (parsed by the server) and the sample file. */
-export function RecipientUpload({ disabled, onRecipients, onStatus, onUploadProgress }: Props) {
+export function RecipientUpload({ disabled, invalid, onRecipients, onStatus, onUploadProgress }: Props) {
   const { t } = useTranslation();
   const [sample, setSample] = useState<SampleState>('idle');
 
@@ -68,6 +70,7 @@ export function RecipientUpload({ disabled, onRecipients, onStatus, onUploadProg
           type="file"
           accept={RECIPIENT_FILE_ACCEPT}
           disabled={disabled}
+          aria-invalid={invalid || undefined}
           onChange={(event) => void pick(event.target.files?.[0])}
         />
       </label>

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useFocusFirstInvalid } from '../../../components/use-focus-first-invalid';
 import { detailOf } from '../../../lib/api/client';
 import type { BulkSendProgressEvent } from '../../../lib/realtime/events';
 import { sendTemplate, type BulkAccepted, type TemplateSend } from '../api/sender-api';
@@ -9,7 +10,7 @@ import { useSenderSetup } from '../hooks/use-sender-setup';
 import { COUNTRIES, DEFAULT_REGION, fullNumber } from '../phone-number';
 import { buildComponents, emptyInputs, templateLabel, templateShape, type SenderInputs } from '../send-components';
 import type { SenderStatus } from '../sender-status';
-import { submitProblem, type SendMode } from '../submit-check';
+import { submitProblem, type SendMode, type SubmitProblem } from '../submit-check';
 import { PhoneInput } from './phone-input';
 import { RecipientUpload } from './recipient-upload';
 import { SenderPreview } from './sender-preview';
@@ -29,6 +30,8 @@ export function SenderPage() {
   const [recipients, setRecipients] = useState<string[]>([]);
   const [uploadPercent, setUploadPercent] = useState<number | null>(null);
   const [sending, setSending] = useState(false);
+  const [problem, setProblem] = useState<SubmitProblem | null>(null);
+  const { ref: formRef, focusInvalid } = useFocusFirstInvalid();
 
   const onProgress = useCallback(
     (progress: BulkSendProgressEvent) => {
@@ -56,9 +59,11 @@ export function SenderPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const problem = submitProblem({ phoneNumberId, shape, mode, number, recipients, components });
-    if (problem || !template || !phoneNumberId) {
-      setStatus({ type: 'error', text: t(`sender.${problem ?? 'noTemplate'}`) });
+    const found = submitProblem({ phoneNumberId, shape, mode, number, recipients, components });
+    setProblem(found);
+    if (found || !template || !phoneNumberId) {
+      setStatus({ type: 'error', text: t(`sender.${found ?? 'noTemplate'}`) });
+      focusInvalid();
       return;
     }
     setSending(true);
@@ -99,7 +104,7 @@ export function SenderPage() {
         </div>
       ) : (
         <div className="sender-layout">
-          <form className="form sender-form" aria-label={t('sender.title')} onSubmit={(event) => void submit(event)}>
+          <form ref={formRef} className="form sender-form" aria-label={t('sender.title')} onSubmit={(event) => void submit(event)}>
             <fieldset className="sender-mode">
               <legend>{t('sender.mode')}</legend>
               {(['single', 'bulk'] as const).map((choice) => (
@@ -111,7 +116,7 @@ export function SenderPage() {
             </fieldset>
             <label>
               {t('sender.template')}
-              <select value={templateId} onChange={(event) => chooseTemplate(event.target.value)}>
+              <select value={templateId} aria-invalid={problem === 'noTemplate' || undefined} onChange={(event) => chooseTemplate(event.target.value)}>
                 <option value="">{t('sender.selectTemplate')}</option>
                 {templates.map((candidate) => (
                   <option key={candidate.id} value={candidate.id}>
@@ -121,16 +126,17 @@ export function SenderPage() {
               </select>
             </label>
             {mode === 'single' ? (
-              <PhoneInput region={region} number={number} onRegion={setRegion} onNumber={setNumber} />
+              <PhoneInput region={region} number={number} invalid={problem === 'noNumber'} onRegion={setRegion} onNumber={setNumber} />
             ) : (
               <RecipientUpload
                 disabled={busy}
+                invalid={problem === 'noRecipients'}
                 onRecipients={setRecipients}
                 onStatus={setStatus}
                 onUploadProgress={setUploadPercent}
               />
             )}
-            {shape && <TemplateInputs key={templateId} shape={shape} inputs={inputs} onChange={setInputs} />}
+            {shape && <TemplateInputs key={templateId} shape={shape} inputs={inputs} markEmpty={problem === 'requiresVariables'} onChange={setInputs} />}
             <button type="submit" className="primary" disabled={busy || !template}>
               {t('sender.send')}
             </button>

@@ -16,6 +16,8 @@ import {
 interface Props {
   shape: TemplateShape;
   inputs: SenderInputs;
+  /** After a submit that lacked values: the empty fields are marked invalid. */
+  markEmpty?: boolean;
   onChange: (inputs: SenderInputs) => void;
 }
 
@@ -27,14 +29,14 @@ const LOCATION_FIELDS: { field: keyof LocationInput; label: string; required?: b
 ];
 
 /** One input per part of the template that takes a value. */
-export function TemplateInputs({ shape, inputs, onChange }: Props) {
+export function TemplateInputs({ shape, inputs, markEmpty = false, onChange }: Props) {
   const { t } = useTranslation();
   const value = (key: string) => inputs.values[key] ?? '';
   const setValue = (key: string, text: string) => onChange({ ...inputs, values: { ...inputs.values, [key]: text } });
   const textInput = (key: string, label: string) => (
     <label key={key}>
       {label}
-      <input name={key} value={value(key)} onChange={(event) => setValue(key, event.target.value)} />
+      <input name={key} value={value(key)} aria-invalid={(markEmpty && !value(key).trim()) || undefined} onChange={(event) => setValue(key, event.target.value)} />
     </label>
   );
   const format = shape.headerFormat;

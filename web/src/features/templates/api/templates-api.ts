@@ -1,16 +1,15 @@
 import { ApiError, apiRequest, apiResponse } from '../../../lib/api/client';
+import type { Template } from '../../../lib/api/types';
 import { templateFormData } from '../template-draft';
 
-/** A template of the business as GET /api/templates lists it. */
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
+/** GET /api/templates: the business's templates, synced from WhatsApp as they are read. */
+export function getTemplates(): Promise<Template[]> {
+  return apiRequest('/api/templates');
 }
 
-export function getTemplates(): Promise<TemplateSummary[]> {
-  return apiRequest('/api/templates');
+/** DELETE /api/templates/{name}: every language of the template, at WhatsApp and here. */
+export function deleteTemplate(name: string): Promise<unknown> {
+  return apiRequest(`/api/templates/${encodeURIComponent(name)}`, { method: 'DELETE' });
 }
 
 /** How a submission ended (spec section 8, template creation): a translation key and its detail. */

@@ -4,7 +4,7 @@ import type { Failure } from '../template-rules';
 export type Section = 'name' | 'category' | 'language' | 'header' | 'body' | 'buttons' | 'footer' | 'form';
 
 /** Where on the form a broken rule is shown. */
-function sectionOf(failure: Failure): Section {
+export function sectionOf(failure: Failure): Section {
   const { rule, key } = failure;
   if (rule.startsWith('name_')) return 'name';
   if (rule.startsWith('category_')) return 'category';

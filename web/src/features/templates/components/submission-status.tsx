@@ -8,7 +8,7 @@ interface Props {
   review: ReviewStatus | null;
 }
 
-/** The status area: submitting, then success (with the answer) or the error, and the live review. */
+/** The status area: submitting, then "Submitted for review" or the error, and the live review. */
 export function SubmissionStatus({ submitting, outcome, review }: Props) {
   const { t } = useTranslation();
   if (submitting) {
@@ -28,7 +28,7 @@ export function SubmissionStatus({ submitting, outcome, review }: Props) {
   }
   return (
     <div className="template-form-status template-form-status-success" role="status">
-      <p>{t('templateForm.status.success', { result: JSON.stringify(outcome.result) })}</p>
+      <p>{t('templateForm.status.success')}</p>
       {review && (
         <p className={`template-form-review template-form-review-${review.status.toLowerCase()}`}>
           {t('templateForm.status.review', { status: t(`templateForm.reviewStatuses.${review.status}`, { defaultValue: review.status }) })}

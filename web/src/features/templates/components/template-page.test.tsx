@@ -98,6 +98,17 @@ describe('template creation page', () => {
     expect(requests.filter((r) => r.path === '/api/create-template')).toHaveLength(0);
   });
 
+  it('focuses the field of the first broken rule on submit', async () => {
+    renderPage();
+    await userEvent.type(field('Template name'), 'promo');
+    await submit();
+    expect(field('Category')).toHaveFocus();
+    expect(field('Category')).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.selectOptions(field('Category'), 'UTILITY');
+    await submit();
+    expect(field('Body text')).toHaveFocus();
+  });
+
   it('rejects an empty {{}} placeholder in named mode', async () => {
     renderPage();
     await fillValidBasics();
@@ -158,8 +169,8 @@ describe('template creation page', () => {
     // The decision may come before the answer: it is kept.
     emit({ event: 'template_status', data: { id: '77', name: 'spring_sale', language: 'en_US', status: 'APPROVED', reason: 'NONE' } });
     answer(json({ result: { id: '77', status: 'PENDING', category: 'MARKETING' } }));
-    const status = await within(form()).findByText(/^Template submitted successfully: /);
-    expect(status).toHaveTextContent('Template submitted successfully: {"id":"77","status":"PENDING","category":"MARKETING"}');
+    expect(await within(form()).findByText('Submitted for review.')).toBeInTheDocument();
+    expect(within(form()).queryByText(/"category"/)).not.toBeInTheDocument();
     expect(within(form()).getByText('Review status: APPROVED')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Submit template' })).toBeEnabled();
 

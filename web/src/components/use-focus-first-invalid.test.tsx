@@ -28,12 +28,17 @@ function Form({ broken }: { broken: 'name' | 'city' | 'rows' }) {
 
 describe('useFocusFirstInvalid', () => {
   it('focuses the first field marked invalid once the errors are drawn', async () => {
-    const scrolled = vi.fn();
+    const scrolled = vi.fn<(options?: boolean | ScrollIntoViewOptions) => void>();
+    // jsdom does not lay out, so it has no scrollIntoView of its own.
     Element.prototype.scrollIntoView = scrolled;
-    render(<Form broken="city" />);
-    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(screen.getByLabelText('City')).toHaveFocus();
-    expect(scrolled).toHaveBeenCalledWith({ block: 'center' });
+    try {
+      render(<Form broken="city" />);
+      await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect(screen.getByLabelText('City')).toHaveFocus();
+      expect(scrolled).toHaveBeenCalledWith({ block: 'center' });
+    } finally {
+      Reflect.deleteProperty(Element.prototype, 'scrollIntoView');
+    }
   });
 
   it('takes the first in document order when several are marked', async () => {

@@ -78,7 +78,7 @@ describe('template creation', () => {
     assert.deepEqual(await preview.getByRole('listitem').allTextContents(), ['↩ Yes please', '↗ Track order', '✆ Call us', '❐ Copy offer code']);
 
     await form.getByRole('button', { name: 'Submit template' }).click();
-    await form.getByText(/^Template submitted successfully: /).waitFor();
+    await form.getByText('Submitted for review.').waitFor();
     await form.getByText('Review status: PENDING').waitFor();
     await form.getByText('Review status: APPROVED').waitFor({ timeout: 20_000 });
     await page.getByRole('alert').waitFor({ state: 'detached' });

@@ -95,6 +95,8 @@ describe('automated replies page', () => {
     // Trigger suggestions: quick-reply texts of approved templates only.
     const options = [...form.querySelectorAll('datalist option')].map((option) => option.getAttribute('value'));
     expect(options).toEqual(['Stop promotions']);
+    await userEvent.click(within(form).getByRole('button', { name: 'Save reply' }));
+    expect(within(form).getByLabelText('Trigger')).toHaveFocus();
     await userEvent.type(within(form).getByLabelText('Trigger'), 'Stop promotions');
     await userEvent.type(within(form).getByLabelText('Response text'), 'Choose an option');
 
@@ -113,6 +115,8 @@ describe('automated replies page', () => {
     const step = within(form).getByRole('region', { name: 'Flow step “prices”' });
     await userEvent.click(within(form).getByRole('button', { name: 'Save reply' }));
     expect(within(form).getByRole('alert')).toHaveTextContent('The flow step “prices” needs a response text or media.');
+    // No field of its own holds the step's rule: its message takes the focus.
+    expect(within(form).getByRole('alert')).toHaveFocus();
     await userEvent.type(within(step).getByLabelText('Response text'), 'From 5 EUR');
     await userEvent.click(within(form).getByRole('button', { name: 'Save reply' }));
 

@@ -1,0 +1,96 @@
+// The template library on /template against the real server and the sandbox: a template made
+// there is listed with its live review status and a preview, and deleted through the provider;
+// the library fits 390 px in Arabic; and a sender form submitted incomplete focuses its first
+// invalid field.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { BASE_URL, openInboxAsNewOwner, startBrowser } from './browser.mjs';
+
+/** Submits a body-only MARKETING template through the API; the sandbox approves it shortly. */
+async function createTemplate(tokens, name) {
+  const form = new FormData();
+  form.set('template', JSON.stringify({ name, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Spring sale: 20% off' }] }));
+  const response = await fetch(`${BASE_URL}/api/create-template`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.accessToken}` }, body: form });
+  assert.equal(response.status, 200, await response.text());
+}
+
+async function listTemplates(tokens) {
+  const response = await fetch(`${BASE_URL}/api/templates`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } });
+  return response.json();
+}
+
+/** Waits for the sandbox's review, told by the list the server reads from it. */
+async function waitForApproval(tokens, name) {
+  for (;;) {
+    const templates = await listTemplates(tokens);
+    if (templates.some((template) => template.name === name && template.status === 'APPROVED')) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('template library', () => {
+  let browser;
+  before(async () => {
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser.close();
+  });
+
+  it('lists a new template with its live status and preview, and deletes it', async () => {
+    const { page, tokens } = await openInboxAsNewOwner(browser.context);
+    const name = `spring_${Date.now().toString(36)}`;
+    await createTemplate(tokens, name);
+    await page.goto(`${BASE_URL}/template`);
+    await page.getByRole('tab', { name: 'Library' }).click();
+    await page.waitForURL('**/template?view=library');
+
+    const card = page.getByRole('listitem', { name });
+    await card.getByText('Spring sale: 20% off').waitFor();
+    await card.getByText('en_US').waitFor();
+    await card.getByText('APPROVED').waitFor({ timeout: 20_000 });
+
+    await card.getByRole('button', { name: `Delete ${name}` }).click();
+    await page.getByRole('dialog', { name: `Delete ${name}?` }).getByRole('button', { name: 'Delete' }).click();
+    await card.waitFor({ state: 'detached' });
+    await page.getByText(`Template ${name} deleted`).waitFor();
+    assert.ok(!(await listTemplates(tokens)).some((template) => template.name === name));
+    await page.close();
+  });
+
+  it('fits 390 px in Arabic, right to left', async () => {
+    const { page, tokens } = await openInboxAsNewOwner(browser.context);
+    await createTemplate(tokens, `long_name_${Date.now().toString(36)}_for_a_narrow_screen_check`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await page.locator('html[dir="rtl"]').waitFor({ state: 'attached' });
+    await page.goto(`${BASE_URL}/template?view=library`);
+    await page.getByRole('button', { name: 'مزامنة من واتساب' }).waitFor();
+    await page.getByRole('listitem').first().waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+    await page.close();
+  });
+
+  it('focuses the first invalid field of the sender form on submit', async () => {
+    const { page, tokens } = await openInboxAsNewOwner(browser.context);
+    const name = `notice_${Date.now().toString(36)}`;
+    await createTemplate(tokens, name);
+    await waitForApproval(tokens, name);
+    await page.goto(`${BASE_URL}/sender`);
+    const form = page.getByRole('form', { name: 'Template sender' });
+    await form.getByLabel('Template').selectOption({ label: `${name} (en_US)` });
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    const number = form.getByLabel('Phone number');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+    assert.equal(await number.evaluate((element) => element === document.activeElement), true);
+    await page.close();
+  });
+});
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
+    assert.equal(await form.getByLabel('Template').evaluate((element) => element === document.activeElement), true);
+    await page.close();
+  });
+});

@@ -1,12 +1,12 @@
 import { GALLERY_ALBUM, pickPhotos, saveToGallery } from './gallery';
 
 const plugins = vi.hoisted(() => ({
-  pickImages: vi.fn(),
-  writeFile: vi.fn(async ({ path }: { path: string }) => ({ uri: `file:///cache/${path}` })),
-  getAlbums: vi.fn(),
-  createAlbum: vi.fn(async () => undefined),
-  savePhoto: vi.fn(async () => ({ filePath: 'saved' })),
-  saveVideo: vi.fn(async () => ({ filePath: 'saved' })),
+  pickImages: vi.fn<(options: { limit: number; quality: number }) => Promise<{ photos: { webPath: string; format: string }[] }>>(),
+  writeFile: vi.fn<(options: { path: string }) => Promise<{ uri: string }>>(async ({ path }: { path: string }) => ({ uri: `file:///cache/${path}` })),
+  getAlbums: vi.fn<() => Promise<{ albums: { name: string; identifier: string }[] }>>(),
+  createAlbum: vi.fn<(options: { name: string }) => Promise<undefined>>(async () => undefined),
+  savePhoto: vi.fn<(options: object) => Promise<{ filePath: string }>>(async () => ({ filePath: 'saved' })),
+  saveVideo: vi.fn<(options: object) => Promise<{ filePath: string }>>(async () => ({ filePath: 'saved' })),
 }));
 
 vi.mock('@capacitor/camera', () => ({ Camera: { pickImages: plugins.pickImages } }));

@@ -12,10 +12,10 @@ const device = vi.hoisted(() => ({
   permission: 'prompt' as string,
   answer: 'granted' as string,
   listeners: new Map<string, Listener>(),
-  register: vi.fn(),
-  unregister: vi.fn(async () => undefined),
-  requestPermissions: vi.fn(),
-  googleLogout: vi.fn(async () => undefined),
+  register: vi.fn<() => Promise<void>>(),
+  unregister: vi.fn<() => Promise<undefined>>(async () => undefined),
+  requestPermissions: vi.fn<() => Promise<{ receive: string }>>(),
+  googleLogout: vi.fn<(options: { provider: string }) => Promise<undefined>>(async () => undefined),
 }));
 
 vi.mock('@capacitor/core', () => ({ Capacitor: { isNativePlatform: () => true, getPlatform: () => device.platform } }));
@@ -46,7 +46,9 @@ beforeEach(() => {
   vi.clearAllMocks();
   device.permission = 'prompt';
   device.requestPermissions.mockImplementation(async () => ({ receive: device.answer }));
-  device.register.mockImplementation(async () => device.listeners.get('registration')?.({ value: 'fcm-token-1' }));
+  device.register.mockImplementation(async () => {
+    device.listeners.get('registration')?.({ value: 'fcm-token-1' });
+  });
 });
 
 describe('native push', () => {
@@ -75,7 +77,7 @@ describe('native push', () => {
   });
 
   it('opens the conversation of a tapped notification', async () => {
-    const open = vi.fn();
+    const open = vi.fn<(conversationId: string) => void>();
     await listenForNotificationTaps(open);
 
     device.listeners.get('pushNotificationActionPerformed')?.({

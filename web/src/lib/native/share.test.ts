@@ -2,12 +2,12 @@ import { saveSession } from '../api/session-store';
 import { fakeServer, json } from '../../testing/fake-server';
 import { shareMedia } from './share';
 
-const native = vi.hoisted(() => ({ on: false, share: vi.fn(async () => ({})) }));
+const native = vi.hoisted(() => ({ on: false, share: vi.fn<(options: object) => Promise<object>>(async () => ({})) }));
 
 vi.mock('@capacitor/core', () => ({ Capacitor: { isNativePlatform: () => native.on, getPlatform: () => (native.on ? 'android' : 'web') } }));
 vi.mock('@capacitor/share', () => ({ Share: { share: native.share } }));
 vi.mock('@capacitor/filesystem', () => ({
-  Filesystem: { writeFile: vi.fn(async ({ path }: { path: string }) => ({ uri: `file:///cache/${path}` })) },
+  Filesystem: { writeFile: vi.fn<(options: { path: string }) => Promise<{ uri: string }>>(async ({ path }: { path: string }) => ({ uri: `file:///cache/${path}` })) },
   Directory: { Cache: 'CACHE' },
 }));
 
@@ -20,8 +20,8 @@ function signingServer() {
 
 /** The browser's share and clipboard abilities for one test. */
 function browser({ files, url }: { files: boolean; url: boolean }) {
-  const share = vi.fn(async () => undefined);
-  const writeText = vi.fn(async () => undefined);
+  const share = vi.fn<(data: ShareData) => Promise<undefined>>(async () => undefined);
+  const writeText = vi.fn<(text: string) => Promise<undefined>>(async () => undefined);
   vi.stubGlobal('navigator', {
     ...navigator,
     canShare: files ? () => true : () => false,
@@ -53,7 +53,7 @@ describe('share', () => {
 
     expect(await shareMedia(MEDIA)).toBe('shared');
 
-    const [[data]] = share.mock.calls as unknown as [[ShareData]];
+    const [[data]] = share.mock.calls as [[ShareData]];
     expect(data.files?.[0]?.name).toBe('offer.pdf');
     expect(requests).toEqual([]);
     expect(writeText).not.toHaveBeenCalled();

@@ -9,7 +9,7 @@ vi.mock('@capacitor/core', () => ({ Capacitor: { isNativePlatform: () => false, 
 vi.mock('../offline/service-worker', () => ({ activeRegistration: async () => ({ pushManager }) }));
 
 function notifications(permission: NotificationPermission) {
-  const requestPermission = vi.fn(async () => 'granted' as NotificationPermission);
+  const requestPermission = vi.fn<() => Promise<NotificationPermission>>(async () => 'granted');
   vi.stubGlobal('Notification', { permission, requestPermission });
   vi.stubGlobal('PushManager', class {});
   return requestPermission;

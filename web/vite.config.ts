@@ -16,13 +16,23 @@ export default defineConfig({
       srcDir: 'src',
       filename: 'sw.ts',
       injectRegister: false,
+      // Installable: Chromium wants the name, a start URL, standalone display and 192/512 icons
+      // (drawn in icons/parley.svg, rendered by icons/render-icons.mjs).
       manifest: {
+        id: '/whatsapp',
         name: 'Parley',
         short_name: 'Parley',
+        description: 'The business inbox for WhatsApp',
         start_url: '/whatsapp',
+        scope: '/',
         display: 'standalone',
         background_color: '#111b21',
         theme_color: '#00a884',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
       },
       injectManifest: {
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,json,webmanifest}'],

@@ -33,6 +33,23 @@ export function RouteEffects() {
   }, [navigate]);
 
   useEffect(() => {
+    // In the native app, deep links and notification taps open their conversation the same way.
+    const open = (id: string) => window.dispatchEvent(new CustomEvent(OPEN_CONVERSATION_EVENT, { detail: id }));
+    let stop: (() => void) | undefined;
+    let live = true;
+    void import('../lib/native/native-session')
+      .then(({ listenForNativeOpens }) => listenForNativeOpens(open))
+      .then((stopListening) => {
+        if (live) stop = stopListening;
+        else stopListening();
+      });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, []);
+
+  useEffect(() => {
     if (!accessToken || !refreshToken) return;
     try {
       saveSession({ accessToken, refreshToken, role: query.get('role') });

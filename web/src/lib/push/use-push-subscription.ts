@@ -1,24 +1,30 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { activeRegistration } from '../offline/service-worker';
 import { useToast } from '../toast/toast-context';
-import { ensurePushSubscription, PushPermissionBlocked } from './push';
+import { enableNotifications, refreshNotifications } from './notifications';
+import { PushPermissionBlocked } from './push';
 
-/** Once signed in: subscribe this browser to push (again after 7 days); a refusal says so once. */
+/** Once signed in: renews an existing push subscription (again after 7 days); never prompts. */
 export function usePushSubscription(): void {
+  useEffect(() => {
+    refreshNotifications().catch((error: unknown) => console.warn('push subscription not renewed', error));
+  }, []);
+}
+
+/** The bell's action: asks for notifications and says how it went. */
+export function useEnableNotifications(): () => void {
   const { t } = useTranslation();
   const showToast = useToast();
-  useEffect(() => {
-    let live = true;
-    void activeRegistration()
-      .then((registration) => registration && ensurePushSubscription(registration))
-      .catch((error: unknown) => {
-        if (error instanceof PushPermissionBlocked) {
-          if (live && error.justRefused) showToast(t('push.permissionBlocked'), 'info');
-        } else console.warn('push subscription failed', error);
-      });
-    return () => {
-      live = false;
-    };
+  return useCallback(() => {
+    enableNotifications().then(
+      (enabled) => showToast(t(enabled ? 'native.notificationsOn' : 'native.notificationsFailed'), enabled ? 'success' : 'error'),
+      (error: unknown) => {
+        if (error instanceof PushPermissionBlocked) showToast(t('push.permissionBlocked'), 'info');
+        else {
+          console.warn('push subscription failed', error);
+          showToast(t('native.notificationsFailed'), 'error');
+        }
+      },
+    );
   }, [showToast, t]);
 }

@@ -1,4 +1,5 @@
-// The spec's sign-out sequence: unsubscribe push (best effort), close event streams, clear local
+// The spec's sign-out sequence: unsubscribe push (best effort; natively also the device token
+// and the Google sign-in), close event streams, clear local
 // stores, clear tokens and push tokens. The caller then goes to /login replacing history.
 // Signing out everywhere first ends every session of the account on the server (every device's
 // tokens refused at once); that must succeed, or nothing is cleared and the caller is told.
@@ -25,6 +26,7 @@ export async function signOut(): Promise<void> {
     // A server failure here is only logged; cleanup continues (spec section 4).
     console.warn('unsubscribe-from-notifications failed', error);
   }
+  await (await import('../native/native-session')).signOutNative();
   closeAllStreams();
   clearMediaCache();
   await clearLocalStores().catch((error: unknown) => console.warn('local stores not cleared', error));

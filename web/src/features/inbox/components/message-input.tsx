@@ -9,6 +9,8 @@ import { CannedMenu, cannedOptionId } from './canned-menu';
 import { textDirection } from '../text-direction';
 import { EmojiPicker } from './emoji-picker';
 import { VoiceRecorder } from './voice-recorder';
+import { pickPhotos } from '../../../lib/native/gallery';
+import { isNative } from '../../../lib/native/platform';
 
 const MAX_HEIGHT_PX = 200;
 const ACCEPT =
@@ -177,6 +179,23 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
             >
               <Icon name="clip" />
             </button>
+            {isNative() && (
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={t('native.pickFromGallery')}
+                title={t('native.pickFromGallery')}
+                disabled={disabled}
+                onClick={() =>
+                  void pickPhotos().then(
+                    (photos) => setFiles((current) => [...current, ...photos]),
+                    (error: unknown) => console.warn('gallery pick failed', error),
+                  )
+                }
+              >
+                🖼
+              </button>
+            )}
           </>
         )}
         <input

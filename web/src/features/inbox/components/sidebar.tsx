@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ThemeToggle } from '../../../components/theme-toggle';
 import type { Conversation, Label } from '../../../lib/api/types';
+import { useEnableNotifications } from '../../../lib/push/use-push-subscription';
 import { useRealtime } from '../../../lib/realtime/realtime-context';
 import type { SearchResult } from '../api/search-api';
 import type { ListFilter, TabCounts } from '../api/team-api';
@@ -35,6 +36,7 @@ export function Sidebar(props: Props) {
   const { t } = useTranslation();
   const { state } = useRealtime();
   const [adding, setAdding] = useState(false);
+  const enableNotifications = useEnableNotifications();
   return (
     <aside className="sidebar" aria-label={t('inbox.chats')}>
       <header className="sidebar-header">
@@ -48,10 +50,16 @@ export function Sidebar(props: Props) {
         <button type="button" className="icon-button" aria-label={t('inbox.refresh')} onClick={list.reload}>
           ⟳
         </button>
-        <span className="bell" role="img" aria-label={t('inbox.unreadTotal', { count: list.totalUnread })}>
+        <button
+          type="button"
+          className="bell icon-button"
+          aria-label={t('inbox.unreadTotal', { count: list.totalUnread })}
+          title={t('native.enableNotifications', { count: list.totalUnread })}
+          onClick={enableNotifications}
+        >
           <Icon name="bell" />
           {list.totalUnread > 0 && <span className="badge">{list.totalUnread}</span>}
-        </span>
+        </button>
       </header>
       <input
         type="search"

@@ -1,0 +1,103 @@
+import 'fake-indexeddb/auto';
+import { saveSession } from '../api/session-store';
+import { PushPermissionBlocked } from '../push/push';
+import { signOut } from '../session/sign-out';
+import { fakeServer, json } from '../../testing/fake-server';
+import { listenForNotificationTaps, NATIVE_TOKEN_KEY, registerNativePush } from './push';
+
+type Listener = (event: unknown) => void;
+
+const device = vi.hoisted(() => ({
+  platform: 'android',
+  permission: 'prompt' as string,
+  answer: 'granted' as string,
+  listeners: new Map<string, Listener>(),
+  register: vi.fn<() => Promise<void>>(),
+  unregister: vi.fn<() => Promise<undefined>>(async () => undefined),
+  requestPermissions: vi.fn<() => Promise<{ receive: string }>>(),
+  googleLogout: vi.fn<(options: { provider: string }) => Promise<undefined>>(async () => undefined),
+}));
+
+vi.mock('@capacitor/core', () => ({ Capacitor: { isNativePlatform: () => true, getPlatform: () => device.platform } }));
+vi.mock('@capacitor/push-notifications', () => ({
+  PushNotifications: {
+    checkPermissions: async () => ({ receive: device.permission }),
+    requestPermissions: device.requestPermissions,
+    register: device.register,
+    unregister: device.unregister,
+    addListener: async (event: string, listener: Listener) => {
+      device.listeners.set(event, listener);
+      return { remove: async () => void device.listeners.delete(event) };
+    },
+  },
+}));
+vi.mock('@capgo/capacitor-social-login', () => ({ SocialLogin: { logout: device.googleLogout } }));
+
+function pushServer() {
+  return fakeServer({
+    'POST /api/subscribe-to-notifications': () => json({ status: 'success' }),
+    'POST /api/unsubscribe-from-notifications': () => json({ status: 'success' }),
+    'POST /identity/auth/logout': () => json({ status: 'success' }),
+  });
+}
+
+beforeEach(() => {
+  saveSession({ accessToken: 'access', refreshToken: 'refresh' });
+  vi.clearAllMocks();
+  device.permission = 'prompt';
+  device.requestPermissions.mockImplementation(async () => ({ receive: device.answer }));
+  device.register.mockImplementation(async () => {
+    device.listeners.get('registration')?.({ value: 'fcm-token-1' });
+  });
+});
+
+describe('native push', () => {
+  it.each(['android', 'ios'])('asks, registers and sends the %s device token with its platform', async (platform) => {
+    device.platform = platform;
+    device.answer = 'granted';
+    const { requests } = pushServer();
+
+    expect(await registerNativePush()).toBe('fcm-token-1');
+
+    expect(device.requestPermissions).toHaveBeenCalled();
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/subscribe-to-notifications']);
+    expect(requests[0]?.body).toEqual({ token: 'fcm-token-1', platform });
+    expect(localStorage.getItem(NATIVE_TOKEN_KEY)).toBe('fcm-token-1');
+    expect(device.listeners.has('registration')).toBe(false);
+  });
+
+  it('registers nothing when the user refuses', async () => {
+    device.answer = 'denied';
+    const { requests } = pushServer();
+
+    await expect(registerNativePush()).rejects.toBeInstanceOf(PushPermissionBlocked);
+
+    expect(device.register).not.toHaveBeenCalled();
+    expect(requests).toEqual([]);
+  });
+
+  it('opens the conversation of a tapped notification', async () => {
+    const open = vi.fn<(conversationId: string) => void>();
+    await listenForNotificationTaps(open);
+
+    device.listeners.get('pushNotificationActionPerformed')?.({
+      actionId: 'tap',
+      notification: { id: '1', data: { conversation_id: '1555_15550001111', preview: 'Hello' } },
+    });
+
+    expect(open).toHaveBeenCalledWith('1555_15550001111');
+  });
+
+  it('forgets the device token on the server and on the device at sign-out', async () => {
+    const { requests } = pushServer();
+    localStorage.setItem(NATIVE_TOKEN_KEY, 'fcm-token-1');
+
+    await signOut();
+
+    const unsubscribe = requests.find((r) => r.path === '/api/unsubscribe-from-notifications');
+    expect(unsubscribe?.body).toEqual({ token: 'fcm-token-1' });
+    expect(device.unregister).toHaveBeenCalled();
+    expect(device.googleLogout).toHaveBeenCalledWith({ provider: 'google' });
+    expect(localStorage.getItem(NATIVE_TOKEN_KEY)).toBeNull();
+  });
+});

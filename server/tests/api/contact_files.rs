@@ -148,6 +148,11 @@ both_backends!(
             let detail = body["detail"].as_str().expect("detail");
             assert!(detail.starts_with(expected), "{detail}");
         }
+        let mut big = b"name,phone\n".to_vec();
+        big.resize(5 * 1024 * 1024 + 1, b'1');
+        let (status, body) = import(&app, &token, file("big.csv", "text/csv", &big)).await;
+        assert_eq!(status, 413, "{body}");
+        assert_eq!(body["code"], "payload_too_large");
         let (status, _) = app
             .post_form(
                 PATH,

@@ -33,6 +33,7 @@ use crate::body_encoding;
 use crate::config::Settings;
 use crate::error::{ApiError, no_route};
 use crate::framework_errors::{self, BodyLimit};
+use crate::media_link::MediaLinks;
 use crate::multipart::{MAX_FORM_TEXT, MAX_UPLOAD};
 use crate::outbox::Outbox;
 use crate::provider::Provider;
@@ -129,6 +130,8 @@ impl Application {
             settings.server.data_dir.clone(),
         ));
         actix_web::rt::spawn(outbox.clone().run());
+        let media_links =
+            MediaLinks::new(jwt_secret.as_bytes(), settings.media.share_link_ttl_secs);
         let tokens = TokenIssuer::new(
             jwt_secret.as_bytes(),
             settings.auth.access_token_ttl_secs,
@@ -173,6 +176,7 @@ impl Application {
             throttle: LoginThrottle::new(&settings.auth, store.clone()),
             google: GoogleVerifier::new(settings.google.clone(), http.clone()),
             http,
+            media_links,
             dummy_hash: hash_password("parley-dummy-password".into()).await?,
             store,
             settings,

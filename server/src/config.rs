@@ -17,6 +17,13 @@ pub struct Settings {
     pub outbox: OutboxSettings,
     pub sandbox: SandboxSettings,
     pub push: PushSettings,
+    pub media: MediaSettings,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct MediaSettings {
+    /// How long a share link (`POST /api/media/{id}/share`) opens its file without a login.
+    pub share_link_ttl_secs: u64,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -46,6 +53,20 @@ pub struct PushSettings {
     /// Accepts `http://` endpoints on local addresses (a local push service in tests); real
     /// ones are `https://` on public addresses.
     pub allow_http_endpoints: bool,
+    /// Native push to the Android and iOS apps.
+    pub fcm: FcmSettings,
+}
+
+/// Firebase Cloud Messaging (HTTP v1); both `project_id` and `service_account_file` empty
+/// leaves native push off.
+#[derive(Clone, Debug, Deserialize)]
+pub struct FcmSettings {
+    /// The Firebase project the apps are registered in.
+    pub project_id: String,
+    /// The service account's JSON key file (a secret: it is read, never logged).
+    pub service_account_file: PathBuf,
+    /// FCM's base URL.
+    pub endpoint: String,
 }
 
 impl fmt::Debug for PushSettings {
@@ -55,6 +76,7 @@ impl fmt::Debug for PushSettings {
             .field("vapid_private_key", &"[redacted]")
             .field("queue_len", &self.queue_len)
             .field("allow_http_endpoints", &self.allow_http_endpoints)
+            .field("fcm", &self.fcm)
             .finish()
     }
 }

@@ -6,6 +6,7 @@
 //! - `app`: builds the actix application and wires the parts; used by `main` and the tests
 //! - `state`: what every handler shares
 //! - `customer`: the customer key (a phone number's digits, or a BSUID) that names a conversation
+//! - `contact_file`: contacts read from an uploaded vCard or CSV file
 //! - `customer_file`: the headers a customer's file is served with (allowed types, sandboxed)
 //! - `multipart`: multipart forms read into memory with limits
 //! - `names`: how long user and contact names may be and which characters they may not hold
@@ -32,6 +33,7 @@
 //! - `replies`: the automated reply form's rules and the reply-choosing engine
 //! - `outbox`: durable delivery of outgoing messages, provider media
 //! - `media`: file type sniffing from the bytes, the Cloud API's limits, storage
+//! - `media_link`: signed share links that open one media file without a login until they expire
 //! - `rate`: per-number token buckets
 //! - `sending`: the rules of sending (the 24-hour window, templates, durable bulk jobs)
 //! - `push`: Web Push of new customer messages to the business's subscribed browsers
@@ -49,12 +51,14 @@ pub mod client_text;
 pub mod cloud;
 pub mod cluster;
 pub mod config;
+pub mod contact_file;
 pub mod customer;
 pub mod customer_file;
 pub mod error;
 pub mod framework_errors;
 pub mod inbound;
 pub mod media;
+pub mod media_link;
 pub mod multipart;
 pub mod names;
 pub mod outbox;

@@ -13,6 +13,7 @@ use crate::auth::throttle::LoginThrottle;
 use crate::auth::token_versions::TokenVersions;
 use crate::auth::tokens::TokenIssuer;
 use crate::config::Settings;
+use crate::media_link::MediaLinks;
 use crate::outbox::Outbox;
 use crate::provider::Provider;
 use crate::push::Push;
@@ -54,6 +55,8 @@ pub struct AppState {
     pub sandbox: Option<Arc<Sandbox>>,
     /// Web Push of new customer messages to subscribed browsers.
     pub push: Push,
+    /// Signs and checks media share links.
+    pub media_links: MediaLinks,
     /// Checked against when a login names no account, so timing tells nothing.
     pub dummy_hash: String,
 }

@@ -1,17 +1,23 @@
 //! Contacts: add, rename or move to a new number, import, delete.
 
-use actix_web::{HttpResponse, web};
+use actix_multipart::Multipart;
+use actix_web::http::header::CONTENT_TYPE;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::auth::extract::Auth;
+use crate::contact_file;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank, required};
-use crate::names::required_name;
+use crate::multipart::Form;
+use crate::names::{self, required_name};
 use crate::state::AppState;
 
 /// Most contacts one import call may carry.
 const MAX_IMPORT: usize = 10_000;
+/// Largest contact file (10,000 cards with photos left out are well under this).
+const MAX_FILE: usize = 5 * 1024 * 1024;
 
 #[derive(Deserialize)]
 pub struct ContactForm {
@@ -67,21 +73,50 @@ pub struct ImportForm {
     contacts: Option<Vec<ContactForm>>,
 }
 
-/// `POST /api/contacts/import` {contacts: [{name, phone_number}]} → {added, updated, unchanged}.
+/// `POST /api/contacts/import` → {added, updated, unchanged, skipped}: JSON
+/// {contacts: [{name, phone_number}]} (every entry must be valid), or a multipart form whose
+/// `file` is a vCard or CSV file (entries without a valid name and number are skipped).
 pub async fn import_contacts(
     state: web::Data<AppState>,
     auth: Auth,
-    body: web::Json<ImportForm>,
-) -> ApiResult<HttpResponse> {
+    req: HttpRequest,
+    payload: web::Payload,
+) -> actix_web::Result<HttpResponse> {
+    let multipart = req
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("multipart/"));
+    let (valid, skipped) = if multipart {
+        let form = Form::read(Multipart::new(req.headers(), payload), MAX_FILE)
+            .await
+            .map_err(ApiError::from)?;
+        file_contacts(&form)?
+    } else {
+        let body = web::Json::<ImportForm>::from_request(&req, &mut payload.into_inner()).await?;
+        (json_contacts(&body)?, 0)
+    };
+    let (counts, events) = state
+        .store
+        .import_contacts(&auth.business_id, &valid)
+        .await
+        .map_err(ApiError::from)?;
+    state.bus.publish(events);
+    Ok(HttpResponse::Ok().json(json!({
+        "added": counts.added,
+        "updated": counts.updated,
+        "unchanged": counts.unchanged,
+        "skipped": skipped,
+    })))
+}
+
+/// The (phone, name) pairs of a JSON import; any invalid entry refuses the whole import.
+fn json_contacts(body: &ImportForm) -> ApiResult<Vec<(String, String)>> {
     let contacts = body
         .contacts
         .as_ref()
         .ok_or_else(|| ApiError::Unprocessable("contacts is required".into()))?;
-    if contacts.len() > MAX_IMPORT {
-        return Err(ApiError::Unprocessable(format!(
-            "At most {MAX_IMPORT} contacts per import"
-        )));
-    }
+    check_count(contacts.len())?;
     let mut valid = Vec::with_capacity(contacts.len());
     for (index, contact) in contacts.iter().enumerate() {
         let name = required_name(&contact.name, &format!("contacts[{index}].name"))?;
@@ -93,16 +128,48 @@ pub async fn import_contacts(
         .map_err(|e| ApiError::Unprocessable(format!("contacts[{index}]: {e}")))?;
         valid.push((phone, name));
     }
-    let (counts, events) = state
-        .store
-        .import_contacts(&auth.business_id, &valid)
-        .await?;
-    state.bus.publish(events);
-    Ok(HttpResponse::Ok().json(json!({
-        "added": counts.added,
-        "updated": counts.updated,
-        "unchanged": counts.unchanged,
-    })))
+    Ok(valid)
+}
+
+/// The (phone, name) pairs of an uploaded file, and how many entries were skipped for a
+/// missing or invalid name or number.
+fn file_contacts(form: &Form) -> ApiResult<(Vec<(String, String)>, usize)> {
+    let file = form
+        .file("file")
+        .ok_or_else(|| ApiError::Unprocessable("file is required".into()))?;
+    if file.bytes.len() > MAX_FILE {
+        return Err(ApiError::PayloadTooLarge(format!(
+            "file is larger than {} MB",
+            MAX_FILE / (1024 * 1024)
+        )));
+    }
+    let read = contact_file::read(
+        file.filename.as_deref().unwrap_or_default(),
+        file.content_type.as_deref(),
+        &file.bytes,
+    )
+    .map_err(|e| ApiError::Unprocessable(e.to_string()))?;
+    check_count(read.len())?;
+    let total = read.len();
+    let valid: Vec<(String, String)> = read
+        .into_iter()
+        .filter_map(|entry| {
+            let phone = CustomerKey::parse(&contact_file::phone_digits(&entry.phone)).ok()?;
+            let name = names::name("name", &entry.name).ok()?;
+            (!name.is_empty()).then(|| (phone.into_string(), name))
+        })
+        .collect();
+    let skipped = total - valid.len();
+    Ok((valid, skipped))
+}
+
+fn check_count(count: usize) -> ApiResult<()> {
+    if count > MAX_IMPORT {
+        return Err(ApiError::Unprocessable(format!(
+            "At most {MAX_IMPORT} contacts per import"
+        )));
+    }
+    Ok(())
 }
 
 /// `DELETE /api/contacts/delete/{phone}`.

@@ -5,6 +5,7 @@ use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
+use crate::api::media;
 use crate::api::team::member_of;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
@@ -129,16 +130,20 @@ pub async fn get_config(state: web::Data<AppState>, auth: Auth) -> ApiResult<Htt
         .json(json!({"phoneNumberId": business.phone_number_id.unwrap_or_default()})))
 }
 
-/// `GET /api/media/{id}`: a file of the caller's business (bearer or `?token=`), with range
-/// requests for audio and video. Inbound media not kept yet is fetched from the provider first.
-/// Served as `customer_file` says: never as a page that could run script in Parley's origin.
+/// `GET /api/media/{id}`: a file of the caller's business (bearer or `?token=`, or a share
+/// link's `exp` and `sig`), with range requests for audio and video. Inbound media not kept yet
+/// is fetched from the provider first. Served as `customer_file` says: never as a page that
+/// could run script in Parley's origin.
 pub async fn get_media(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let auth = Auth::from_header_or_query(&req).await?;
     let id = path.into_inner();
+    let business_id = match media::link_owner(&state, &req, &id).await? {
+        Some(owner) => owner,
+        None => Auth::from_header_or_query(&req).await?.business_id,
+    };
     if id.is_empty()
         || id.len() > 128
         || !id
@@ -147,14 +152,9 @@ pub async fn get_media(
     {
         return Err(ApiError::NotFound("Media not found".into()));
     }
-    let file = match state.store.media(&auth.business_id, &id).await? {
+    let file = match state.store.media(&business_id, &id).await? {
         Some(file) => file,
-        None => {
-            state
-                .outbox
-                .fetch_inbound_media(&auth.business_id, &id)
-                .await?
-        }
+        None => state.outbox.fetch_inbound_media(&business_id, &id).await?,
     };
     let named = NamedFile::open_async(state.settings.server.data_dir.join(&file.path))
         .await

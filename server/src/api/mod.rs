@@ -15,6 +15,7 @@
 //! - `labels`: the business's labels and the labels a conversation carries
 //! - `search`: full-history search of messages, notes and contacts
 //! - `reports`: the owner's overview report, as JSON or CSV
+//! - `media`: share links that open a media file without a login
 
 pub mod canned;
 pub mod contacts;
@@ -22,6 +23,7 @@ pub mod conversations;
 pub mod events;
 pub mod health;
 pub mod labels;
+pub mod media;
 pub mod messages;
 pub mod push;
 pub mod recipients;
@@ -114,6 +116,7 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/config", web::get().to(messages::get_config))
         .route("/media/{id}", web::get().to(messages::get_media))
+        .route("/media/{id}/share", web::post().to(media::share_media))
         .route("/contacts/add", web::post().to(contacts::add_contact))
         .route("/users/update", web::post().to(contacts::update_contact))
         .route(

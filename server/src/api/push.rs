@@ -1,5 +1,5 @@
-//! Web Push registration: the application server key, and subscribing and unsubscribing the
-//! caller's browsers (docs/API.md, "Push notifications").
+//! Push registration: the application server key, and subscribing and unsubscribing the
+//! caller's browsers and native app devices (docs/API.md, "Push notifications").
 
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
@@ -7,16 +7,15 @@ use serde_json::{Value, json};
 
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult, required};
-use crate::push::{REFRESH_AFTER_MS, endpoint_of, parse_subscription};
+use crate::push::{
+    NATIVE_PLATFORMS, REFRESH_AFTER_MS, WEB, endpoint_of, parse_device_token, parse_subscription,
+};
 use crate::state::AppState;
 use crate::store::iso_time;
 
-/// The one platform this server delivers to.
-const WEB: &str = "web";
-
 #[derive(Deserialize)]
 pub struct SubscribeForm {
-    /// The browser's `PushSubscription` (object or JSON string).
+    /// The browser's `PushSubscription` (object or JSON string), or a device's FCM token.
     #[serde(default)]
     token: Value,
     platform: Option<String>,
@@ -34,8 +33,8 @@ pub async fn get_public_key(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(json!({"publicKey": state.push.public_key()}))
 }
 
-/// `POST /api/subscribe-to-notifications` {token, platform: "web"}: registers or refreshes the
-/// caller's browser.
+/// `POST /api/subscribe-to-notifications` {token, platform: "web" | "android" | "ios"}:
+/// registers or refreshes the caller's browser or device.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
 pub async fn subscribe_to_notifications(
     state: web::Data<AppState>,
@@ -43,17 +42,26 @@ pub async fn subscribe_to_notifications(
     body: web::Json<SubscribeForm>,
 ) -> ApiResult<HttpResponse> {
     let platform = required(&body.platform, "platform")?;
-    if platform != WEB {
+    let subscription = if platform == WEB {
+        parse_subscription(&body.token, state.settings.push.allow_http_endpoints)?
+    } else if NATIVE_PLATFORMS.contains(&platform.as_str()) {
+        if !state.push.native_enabled() {
+            return Err(ApiError::Unprocessable(format!(
+                "platform \"{platform}\" needs FCM, which this server is not configured for: \
+                 set push.fcm.project_id and push.fcm.service_account_file \
+                 (PARLEY_PUSH__FCM__PROJECT_ID, PARLEY_PUSH__FCM__SERVICE_ACCOUNT_FILE)"
+            )));
+        }
+        parse_device_token(&body.token, &platform)?
+    } else {
         return Err(ApiError::BadRequest(format!(
-            "platform \"{platform}\" is not supported: this server sends Web Push only \
-             (platform \"web\")"
+            "platform \"{platform}\" is not supported: \"web\", \"android\" or \"ios\""
         )));
-    }
-    let subscription = parse_subscription(&body.token, state.settings.push.allow_http_endpoints)?;
+    };
     auth.user(&state).await?;
     let refreshed = state
         .store
-        .upsert_push_subscription(&auth.business_id, &auth.user_id, WEB, &subscription)
+        .upsert_push_subscription(&auth.business_id, &auth.user_id, &subscription)
         .await?;
     Ok(HttpResponse::Ok().json(json!({
         "status": "success",
@@ -61,7 +69,8 @@ pub async fn subscribe_to_notifications(
     })))
 }
 
-/// `POST /api/unsubscribe-from-notifications` {token}: forgets one of the caller's browsers.
+/// `POST /api/unsubscribe-from-notifications` {token}: forgets one of the caller's browsers or
+/// devices.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
 pub async fn unsubscribe_from_notifications(
     state: web::Data<AppState>,

@@ -1,11 +1,16 @@
-//! Web Push to the business's users when a customer writes (docs/API.md, "Push notifications").
+//! Web Push to the business's users' browsers, and FCM to their native apps, when a customer
+//! writes (docs/API.md, "Push notifications"; docs/PUSH.md).
 //!
 //! The VAPID key is configured or generated once and kept in the data dir, like the JWT key. The
 //! webhook only queues a notification (`Push::notify`, never waiting); a worker encrypts each one
 //! per browser (RFC 8291, aes128gcm, by the `web-push` crate) and posts it with the app's HTTP
-//! client, a few at a time. Browsers their push service reports gone (404/410) are forgotten.
+//! client, a few at a time, and sends it through FCM to each device of the native apps when FCM
+//! is configured. Browsers their push service reports gone (404/410) and devices FCM reports
+//! unregistered are forgotten.
 //!
-//! - `subscription`: reading the `PushSubscription` a browser sends
+//! - `subscription`: reading the `PushSubscription` a browser sends, or a device's FCM token
+//! - `fcm`: FCM HTTP v1 messages to the Android and iOS apps
+//! - `google_token`: the service account's OAuth access token for FCM, cached
 //! - `address`: push services live on public addresses: the checks, and a resolver that keeps
 //!   the sender off private, loopback, link-local and metadata addresses
 
@@ -27,9 +32,14 @@ use web_push::{
 };
 
 mod address;
+mod fcm;
+mod google_token;
 mod subscription;
 
-pub use subscription::{SubscriptionError, endpoint_of, parse_subscription};
+use fcm::{Delivered, Fcm, NativeNotice};
+pub use subscription::{
+    NATIVE_PLATFORMS, SubscriptionError, WEB, endpoint_of, parse_device_token, parse_subscription,
+};
 
 use crate::config::Settings;
 use crate::store::{self, MessageRow, PushSubscription, Store, iso_time, preview};
@@ -67,6 +77,8 @@ pub struct Push {
     public_key: String,
     /// Notifications dropped because the queue was full.
     dropped: AtomicU64,
+    /// FCM is configured: the native apps may subscribe.
+    native: bool,
 }
 
 /// What the worker needs to deliver.
@@ -78,6 +90,8 @@ struct Sender {
     local: bool,
     vapid: PartialVapidSignatureBuilder,
     subject: String,
+    /// The native apps' sender, when FCM is configured.
+    fcm: Option<Fcm>,
 }
 
 impl Push {
@@ -104,7 +118,10 @@ impl Push {
         let (queue, notices) = mpsc::channel(settings.push.queue_len.max(1));
         let http = address::push_client(settings.push.allow_http_endpoints)
             .context("Failed to build the push client")?;
+        let fcm = Fcm::from_settings(&settings.push.fcm)?;
+        let native = fcm.is_some();
         let sender = Arc::new(Sender {
+            fcm,
             store,
             http,
             local: settings.push.allow_http_endpoints,
@@ -116,11 +133,17 @@ impl Push {
             queue,
             public_key,
             dropped: AtomicU64::new(0),
+            native,
         })
     }
 
     pub fn public_key(&self) -> &str {
         &self.public_key
+    }
+
+    /// True when FCM is configured, so the native apps' devices can be notified.
+    pub fn native_enabled(&self) -> bool {
+        self.native
     }
 
     /// Queues a push for a new customer message; returns at once. A full queue drops it: a late
@@ -160,6 +183,22 @@ impl Push {
             }
         }
     }
+}
+
+/// The Web Push payload as FCM data, whose values must all be strings; a mention's author is
+/// `mention_by`.
+fn native_data(payload: &Value, mention_by: Option<&str>) -> serde_json::Map<String, Value> {
+    let mut data: serde_json::Map<String, Value> = payload
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, value)| value.is_string())
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    if let Some(by) = mention_by {
+        data.insert("mention_by".into(), by.into());
+    }
+    data
 }
 
 /// At most `max` characters, with an ellipsis when cut.
@@ -218,20 +257,55 @@ impl Sender {
             "message_id": notice.message_id,
             "timestamp": iso_time(notice.timestamp_ms),
         });
+        let data = native_data(&payload, notice.mention.as_ref().map(|(_, by)| by.as_str()));
         if let Some((_, by)) = &notice.mention {
             payload["mention"] = json!({"by": by});
         }
-        let payload = payload.to_string();
+        let native = NativeNotice {
+            title: payload["name"].as_str().unwrap_or_default(),
+            body: match notice.preview.as_str() {
+                "" => notice.kind.as_str(),
+                preview => preview,
+            },
+            data: &data,
+            thread: payload["conversation_id"].as_str().unwrap_or_default(),
+        };
+        let web_payload = payload.to_string();
         futures_util::stream::iter(subscriptions)
             .for_each_concurrent(CONCURRENT_SENDS, |subscription| {
-                let payload = payload.as_bytes();
+                let (web_payload, native) = (web_payload.as_bytes(), &native);
                 async move {
-                    if let Err(err) = self.send(business_id, &subscription, payload).await {
-                        tracing::warn!(error = %err, "push to one browser failed");
+                    let sent = if subscription.platform == WEB {
+                        self.send(business_id, &subscription, web_payload).await
+                    } else {
+                        self.send_native(business_id, &subscription, native).await
+                    };
+                    if let Err(err) = sent {
+                        tracing::warn!(error = %err, "push to one browser or device failed");
                     }
                 }
             })
             .await;
+        Ok(())
+    }
+
+    /// Sends through FCM to one device of a native app; forgets it when FCM says it is
+    /// unregistered. Without FCM configured (it was, when the device subscribed) it waits.
+    async fn send_native(
+        &self,
+        business_id: &str,
+        device: &PushSubscription,
+        notice: &NativeNotice<'_>,
+    ) -> anyhow::Result<()> {
+        let Some(fcm) = &self.fcm else {
+            return Ok(());
+        };
+        if fcm.send(&device.endpoint, notice).await? == Delivered::Unregistered {
+            tracing::info!(platform = %device.platform, "FCM token unregistered; removed");
+            self.store
+                .drop_expired_push_subscription(business_id, &device.endpoint)
+                .await?;
+        }
         Ok(())
     }
 

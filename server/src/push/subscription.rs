@@ -11,6 +11,13 @@ use crate::store::PushSubscription;
 
 /// Longest accepted endpoint URL.
 const MAX_ENDPOINT_LEN: usize = 2048;
+/// Longest accepted FCM registration token (they are about 160 characters today).
+const MAX_DEVICE_TOKEN_LEN: usize = 4096;
+
+/// The browser platform (Web Push).
+pub const WEB: &str = "web";
+/// The native apps' platforms; their devices are reached through FCM.
+pub const NATIVE_PLATFORMS: [&str; 2] = ["android", "ios"];
 
 /// base64url, with or without padding (browsers omit it, some libraries add it).
 const BASE64URL: GeneralPurpose = GeneralPurpose::new(
@@ -57,6 +64,7 @@ pub fn parse_subscription(
         return Err(SubscriptionError::Malformed(SHAPE.into()));
     };
     Ok(PushSubscription {
+        platform: WEB.into(),
         endpoint: check_endpoint(endpoint, allow_http)?,
         p256dh: check_key(
             p256dh,
@@ -65,6 +73,35 @@ pub fn parse_subscription(
             |raw| raw.len() == 65 && raw[0] == 4 && p256::PublicKey::from_sec1_bytes(raw).is_ok(),
         )?,
         auth: check_key(auth, "keys.auth", "16 bytes", |raw| raw.len() == 16)?,
+    })
+}
+
+/// Reads the `token` of a native app's subscribe call: the device's FCM registration token.
+pub fn parse_device_token(
+    token: &Value,
+    platform: &str,
+) -> Result<PushSubscription, SubscriptionError> {
+    let token = match token {
+        Value::Null => return Err(SubscriptionError::Invalid("token is required".into())),
+        Value::String(token) => token.trim(),
+        _ => {
+            return Err(SubscriptionError::Malformed(
+                "token must be the device's FCM registration token (a string)".into(),
+            ));
+        }
+    };
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-' | '.');
+    if token.is_empty() || token.len() > MAX_DEVICE_TOKEN_LEN || !token.chars().all(allowed) {
+        return Err(SubscriptionError::Malformed(format!(
+            "token must be an FCM registration token: up to {MAX_DEVICE_TOKEN_LEN} letters, \
+             digits and : _ - ."
+        )));
+    }
+    Ok(PushSubscription {
+        platform: platform.into(),
+        endpoint: token.into(),
+        p256dh: String::new(),
+        auth: String::new(),
     })
 }
 

@@ -135,4 +135,15 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?)
     }
+
+    /// The businesses that keep a file under `id` (a share link names no business; its
+    /// signature tells which of these it was issued for).
+    pub async fn media_owners(&self, id: &str) -> StoreResult<Vec<String>> {
+        let owners: Vec<(String,)> =
+            sqlx::query_as("SELECT business_id FROM media WHERE id = $1 ORDER BY business_id")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(owners.into_iter().map(|(owner,)| owner).collect())
+    }
 }

@@ -5,32 +5,37 @@ use super::{Store, now_ms};
 /// so one account cannot make every inbound message fan out without bound.
 pub const MAX_PUSH_SUBSCRIPTIONS_PER_USER: i64 = 10;
 
-/// Where and how to reach one browser (the parts of a `PushSubscription` that matter).
+/// Where and how to reach one browser (the parts of a `PushSubscription` that matter) or one
+/// device of the native app.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PushSubscription {
-    /// The push service URL; it is a bearer capability, so it is never logged.
+    /// `web` (Web Push), or `android` / `ios` (FCM).
+    pub platform: String,
+    /// The push service URL of a browser, or the FCM registration token of a device; either is
+    /// a bearer capability, so it is never logged.
     pub endpoint: String,
-    /// The browser's P-256 public key, base64url without padding.
+    /// The browser's P-256 public key, base64url without padding (empty for a device).
     pub p256dh: String,
-    /// The browser's auth secret, base64url without padding.
+    /// The browser's auth secret, base64url without padding (empty for a device).
     pub auth: String,
 }
 
 impl std::fmt::Debug for PushSubscription {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PushSubscription").finish_non_exhaustive()
+        f.debug_struct("PushSubscription")
+            .field("platform", &self.platform)
+            .finish_non_exhaustive()
     }
 }
 
 impl Store {
-    /// Registers (or refreshes) a browser for a user; answers the refresh time (Unix ms). An
+    /// Registers (or refreshes) a browser or device for a user; answers the refresh time (Unix ms). An
     /// endpoint belongs to whoever of the business registered it last (a browser that changes
     /// hands follows them); another business registering it gets its own row.
     pub async fn upsert_push_subscription(
         &self,
         business_id: &str,
         user_id: &str,
-        platform: &str,
         subscription: &PushSubscription,
     ) -> StoreResult<i64> {
         let now = now_ms();
@@ -46,7 +51,7 @@ impl Store {
         .bind(&subscription.endpoint)
         .bind(business_id)
         .bind(user_id)
-        .bind(platform)
+        .bind(&subscription.platform)
         .bind(&subscription.p256dh)
         .bind(&subscription.auth)
         .bind(now)
@@ -86,13 +91,14 @@ impl Store {
         Ok(done.rows_affected())
     }
 
-    /// Every subscribed browser of the business's users.
+    /// Every subscribed browser and device of the business's users.
     pub async fn push_subscriptions(
         &self,
         business_id: &str,
     ) -> StoreResult<Vec<PushSubscription>> {
-        let rows: Vec<(String, String, String)> = sqlx::query_as(
-            "SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE business_id = $1",
+        let rows: Vec<(String, String, String, String)> = sqlx::query_as(
+            "SELECT platform, endpoint, p256dh, auth FROM push_subscriptions \
+             WHERE business_id = $1",
         )
         .bind(business_id)
         .fetch_all(&self.pool)
@@ -100,14 +106,14 @@ impl Store {
         Ok(rows.into_iter().map(PushSubscription::from).collect())
     }
 
-    /// The subscribed browsers of one user of the business.
+    /// The subscribed browsers and devices of one user of the business.
     pub async fn user_push_subscriptions(
         &self,
         business_id: &str,
         user_id: &str,
     ) -> StoreResult<Vec<PushSubscription>> {
-        let rows: Vec<(String, String, String)> = sqlx::query_as(
-            "SELECT endpoint, p256dh, auth FROM push_subscriptions \
+        let rows: Vec<(String, String, String, String)> = sqlx::query_as(
+            "SELECT platform, endpoint, p256dh, auth FROM push_subscriptions \
              WHERE business_id = $1 AND user_id = $2",
         )
         .bind(business_id)
@@ -117,7 +123,7 @@ impl Store {
         Ok(rows.into_iter().map(PushSubscription::from).collect())
     }
 
-    /// Drops a browser its push service says is gone (404/410).
+    /// Drops a browser or device its push service says is gone (404/410, FCM's UNREGISTERED).
     pub async fn drop_expired_push_subscription(
         &self,
         business_id: &str,
@@ -132,9 +138,10 @@ impl Store {
     }
 }
 
-impl From<(String, String, String)> for PushSubscription {
-    fn from((endpoint, p256dh, auth): (String, String, String)) -> Self {
+impl From<(String, String, String, String)> for PushSubscription {
+    fn from((platform, endpoint, p256dh, auth): (String, String, String, String)) -> Self {
         PushSubscription {
+            platform,
             endpoint,
             p256dh,
             auth,

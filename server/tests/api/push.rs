@@ -509,9 +509,15 @@ both_backends!(
                 "platform is required",
             ),
             (
-                json!({"token": good(), "platform": "android"}),
+                json!({"token": "fcm-token", "platform": "android"}),
+                422,
+                "platform \"android\" needs FCM, which this server is not configured for: set \
+                 push.fcm.project_id and push.fcm.service_account_file",
+            ),
+            (
+                json!({"token": good(), "platform": "windows"}),
                 400,
-                "platform \"android\" is not supported",
+                "platform \"windows\" is not supported",
             ),
             (
                 json!({"token": "not json", "platform": "web"}),

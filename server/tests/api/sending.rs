@@ -623,7 +623,10 @@ both_backends!(
             )
             .await;
         assert_eq!(status, 200);
-        assert_eq!(counts, json!({"added": 2, "updated": 1, "unchanged": 1}));
+        assert_eq!(
+            counts,
+            json!({"added": 2, "updated": 1, "unchanged": 1, "skipped": 0})
+        );
 
         let (status, _) = app
             .call(

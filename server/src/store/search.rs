@@ -146,8 +146,10 @@ impl Store {
         }
         let last = query.words.len() - 1;
         let (from, matches, rowid, words) = match self.backend {
+            // CROSS JOIN keeps the index first: walking the documents by time and probing the
+            // index per row would read a whole history for a rare word.
             Backend::Sqlite => (
-                "search_fts f JOIN search_documents d ON d.rowid = f.rowid",
+                "search_fts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
                 "search_fts MATCH $1",
                 "f.rowid",
                 // Words are letters and digits only, so quoting them is safe.

@@ -247,7 +247,7 @@ pub fn message_text(i: u64) -> String {
 /// Which customer message `i` of `messages` comes from: customer 0 gets every `stride`-th
 /// message (the deep conversation), the others the rest in turn.
 pub fn customer_of(i: u64, stride: u64, others: u64) -> usize {
-    if i % stride == 0 {
+    if i.is_multiple_of(stride) {
         0
     } else {
         (1 + (i - i / stride - 1) % others) as usize

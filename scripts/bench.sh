@@ -6,7 +6,7 @@
 # bounded by `timeout`.
 # BENCH_QUICK=1 runs tiny sizes to check the script itself; BENCH_SKIP_BUILD=1 uses the binaries
 # already built; BENCH_ONLY="idle fanout" reruns only those sections (floors, idle, fanout, inbox,
-# send, bulk) and keeps the other sections' results from the last run for the report. The report
+# send, bulk, biginbox) and keeps the other sections' results from the last run for the report. The report
 # (loadtest/bench/report.py) sets the run's tables among the hand-written text of
 # loadtest/bench/findings.md.
 set -euo pipefail
@@ -110,7 +110,7 @@ run() {
   echo "parley-loadtest $*" >"$OUT/$name.cmd"
   local before
   before=$(head -n 1 /proc/stat)
-  if ! timeout 900 "${LT[@]}" "$@" --quiet --json "$OUT/$name.json" >"$OUT/$name.txt" 2>&1; then
+  if ! timeout "${RUN_LIMIT:-900}" "${LT[@]}" "$@" --quiet --json "$OUT/$name.json" >"$OUT/$name.txt" 2>&1; then
     echo "$name failed: $(tail -n 3 "$OUT/$name.txt")" | tee -a "$OUT/failures.txt"
   fi
   steal_percent "$before" "$(head -n 1 /proc/stat)" >"$OUT/$name.steal"
@@ -126,10 +126,12 @@ steal_percent() {
 if [ "$QUICK" = 1 ]; then
   IDLE_SIZES="200 1000"; INBOX_RATES="50 200"; FANOUT_SESSIONS="50"; SEND_RATES="10"
   HOLD=2; LOAD_SECS=3; BULK_RECIPIENTS=2000
+  BIG="--conversations 500 --messages 5000 --deep 500 --repeats 20"
 else
   IDLE_SIZES="1000 5000 18000"; INBOX_RATES="100 200 400 1000 2000 5000"
   FANOUT_SESSIONS="100 1000"; SEND_RATES="20 75"
   HOLD=10; LOAD_SECS=10; BULK_RECIPIENTS=100000
+  BIG="--conversations 100000 --messages 1000000 --deep 10000 --repeats 300"
 fi
 # The bulk job's configured pace (125/s: 100,000 recipients in ~800 s, within the generator's
 # 900 s limit, a pace one core holds); the sandbox's own limit sits 10x above it so it never refuses.
@@ -228,6 +230,25 @@ start_parley PARLEY_OUTBOX__RATE_PER_SECOND="$BULK_RATE" \
 run "bulk-$BULK_RECIPIENTS" bulk --target "$P" --recipients "$BULK_RECIPIENTS" --rate "$BULK_RATE" \
   --sandbox-log "$PARLEY_DATA/sandbox-sent.jsonl" --drain 120
 stop_parley
+
+fi
+
+if wanted biginbox; then
+echo "== big inbox"
+# One business with 100,000 conversations and 1,000,000 messages, seeded through batched signed
+# webhooks, then each read timed one after another: on SQLite, then on a fresh Postgres database.
+# Seeding takes longer than the other runs' 900 s bound.
+export RUN_LIMIT=3600
+start_parley
+run "biginbox-sqlite" big-inbox --target "$P" $BIG --max-inflight 4 --server-pid "$SERVER_PID"
+stop_parley
+PG=$(scripts/ensure-postgres.sh)
+psql "$PG" -qc 'DROP DATABASE IF EXISTS parley_bench' -c 'CREATE DATABASE parley_bench'
+start_parley DATABASE_URL="${PG%/*}/parley_bench"
+run "biginbox-postgres" big-inbox --target "$P" $BIG --max-inflight 4 --server-pid "$SERVER_PID"
+stop_parley
+psql "$PG" -qc 'DROP DATABASE IF EXISTS parley_bench'
+unset RUN_LIMIT
 
 fi
 

@@ -18,6 +18,9 @@ pub const MAX_CUSTOMERS: usize = 10_000;
 pub const MAX_AGENTS: usize = 500;
 /// Most recipients of one bulk job.
 pub const MAX_RECIPIENTS: usize = 200_000;
+/// Most conversations and messages `big-inbox` seeds.
+pub const MAX_BIG_CONVERSATIONS: usize = 200_000;
+pub const MAX_BIG_MESSAGES: u64 = 2_000_000;
 /// Largest padded nchan message.
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 
@@ -45,7 +48,14 @@ file once and finds it stored after that.\n\
 (or --max-rate / --duration); reports deliveries/s of the best step within the bound and every \
 step.\n\
 * send: --agents send text messages through /api/send-message at --rate for --duration; \
-reports send latency and time to the sandbox's delivered and read receipts.\n* bulk: uploads a generated csv of --recipients numbers to /api/recipients/parse, creates and waits for an approved template, starts one bulk job through /api/send-template and follows its bulk_send_progress events; --rate must equal the server's [outbox] rate_per_second (and the sandbox's rate_per_second must be higher). Reports the achieved rate and its deviation from --rate overall and in the worst 1 s and 10 s windows, the job's wall time, and from --sandbox-log (the server's data_dir/sandbox-sent.jsonl) recipients never sent (lost) and sent more than once (duplicates); a job not finished within three times its planned time is reported as it stands (job_finished false).\n\n\
+reports send latency and time to the sandbox's delivered and read receipts.\n* bulk: uploads a generated csv of --recipients numbers to /api/recipients/parse, creates and waits for an approved template, starts one bulk job through /api/send-template and follows its bulk_send_progress events; --rate must equal the server's [outbox] rate_per_second (and the sandbox's rate_per_second must be higher). Reports the achieved rate and its deviation from --rate overall and in the worst 1 s and 10 s windows, the job's wall time, and from --sandbox-log (the server's data_dir/sandbox-sent.jsonl) recipients never sent (lost) and sent more than once (duplicates); a job not finished within three times its planned time is reported as it stands (job_finished false).\n* big-inbox: seeds one business with --conversations and --messages \
+(text in English and Arabic, customer 0 holding --deep of them) as signed webhooks of --batch \
+messages, --max-inflight at a time, puts a label on every 200th conversation, then times each read \
+--repeats times one after another: the chat list's first page, a later page, a filtered page, a \
+contact search by phone and by name, full-history search for a rare word, a common word, an \
+Arabic word and a common two-letter prefix, and the deep conversation's last 30 messages. \
+Reports seeding time and rate, the server's RSS after seeding (--server-pid) and each read's \
+percentiles.\n\n\
 In the report, delivered_per_sec is connects/s (idle), messages/s that reached every agent \
 (inbox), deliveries/s to followers (fanout), completed sends/s (send) or recipients sent per second (bulk); lost counts expected \
 deliveries that never arrived (idle: sessions that failed or dropped), duplicates repeated ones.\n\n\
@@ -106,6 +116,24 @@ pub enum Scenario {
         /// The server's data_dir/sandbox-sent.jsonl: what the sandbox accepted.
         #[arg(long)]
         sandbox_log: PathBuf,
+    },
+    /// One business with a long history seeded through batched webhooks; times the reads.
+    BigInbox {
+        /// Conversations (customers) in the history.
+        #[arg(long, default_value_t = 100_000)]
+        conversations: usize,
+        /// Messages in the history.
+        #[arg(long, default_value_t = 1_000_000)]
+        messages: u64,
+        /// Messages of the one deep conversation (customer 0).
+        #[arg(long, default_value_t = 10_000)]
+        deep: u64,
+        /// Messages per seeding webhook (the Cloud API batches up to 1000).
+        #[arg(long, default_value_t = 1000)]
+        batch: usize,
+        /// Timed repetitions of each read.
+        #[arg(long, default_value_t = 300)]
+        repeats: u64,
     },
 }
 
@@ -234,11 +262,37 @@ impl Common {
                     bail!("--recipients / --rate must be at most {MAX_DURATION_SECS} seconds");
                 }
             }
+            Scenario::BigInbox {
+                conversations,
+                messages,
+                deep,
+                batch,
+                repeats,
+            } => {
+                if *conversations < 2 || *conversations > MAX_BIG_CONVERSATIONS {
+                    bail!("--conversations must be in 2..={MAX_BIG_CONVERSATIONS}");
+                }
+                if *messages == 0 || *messages > MAX_BIG_MESSAGES {
+                    bail!("--messages must be in 1..={MAX_BIG_MESSAGES}");
+                }
+                if *deep == 0 || *deep > *messages {
+                    bail!("--deep must be in 1..=--messages");
+                }
+                if *batch == 0 || *batch > 1000 {
+                    bail!("--batch must be in 1..=1000");
+                }
+                if *repeats == 0 || *repeats > 100_000 {
+                    bail!("--repeats must be in 1..=100000");
+                }
+            }
             _ => {}
         }
         let parley_only = matches!(
             scenario,
-            Scenario::Inbox { .. } | Scenario::Send | Scenario::Bulk { .. }
+            Scenario::Inbox { .. }
+                | Scenario::Send
+                | Scenario::Bulk { .. }
+                | Scenario::BigInbox { .. }
         );
         if self.peer == Peer::Nchan && parley_only {
             bail!("--peer nchan supports the idle and fanout scenarios only");

@@ -6,7 +6,8 @@
 //!   `business` (setup through the public API), `webhook` (signed webhooks), `session`
 //!   (WebSocket sessions bound to a loopback source address), `marker` (the latency marker
 //!   carried in message text), `rss` (process memory).
-//! - `scenarios`: one module per scenario (`idle`, `inbox`, `fanout`, `send`, `bulk`), and what
+//! - `scenarios`: one module per scenario (`idle`, `inbox`, `fanout`, `send`, `bulk`,
+//!   `big_inbox`), and what
 //!   they share: `run` (target, flags, run id, progress), `open_loop` (the publisher),
 //!   `publish` (one marked message sent) and `subscribers` (the sessions that receive it).
 //! - `report`: histograms, the report, its table and JSON.
@@ -48,6 +49,22 @@ pub async fn run(cli: &Cli) -> Result<Report> {
             recipients,
             sandbox_log,
         } => scenarios::bulk(&run, *recipients, sandbox_log).await?,
+        Scenario::BigInbox {
+            conversations,
+            messages,
+            deep,
+            batch,
+            repeats,
+        } => {
+            let size = scenarios::BigInbox {
+                conversations: *conversations,
+                messages: *messages,
+                deep: *deep,
+                batch: *batch,
+                repeats: *repeats,
+            };
+            scenarios::big_inbox(&run, &size).await?
+        }
     };
     if let Some(path) = &cli.common.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")?;

@@ -148,6 +148,21 @@ pub struct Step {
     pub errors: u64,
 }
 
+/// One measured request of `big-inbox`: the same GET repeated, its latency percentiles.
+#[derive(Serialize, Debug, Clone)]
+pub struct QueryTiming {
+    pub name: String,
+    pub path: String,
+    pub requests: u64,
+    /// Items in the answer (conversations, search results or messages).
+    pub results: usize,
+    pub p50_ms: f64,
+    pub p90_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    pub errors: u64,
+}
+
 /// What a run reports; the table and `--json` show the same fields.
 #[derive(Serialize, Debug, Clone, Default)]
 pub struct Report {
@@ -208,6 +223,8 @@ pub struct Report {
     pub worst_10s_deviation_pct: Option<f64>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<Step>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queries: Vec<QueryTiming>,
 }
 
 impl Report {
@@ -258,6 +275,18 @@ impl Report {
                     s.max_ms,
                     s.lost,
                     s.duplicates
+                ));
+            }
+        }
+        if !self.queries.is_empty() {
+            out.push_str(&format!(
+                "\n{:<22} {:>8} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6}\n",
+                "request", "requests", "results", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors"
+            ));
+            for q in &self.queries {
+                out.push_str(&format!(
+                    "{:<22} {:>8} {:>7} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>6}\n",
+                    q.name, q.requests, q.results, q.p50_ms, q.p90_ms, q.p99_ms, q.max_ms, q.errors
                 ));
             }
         }

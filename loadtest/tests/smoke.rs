@@ -109,6 +109,24 @@ async fn bulk_sends_every_recipient_exactly_once() {
     assert_eq!(report.job_finished, Some(true));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn big_inbox_seeds_every_message_and_answers_every_read() {
+    let report = run(
+        "big-inbox --conversations 200 --messages 2000 --deep 200 --batch 100 --repeats 3 \
+         --max-inflight 4",
+    )
+    .await;
+    assert_eq!(report.delivered, 2000);
+    let read = |name: &str| {
+        let q = report.queries.iter().find(|q| q.name == name);
+        q.map_or(0, |q| q.results)
+    };
+    assert_eq!(read("list first page"), 20);
+    assert_eq!(read("open deep conversation"), 30);
+    assert_eq!(read("search common word"), 20);
+    assert!(read("list filtered") > 0, "{}", report.table());
+}
+
 #[test]
 fn a_non_loopback_target_is_refused() {
     for target in [
@@ -134,6 +152,8 @@ fn runs_are_bounded() {
         "fanout --peer nchan --frame-bytes 100000",
         "bulk --recipients 0 --sandbox-log x",
         "bulk --recipients 100000 --rate 10 --sandbox-log x",
+        "big-inbox --deep 2000000",
+        "big-inbox --batch 5000",
     ] {
         let cli = Cli::try_parse_from(format!("parley-loadtest {args}").split_whitespace())
             .expect("arguments parse");

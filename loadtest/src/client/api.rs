@@ -31,7 +31,7 @@ impl Api {
 
     /// Sends `body` as JSON, with a bearer token when given; answers the status and the body
     /// (JSON when it parses, else its text, so a failed setup step can show what came back).
-    pub(super) async fn call(
+    pub async fn call(
         &self,
         method: reqwest::Method,
         path: &str,

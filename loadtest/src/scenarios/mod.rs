@@ -1,12 +1,15 @@
-//! The five scenarios, one module each, and the pieces more than one of them uses.
+//! The six scenarios, one module each, and the pieces more than one of them uses.
 //!
-//! - `idle`, `inbox`, `fanout`, `send`, `bulk`: the scenarios.
+//! - `idle`, `inbox`, `fanout`, `send`, `bulk`, `big_inbox`: the scenarios.
+//! - `corpus`: the big inbox's names and message texts and the webhooks that carry them.
 //! - `run`: what every scenario is given (target, flags, run id, progress bar).
 //! - `open_loop`: the publisher that keeps its schedule whatever the server does.
 //! - `publish`: one marked message as a webhook to Parley or a body to nchan.
 //! - `subscribers`: the sessions that read marked messages and credit their phase.
 
+mod big_inbox;
 mod bulk;
+mod corpus;
 mod fanout;
 mod idle;
 mod inbox;
@@ -16,6 +19,7 @@ mod run;
 mod send;
 mod subscribers;
 
+pub use big_inbox::{BigInbox, big_inbox};
 pub use bulk::bulk;
 pub use fanout::fanout;
 pub use idle::idle;

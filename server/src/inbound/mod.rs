@@ -7,6 +7,7 @@
 mod batch;
 mod reply;
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use futures_util::future::join_all;
@@ -109,6 +110,7 @@ impl Intake<'_> {
         for outcome in changes.into_iter().chain(echoes) {
             outcome.map_err(InboundError::NotPersisted)?;
         }
+        let (mut wrote, mut seen) = (Vec::new(), HashSet::new());
         for outcome in messages {
             // Only a message seen for the first time is answered, so redeliveries never double up.
             if let Some(arrival) = outcome.map_err(InboundError::NotPersisted)? {
@@ -117,9 +119,13 @@ impl Intake<'_> {
                     .get(&arrival.key.business_id)
                     .copied()
                     .unwrap_or_default();
+                if seen.insert(arrival.key.clone()) {
+                    wrote.push(arrival.key.clone());
+                }
                 self.follow_up(sets_off, arrival);
             }
         }
+        self.reopen_or_assign(wrote);
         // Media is kept now, while the provider still has it (its URLs expire); a failure here
         // is retried when someone opens the file.
         for (business_id, media_id) in media {
@@ -145,14 +151,25 @@ impl Intake<'_> {
         Ok(())
     }
 
-    /// A new message's reopening and assignment, push and automated reply.
-    fn follow_up(&self, sets_off: SetsOff, arrival: Arrival) {
-        let (team, key) = (self.team.clone(), arrival.key.clone());
+    /// Reopens or assigns each conversation that got new messages, one after another in one
+    /// task: a webhook of a thousand messages then holds one database connection for it, not a
+    /// thousand tasks queueing for the pool.
+    fn reopen_or_assign(&self, keys: Vec<ConversationKey>) {
+        if keys.is_empty() {
+            return;
+        }
+        let team = self.team.clone();
         actix_web::rt::spawn(async move {
-            if let Err(err) = team.customer_wrote(&key).await {
-                tracing::warn!(error = %err, "conversation not reopened or assigned");
+            for key in keys {
+                if let Err(err) = team.customer_wrote(&key).await {
+                    tracing::warn!(error = %err, "conversation not reopened or assigned");
+                }
             }
         });
+    }
+
+    /// A new message's push and automated reply.
+    fn follow_up(&self, sets_off: SetsOff, arrival: Arrival) {
         if sets_off.push {
             self.push.notify(&arrival.key, &arrival.stored);
         }

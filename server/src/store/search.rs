@@ -58,6 +58,14 @@ fn cursor_of(found: &Found) -> String {
     format!("{}:{}", found.at, found.doc_id)
 }
 
+/// The cursor's time and document id as bound values (no cursor: before everything).
+fn cursor_binds(scope: &SearchScope) -> (i64, &str) {
+    scope
+        .after
+        .as_ref()
+        .map_or((i64::MAX, ""), |c| (c.at, c.doc_id.as_str()))
+}
+
 /// Reads a `next_cursor`; `None` when it is not one a search gave.
 pub fn parse_cursor(cursor: &str) -> Option<Cursor> {
     let (at, doc_id) = cursor.split_once(':')?;
@@ -67,25 +75,83 @@ pub fn parse_cursor(cursor: &str) -> Option<Cursor> {
     })
 }
 
+/// Documents a search reads first: the newest this many in its scope.
+const WINDOW: i64 = 2_000;
+
+/// The times (both included) and, on SQLite, the least index rowid one step of a search covers.
+#[derive(Clone, Copy)]
+struct Bounds {
+    from: i64,
+    to: i64,
+    min_rowid: i64,
+}
+
+/// The scope's conditions on search documents `d`, from placeholder `$3` on (phone twice, then
+/// the cursor's time twice and document id).
+const IN_SCOPE: &str = "($3 = '' OR d.phone = $4) \
+    AND (d.at < $7 OR (d.at = $8 AND d.doc_id < $9))";
+
 impl Store {
-    /// Up to `limit` documents of the business matching `query` in `scope`, newest first, and
-    /// the cursor of the next page (none at the end).
-    pub async fn search(
+    /// The oldest time and least rowid among the `WINDOW` newest documents in scope; `None`
+    /// when the scope holds fewer (one search over all of them is as cheap).
+    async fn window(
+        &self,
+        business_id: &str,
+        scope: &SearchScope,
+    ) -> StoreResult<Option<(i64, i64)>> {
+        let rowid = match self.backend {
+            Backend::Sqlite => "d.rowid",
+            Backend::Postgres => "CAST(0 AS BIGINT)",
+        };
+        let sql = format!(
+            "SELECT MIN(at), MIN(r), COUNT(*) FROM (SELECT d.at AS at, {rowid} AS r \
+             FROM search_documents d WHERE d.business_id = $2 AND {IN_SCOPE} \
+             AND d.at >= $5 AND d.at <= $6 AND $1 = '' ORDER BY d.at DESC LIMIT $10) w"
+        );
+        let (before_at, before_id) = cursor_binds(scope);
+        let phone = scope.phone.as_deref().unwrap_or_default();
+        // `$1` (the words) is bound empty so that both queries number the scope alike. Only
+        // fixed fragments are formatted in; the values are bound.
+        let (oldest, min_rowid, count): (Option<i64>, Option<i64>, i64) =
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind("")
+                .bind(business_id)
+                .bind(phone)
+                .bind(phone)
+                .bind(scope.from_ms.unwrap_or(i64::MIN))
+                .bind(scope.to_ms.unwrap_or(i64::MAX))
+                .bind(before_at)
+                .bind(before_at)
+                .bind(before_id)
+                .bind(WINDOW)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(match (oldest, min_rowid) {
+            (Some(oldest), Some(min_rowid)) if count >= WINDOW => Some((oldest, min_rowid)),
+            _ => None,
+        })
+    }
+
+    /// Up to `limit` matching documents within `bounds`, newest first.
+    async fn find(
         &self,
         business_id: &str,
         query: &Query,
         scope: &SearchScope,
+        bounds: &Bounds,
         limit: i64,
-    ) -> StoreResult<(Vec<SearchHit>, Option<String>)> {
-        let (before_at, before_id) = scope
-            .after
-            .as_ref()
-            .map_or((i64::MAX, ""), |c| (c.at, c.doc_id.as_str()));
+    ) -> StoreResult<Vec<Found>> {
+        if bounds.from > bounds.to {
+            return Ok(Vec::new());
+        }
         let last = query.words.len() - 1;
-        let (from, matches, words) = match self.backend {
+        let (from, matches, rowid, words) = match self.backend {
+            // CROSS JOIN keeps the index first: walking the documents by time and probing the
+            // index per row would read a whole history for a rare word.
             Backend::Sqlite => (
-                "search_fts f JOIN search_documents d ON d.rowid = f.rowid",
+                "search_fts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
                 "search_fts MATCH $1",
+                "f.rowid",
                 // Words are letters and digits only, so quoting them is safe.
                 query
                     .words
@@ -98,6 +164,7 @@ impl Store {
             Backend::Postgres => (
                 "search_documents d",
                 "to_tsvector('simple', d.folded) @@ to_tsquery('simple', $1)",
+                "CAST(0 AS BIGINT)",
                 query
                     .words
                     .iter()
@@ -110,26 +177,64 @@ impl Store {
         let sql = format!(
             "SELECT d.doc_id, d.phone, d.kind, d.at, d.body, c.name FROM {from} \
              LEFT JOIN contacts c ON c.business_id = d.business_id AND c.phone = d.phone \
-             WHERE {matches} AND d.business_id = $2 AND ($3 = '' OR d.phone = $4) \
-             AND d.at >= $5 AND d.at <= $6 \
-             AND (d.at < $7 OR (d.at = $8 AND d.doc_id < $9)) \
+             WHERE {matches} AND d.business_id = $2 AND {IN_SCOPE} \
+             AND d.at >= $5 AND d.at <= $6 AND {rowid} >= $11 \
              ORDER BY d.at DESC, d.doc_id DESC LIMIT $10"
         );
+        let (before_at, before_id) = cursor_binds(scope);
         let phone = scope.phone.as_deref().unwrap_or_default();
         // Only fixed fragments are formatted in; the values are bound.
-        let mut rows: Vec<Found> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
             .bind(words)
             .bind(business_id)
             .bind(phone)
             .bind(phone)
-            .bind(scope.from_ms.unwrap_or(i64::MIN))
-            .bind(scope.to_ms.unwrap_or(i64::MAX))
+            .bind(bounds.from)
+            .bind(bounds.to)
             .bind(before_at)
             .bind(before_at)
             .bind(before_id)
-            .bind(limit + 1)
+            .bind(limit)
+            .bind(bounds.min_rowid)
             .fetch_all(&self.pool)
-            .await?;
+            .await?)
+    }
+
+    /// Up to `limit` documents of the business matching `query` in `scope`, newest first, and
+    /// the cursor of the next page (none at the end).
+    pub async fn search(
+        &self,
+        business_id: &str,
+        query: &Query,
+        scope: &SearchScope,
+        limit: i64,
+    ) -> StoreResult<(Vec<SearchHit>, Option<String>)> {
+        let mut bounds = Bounds {
+            from: scope.from_ms.unwrap_or(i64::MIN),
+            to: scope.to_ms.unwrap_or(i64::MAX),
+            min_rowid: i64::MIN,
+        };
+        // The newest documents in scope first: strictly after the window's oldest time every
+        // document of the scope is in the window, so its matches come first and are complete.
+        let mut rows = Vec::new();
+        if let Some((oldest, min_rowid)) = self.window(business_id, scope).await? {
+            let newest = Bounds {
+                from: bounds.from.max(oldest.saturating_add(1)),
+                min_rowid,
+                ..bounds
+            };
+            rows = self
+                .find(business_id, query, scope, &newest, limit + 1)
+                .await?;
+            bounds.to = bounds.to.min(oldest);
+        }
+        if rows.len() as i64 <= limit {
+            let wanted = limit + 1 - rows.len() as i64;
+            rows.extend(
+                self.find(business_id, query, scope, &bounds, wanted)
+                    .await?,
+            );
+        }
         let more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);
         let next = if more {

@@ -74,8 +74,8 @@ pub struct ImportForm {
 }
 
 /// `POST /api/contacts/import` → {added, updated, unchanged, skipped}: JSON
-/// {contacts: [{name, phone_number}]} (every entry must be valid), or a multipart form whose
-/// `file` is a vCard or CSV file (entries without a valid name and number are skipped).
+/// {contacts: [{name, phone_number}]}, or a multipart form whose `file` is a vCard or CSV file.
+/// Either way, entries without a valid name and number are skipped and counted.
 pub async fn import_contacts(
     state: web::Data<AppState>,
     auth: Auth,
@@ -94,7 +94,7 @@ pub async fn import_contacts(
         file_contacts(&form)?
     } else {
         let body = web::Json::<ImportForm>::from_request(&req, &mut payload.into_inner()).await?;
-        (json_contacts(&body)?, 0)
+        json_contacts(&body)?
     };
     let (counts, events) = state
         .store
@@ -110,25 +110,26 @@ pub async fn import_contacts(
     })))
 }
 
-/// The (phone, name) pairs of a JSON import; any invalid entry refuses the whole import.
-fn json_contacts(body: &ImportForm) -> ApiResult<Vec<(String, String)>> {
+/// The (phone, name) pairs of a JSON import (a device's address book), and how many entries
+/// were skipped for a missing or invalid name or number: one odd contact never costs the rest.
+fn json_contacts(body: &ImportForm) -> ApiResult<(Vec<(String, String)>, usize)> {
     let contacts = body
         .contacts
         .as_ref()
         .ok_or_else(|| ApiError::Unprocessable("contacts is required".into()))?;
     check_count(contacts.len())?;
-    let mut valid = Vec::with_capacity(contacts.len());
-    for (index, contact) in contacts.iter().enumerate() {
-        let name = required_name(&contact.name, &format!("contacts[{index}].name"))?;
-        let phone = CustomerKey::parse(&required(
-            &contact.phone_number,
-            &format!("contacts[{index}].phone_number"),
-        )?)
-        .map(CustomerKey::into_string)
-        .map_err(|e| ApiError::Unprocessable(format!("contacts[{index}]: {e}")))?;
-        valid.push((phone, name));
-    }
-    Ok(valid)
+    let valid: Vec<(String, String)> = contacts
+        .iter()
+        .filter_map(|contact| {
+            let name = required_name(&contact.name, "name").ok()?;
+            let phone = CustomerKey::parse(&required(&contact.phone_number, "phone_number").ok()?)
+                .ok()?
+                .into_string();
+            Some((phone, name))
+        })
+        .collect();
+    let skipped = contacts.len() - valid.len();
+    Ok((valid, skipped))
 }
 
 /// The (phone, name) pairs of an uploaded file, and how many entries were skipped for a

@@ -6,8 +6,8 @@
 # bounded by `timeout`.
 # BENCH_QUICK=1 runs tiny sizes to check the script itself; BENCH_SKIP_BUILD=1 uses the binaries
 # already built; BENCH_ONLY="idle fanout" reruns only those sections (floors, idle, fanout, inbox,
-# send, bulk) and keeps the other sections' results from the last run for the report. The report
-# (loadtest/bench/report.py) sets the run's tables among the hand-written text of
+# send, bulk, firstload) and keeps the other sections' results from the last run for the report.
+# The report (loadtest/bench/report.py) sets the run's tables among the hand-written text of
 # loadtest/bench/findings.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -227,6 +227,26 @@ start_parley PARLEY_OUTBOX__RATE_PER_SECOND="$BULK_RATE" \
   PARLEY_SANDBOX__RATE_PER_SECOND=$((BULK_RATE * 10))
 run "bulk-$BULK_RECIPIENTS" bulk --target "$P" --recipients "$BULK_RECIPIENTS" --rate "$BULK_RATE" \
   --sandbox-log "$PARLEY_DATA/sandbox-sent.jsonl" --drain 120
+stop_parley
+
+fi
+
+if wanted firstload; then
+echo "== firstload"
+# The web app's bytes on a first visit (a size check on the build), then a 10,000-row chat list
+# scrolled in Chromium while a PerformanceObserver counts long tasks.
+(cd web && npm install --no-audit --no-fund --loglevel=error && npm run build &&
+  node scripts/first-load.mjs --json) >"$OUT/firstload-size.json"
+cat "$OUT/firstload-size.json"
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+start_parley PARLEY_SANDBOX__SIMULATED_CUSTOMERS=0 PARLEY_SANDBOX__REPLY_PROBABILITY=0
+echo "node web/bench/chat-list-scroll.mjs" >"$OUT/firstload-scroll.cmd"
+PARLEY_URL=$P timeout 900 node web/bench/chat-list-scroll.mjs >"$OUT/firstload-scroll.json" ||
+  echo "firstload-scroll failed" | tee -a "$OUT/failures.txt"
+cat "$OUT/firstload-scroll.json"
 stop_parley
 
 fi

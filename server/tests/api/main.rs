@@ -39,4 +39,5 @@ mod team_notes;
 mod team_settings;
 mod template_flow;
 mod template_rules;
+mod web_app;
 mod webhook;

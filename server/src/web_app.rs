@@ -21,8 +21,10 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// Kept by the browser but checked with the server (ETag) before each use.
 const REVALIDATE: &str = "no-cache";
 /// The precompressed copies an asset may have beside it, in the order we prefer them.
-const PRECOMPRESSED: [(ContentEncoding, &str); 2] =
-    [(ContentEncoding::Brotli, "br"), (ContentEncoding::Gzip, "gz")];
+const PRECOMPRESSED: [(ContentEncoding, &str); 2] = [
+    (ContentEncoding::Brotli, "br"),
+    (ContentEncoding::Gzip, "gz"),
+];
 
 /// The directory of the built web app (`web/dist`).
 struct WebDir(PathBuf);
@@ -71,7 +73,9 @@ async fn serve_asset(req: &HttpRequest, file: &Path) -> HttpResponse {
     let accepted = AcceptEncoding::parse(req).ok();
     let copy = PRECOMPRESSED.iter().find_map(|(encoding, extension)| {
         let copy = PathBuf::from(format!("{}.{extension}", file.display()));
-        let wanted = accepted.as_ref().is_some_and(|accept| accepts(accept, *encoding));
+        let wanted = accepted
+            .as_ref()
+            .is_some_and(|accept| accepts(accept, *encoding));
         (wanted && copy.is_file()).then_some((*encoding, copy))
     });
     let opened = match &copy {
@@ -87,12 +91,13 @@ async fn serve_asset(req: &HttpRequest, file: &Path) -> HttpResponse {
     let Ok(named) = opened else {
         return not_found(req);
     };
-    let mut response =
-        with_cache_control(named.disable_content_disposition().into_response(req), IMMUTABLE);
-    response.headers_mut().insert(
-        header::VARY,
-        HeaderValue::from_static("accept-encoding"),
+    let mut response = with_cache_control(
+        named.disable_content_disposition().into_response(req),
+        IMMUTABLE,
     );
+    response
+        .headers_mut()
+        .insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     response
 }
 

@@ -47,7 +47,9 @@ async fn get(app: &TestApp, path: &str, accept: Option<&str>) -> (u16, HeaderMap
 }
 
 fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers.get(name).map(|value| value.to_str().expect("visible header"))
+    headers
+        .get(name)
+        .map(|value| value.to_str().expect("visible header"))
 }
 
 both_backends!(
@@ -78,7 +80,11 @@ both_backends!(
                 Some("public, max-age=31536000, immutable"),
                 "{accept:?}"
             );
-            assert_eq!(header(&headers, "vary"), Some("accept-encoding"), "{accept:?}");
+            assert_eq!(
+                header(&headers, "vary"),
+                Some("accept-encoding"),
+                "{accept:?}"
+            );
             assert_eq!(header(&headers, "content-disposition"), None, "{accept:?}");
         }
     }
@@ -88,8 +94,7 @@ both_backends!(
     an_asset_without_precompressed_copies_is_sent_as_built,
     |backend| async move {
         let app = spawn_with_build(backend).await;
-        let (status, headers, bytes) =
-            get(&app, "/assets/index-BKj4s9oc.css", Some("br")).await;
+        let (status, headers, bytes) = get(&app, "/assets/index-BKj4s9oc.css", Some("br")).await;
         assert_eq!(status, 200);
         assert_eq!(header(&headers, "content-encoding"), None);
         assert_eq!(bytes, b"body{margin:0}");
@@ -107,7 +112,11 @@ both_backends!(
         for path in ["/", "/index.html", "/whatsapp", "/sw.js"] {
             let (status, headers, _) = get(&app, path, Some("br, gzip")).await;
             assert_eq!(status, 200, "{path}");
-            assert_eq!(header(&headers, "cache-control"), Some("no-cache"), "{path}");
+            assert_eq!(
+                header(&headers, "cache-control"),
+                Some("no-cache"),
+                "{path}"
+            );
             assert!(header(&headers, "etag").is_some(), "{path}");
         }
         let (_, _, page) = get(&app, "/whatsapp", None).await;
@@ -126,7 +135,11 @@ both_backends!(
         assert_eq!(error["code"], "not_found");
         // Hidden files and files outside the build are never read: they get the page instead.
         std::fs::write(app.data_dir.path().join("outside.txt"), "private").expect("file");
-        for path in ["/.vite/manifest.json", "/%2e%2e/outside.txt", "/%2E%2E%2Foutside.txt"] {
+        for path in [
+            "/.vite/manifest.json",
+            "/%2e%2e/outside.txt",
+            "/%2E%2E%2Foutside.txt",
+        ] {
             let (status, _, body) = get(&app, path, None).await;
             assert_eq!(status, 200, "{path}");
             assert_eq!(body, b"<!doctype html><title>Parley</title>", "{path}");

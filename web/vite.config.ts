@@ -27,7 +27,7 @@ export default defineConfig({
       },
       injectManifest: {
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,json,webmanifest}'],
-        // pdf.js (for PDF thumbnails, ~1.4 MB) is cached by the worker when first used instead.
+        // pdf.js and its worker (PDF thumbnails, 1.6 MB) are cached by the worker when first used.
         globIgnores: ['**/node_modules/**', 'assets/pdf-*.js', 'assets/pdf.worker*.mjs'],
         rollupFormat: 'iife',
       },

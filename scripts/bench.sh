@@ -6,9 +6,9 @@
 # bounded by `timeout`.
 # BENCH_QUICK=1 runs tiny sizes to check the script itself; BENCH_SKIP_BUILD=1 uses the binaries
 # already built; BENCH_ONLY="idle fanout" reruns only those sections (floors, idle, fanout, inbox,
-# send, bulk, biginbox) and keeps the other sections' results from the last run for the report. The report
-# (loadtest/bench/report.py) sets the run's tables among the hand-written text of
-# loadtest/bench/findings.md.
+# send, bulk, biginbox, firstload) and keeps the other sections' results from the last run for
+# the report. The report (loadtest/bench/report.py) sets the run's tables among the hand-written
+# text of loadtest/bench/findings.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -249,6 +249,26 @@ run "biginbox-postgres" big-inbox --target "$P" $BIG --max-inflight 4 --server-p
 stop_parley
 psql "$PG" -qc 'DROP DATABASE IF EXISTS parley_bench'
 unset RUN_LIMIT
+
+fi
+
+if wanted firstload; then
+echo "== firstload"
+# The web app's bytes on a first visit (a size check on the build), then a 10,000-row chat list
+# scrolled in Chromium while a PerformanceObserver counts long tasks.
+(cd web && npm install --no-audit --no-fund --loglevel=error && npm run build &&
+  node scripts/first-load.mjs --json) >"$OUT/firstload-size.json"
+cat "$OUT/firstload-size.json"
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+start_parley PARLEY_SANDBOX__SIMULATED_CUSTOMERS=0 PARLEY_SANDBOX__REPLY_PROBABILITY=0
+echo "node web/bench/chat-list-scroll.mjs" >"$OUT/firstload-scroll.cmd"
+PARLEY_URL=$P timeout 900 node web/bench/chat-list-scroll.mjs >"$OUT/firstload-scroll.json" ||
+  echo "firstload-scroll failed" | tee -a "$OUT/failures.txt"
+cat "$OUT/firstload-scroll.json"
+stop_parley
 
 fi
 

@@ -25,11 +25,12 @@ echo "== the sandbox driven by pywa, a Cloud API client library"
 scripts/pywa-tests.sh
 
 if [ -f web/package.json ]; then
-  echo "== web: install, typecheck, lint, unit tests, build, native projects sync"
-  # `cap sync` copies the build into web/android and web/ios without Gradle, the SDKs or
-  # CocoaPods (it skips `pod install` where CocoaPods is missing): docs/NATIVE.md.
+  echo "== web: install, typecheck, lint, unit tests, build with its size budget, native projects sync"
+  # `npm test` ends with the build and its first-load budget; `cap sync` copies that build into
+  # web/android and web/ios without Gradle, the SDKs or CocoaPods (it skips `pod install` where
+  # CocoaPods is missing): docs/NATIVE.md.
   (cd web && npm install --no-audit --no-fund --loglevel=error && npm run typecheck && npm run lint && npm test &&
-    npm run build && npx cap sync)
+    npx cap sync)
 fi
 
 if [ -x scripts/browser-tests.sh ]; then

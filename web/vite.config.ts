@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 
 // The dev server proxies the API to a server started with `make run` (or `parley serve`).
@@ -36,10 +37,17 @@ export default defineConfig({
       },
       injectManifest: {
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,json,webmanifest}'],
+        // pdf.js and its worker (PDF thumbnails, 1.6 MB) are cached by the worker when first used.
+        globIgnores: ['**/node_modules/**', 'assets/pdf-*.js', 'assets/pdf.worker*.mjs'],
         rollupFormat: 'iife',
       },
     }),
+    // Hashed assets also as .br and .gz beside each file: the server sends the one the browser
+    // accepts (server/src/web_app.rs). The manifest lists the sign-in page's chunks for the
+    // first-load budget (scripts/first-load.mjs).
+    compression({ include: /assets\/.+\.(js|mjs|css)$/, algorithms: ['brotliCompress', 'gzip'] }),
   ],
+  build: { manifest: true },
   server: {
     proxy: {
       '/api': { target: apiTarget, ws: true },

@@ -45,7 +45,7 @@ use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
 use crate::team::{Team, spawn_team_sweep};
-use crate::{api, auth, client_text, cluster, secrets, telemetry, webhook};
+use crate::{api, auth, client_text, cluster, secrets, telemetry, web_app, webhook};
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -276,7 +276,7 @@ fn routes(
                 .configure(auth::identity_routes)
                 .default_service(web::to(not_found)),
         )
-        .configure(|cfg| serve_web_app(cfg, &web_dir))
+        .configure(|cfg| web_app::serve_web_app(cfg, &web_dir))
 }
 
 /// `/sandbox`: the fake Cloud API with its own state, or a refusal when another provider is on.
@@ -318,25 +318,4 @@ fn spawn_pruning(state: web::Data<AppState>) {
 
 async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     Err(no_route(req.method(), req.path()))
-}
-
-/// The built web app at `/`; unknown paths get `index.html` so client routes load.
-fn serve_web_app(cfg: &mut web::ServiceConfig, web_dir: &PathBuf) {
-    if !web_dir.join("index.html").exists() {
-        return;
-    }
-    let index = web_dir.join("index.html");
-    cfg.service(
-        actix_files::Files::new("/", web_dir)
-            .index_file("index.html")
-            .default_handler(web::to(move |req: HttpRequest| {
-                let index = index.clone();
-                async move {
-                    match actix_files::NamedFile::open_async(&index).await {
-                        Ok(file) => file.into_response(&req),
-                        Err(_) => HttpResponse::NotFound().finish(),
-                    }
-                }
-            })),
-    );
 }

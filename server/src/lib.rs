@@ -23,6 +23,7 @@
 //! - `store`: the data-access layer
 //! - `auth`: the identity service and the bearer-token check
 //! - `api`: the main API, one module per area
+//! - `web_app`: the built web app (hashed assets cached for good and precompressed)
 //! - `webhook`: the provider's webhook (verification, signature, reading the body)
 //! - `inbound`: persisting a webhook's messages and receipts, and what new messages set off
 //!   (Web Push, automated replies, keeping their media)
@@ -78,4 +79,5 @@ pub mod store;
 pub mod team;
 pub mod telemetry;
 pub mod templates;
+pub mod web_app;
 pub mod webhook;

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
-// The service worker: the app shell precached so the app opens offline, media cached at runtime,
-// the outbox sent by background sync when the page is closed (MESSAGE_SENT tells open pages),
-// and Web Push notifications that open the conversation when clicked.
+// The service worker: the app shell precached so the app opens offline, pdf.js and media cached at
+// runtime, the outbox sent by background sync when the page is closed (MESSAGE_SENT tells open
+// pages), and Web Push notifications that open the conversation when clicked.
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
@@ -22,6 +22,9 @@ import type { PendingMessage } from './lib/offline/db';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
+/** Hashed assets fetched on first use rather than precached; their names change with content. */
+const LAZY_ASSETS_CACHE = 'parley-lazy-assets';
+
 interface SyncEvent extends ExtendableEvent {
   tag: string;
 }
@@ -40,6 +43,11 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 // Client routes (/whatsapp, /login, ...) get the precached shell; the API never does.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/(api|identity|sandbox)\//] }));
+// Hashed assets left out of the precache (pdf.js and its worker) are kept once first fetched.
+registerRoute(
+  ({ url, request }) => request.method === 'GET' && url.origin === self.location.origin && url.pathname.startsWith('/assets/'),
+  new CacheFirst({ cacheName: LAZY_ASSETS_CACHE, plugins: [new ExpirationPlugin({ maxEntries: 20 })] }),
+);
 registerRoute(
   ({ url, request }) => request.method === 'GET' && isMediaPath(url.pathname),
   new CacheFirst({ cacheName: MEDIA_CACHE, plugins: [new ExpirationPlugin({ maxEntries: 300 })] }),

@@ -43,4 +43,5 @@ mod team_settings;
 mod template_delete;
 mod template_flow;
 mod template_rules;
+mod web_app;
 mod webhook;

@@ -1,15 +1,16 @@
-import { Suspense, useState } from 'react';
-import { RouterProvider } from 'react-router';
+import { Suspense } from 'react';
+import { BrowserRouter } from 'react-router';
 import { ToastProvider } from '../lib/toast/toast-provider';
-import { createRouter } from './router';
+import { AppRoutes } from './router';
 
 export function App() {
-  const [router] = useState(createRouter);
   return (
-    <Suspense fallback={<div className="centered">Loading...</div>}>
-      <ToastProvider>
-        <RouterProvider router={router} />
-      </ToastProvider>
-    </Suspense>
+    <BrowserRouter>
+      <Suspense fallback={<div className="centered">Loading...</div>}>
+        <ToastProvider>
+          <AppRoutes />
+        </ToastProvider>
+      </Suspense>
+    </BrowserRouter>
   );
 }

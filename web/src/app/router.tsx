@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { LoginPage } from '../features/auth/components/login-page';
 import { RegisterPage } from '../features/auth/components/register-page';
 import { UnauthorizedPage } from '../features/auth/components/unauthorized-page';
@@ -26,43 +26,33 @@ const TemplatePage = lazy(() => import('../features/templates/components/templat
 const ReportsPage = lazy(() => import('../features/reports/components/reports-page').then((m) => ({ default: m.ReportsPage })));
 const TestPage = lazy(() => import('../features/test-view/components/test-page').then((m) => ({ default: m.TestPage })));
 
-export function createRouter() {
-  return createBrowserRouter([
-    {
-      element: <RouteEffects />,
-      children: [
-        { path: '/login', element: <LoginPage /> },
-        { path: '/register', element: <RegisterPage /> },
-        { path: '/unauthorized', element: <UnauthorizedPage /> },
-        {
-          element: <SignedInProviders />,
-          children: [
-            {
-              element: <ProtectedRoute roles={CHAT_ROLES} />,
-              children: [
-                { path: '/', element: <InboxPage /> },
-                { path: '/whatsapp', element: <InboxPage /> },
-                { path: '/template', element: <TemplatePage /> },
-                { path: '/sender', element: <SenderPage /> },
-                { path: '/automated-replies', element: <AutomatedRepliesPage /> },
-                { path: '/canned-replies', element: <CannedRepliesPage /> },
-              ],
-            },
-            {
-              element: <ProtectedRoute roles={OWNER_ROLES} />,
-              children: [{ path: '/reports', element: <ReportsPage /> }],
-            },
-            {
-              element: <ProtectedRoute />,
-              children: [
-                { path: '/test', element: <TestPage /> },
-                { path: '/edit-profile', element: <EditProfilePage /> },
-                { path: '*', element: <InboxPage /> },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  ]);
+/** Every screen of the app; the sign-in pages, the signed-in shell, then role-checked screens. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RouteEffects />}>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/register" element={<RegisterPage />} />
+        <Route path="/unauthorized" element={<UnauthorizedPage />} />
+        <Route element={<SignedInProviders />}>
+          <Route element={<ProtectedRoute roles={CHAT_ROLES} />}>
+            <Route path="/" element={<InboxPage />} />
+            <Route path="/whatsapp" element={<InboxPage />} />
+            <Route path="/template" element={<TemplatePage />} />
+            <Route path="/sender" element={<SenderPage />} />
+            <Route path="/automated-replies" element={<AutomatedRepliesPage />} />
+            <Route path="/canned-replies" element={<CannedRepliesPage />} />
+          </Route>
+          <Route element={<ProtectedRoute roles={OWNER_ROLES} />}>
+            <Route path="/reports" element={<ReportsPage />} />
+          </Route>
+          <Route element={<ProtectedRoute />}>
+            <Route path="/test" element={<TestPage />} />
+            <Route path="/edit-profile" element={<EditProfilePage />} />
+            <Route path="*" element={<InboxPage />} />
+          </Route>
+        </Route>
+      </Route>
+    </Routes>
+  );
 }

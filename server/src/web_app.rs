@@ -1,0 +1,134 @@
+//! The built web app at `/`. Hashed assets (`/assets/…`, a content hash in each name) are cached
+//! for a year and sent precompressed: the build writes `.br` and `.gz` copies beside each file and
+//! the browser gets the best one it accepts. Everything else (`index.html`, the service worker,
+//! translations) is revalidated on every use, so a new release is picked up at once. Unknown
+//! paths outside `/assets/` get `index.html` so client routes load.
+
+use std::path::{Path, PathBuf};
+
+use actix_files::NamedFile;
+use actix_web::http::header::{
+    self, AcceptEncoding, ContentEncoding, Encoding, Header, HeaderValue, Preference, Quality,
+};
+use actix_web::{HttpRequest, HttpResponse, ResponseError, guard, web};
+
+use crate::error::no_route;
+
+/// Where the hashed assets live, below the web directory.
+const ASSETS_PREFIX: &str = "assets/";
+/// A hashed name changes with its content, so a cached copy never goes stale.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// Kept by the browser but checked with the server (ETag) before each use.
+const REVALIDATE: &str = "no-cache";
+/// The precompressed copies an asset may have beside it, in the order we prefer them.
+const PRECOMPRESSED: [(ContentEncoding, &str); 2] = [
+    (ContentEncoding::Brotli, "br"),
+    (ContentEncoding::Gzip, "gz"),
+];
+
+/// The directory of the built web app (`web/dist`).
+struct WebDir(PathBuf);
+
+/// Serves the web app when `web_dir` holds a build; without one only the API answers.
+pub fn serve_web_app(cfg: &mut web::ServiceConfig, web_dir: &Path) {
+    if !web_dir.join("index.html").exists() {
+        return;
+    }
+    cfg.service(
+        web::resource("/{path:.*}")
+            .app_data(web::Data::new(WebDir(web_dir.to_path_buf())))
+            .route(
+                web::route()
+                    .guard(guard::Any(guard::Get()).or(guard::Head()))
+                    .to(serve_file),
+            ),
+    );
+}
+
+async fn serve_file(req: HttpRequest, web_dir: web::Data<WebDir>) -> HttpResponse {
+    let path = req.match_info().query("path");
+    let file = relative_path(path)
+        .map(|relative| web_dir.0.join(relative))
+        .filter(|file| file.is_file());
+    match (file, path.starts_with(ASSETS_PREFIX)) {
+        (Some(file), true) => serve_asset(&req, &file).await,
+        // A missing asset is an old build's: the page that asks for it must not get HTML.
+        (None, true) => not_found(&req),
+        (file, false) => {
+            let file = file.unwrap_or_else(|| web_dir.0.join("index.html"));
+            match NamedFile::open_async(&file).await {
+                Ok(named) => with_cache_control(named.into_response(&req), REVALIDATE),
+                Err(_) => not_found(&req),
+            }
+        }
+    }
+}
+
+fn not_found(req: &HttpRequest) -> HttpResponse {
+    no_route(req.method(), req.path()).error_response()
+}
+
+/// A hashed asset, precompressed when the browser accepts a copy the build wrote.
+async fn serve_asset(req: &HttpRequest, file: &Path) -> HttpResponse {
+    let accepted = AcceptEncoding::parse(req).ok();
+    let copy = PRECOMPRESSED.iter().find_map(|(encoding, extension)| {
+        let copy = PathBuf::from(format!("{}.{extension}", file.display()));
+        let wanted = accepted
+            .as_ref()
+            .is_some_and(|accept| accepts(accept, *encoding));
+        (wanted && copy.is_file()).then_some((*encoding, copy))
+    });
+    let opened = match &copy {
+        Some((encoding, copy)) => NamedFile::open_async(copy).await.map(|named| {
+            // The copy is the original's bytes: its type and name are the original's.
+            let extension = file.extension().and_then(|ext| ext.to_str()).unwrap_or("");
+            named
+                .set_content_type(actix_files::file_extension_to_mime(extension))
+                .set_content_encoding(*encoding)
+        }),
+        None => NamedFile::open_async(file).await,
+    };
+    let Ok(named) = opened else {
+        return not_found(req);
+    };
+    let mut response = with_cache_control(
+        named.disable_content_disposition().into_response(req),
+        IMMUTABLE,
+    );
+    response
+        .headers_mut()
+        .insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    response
+}
+
+/// Whether `Accept-Encoding` allows `encoding` (by name or by `*`, with a quality above 0).
+fn accepts(accept: &AcceptEncoding, encoding: ContentEncoding) -> bool {
+    let quality_of = |wanted: &Preference<Encoding>| {
+        accept
+            .iter()
+            .find(|item| &item.item == wanted)
+            .map(|item| item.quality)
+    };
+    quality_of(&Preference::Specific(Encoding::Known(encoding)))
+        .or_else(|| quality_of(&Preference::Any))
+        .is_some_and(|quality| quality > Quality::ZERO)
+}
+
+fn with_cache_control(mut response: HttpResponse, policy: &'static str) -> HttpResponse {
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    response
+}
+
+/// `path` below the web directory, or None when a segment could climb out of it or names a
+/// hidden file (`..`, `.vite`, a backslash).
+fn relative_path(path: &str) -> Option<PathBuf> {
+    if path.is_empty() {
+        return Some(PathBuf::from("index.html"));
+    }
+    let safe = path
+        .split('/')
+        .all(|segment| !segment.is_empty() && !segment.starts_with('.') && !segment.contains('\\'));
+    safe.then(|| PathBuf::from(path))
+}

@@ -1,6 +1,6 @@
 // What an approved template asks the sender for, and the send-template `components_json` built
 // from the user's inputs (spec sections 3 and 5, "Template sender").
-import type { Template, TemplateButton } from '../../lib/api/types';
+import type { Template, TemplateButton } from '../api/types';
 
 export const APPROVED = 'APPROVED';
 

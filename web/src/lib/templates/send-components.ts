@@ -131,6 +131,24 @@ export function needsInputs(shape: TemplateShape): boolean {
   );
 }
 
+/**
+ * Whether every input the template asks for has a value: its variables, a header file or a
+ * placed location, coupon codes and a product section (a catalog thumbnail is optional).
+ */
+export function inputsComplete(shape: TemplateShape, inputs: SenderInputs): boolean {
+  const filled = (key: string) => Boolean(inputs.values[key]?.trim());
+  const { latitude, longitude, name } = inputs.location;
+  return (
+    shape.headerVariables.every((n) => filled(headerKey(n))) &&
+    shape.bodyVariables.every((n) => filled(bodyKey(n))) &&
+    shape.urlVariableButtons.every(({ index }) => filled(buttonKey(index))) &&
+    shape.couponButtons.every(({ index }) => filled(couponKey(index))) &&
+    (!isMediaHeader(shape.headerFormat) || inputs.mediaFile !== null) &&
+    (shape.headerFormat !== 'LOCATION' || (coordinate(latitude) !== null && coordinate(longitude) !== null && name.trim() !== '')) &&
+    (shape.mpmButtons.length === 0 || productSections(inputs.sections).length > 0)
+  );
+}
+
 export const headerKey = (name: string) => `header_var_${name}`;
 export const bodyKey = (name: string) => `body_var_${name}`;
 export const buttonKey = (index: number) => `button_var_${index}`;

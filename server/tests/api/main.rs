@@ -40,4 +40,5 @@ mod team_settings;
 mod template_delete;
 mod template_flow;
 mod template_rules;
+mod template_upkeep;
 mod webhook;

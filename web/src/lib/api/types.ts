@@ -54,6 +54,8 @@ export interface Template {
   status: string;
   category?: string;
   components: TemplateComponent[];
+  /** Why WhatsApp rejected, paused or disabled it; null while there is no such reason. */
+  reason?: string | null;
 }
 
 export interface ListRow {

@@ -155,6 +155,8 @@ export interface MessageContent {
     footer?: string | { text?: string };
     buttons?: TemplateButton[];
   };
+  /** A sent template's components as sent: its header's media id or location is in there. */
+  components?: unknown[];
   reaction?: { message_id: string; emoji: string };
   contacts?: SharedContact[];
   referral?: AdReferral;

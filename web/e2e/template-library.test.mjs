@@ -1,7 +1,8 @@
 // The template library on /template against the real server and the sandbox: a template made
 // there is listed with its live review status and a preview, and deleted through the provider;
 // the library fits 390 px in Arabic; a sender form submitted incomplete focuses its first
-// invalid field; and a template with an image header sent from the chat shows its image there.
+// invalid field; a template with an image header sent from the chat shows its image there; and
+// the chat's send-template dialog fits 390 px in Arabic.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BASE_URL, openCustomerConversation, openInboxAsNewOwner, startBrowser } from './browser.mjs';
@@ -113,6 +114,33 @@ describe('template library', () => {
     const image = bubble.getByRole('img', { name: 'Image' });
     await image.waitFor();
     assert.equal(await image.evaluate((element) => element.decode().then(() => element.naturalWidth)), 1);
+    await page.close();
+  });
+
+  it('fits the send-template dialog of a location template into 390 px in Arabic, right to left', async () => {
+    const { page, tokens, pane } = await openCustomerConversation(browser.context, { name: 'Omar Saleh', phone: '15550104478', text: 'Where are you?' });
+    const name = `visit_${Date.now().toString(36)}`;
+    const components = [
+      { type: 'HEADER', format: 'LOCATION' },
+      { type: 'BODY', text: 'Hi {{1}}, find us here', example: { body_text: [['Omar']] } },
+    ];
+    await createTemplate(tokens, name, { components });
+    await waitForApproval(tokens, name);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await page.locator('html[dir="rtl"]').waitFor({ state: 'attached' });
+
+    await pane.getByRole('button', { name: 'إرسال قالب' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'إرسال قالب' });
+    await dialog.getByLabel('القالب').selectOption({ label: `${name} (en_US)` });
+    await dialog.getByLabel('خط العرض').fill('30.0444');
+    const fits = await dialog.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return element.scrollWidth <= element.clientWidth && box.left >= 0 && box.right <= window.innerWidth;
+    });
+    assert.ok(fits, 'the dialog is wider than the screen');
+    assert.equal(await dialog.evaluate((element) => getComputedStyle(element).direction), 'rtl');
     await page.close();
   });
 });

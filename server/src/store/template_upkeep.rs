@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::error::StoreResult;
 use super::events::{Draft, append_events};
+use super::templates::template_id;
 use super::{Store, now_ms};
 
 impl Store {
@@ -16,14 +17,7 @@ impl Store {
         business_id: &str,
         update: &Value,
     ) -> StoreResult<Vec<Event>> {
-        let id = update
-            .get("message_template_id")
-            .map(|v| {
-                v.as_str()
-                    .map(String::from)
-                    .unwrap_or_else(|| v.to_string())
-            })
-            .unwrap_or_default();
+        let id = template_id(update.get("message_template_id"));
         let status = update
             .get("event")
             .and_then(Value::as_str)

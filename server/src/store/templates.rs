@@ -59,6 +59,18 @@ pub struct SendJob {
     pub finished_at: Option<i64>,
 }
 
+/// A template id as the store keeps it: Meta sends it as a string in lists and as an integer in
+/// webhooks.
+pub(super) fn template_id(value: Option<&Value>) -> String {
+    value
+        .map(|v| {
+            v.as_str()
+                .map(String::from)
+                .unwrap_or_else(|| v.to_string())
+        })
+        .unwrap_or_default()
+}
+
 macro_rules! job_columns {
     () => {
         "business_id, id, template_name, language_code, payload, sender_name, total, finished_at"
@@ -80,14 +92,7 @@ impl Store {
                     .unwrap_or_default()
                     .to_string()
             };
-            let id = t
-                .get("id")
-                .map(|v| {
-                    v.as_str()
-                        .map(String::from)
-                        .unwrap_or_else(|| v.to_string())
-                })
-                .unwrap_or_default();
+            let id = template_id(t.get("id"));
             if id.is_empty() {
                 continue;
             }

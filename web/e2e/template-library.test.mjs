@@ -1,15 +1,23 @@
 // The template library on /template against the real server and the sandbox: a template made
 // there is listed with its live review status and a preview, and deleted through the provider;
-// the library fits 390 px in Arabic; and a sender form submitted incomplete focuses its first
-// invalid field.
+// the library fits 390 px in Arabic; a sender form submitted incomplete focuses its first
+// invalid field; a template with an image header sent from the chat shows its image there; and
+// the chat's send-template dialog fits 390 px in Arabic.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, openInboxAsNewOwner, startBrowser } from './browser.mjs';
+import { BASE_URL, openCustomerConversation, openInboxAsNewOwner, startBrowser } from './browser.mjs';
 
-/** Submits a body-only MARKETING template through the API; the sandbox approves it shortly. */
-async function createTemplate(tokens, name) {
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/**
+ * Submits a MARKETING template through the API (body-only unless `components` say otherwise,
+ * with `file` as a media header's example); the sandbox approves it shortly.
+ */
+async function createTemplate(tokens, name, { components = [{ type: 'BODY', text: 'Spring sale: 20% off' }], file } = {}) {
   const form = new FormData();
-  form.set('template', JSON.stringify({ name, language: 'en_US', category: 'MARKETING', components: [{ type: 'BODY', text: 'Spring sale: 20% off' }] }));
+  form.set('template', JSON.stringify({ name, language: 'en_US', category: 'MARKETING', components }));
+  if (file) form.set('file', new Blob([file], { type: 'image/png' }), 'example.png');
   const response = await fetch(`${BASE_URL}/api/create-template`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.accessToken}` }, body: form });
   assert.equal(response.status, 200, await response.text());
 }
@@ -85,6 +93,54 @@ describe('template library', () => {
     const number = form.getByLabel('Phone number');
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
     assert.equal(await number.evaluate((element) => element === document.activeElement), true);
+    await page.close();
+  });
+
+  it('sends a template with an image header from the chat and shows the image in the pane', async () => {
+    const { page, tokens, pane } = await openCustomerConversation(browser.context, { name: 'Nora Haddad', phone: '15550104477', text: 'Anything new?' });
+    const name = `arrivals_${Date.now().toString(36)}`;
+    const components = [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'New arrivals are in' }];
+    await createTemplate(tokens, name, { components, file: PNG });
+    await waitForApproval(tokens, name);
+
+    await pane.getByRole('button', { name: 'Send template' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'Send a template' });
+    await dialog.getByLabel('Template').selectOption({ label: `${name} (en_US)` });
+    await dialog.getByLabel('Header image (JPEG or PNG)').setInputFiles({ name: 'arrivals.png', mimeType: 'image/png', buffer: PNG });
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const bubble = pane.getByRole('article').filter({ hasText: 'New arrivals are in' });
+    const image = bubble.getByRole('img', { name: 'Image' });
+    await image.waitFor();
+    assert.equal(await image.evaluate((element) => element.decode().then(() => element.naturalWidth)), 1);
+    await page.close();
+  });
+
+  it('fits the send-template dialog of a location template into 390 px in Arabic, right to left', async () => {
+    const { page, tokens, pane } = await openCustomerConversation(browser.context, { name: 'Omar Saleh', phone: '15550104478', text: 'Where are you?' });
+    const name = `visit_${Date.now().toString(36)}`;
+    const components = [
+      { type: 'HEADER', format: 'LOCATION' },
+      { type: 'BODY', text: 'Hi {{1}}, find us here', example: { body_text: [['Omar']] } },
+    ];
+    await createTemplate(tokens, name, { components });
+    await waitForApproval(tokens, name);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await page.locator('html[dir="rtl"]').waitFor({ state: 'attached' });
+
+    await pane.getByRole('button', { name: 'إرسال قالب' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'إرسال قالب' });
+    await dialog.getByLabel('القالب').selectOption({ label: `${name} (en_US)` });
+    await dialog.getByLabel('خط العرض').fill('30.0444');
+    const fits = await dialog.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return element.scrollWidth <= element.clientWidth && box.left >= 0 && box.right <= window.innerWidth;
+    });
+    assert.ok(fits, 'the dialog is wider than the screen');
+    assert.equal(await dialog.evaluate((element) => getComputedStyle(element).direction), 'rtl');
     await page.close();
   });
 });

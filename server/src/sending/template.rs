@@ -61,27 +61,35 @@ impl Sending {
         let template = self
             .approved_template(business_id, &name, &language)
             .await?;
-        let mut payload = json!({
-            "messaging_product": "whatsapp", "recipient_type": "individual", "type": "template",
-            "template": {"name": name, "language": {"code": language}, "components": request.components},
-        });
+        let mut components = request.components;
+        let mut upload = None;
         if let Some(file) = &request.header_file {
             let checked = check_upload(&file.bytes, None)?;
             let media_id = uuid::Uuid::new_v4().simple().to_string();
             let kept = self
                 .keep_upload(business_id, &media_id, file, checked)
                 .await?;
-            if !attach_header_media(&mut payload, &media_id, kept.kind) {
+            let Some(pointer) = point_header_media(&mut components, kept.kind, &media_id) else {
                 return Err(SendError::Invalid(format!(
                     "The template's header takes no {} parameter for media_file",
                     kept.kind.name()
                 )));
-            }
+            };
+            upload = Some(
+                json!({"media_id": media_id, "pointer": format!("/template/components{pointer}")}),
+            );
+        }
+        let mut payload = json!({
+            "messaging_product": "whatsapp", "recipient_type": "individual", "type": "template",
+            "template": {"name": name, "language": {"code": language}, "components": components},
+        });
+        if let Some(upload) = upload {
+            payload[UPLOAD_KEY] = upload;
         }
         let sender = self.sender(business_id, user_id).await?;
         match recipients {
             Recipients::One(to) => {
-                let content = rendered(&template, &request.components);
+                let content = rendered(&template, &components);
                 let delivery = self
                     .send_template_to(
                         business_id,
@@ -174,17 +182,14 @@ impl Sending {
     }
 }
 
-/// Points the header's media parameter at an uploaded file, which the outbox sends to the
-/// provider before the message; answers false when the template has no media header parameter.
-fn attach_header_media(payload: &mut Value, media_id: &str, kind: MediaKind) -> bool {
+/// Points the header's media parameter of `kind` at the kept file `media_id`, so the stored
+/// message names it (served at `/api/media/{id}`); answers the parameter's id pointer within the
+/// components, where the outbox puts the provider's id when it uploads the file, or none when the
+/// header takes no such parameter.
+fn point_header_media(components: &mut Value, kind: MediaKind, media_id: &str) -> Option<String> {
     let name = kind.name();
-    let Some(components) = payload
-        .pointer_mut("/template/components")
-        .and_then(Value::as_array_mut)
-    else {
-        return false;
-    };
-    let found = components.iter().enumerate().find_map(|(i, c)| {
+    let components = components.as_array_mut()?;
+    let (i, j) = components.iter().enumerate().find_map(|(i, c)| {
         let header = c
             .get("type")
             .and_then(Value::as_str)?
@@ -195,11 +200,9 @@ fn attach_header_media(payload: &mut Value, media_id: &str, kind: MediaKind) -> 
             .iter()
             .position(|p| p.get("type").and_then(Value::as_str) == Some(name))?;
         header.then_some((i, j))
-    });
-    let Some((i, j)) = found else { return false };
-    components[i]["parameters"][j][name] = json!({"id": ""});
-    payload[UPLOAD_KEY] = json!({"media_id": media_id, "pointer": format!("/template/components/{i}/parameters/{j}/{name}/id")});
-    true
+    })?;
+    components[i]["parameters"][j][name] = json!({"id": media_id});
+    Some(format!("/{i}/parameters/{j}/{name}/id"))
 }
 
 /// Replaces `{{1}}` / `{{name}}` in `text` with the send's text parameters.

@@ -71,6 +71,7 @@ mod search_index;
 mod team;
 mod team_auto;
 mod team_settings;
+mod template_upkeep;
 mod templates;
 mod tokens;
 mod unread;

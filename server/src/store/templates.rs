@@ -1,11 +1,9 @@
 //! Message templates as the provider reports them, and bulk template sends.
 
-use parley_actors::events::{Event, NOTIFICATIONS, TEMPLATE_STATUS, event_data};
 use serde_json::{Value, json};
 use sqlx::FromRow;
 
 use super::error::{Error, StoreResult};
-use super::events::{Draft, append_events};
 use super::{Store, now_ms};
 
 /// A template of the business.
@@ -18,6 +16,8 @@ pub struct TemplateRow {
     pub category: String,
     /// The provider's components array (JSON).
     pub components: String,
+    /// Why the provider rejected, paused or disabled it, as its status webhook said.
+    pub rejection_reason: Option<String>,
 }
 
 impl TemplateRow {
@@ -29,6 +29,7 @@ impl TemplateRow {
             "status": self.status,
             "category": self.category,
             "components": serde_json::from_str::<Value>(&self.components).unwrap_or(json!([])),
+            "reason": self.rejection_reason,
         })
     }
 }
@@ -58,6 +59,18 @@ pub struct SendJob {
     pub finished_at: Option<i64>,
 }
 
+/// A template id as the store keeps it: Meta sends it as a string in lists and as an integer in
+/// webhooks.
+pub(super) fn template_id(value: Option<&Value>) -> String {
+    value
+        .map(|v| {
+            v.as_str()
+                .map(String::from)
+                .unwrap_or_else(|| v.to_string())
+        })
+        .unwrap_or_default()
+}
+
 macro_rules! job_columns {
     () => {
         "business_id, id, template_name, language_code, payload, sender_name, total, finished_at"
@@ -79,14 +92,7 @@ impl Store {
                     .unwrap_or_default()
                     .to_string()
             };
-            let id = t
-                .get("id")
-                .map(|v| {
-                    v.as_str()
-                        .map(String::from)
-                        .unwrap_or_else(|| v.to_string())
-                })
-                .unwrap_or_default();
+            let id = template_id(t.get("id"));
             if id.is_empty() {
                 continue;
             }
@@ -113,7 +119,7 @@ impl Store {
 
     pub async fn templates(&self, business_id: &str) -> StoreResult<Vec<TemplateRow>> {
         Ok(sqlx::query_as(
-            "SELECT id, name, language, status, category, components FROM templates \
+            "SELECT id, name, language, status, category, components, rejection_reason FROM templates \
              WHERE business_id = $1 ORDER BY name, language",
         )
         .bind(business_id)
@@ -138,7 +144,7 @@ impl Store {
         language: &str,
     ) -> StoreResult<Option<TemplateRow>> {
         Ok(sqlx::query_as(
-            "SELECT id, name, language, status, category, components FROM templates \
+            "SELECT id, name, language, status, category, components, rejection_reason FROM templates \
              WHERE business_id = $1 AND name = $2 AND language = $3",
         )
         .bind(business_id)
@@ -146,50 +152,6 @@ impl Store {
         .bind(language)
         .fetch_optional(&self.pool)
         .await?)
-    }
-
-    /// The provider's review decision: stored, and logged as a `template_status` event.
-    pub async fn template_decided(
-        &self,
-        business_id: &str,
-        update: &Value,
-    ) -> StoreResult<Vec<Event>> {
-        let id = update
-            .get("message_template_id")
-            .map(|v| {
-                v.as_str()
-                    .map(String::from)
-                    .unwrap_or_else(|| v.to_string())
-            })
-            .unwrap_or_default();
-        let status = update
-            .get("event")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let mut tx = self.begin_write().await?;
-        sqlx::query(
-            "UPDATE templates SET status = $1, updated_at = $2 WHERE business_id = $3 AND id = $4",
-        )
-        .bind(status)
-        .bind(now_ms())
-        .bind(business_id)
-        .bind(&id)
-        .execute(&mut *tx)
-        .await?;
-        let draft = Draft {
-            channels: vec![NOTIFICATIONS.into()],
-            name: TEMPLATE_STATUS,
-            data: event_data(&json!({
-                "id": id,
-                "name": update.get("message_template_name"),
-                "language": update.get("message_template_language"),
-                "status": status,
-                "reason": update.get("reason"),
-            })),
-        };
-        let events = append_events(&mut tx, business_id, vec![draft]).await?;
-        tx.commit().await?;
-        Ok(events)
     }
 
     /// Stores a bulk send and its recipients in one transaction, leased to `node` until

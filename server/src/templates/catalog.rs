@@ -20,8 +20,9 @@ pub enum CatalogError {
     Store(#[from] store::Error),
 }
 
-/// Fetches the account's templates from the provider into the store; answers the stored list.
-/// When the provider cannot be reached the last known list is answered.
+/// Fetches the account's templates from the provider into the store, forgetting those it no
+/// longer lists; answers the stored list. When the provider cannot be reached the last known
+/// list is answered.
 pub async fn sync_templates(
     store: &Store,
     provider: &dyn Provider,
@@ -29,8 +30,13 @@ pub async fn sync_templates(
 ) -> Result<Vec<TemplateRow>, store::Error> {
     let business = store.business(business_id).await?;
     if let Ok(creds) = Credentials::of(&business) {
+        let listed_at = store::now_ms();
         match provider.list_templates(&creds).await {
-            Ok(list) => store.upsert_templates(business_id, &list).await?,
+            Ok(list) => {
+                store
+                    .replace_templates(business_id, &list, listed_at)
+                    .await?
+            }
             Err(err) => {
                 tracing::warn!(error = %err, "template sync failed; answering the cached list")
             }

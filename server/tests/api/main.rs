@@ -43,5 +43,6 @@ mod team_settings;
 mod template_delete;
 mod template_flow;
 mod template_rules;
+mod template_upkeep;
 mod web_app;
 mod webhook;

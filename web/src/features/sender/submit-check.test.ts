@@ -1,5 +1,5 @@
 import type { Template } from '../../lib/api/types';
-import { buildComponents, emptyInputs, templateShape } from './send-components';
+import { buildComponents, emptyInputs, templateShape } from '../../lib/templates/send-components';
 import { submitProblem, type SubmitState } from './submit-check';
 
 const withVariables: Template = {

@@ -1,5 +1,5 @@
 // The sender's checks on submit, in the spec's order (section 5, "Template sender").
-import { needsInputs, type TemplateShape } from './send-components';
+import { needsInputs, type TemplateShape } from '../../lib/templates/send-components';
 
 export type SendMode = 'single' | 'bulk';
 

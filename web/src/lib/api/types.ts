@@ -54,6 +54,8 @@ export interface Template {
   status: string;
   category?: string;
   components: TemplateComponent[];
+  /** Why WhatsApp rejected, paused or disabled it; null while there is no such reason. */
+  reason?: string | null;
 }
 
 export interface ListRow {
@@ -153,6 +155,8 @@ export interface MessageContent {
     footer?: string | { text?: string };
     buttons?: TemplateButton[];
   };
+  /** A sent template's components as sent: its header's media id or location is in there. */
+  components?: unknown[];
   reaction?: { message_id: string; emoji: string };
   contacts?: SharedContact[];
   referral?: AdReferral;

@@ -84,11 +84,14 @@ export interface TemplateSend {
   phoneNumberId: string;
   template: Template;
   components: unknown[];
+  /** The header's image, video or document; its parameter names it `UPLOADED_MEDIA_ID`. */
+  mediaFile: File | null;
 }
 
 /** `takeOver` sends into a conversation someone else holds, making the sender its holder. */
-export function sendTemplate({ phone, phoneNumberId, template, components }: TemplateSend, takeOver = false): Promise<unknown> {
+export function sendTemplate({ phone, phoneNumberId, template, components, mediaFile }: TemplateSend, takeOver = false): Promise<unknown> {
   const form = new FormData();
+  if (mediaFile) form.set('media_file', mediaFile);
   form.set('to', phone);
   form.set('phone_number_id', phoneNumberId);
   form.set('template_name', template.name);

@@ -103,6 +103,22 @@ describe('message rendering by kind', () => {
     expect(screen.getByRole('link', { name: 'Track' })).toHaveAttribute('href', 'https://example.com/t');
   });
 
+  it('shows a sent template\'s location header as a card without a map', () => {
+    show(
+      message('template', {
+        template_structure: { header: { format: 'LOCATION', text: '' }, body: 'Find us here' },
+        components: [
+          { type: 'header', parameters: [{ type: 'location', location: { latitude: 30.0444, longitude: 31.2357, name: 'Cairo office', address: 'Tahrir Sq.' } }] },
+        ],
+      }),
+    );
+    const card = screen.getByRole('group', { name: 'Location' });
+    expect(card).toHaveTextContent('Cairo office');
+    expect(card).toHaveTextContent('Tahrir Sq.');
+    expect(card).toHaveTextContent('30.0444, 31.2357');
+    expect(document.querySelector('iframe')).toBeNull();
+  });
+
   it('sends the title of the chosen row of an interactive list', async () => {
     const { onReply } = show(
       message(

@@ -110,7 +110,7 @@ function MessageBody({ message, onReply }: Props) {
       return <OrderCard items={content.order?.product_items ?? []} text={content.text ?? content.order?.text} />;
     case 'template':
       return content.template_structure ? (
-        <TemplateCard template={content.template_structure} />
+        <TemplateCard template={content.template_structure} components={content.components} />
       ) : (
         <TextWithLinks text={content.text ?? ''} />
       );

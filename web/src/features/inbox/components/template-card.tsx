@@ -1,5 +1,10 @@
+import { useTranslation } from 'react-i18next';
 import type { MessageContent } from '../../../lib/api/types';
+import { sentHeader, type SentHeader } from '../template-header';
+import { DocumentCard } from './document-card';
+import { MediaMessage } from './media-message';
 import { TextWithLinks } from './text-with-links';
+import '../template-card.css';
 
 type Part = string | { text?: string } | undefined;
 
@@ -8,12 +13,19 @@ export function partText(part: Part): string {
   return typeof part === 'string' ? part : (part?.text ?? '');
 }
 
-export function TemplateCard({ template }: { template: NonNullable<MessageContent['template_structure']> }) {
-  const header = partText(template.header);
+interface Props {
+  template: NonNullable<MessageContent['template_structure']>;
+  /** The components the template was sent with: its header's media or location. */
+  components?: unknown[];
+}
+
+export function TemplateCard({ template, components }: Props) {
+  const header = sentHeader(components);
+  const headerText = partText(template.header);
   const footer = partText(template.footer);
   return (
     <div className="template-card">
-      {header && <strong className="template-header">{header}</strong>}
+      {header ? <HeaderMedia header={header} /> : headerText && <strong className="template-header">{headerText}</strong>}
       <TextWithLinks text={partText(template.body)} />
       {footer && <small className="template-footer">{footer}</small>}
       {template.buttons?.length ? (
@@ -35,6 +47,25 @@ export function TemplateCard({ template }: { template: NonNullable<MessageConten
           )}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** A media header as the message bubble shows media; a location as a small card without a map. */
+function HeaderMedia({ header }: { header: SentHeader }) {
+  const { t } = useTranslation();
+  if (header.kind === 'document') return <DocumentCard media={header.media} />;
+  if (header.kind !== 'location') return <MediaMessage kind={header.kind} media={header.media} />;
+  return (
+    <div className="template-location" role="group" aria-label={t('media.location')}>
+      <span aria-hidden="true">📍</span>
+      <div>
+        {header.name && <strong>{header.name}</strong>}
+        {header.address && <span>{header.address}</span>}
+        <small dir="ltr">
+          {header.latitude}, {header.longitude}
+        </small>
+      </div>
     </div>
   );
 }

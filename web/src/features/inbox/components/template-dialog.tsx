@@ -1,12 +1,22 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/modal';
+import { TemplateInputs } from '../../../components/template-inputs';
+import { TemplateSendPreview } from '../../../components/template-send-preview';
 import { heldBy } from '../../../lib/api/assignment-conflict';
 import { detailOf } from '../../../lib/api/client';
+import type { Assignee, Template } from '../../../lib/api/types';
+import {
+  buildComponents,
+  emptyInputs,
+  inputsComplete,
+  isApproved,
+  templateLabel,
+  templateShape,
+  type SenderInputs,
+} from '../../../lib/templates/send-components';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getTemplates, sendTemplate } from '../api/inbox-api';
-import type { Assignee, Template } from '../../../lib/api/types';
-import { bodyParameters, componentText, fillPlaceholders, placeholders } from '../template-text';
 
 interface Props {
   phone: string;
@@ -14,13 +24,17 @@ interface Props {
   onClose: () => void;
 }
 
-/** Sends an approved template: pick one, fill its body variables, check the preview. */
+/**
+ * Sends an approved template into the conversation: pick one, give what it asks for (variables,
+ * a header file or location, button values) and check the preview. The same inputs and
+ * `components` as the template sender.
+ */
 export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
   const { t } = useTranslation();
   const showToast = useToast();
   const [templates, setTemplates] = useState<Template[] | null>(null);
   const [chosenId, setChosenId] = useState('');
-  const [values, setValues] = useState<Record<number, string>>({});
+  const [inputs, setInputs] = useState<SenderInputs>(emptyInputs);
   const [sending, setSending] = useState(false);
   /** A teammate holds the conversation: the next send takes it over. */
   const [holder, setHolder] = useState<Assignee | null>(null);
@@ -28,7 +42,7 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
   useEffect(() => {
     let live = true;
     getTemplates()
-      .then((all) => live && setTemplates(all.filter((template) => template.status === 'APPROVED')))
+      .then((all) => live && setTemplates(all.filter(isApproved)))
       .catch((error: unknown) => {
         if (!live) return;
         setTemplates([]);
@@ -40,16 +54,16 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
   }, [showToast, t]);
 
   const chosen = templates?.find((template) => template.id === chosenId) ?? null;
-  const body = chosen ? componentText(chosen, 'BODY') : '';
-  const numbers = placeholders(body);
-  const complete = chosen !== null && numbers.every((n) => values[n]?.trim());
+  const shape = useMemo(() => (chosen ? templateShape(chosen) : null), [chosen]);
+  const complete = shape !== null && inputsComplete(shape, inputs);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!chosen || !complete || !phoneNumberId) return;
+    if (!chosen || !shape || !complete || !phoneNumberId) return;
     setSending(true);
     try {
-      await sendTemplate({ phone, phoneNumberId, template: chosen, components: bodyParameters(chosen, values) }, holder !== null);
+      const components = buildComponents(shape, inputs);
+      await sendTemplate({ phone, phoneNumberId, template: chosen, components, mediaFile: inputs.mediaFile }, holder !== null);
       showToast(t('template.sent'), 'success', CHAT_TOAST_MS);
       onClose();
     } catch (error) {
@@ -74,31 +88,20 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
               value={chosenId}
               onChange={(event) => {
                 setChosenId(event.target.value);
-                setValues({});
+                setInputs(emptyInputs());
               }}
             >
               <option value="">—</option>
               {templates.map((template) => (
                 <option key={template.id} value={template.id}>
-                  {template.name} ({template.language})
+                  {templateLabel(template)}
                 </option>
               ))}
             </select>
           </label>
         )}
-        {numbers.map((n) => (
-          <label key={n}>
-            {t('template.variable', { n })}
-            <input value={values[n] ?? ''} onChange={(event) => setValues({ ...values, [n]: event.target.value })} />
-          </label>
-        ))}
-        {chosen && (
-          <section className="template-preview" aria-label={t('template.preview')}>
-            {componentText(chosen, 'HEADER') && <strong>{componentText(chosen, 'HEADER')}</strong>}
-            <p className="message-text">{fillPlaceholders(body, values)}</p>
-            {componentText(chosen, 'FOOTER') && <small>{componentText(chosen, 'FOOTER')}</small>}
-          </section>
-        )}
+        {shape && <TemplateInputs key={chosenId} shape={shape} inputs={inputs} onChange={setInputs} />}
+        {shape && <TemplateSendPreview shape={shape} inputs={inputs} />}
         {holder && (
           <p className="take-over-ask" role="alert">
             {t('team.takeOverAsk', { name: holder.name })}

@@ -8,13 +8,13 @@ import { sendTemplate, type BulkAccepted, type TemplateSend } from '../api/sende
 import { useBulkJob } from '../hooks/use-bulk-job';
 import { useSenderSetup } from '../hooks/use-sender-setup';
 import { COUNTRIES, DEFAULT_REGION, fullNumber } from '../phone-number';
-import { buildComponents, emptyInputs, templateLabel, templateShape, type SenderInputs } from '../send-components';
+import { buildComponents, emptyInputs, templateLabel, templateShape, type SenderInputs } from '../../../lib/templates/send-components';
 import type { SenderStatus } from '../sender-status';
 import { submitProblem, type SendMode, type SubmitProblem } from '../submit-check';
 import { PhoneInput } from './phone-input';
 import { RecipientUpload } from './recipient-upload';
-import { SenderPreview } from './sender-preview';
-import { TemplateInputs } from './template-inputs';
+import { TemplateSendPreview } from '../../../components/template-send-preview';
+import { TemplateInputs } from '../../../components/template-inputs';
 import '../sender.css';
 
 /** /sender: an approved template to one number, or to every number of a recipient file. */
@@ -149,7 +149,7 @@ export function SenderPage() {
               </p>
             )}
           </form>
-          <SenderPreview shape={shape} inputs={inputs} />
+          <TemplateSendPreview shape={shape} inputs={inputs} />
         </div>
       )}
     </main>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { detailOf, messageOf } from '../../../lib/api/client';
 import type { Template } from '../../../lib/api/types';
 import { getConfig, getTemplates } from '../api/sender-api';
-import { isApproved } from '../send-components';
+import { isApproved } from '../../../lib/templates/send-components';
 import type { SenderStatus } from '../sender-status';
 
 export interface SenderSetup {

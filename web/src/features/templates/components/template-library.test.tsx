@@ -70,13 +70,22 @@ describe('template library', () => {
     expect(within(card('spring_sale')).getByText('Reason: INVALID_FORMAT')).toBeInTheDocument();
   });
 
-  it('syncs from WhatsApp on demand', async () => {
+  it('shows the rejection reason the list keeps, after a reload', async () => {
+    renderLibrary([{ ...SALE, status: 'REJECTED', reason: 'INVALID_FORMAT' }, { ...RECEIPT, reason: null }]);
+    expect(await within(await screen.findByRole('listitem', { name: 'spring_sale' })).findByText('Reason: INVALID_FORMAT')).toBeInTheDocument();
+    expect(within(card('receipt')).queryByText(/Reason:/)).toBeNull();
+  });
+
+  it('syncs from WhatsApp on demand, dropping templates deleted there', async () => {
     const { requests, setListed } = renderLibrary([]);
     expect(await screen.findByText(/No templates yet/)).toBeInTheDocument();
     setListed([RECEIPT]);
     await userEvent.click(screen.getByRole('button', { name: 'Sync from WhatsApp' }));
     expect(await screen.findByRole('listitem', { name: 'receipt' })).toBeInTheDocument();
-    expect(requests.filter((r) => r.path === '/api/templates')).toHaveLength(2);
+    setListed([]);
+    await userEvent.click(screen.getByRole('button', { name: 'Sync from WhatsApp' }));
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'receipt' })).toBeNull());
+    expect(requests.filter((r) => r.path === '/api/templates')).toHaveLength(3);
   });
 
   it('deletes a template after confirming', async () => {

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/modal';
 import { detailOf } from '../../../lib/api/client';
-import type { TemplateComponent } from '../../../lib/api/types';
+import type { Template, TemplateComponent } from '../../../lib/api/types';
 import { useToast } from '../../../lib/toast/toast-context';
-import { useTemplateLibrary, type LibraryTemplate } from '../hooks/use-template-library';
+import { useTemplateLibrary } from '../hooks/use-template-library';
 import { TemplateBubble } from './template-bubble';
 
-function component(template: LibraryTemplate, type: string): TemplateComponent | undefined {
+function component(template: Template, type: string): TemplateComponent | undefined {
   return template.components.find((part) => part.type.toUpperCase() === type);
 }
 
@@ -65,7 +65,7 @@ export function TemplateLibrary() {
   );
 }
 
-function LibraryCard({ template, onDelete }: { template: LibraryTemplate; onDelete: () => void }) {
+function LibraryCard({ template, onDelete }: { template: Template; onDelete: () => void }) {
   const { t } = useTranslation();
   const header = component(template, 'HEADER');
   const format = header?.format?.toUpperCase() ?? '';

@@ -1,15 +1,13 @@
-// The template library's list: read (and synced from WhatsApp) on open and on demand, kept live by
-// `template_status` events, read again after a `reset`; deletion goes through WhatsApp first.
+// The template library's list: read (and synced from WhatsApp) on open and on demand, with each
+// rejection's reason; kept live by `template_status` events, read again after a `reset`; deletion
+// goes through WhatsApp first.
 import { useCallback, useEffect, useState } from 'react';
 import type { Template } from '../../../lib/api/types';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { deleteTemplate, getTemplates } from '../api/templates-api';
 
-/** A listed template, with the review's reason once a rejection told it. */
-export type LibraryTemplate = Template & { reason?: string };
-
 export interface TemplateLibrary {
-  templates: LibraryTemplate[] | null;
+  templates: Template[] | null;
   syncing: boolean;
   /** Reads the list again from WhatsApp; rejects with the server's error. */
   sync: () => Promise<void>;
@@ -18,16 +16,13 @@ export interface TemplateLibrary {
 }
 
 export function useTemplateLibrary(): TemplateLibrary {
-  const [templates, setTemplates] = useState<LibraryTemplate[] | null>(null);
+  const [templates, setTemplates] = useState<Template[] | null>(null);
   const [syncing, setSyncing] = useState(false);
 
   const sync = useCallback(async () => {
     setSyncing(true);
     try {
-      const listed = await getTemplates();
-      setTemplates((known) =>
-        listed.map((template) => ({ ...template, reason: known?.find((old) => old.id === template.id && old.status === template.status)?.reason })),
-      );
+      setTemplates(await getTemplates());
     } finally {
       setSyncing(false);
     }
@@ -45,7 +40,7 @@ export function useTemplateLibrary(): TemplateLibrary {
     if (event.event !== 'template_status') return;
     const { id, status, reason } = event.data;
     if (id === undefined || typeof status !== 'string') return;
-    const told = typeof reason === 'string' && reason !== 'NONE' ? reason : undefined;
+    const told = typeof reason === 'string' && reason !== 'NONE' ? reason : null;
     setTemplates((known) => known?.map((template) => (template.id === String(id) ? { ...template, status, reason: told } : template)) ?? known);
   });
 

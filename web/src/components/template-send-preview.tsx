@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { headerKey, isMediaHeader, previewParts, type SenderInputs, type TemplateShape } from '../send-components';
+import './template-send.css';
+import { headerKey, isMediaHeader, previewParts, type SenderInputs, type TemplateShape } from '../lib/templates/send-components';
 
 /** Half the side of the map box around a location, in degrees. */
 const MAP_SPAN = 0.005;
@@ -11,7 +12,7 @@ interface Props {
 }
 
 /** The sticky chat-bubble preview; header and body variables without a value show in red. */
-export function SenderPreview({ shape, inputs }: Props) {
+export function TemplateSendPreview({ shape, inputs }: Props) {
   const { t } = useTranslation();
   return (
     <aside className="sender-preview" aria-label={t('sender.preview')}>

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import './template-send.css';
 import {
   bodyKey,
   buttonKey,
@@ -11,7 +12,7 @@ import {
   type LocationInput,
   type SenderInputs,
   type TemplateShape,
-} from '../send-components';
+} from '../lib/templates/send-components';
 
 interface Props {
   shape: TemplateShape;

@@ -1,6 +1,6 @@
 // What an approved template asks the sender for, and the send-template `components_json` built
 // from the user's inputs (spec sections 3 and 5, "Template sender").
-import type { Template, TemplateButton } from '../../lib/api/types';
+import type { Template, TemplateButton } from '../api/types';
 
 export const APPROVED = 'APPROVED';
 
@@ -128,6 +128,24 @@ export function needsInputs(shape: TemplateShape): boolean {
     shape.urlVariableButtons.length > 0 ||
     shape.couponButtons.length > 0 ||
     shape.mpmButtons.length > 0
+  );
+}
+
+/**
+ * Whether every input the template asks for has a value: its variables, a header file or a
+ * placed location, coupon codes and a product section (a catalog thumbnail is optional).
+ */
+export function inputsComplete(shape: TemplateShape, inputs: SenderInputs): boolean {
+  const filled = (key: string) => Boolean(inputs.values[key]?.trim());
+  const { latitude, longitude, name } = inputs.location;
+  return (
+    shape.headerVariables.every((n) => filled(headerKey(n))) &&
+    shape.bodyVariables.every((n) => filled(bodyKey(n))) &&
+    shape.urlVariableButtons.every(({ index }) => filled(buttonKey(index))) &&
+    shape.couponButtons.every(({ index }) => filled(couponKey(index))) &&
+    (!isMediaHeader(shape.headerFormat) || inputs.mediaFile !== null) &&
+    (shape.headerFormat !== 'LOCATION' || (coordinate(latitude) !== null && coordinate(longitude) !== null && name.trim() !== '')) &&
+    (shape.mpmButtons.length === 0 || productSections(inputs.sections).length > 0)
   );
 }
 

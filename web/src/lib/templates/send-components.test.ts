@@ -1,4 +1,4 @@
-import type { Template, TemplateButton } from '../../lib/api/types';
+import type { Template, TemplateButton } from '../api/types';
 import {
   buildComponents,
   emptyInputs,

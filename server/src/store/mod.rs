@@ -12,7 +12,8 @@
 //! - `messages`: stored messages, their events, and a conversation's history
 //! - `receipts`: status changes of our messages, and receipts that beat their message
 //! - `outgoing`: our sends, recorded before the attempt, and the provider's answer
-//! - `amend`: customers' edits and deletions of their earlier messages
+//! - `amend`: customers' edits and deletions of their earlier messages, and reactions
+//! - `quotes`: what a quoted reply shows of the message it answers
 //! - `echoes`: messages the business sent from the WhatsApp Business app
 //! - `conversations`: the actors' `ConversationStore`, over the modules above
 //! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL,
@@ -62,6 +63,7 @@ mod messages;
 mod outbox;
 mod outgoing;
 mod push;
+mod quotes;
 mod receipts;
 mod replies;
 mod reply_edits;

@@ -22,6 +22,7 @@ mod live;
 mod presence;
 mod push;
 mod push_endpoints;
+mod quotes;
 mod recipients;
 mod refusals;
 mod replies;

@@ -91,7 +91,7 @@ pub use outbox::{MediaFile, OutboxItem};
 pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use receipts::PAYMENT_ERROR_CODE;
-pub use replies::{FlowStep, QuickReplyButton, Reply, ReplyMedia, trigger_key};
+pub use replies::{FlowStep, MatchMode, QuickReplyButton, Reply, ReplyMedia, trigger_key};
 pub use reports::{SlotCount, Step, TimelineRow};
 pub use search::{Cursor, SearchHit, SearchScope, parse_cursor};
 pub use team::{Assigned, Person, TabCounts};

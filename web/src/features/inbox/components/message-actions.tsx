@@ -4,6 +4,7 @@ import type { MediaRef, Message } from '../../../lib/api/types';
 import { mediaObjectUrl } from '../../../lib/media/media-cache';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { extensionOf } from '../document-type';
+import { REACTIONS } from '../reply-context';
 
 function mediaOf(message: Message): MediaRef | undefined {
   const { content } = message;
@@ -15,8 +16,14 @@ function textOf(message: Message): string {
   return content.text ?? content.caption ?? content.full_text ?? content.body ?? '';
 }
 
-/** Per-message copy, download and share (on the web, share copies the link). */
-export function MessageActions({ message }: { message: Message }) {
+/** Replying to and reacting on a message; absent while it waits to be sent. */
+export interface QuoteActions {
+  onQuote: (message: Message) => void;
+  onReact: (message: Message, emoji: string) => void;
+}
+
+/** Per-message reply, reactions, copy, download and share (on the web, share copies the link). */
+export function MessageActions({ message, quoting }: { message: Message; quoting?: QuoteActions }) {
   const { t } = useTranslation();
   const showToast = useToast();
   const media = mediaOf(message);
@@ -44,6 +51,12 @@ export function MessageActions({ message }: { message: Message }) {
   };
 
   const items: MenuItem[] = [];
+  if (quoting) {
+    items.push({ label: t('quote.reply'), onSelect: () => quoting.onQuote(message) });
+    for (const emoji of REACTIONS) {
+      items.push({ label: t('quote.react', { emoji }), onSelect: () => quoting.onReact(message, emoji) });
+    }
+  }
   if (text) items.push({ label: t('message.copy'), onSelect: () => void copy(text, 'copiedToClipboard') });
   if (media?.media_url) {
     const absolute = new URL(media.media_url, window.location.origin).toString();

@@ -100,13 +100,14 @@ describe('quoted replies and reactions', () => {
     const { page, tokens, pane } = await openCustomerConversation(browser.context, { name: 'Pia Picture', phone, text: 'Hello' });
     await page.setViewportSize({ width: 390, height: 844 });
     for (let n = 1; n <= 12; n += 1) await injectMessage(tokens, phone, 'Pia Picture', { text: `Line ${n}` });
-    await pane.getByText('Line 12').waitFor();
+    await pane.getByText('Line 12', { exact: true }).waitFor();
     const mediaId = await uploadAsCustomer(tokens, png(300, 600), 'image/png', 'tall.png');
     await injectMessage(tokens, phone, 'Pia Picture', { message: { type: 'image', image: { id: mediaId, mime_type: 'image/png' } } });
     const picture = pane.locator('.bubble img').last();
     await picture.waitFor({ timeout: 20_000 });
     await waitForPage(page, () => {
-      const img = document.querySelector('.bubble:last-of-type img');
+      const images = document.querySelectorAll('.message-list .bubble img');
+      const img = images[images.length - 1];
       return img instanceof HTMLImageElement && img.complete && img.naturalHeight > 0;
     });
     await waitForPage(page, () => {

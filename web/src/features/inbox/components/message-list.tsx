@@ -52,6 +52,12 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
   const topSentinel = useRef<HTMLDivElement>(null);
   const snapshot = useRef<Snapshot | null>(null);
   const nearBottom = useRef(true);
+  /** Where the list last moved itself to the bottom: its own scroll events are no user's. */
+  const ownScrollTop = useRef(-1);
+  const pin = (element: HTMLElement) => {
+    element.scrollTop = element.scrollHeight;
+    ownScrollTop.current = element.scrollTop;
+  };
   const [awayFromBottom, setAwayFromBottom] = useState(false);
   const [unseen, setUnseen] = useState(0);
 
@@ -64,13 +70,13 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
     const first = messages[0]?.message_id;
     const last = messages[messages.length - 1]?.message_id;
     if (!before?.last) {
-      element.scrollTop = element.scrollHeight;
+      pin(element);
     } else if (first !== before.first && last === before.last) {
       element.scrollTop += element.scrollHeight - before.height;
     } else if (last !== before.last) {
       const newest = messages[messages.length - 1];
       if (nearBottom.current || newest?.direction !== 'incoming') {
-        element.scrollTop = element.scrollHeight;
+        pin(element);
       } else {
         const index = messages.findIndex((message) => message.message_id === before.last);
         setUnseen((count) => count + (index >= 0 ? messages.length - 1 - index : 1));
@@ -95,7 +101,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
     const element = scroller.current;
     if (!element || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      if (nearBottom.current) element.scrollTop = element.scrollHeight;
+      if (nearBottom.current) pin(element);
     });
     for (const child of Array.from(element.children)) observer.observe(child);
     return () => observer.disconnect();
@@ -123,6 +129,10 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
+    // The list's own move to the bottom: content that grew before this event arrived (a picture
+    // that loaded) is no reason to let go of the bottom.
+    if (Math.abs(element.scrollTop - ownScrollTop.current) < 1) return;
+    ownScrollTop.current = -1;
     nearBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_BOTTOM_PX;
     setAwayFromBottom(!nearBottom.current);
     if (nearBottom.current) setUnseen(0);

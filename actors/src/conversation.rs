@@ -45,7 +45,8 @@ pub struct InboundMessage {
     pub username: Option<String>,
 }
 
-/// A customer's edit or deletion of one of their earlier messages (no new message of its own).
+/// A change to an earlier message that is no message of its own: the customer's edit or
+/// deletion, or either side's reaction.
 #[derive(Clone, Debug)]
 pub struct Amendment {
     /// The provider's id of the message it changes.
@@ -63,6 +64,25 @@ pub enum Amended {
     Edited { kind: String, content: Value },
     /// Deleted for everyone: what a deleted message keeps (its kind stays).
     Revoked { content: Value },
+    /// A reaction put on the message (an empty emoji takes it off); each side has at most one.
+    Reacted { by: Reactor, emoji: String },
+}
+
+/// Who reacted to a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reactor {
+    Customer,
+    Business,
+}
+
+impl Reactor {
+    /// Its key in a message's `reactions`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Reactor::Customer => "customer",
+            Reactor::Business => "business",
+        }
+    }
 }
 
 /// A receipt for one of our messages.

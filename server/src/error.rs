@@ -202,6 +202,7 @@ impl From<SendError> for ApiError {
             SendError::Store(err) => err.into(),
             SendError::Media(err) => err.into(),
             SendError::Outbox(err) => err.into(),
+            SendError::Refused(err) => err.into(),
         }
     }
 }

@@ -45,7 +45,7 @@ pub enum Refusal {
 }
 
 /// A refusal the agent sees, from the provider's error.
-fn refusal(err: &ProviderError) -> Refusal {
+pub(crate) fn refusal(err: &ProviderError) -> Refusal {
     match err {
         ProviderError::Unauthorized(_)
         | ProviderError::NotConfigured

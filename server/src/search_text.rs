@@ -112,6 +112,13 @@ pub fn index_text(text: &str) -> String {
     words.join(" ")
 }
 
+/// A text's folded words separated by single spaces: what automated reply triggers are matched
+/// by.
+pub fn folded_words(text: &str) -> String {
+    let words: Vec<String> = words_of(text).into_iter().map(|w| w.folded).collect();
+    words.join(" ")
+}
+
 /// What a typed query looks for: every word, the last one as a prefix.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Query {

@@ -3,7 +3,10 @@
 use actix_files::NamedFile;
 use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpRequest, HttpResponse, web};
+use parley_actors::conversation::{Amend, Amended, Amendment, ConversationKey, Reactor};
+use serde::Deserialize;
 use serde_json::json;
+use std::sync::Arc;
 
 use crate::api::media;
 use crate::api::team::member_of;
@@ -15,6 +18,7 @@ use crate::multipart::check_texts;
 use crate::outbox::Delivery;
 use crate::sending::{MessageRequest, Upload};
 use crate::state::AppState;
+use crate::store::now_ms;
 
 #[derive(MultipartForm)]
 pub struct SendForm {
@@ -31,6 +35,8 @@ pub struct SendForm {
     file: Option<TempFile>,
     /// `true` lets an agent answer a conversation someone else holds, taking it over.
     take_over: Option<Text<String>>,
+    /// The `message_id` of the conversation's message this one answers (a quoted reply).
+    context_message_id: Option<Text<String>>,
 }
 
 fn text_of(field: &Option<Text<String>>) -> Option<String> {
@@ -63,6 +69,7 @@ pub async fn send_message(
         ("caption", &form.caption),
         ("filename", &form.filename),
         ("take_over", &form.take_over),
+        ("context_message_id", &form.context_message_id),
     ])?;
     let to = text_of(&form.to)
         .or_else(|| text_of(&form.phone_number))
@@ -85,12 +92,60 @@ pub async fn send_message(
         caption: text_of(&form.caption),
         claimed_kind: text_of(&form.message_type),
         file,
+        reply_to: text_of(&form.context_message_id),
     };
     let sent = state
         .sending
         .send_message(&auth.business_id, &auth.user_id, request)
         .await?;
     Ok(delivery_response(sent.delivery, &sent.media_url))
+}
+
+/// The body of `POST /api/conversation/{phone}/messages/{message_id}/reaction`.
+#[derive(Deserialize)]
+pub struct ReactionBody {
+    /// The emoji; empty takes the business's reaction off.
+    emoji: String,
+}
+
+/// `POST /api/conversation/{phone}/messages/{message_id}/reaction`: the business's emoji on a
+/// message, sent to the customer and then shown on the message (`message_updated`).
+pub async fn react_to_message(
+    state: web::Data<AppState>,
+    auth: Auth,
+    path: web::Path<(String, String)>,
+    body: web::Json<ReactionBody>,
+) -> ApiResult<HttpResponse> {
+    let (phone, message_id) = path.into_inner();
+    let to = CustomerKey::parse(&phone)?;
+    state
+        .team
+        .check_send(&member_of(&auth), to.as_str(), false)
+        .await?;
+    let emoji = body.into_inner().emoji;
+    let id = state
+        .sending
+        .send_reaction(&auth.business_id, &to, &message_id, &emoji)
+        .await?;
+    let amendment = Amendment {
+        original_id: message_id,
+        timestamp_ms: now_ms(),
+        now: Amended::Reacted {
+            by: Reactor::Business,
+            emoji,
+        },
+    };
+    let key = ConversationKey {
+        business_id: auth.business_id.clone(),
+        phone: to.into_string(),
+    };
+    state
+        .conversations
+        .ask(&key, Amend(Arc::new(amendment)))
+        .await
+        .and_then(|r| r)
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("reaction not recorded: {e}")))?;
+    Ok(HttpResponse::Ok().json(json!({"status": "success", "reaction_id": id})))
 }
 
 /// An uploaded file read from its temporary file; `filename` names it when the form did.

@@ -99,6 +99,10 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/events/close", web::post().to(events::close_stream))
         .route("/send-message", web::post().to(messages::send_message))
+        .route(
+            "/conversation/{phone}/messages/{message_id}/reaction",
+            web::post().to(messages::react_to_message),
+        )
         .route("/templates", web::get().to(sender::list_templates))
         .route(
             "/send-template",

@@ -40,12 +40,13 @@ impl Message {
         (kind, content)
     }
 
-    /// The id of the earlier message an edit or a deletion changes; `None` for a message of its
-    /// own.
+    /// The id of the earlier message an edit, a deletion or a reaction changes; `None` for a
+    /// message of its own.
     pub fn amends(&self) -> Option<&str> {
         match &self.kind {
             Kind::Edit { edit } => Some(&edit.original_message_id),
             Kind::Revoke { revoke } => Some(&revoke.original_message_id),
+            Kind::Reaction { reaction } => Some(&reaction.message_id),
             Kind::Text { .. }
             | Kind::Image { .. }
             | Kind::Video { .. }
@@ -56,7 +57,6 @@ impl Message {
             | Kind::Interactive { .. }
             | Kind::Button { .. }
             | Kind::Order { .. }
-            | Kind::Reaction { .. }
             | Kind::System { .. }
             | Kind::Contacts { .. }
             | Kind::Unknown(_) => None,

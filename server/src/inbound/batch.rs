@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use parley_actors::conversation::{
-    Amended, Amendment, ConversationKey, InboundMessage, StatusUpdate,
+    Amended, Amendment, ConversationKey, InboundMessage, Reactor, StatusUpdate,
 };
 use sha2::{Digest, Sha256};
 
@@ -206,12 +206,17 @@ fn conversation(business_id: &str, key: &str) -> ConversationKey {
     }
 }
 
-/// An edit or a deletion of the message it names, or `None` for a message of its own.
+/// An edit, a deletion or a reaction of the message it names, or `None` for a message of its
+/// own.
 fn amendment(message: &Message) -> Option<Amendment> {
     let original_id = message.amends()?.to_string();
     let (kind, content) = message.stored();
-    let now = match message.kind {
+    let now = match &message.kind {
         Kind::Revoke { .. } => Amended::Revoked { content },
+        Kind::Reaction { reaction } => Amended::Reacted {
+            by: Reactor::Customer,
+            emoji: reaction.emoji.clone().unwrap_or_default(),
+        },
         _ => Amended::Edited { kind, content },
     };
     Some(Amendment {

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use super::answer::Answer;
 use crate::cloud::{Interactive, Kind};
-use crate::store::{FlowStep, Reply, trigger_key};
+use crate::search_text::folded_words;
+use crate::store::{FlowStep, MatchMode, Reply, trigger_key};
 
 /// What the customer sent, as far as matching cares.
 #[derive(Clone, Copy, Debug)]
@@ -87,8 +88,8 @@ pub struct Choice {
 /// - `last_sent`: when each reply (by id) last answered this customer, Unix ms;
 /// - `now`: Unix ms.
 ///
-/// Rules, in order: a typed text equal to an active reply's trigger (both trimmed, any case)
-/// picks that reply; a button or list id names a flow step of an active reply (the reply that
+/// Rules, in order: a typed text that answers an active reply's trigger in its match mode (an
+/// `exact` reply before the others) picks that reply; a button or list id names a flow step of an active reply (the reply that
 /// last answered this customer wins a tie), or else an active reply's trigger; when nothing
 /// matches, the active default reply. A typed trigger and the default honour the cooldown; a
 /// press does not, as the customer asked for exactly that answer.
@@ -100,6 +101,13 @@ pub fn choose_reply(
     now: i64,
 ) -> Option<Choice> {
     let active = |id: &str| replies.iter().find(|r| r.id == id && r.is_active);
+    // A reply that matches the whole text wins over one that matches part of it.
+    let by_text = |text: &str| {
+        let active = || replies.iter().filter(|r| r.is_active);
+        active()
+            .find(|r| r.match_mode == MatchMode::Exact && answers(r, text))
+            .or_else(|| active().find(|r| answers(r, text)))
+    };
     let by_trigger = |key: &str| {
         replies
             .iter()
@@ -114,7 +122,7 @@ pub fn choose_reply(
     };
     match inbound {
         InboundKind::Text(text) => {
-            if let Some(reply) = by_trigger(&trigger_key(text)) {
+            if let Some(reply) = by_text(text) {
                 // A matched reply in its cooldown answers nothing, not even the default.
                 return cooled(reply).then(|| choice(reply, None, Reason::Trigger));
             }
@@ -144,6 +152,21 @@ pub fn choose_reply(
         .map(|r| choice(r, None, Reason::Default))
 }
 
+/// Whether a typed text answers the reply's trigger in its match mode, both folded as search
+/// folds them. A trigger of no letters or digits (an emoji) matches the whole text only.
+fn answers(reply: &Reply, text: &str) -> bool {
+    let trigger = folded_words(&reply.trigger);
+    if trigger.is_empty() {
+        return trigger_key(&reply.trigger) == trigger_key(text);
+    }
+    let text = folded_words(text);
+    match reply.match_mode {
+        MatchMode::Exact => text == trigger,
+        MatchMode::StartsWith => text == trigger || text.starts_with(&format!("{trigger} ")),
+        MatchMode::Contains => format!(" {text} ").contains(&format!(" {trigger} ")),
+    }
+}
+
 fn choice(reply: &Reply, step: Option<&FlowStep>, reason: Reason) -> Choice {
     Choice {
         reply_id: reply.id.clone(),
@@ -167,6 +190,7 @@ pub(crate) mod tests {
             is_active: true,
             is_default: false,
             cooldown_hours: 0.0,
+            match_mode: MatchMode::Exact,
             quick_reply_buttons: Vec::new(),
             media: None,
             interactive: None,

@@ -29,6 +29,8 @@ pub struct MessageRequest {
     /// The kind the client says the file is (`image`, `video`, `audio`, `document`).
     pub claimed_kind: Option<String>,
     pub file: Option<Upload>,
+    /// The `message_id` of the conversation's message this one answers (a quoted reply).
+    pub reply_to: Option<String>,
 }
 
 impl Sending {
@@ -46,14 +48,11 @@ impl Sending {
             "phoneNumberId",
         )
         .await?;
-        let last_incoming = self.store.last_incoming_at(business_id, &phone).await?;
-        if last_incoming.is_none_or(|at| now_ms() - at > WINDOW_MS) {
-            return Err(SendError::Invalid(
-                "The 24-hour reply window with this customer is closed: they have not written \
-                 in the last 24 hours. Send an approved template instead."
-                    .into(),
-            ));
-        }
+        self.check_window(business_id, &phone).await?;
+        let context = match &request.reply_to {
+            Some(id) => Some(self.quoted(business_id, &phone, id).await?),
+            None => None,
+        };
         let sender = self.sender(business_id, user_id).await?;
         let caption = request
             .caption
@@ -100,6 +99,11 @@ impl Sending {
                 ("text".to_string(), json!({"text": text}), payload)
             }
         };
+        let (mut content, mut payload) = (content, payload);
+        if let Some(context) = context {
+            payload["context"] = json!({"message_id": context["id"]});
+            content["context"] = context;
+        }
         let key = ConversationKey {
             business_id: business_id.to_string(),
             phone,
@@ -116,6 +120,42 @@ impl Sending {
             delivery: self.outbox.send(key, message).await?,
             media_url,
         })
+    }
+}
+
+impl Sending {
+    /// Free-form messages (replies, files, reactions) only while the customer's 24-hour window
+    /// is open.
+    pub(super) async fn check_window(
+        &self,
+        business_id: &str,
+        phone: &str,
+    ) -> Result<(), SendError> {
+        let last_incoming = self.store.last_incoming_at(business_id, phone).await?;
+        if last_incoming.is_none_or(|at| now_ms() - at > WINDOW_MS) {
+            return Err(SendError::Invalid(
+                "The 24-hour reply window with this customer is closed: they have not written \
+                 in the last 24 hours. Send an approved template instead."
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The `context` of a reply to (or a reaction on) a message of the conversation; 404 when
+    /// the conversation has no such message.
+    pub(super) async fn quoted(
+        &self,
+        business_id: &str,
+        phone: &str,
+        message_id: &str,
+    ) -> Result<Value, SendError> {
+        self.store
+            .reply_context(business_id, phone, message_id)
+            .await?
+            .ok_or_else(|| {
+                SendError::NotFound(format!("message {message_id} is not in this conversation"))
+            })
     }
 }
 

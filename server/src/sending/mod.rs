@@ -4,9 +4,11 @@
 //! - `template`: approved templates to one customer, shown in the inbox as they were sent
 //! - `bulk`: durable bulk template jobs, paced at the provider's rate, resumed across nodes
 //! - `upload`: an agent's file checked and kept before it is sent
+//! - `reaction`: an agent's emoji on a message, sent straight to the provider
 
 mod bulk;
 mod message;
+mod reaction;
 mod template;
 mod upload;
 
@@ -21,7 +23,7 @@ pub use template::{Recipients, TemplateRequest, TemplateSent, rendered};
 pub use upload::Upload;
 
 use crate::media::MediaError;
-use crate::outbox::{Delivery, Outbox, OutboxError};
+use crate::outbox::{Delivery, Outbox, OutboxError, Refusal};
 use crate::provider::Provider;
 use crate::store::{self, Business, Store};
 
@@ -43,6 +45,9 @@ pub enum SendError {
     Media(#[from] MediaError),
     #[error(transparent)]
     Outbox(#[from] OutboxError),
+    /// The provider refused a send made without the outbox (a reaction).
+    #[error(transparent)]
+    Refused(#[from] Refusal),
 }
 
 /// The sending service; cheap to clone (bulk jobs run on clones of it).

@@ -1,9 +1,11 @@
-//! Customers' edits and deletions of their earlier messages: the stored message changes in place
-//! (no new message), and a `message_updated` event carries it as it is now.
+//! Customers' edits and deletions of their earlier messages, and either side's reactions: the
+//! stored message changes in place (no new message), and a `message_updated` event carries it as
+//! it is now.
 
 use parley_actors::conversation::{Amended, Amendment, ConversationKey};
 use parley_actors::events::{MESSAGE_UPDATED, NOTIFICATIONS, conversation_channel, event_data};
 use serde::Serialize;
+use serde_json::Value;
 use sqlx::AnyConnection;
 
 use super::events::Draft;
@@ -18,24 +20,32 @@ struct MessageUpdated<'a> {
     message: MessageJson<'a>,
 }
 
-/// Applies an edit or deletion to the customer's own message and answers its event. An unknown
-/// original is logged and dropped; a redelivery, an edit older than the one applied, or any
-/// change to a deleted message changes nothing.
+/// Applies an edit or deletion to the customer's own message, or a reaction to any message of
+/// the conversation, and answers its event. An unknown original is logged and dropped; a
+/// redelivery, an edit older than the one applied, or any change to a deleted message changes
+/// nothing.
 pub(super) async fn apply_amendment(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     amendment: &Amendment,
     pnid: &str,
 ) -> Result<Vec<Draft>, sqlx::Error> {
+    // The customer changes only their own messages; either side reacts to any message.
+    let directions = match amendment.now {
+        Amended::Reacted { .. } => ["incoming", "outgoing"],
+        Amended::Edited { .. } | Amended::Revoked { .. } => ["incoming", "incoming"],
+    };
     let found: Option<MessageRow> = sqlx::query_as(concat!(
         "SELECT ",
         message_columns!(),
         " FROM messages WHERE business_id = $1 AND phone = $2 AND message_id = $3 \
-         AND direction = 'incoming'"
+         AND direction IN ($4, $5)"
     ))
     .bind(&key.business_id)
     .bind(&key.phone)
     .bind(&amendment.original_id)
+    .bind(directions[0])
+    .bind(directions[1])
     .fetch_optional(&mut *conn)
     .await?;
     let Some(mut row) = found else {
@@ -68,6 +78,21 @@ pub(super) async fn apply_amendment(
             row.revoked_at = Some(at);
             content
         }
+        Amended::Reacted { by, emoji } => {
+            let Some(content) = with_reaction(&row.content, by.key(), emoji) else {
+                return Ok(Vec::new());
+            };
+            row.content = content;
+            sqlx::query(
+                "UPDATE messages SET content = $1 WHERE business_id = $2 AND message_id = $3",
+            )
+            .bind(&row.content)
+            .bind(&key.business_id)
+            .bind(&row.message_id)
+            .execute(&mut *conn)
+            .await?;
+            return Ok(vec![updated_event(key, pnid, &row)]);
+        }
     };
     sqlx::query(
         "UPDATE messages SET kind = $1, content = $2, edited_at = $3, revoked_at = $4 \
@@ -95,15 +120,41 @@ pub(super) async fn apply_amendment(
     .bind(row.sent_at)
     .execute(&mut *conn)
     .await?;
+    Ok(vec![updated_event(key, pnid, &row)])
+}
+
+/// The `message_updated` event of a changed message.
+fn updated_event(key: &ConversationKey, pnid: &str, row: &MessageRow) -> Draft {
     let conversation_id = conversation_channel(pnid, &key.phone);
     let data = event_data(&MessageUpdated {
         conversation_id: &conversation_id,
         phone_number: &key.phone,
         message: row.to_json(&conversation_id),
     });
-    Ok(vec![Draft {
+    Draft {
         channels: vec![conversation_id.clone(), NOTIFICATIONS.into()],
         name: MESSAGE_UPDATED,
         data,
-    }])
+    }
+}
+
+/// The stored content with `reactions[side]` set to `emoji` (taken off when it is empty), or
+/// `None` when that changes nothing.
+fn with_reaction(stored: &str, side: &str, emoji: &str) -> Option<String> {
+    let mut content: Value = serde_json::from_str(stored).ok()?;
+    let reactions = content
+        .as_object_mut()?
+        .entry("reactions")
+        .or_insert_with(|| Value::Object(Default::default()))
+        .as_object_mut()?;
+    let before = reactions.get(side).cloned();
+    match emoji.is_empty() {
+        true => reactions.remove(side),
+        false => reactions.insert(side.to_string(), Value::from(emoji)),
+    };
+    if reactions.is_empty() {
+        content.as_object_mut()?.remove("reactions");
+    }
+    let now = content.pointer(&format!("/reactions/{side}")).cloned();
+    (now != before).then(|| content.to_string())
 }

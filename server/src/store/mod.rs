@@ -12,7 +12,8 @@
 //! - `messages`: stored messages, their events, and a conversation's history
 //! - `receipts`: status changes of our messages, and receipts that beat their message
 //! - `outgoing`: our sends, recorded before the attempt, and the provider's answer
-//! - `amend`: customers' edits and deletions of their earlier messages
+//! - `amend`: customers' edits and deletions of their earlier messages, and reactions
+//! - `quotes`: what a quoted reply shows of the message it answers
 //! - `echoes`: messages the business sent from the WhatsApp Business app
 //! - `conversations`: the actors' `ConversationStore`, over the modules above
 //! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL,
@@ -62,6 +63,7 @@ mod messages;
 mod outbox;
 mod outgoing;
 mod push;
+mod quotes;
 mod receipts;
 mod replies;
 mod reply_edits;
@@ -90,7 +92,7 @@ pub use outbox::{MediaFile, OutboxItem};
 pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
 pub use receipts::PAYMENT_ERROR_CODE;
-pub use replies::{FlowStep, QuickReplyButton, Reply, ReplyMedia, trigger_key};
+pub use replies::{FlowStep, MatchMode, QuickReplyButton, Reply, ReplyMedia, trigger_key};
 pub use reports::{SlotCount, Step, TimelineRow};
 pub use search::{Cursor, SearchHit, SearchScope, parse_cursor};
 pub use team::{Assigned, Person, TabCounts};

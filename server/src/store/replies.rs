@@ -48,6 +48,8 @@ pub struct Reply {
     pub is_default: bool,
     /// The same reply is not sent twice to one customer within this many hours.
     pub cooldown_hours: f64,
+    /// How the trigger matches a customer's text.
+    pub match_mode: MatchMode,
     pub quick_reply_buttons: Vec<QuickReplyButton>,
     pub media: Option<ReplyMedia>,
     /// The interactive list (`kind == "interactive"`), as the Cloud API takes it.
@@ -68,6 +70,39 @@ pub struct FlowStep {
     pub media: Option<ReplyMedia>,
 }
 
+/// How a reply's trigger matches a customer's text, word by word after folding (as search
+/// folds: any case, Arabic letter forms and diacritics, punctuation between words).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MatchMode {
+    /// The whole text is the trigger.
+    #[default]
+    Exact,
+    /// The trigger's words appear together anywhere in the text.
+    Contains,
+    /// The text begins with the trigger's words.
+    StartsWith,
+}
+
+impl MatchMode {
+    /// The mode by its stored and API name.
+    pub fn parse(name: &str) -> Option<MatchMode> {
+        match name {
+            "exact" => Some(MatchMode::Exact),
+            "contains" => Some(MatchMode::Contains),
+            "starts_with" => Some(MatchMode::StartsWith),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchMode::Exact => "exact",
+            MatchMode::Contains => "contains",
+            MatchMode::StartsWith => "starts_with",
+        }
+    }
+}
+
 /// The trigger as matching sees it.
 pub fn trigger_key(trigger: &str) -> String {
     trigger.trim().to_lowercase()
@@ -77,7 +112,7 @@ macro_rules! reply_columns {
     () => {
         "r.id, r.trigger_text, r.kind, r.response_text, r.caption, r.is_active, r.is_default, \
          r.cooldown_hours, r.quick_reply_buttons, r.media_id, r.media_type, r.interactive, \
-         r.updated_at, (SELECT COUNT(*) FROM reply_flow_steps s \
+         r.updated_at, r.match_mode, (SELECT COUNT(*) FROM reply_flow_steps s \
          WHERE s.business_id = r.business_id AND s.reply_id = r.id) AS flow_step_count"
     };
 }
@@ -103,6 +138,7 @@ struct ReplyRow {
     media_type: Option<String>,
     interactive: Option<String>,
     updated_at: i64,
+    match_mode: String,
     flow_step_count: i64,
 }
 
@@ -139,6 +175,7 @@ impl From<ReplyRow> for Reply {
             is_active: row.is_active != 0,
             is_default: row.is_default != 0,
             cooldown_hours: row.cooldown_hours,
+            match_mode: MatchMode::parse(&row.match_mode).unwrap_or_default(),
             quick_reply_buttons: buttons_of(&row.quick_reply_buttons),
             media: media_of(row.media_id, row.media_type),
             interactive: row.interactive.and_then(|i| serde_json::from_str(&i).ok()),

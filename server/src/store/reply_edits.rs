@@ -109,15 +109,16 @@ async fn write_reply(
         sqlx::query(
             "INSERT INTO automated_replies (trigger_text, trigger_key, kind, response_text, \
              caption, is_active, is_default, cooldown_hours, quick_reply_buttons, media_id, \
-             media_type, interactive, updated_at, business_id, id, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+             media_type, interactive, updated_at, match_mode, business_id, id, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
         )
     } else {
         sqlx::query(
             "UPDATE automated_replies SET trigger_text = $1, trigger_key = $2, kind = $3, \
              response_text = $4, caption = $5, is_active = $6, is_default = $7, \
              cooldown_hours = $8, quick_reply_buttons = $9, media_id = $10, media_type = $11, \
-             interactive = $12, updated_at = $13 WHERE business_id = $14 AND id = $15",
+             interactive = $12, updated_at = $13, match_mode = $14 \
+             WHERE business_id = $15 AND id = $16",
         )
     };
     let query = query
@@ -134,6 +135,7 @@ async fn write_reply(
         .bind(media_type)
         .bind(interactive)
         .bind(now)
+        .bind(reply.match_mode.as_str())
         .bind(business_id)
         .bind(&reply.id);
     // Only a new row has a creation time to write.

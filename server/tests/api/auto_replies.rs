@@ -205,3 +205,62 @@ both_backends!(
         assert_eq!(texts, ["Hi there"]);
     }
 );
+
+both_backends!(
+    match_modes_find_a_trigger_inside_or_at_the_start_and_fold_arabic,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("matchmodes").await;
+        let token = biz.session.access.clone();
+        for (trigger, mode, answer) in [
+            ("price", "contains", "Prices start at 10"),
+            ("order", "starts_with", "Send your order number"),
+            ("أهلا", "exact", "أهلا بك"),
+        ] {
+            create_reply(
+                &app,
+                &token,
+                &[
+                    ("trigger", trigger.into()),
+                    ("type", "text".into()),
+                    ("responseText", answer.into()),
+                    ("matchMode", mode.into()),
+                ],
+            )
+            .await;
+        }
+        let (_, replies) = app.get("/api/automated-replies/", &token).await;
+        let modes: Vec<&Value> = (replies.as_array().into_iter().flatten())
+            .map(|r| &r["matchMode"])
+            .collect();
+        assert_eq!(modes, ["contains", "starts_with", "exact"], "{replies}");
+        let form = reqwest::multipart::Form::new()
+            .text("trigger", "anything")
+            .text("responseText", "x")
+            .text("matchMode", "fuzzy");
+        let (status, body) = app.post_form("/api/automated-replies/", &token, form).await;
+        assert_eq!(status, 422, "{body}");
+
+        let post = |n: u32, text: &str| {
+            let message = from_customer(n, "text", json!({"body": text}));
+            let body = inbound(&biz.phone_number_id, CUSTOMER, "Eva", vec![message]);
+            let (app, secret) = (&app, biz.app_secret.clone());
+            async move {
+                let (status, answer) = app.webhook(&body, &secret).await;
+                assert_eq!(status, 200, "{answer}");
+            }
+        };
+        post(11, "What is the PRICE, please?").await;
+        let sent = provider_got(&app, &biz, 1).await;
+        assert_eq!(shown_text(&sent[0]["body"]), "Prices start at 10");
+        post(12, "Order #1234").await;
+        let sent = provider_got(&app, &biz, 2).await;
+        assert_eq!(shown_text(&sent[1]["body"]), "Send your order number");
+        // Not at the start: no answer, so the next answer is the greeting's.
+        post(13, "my order").await;
+        post(14, "اهلاً!").await;
+        let sent = provider_got(&app, &biz, 3).await;
+        assert_eq!(sent.len(), 3, "{sent:?}");
+        assert_eq!(shown_text(&sent[2]["body"]), "أهلا بك");
+    }
+);

@@ -65,11 +65,6 @@ fn every_kind(from: &str) -> Vec<Value> {
             json!({"catalog_id": "cat1", "text": "my order", "product_items": [{"product_retailer_id": "sku1", "quantity": 2, "item_price": 9.5, "currency": "USD"}]}),
         ),
         base(
-            "wamid.reaction",
-            "reaction",
-            json!({"message_id": "wamid.text", "emoji": "👍"}),
-        ),
-        base(
             "wamid.sticker",
             "sticker",
             json!({"mime_type": "image/webp", "sha256": "x", "id": "media-stk", "animated": false}),
@@ -158,10 +153,6 @@ both_backends!(
         assert_eq!(
             by_id("wamid.order")["content"]["order"]["product_items"][0]["quantity"],
             2
-        );
-        assert_eq!(
-            by_id("wamid.reaction")["content"]["reaction"]["emoji"],
-            "👍"
         );
         assert_eq!(by_id("wamid.sticker")["type"], "sticker");
         assert_eq!(by_id("wamid.unsup")["type"], "unsupported");

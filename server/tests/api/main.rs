@@ -25,6 +25,7 @@ mod presence;
 mod push;
 mod push_endpoints;
 mod push_native;
+mod quotes;
 mod recipients;
 mod refusals;
 mod replies;

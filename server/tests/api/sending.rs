@@ -70,20 +70,20 @@ async fn statuses_until(ws: &mut WsClient, message_id: &str, last: &str) -> Vec<
     }
 }
 
-fn recent_text(from: &str, id: &str) -> Value {
+pub fn recent_text(from: &str, id: &str) -> Value {
     let mut message = text(from, id, "hello");
     message["timestamp"] = json!((chrono_now_secs()).to_string());
     message
 }
 
-fn chrono_now_secs() -> i64 {
+pub fn chrono_now_secs() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .expect("clock")
         .as_secs() as i64
 }
 
-async fn open_window(app: &TestApp, biz: &Business, from: &str) {
+pub async fn open_window(app: &TestApp, biz: &Business, from: &str) {
     let body = inbound(
         &biz.phone_number_id,
         from,

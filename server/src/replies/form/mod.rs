@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use crate::cloud::{CAPTION_MAX, TEXT_MAX};
 use crate::multipart::Form;
-use crate::store::{FlowStep, QuickReplyButton, Reply, ReplyMedia, trigger_key};
+use crate::store::{FlowStep, MatchMode, QuickReplyButton, Reply, ReplyMedia, trigger_key};
 pub use list::check_list;
 pub use upload::{Upload, upload};
 
@@ -69,6 +69,7 @@ pub struct Plan<'a> {
     pub is_active: bool,
     pub is_default: bool,
     pub cooldown_hours: f64,
+    pub match_mode: MatchMode,
     pub buttons: Vec<QuickReplyButton>,
     pub media: MediaChoice<'a>,
     pub interactive: Option<Value>,
@@ -122,6 +123,13 @@ pub fn plan<'a>(
         },
         None => reply.map(|r| r.cooldown_hours).unwrap_or(0.0),
     };
+    let match_mode = match field("matchMode").filter(|m| !m.trim().is_empty()) {
+        Some(raw) => match MatchMode::parse(raw.trim()) {
+            Some(mode) => mode,
+            None => return invalid("Match mode must be exact, contains or starts_with"),
+        },
+        None => reply.map(|r| r.match_mode).unwrap_or_default(),
+    };
     let response_text = field("responseText")
         .or_else(|| reply.map(|r| r.response_text.clone()))
         .unwrap_or_default()
@@ -140,6 +148,7 @@ pub fn plan<'a>(
         is_active,
         is_default,
         cooldown_hours,
+        match_mode,
         buttons: Vec::new(),
         media: MediaChoice::Keep(None),
         interactive: None,

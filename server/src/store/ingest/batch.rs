@@ -18,6 +18,7 @@ use crate::store::amend::apply_amendment;
 use crate::store::echoes::insert_echo;
 use crate::store::events::{Draft, append_events};
 use crate::store::messages::{MessageRow, insert_messages, message_drafts, preview};
+use crate::store::quotes::add_quote;
 use crate::store::receipts::apply_status;
 use crate::store::unread::{add_unread, number_and_unread};
 use crate::store::{Store, iso_time};
@@ -132,12 +133,14 @@ async fn insert_inbound(
             continue; // The same message twice in one batch: the second is a redelivery.
         }
         let sent_at = free_time(conn, business, &key.phone, thread, message.timestamp_ms).await?;
+        let mut content = message.content.clone();
+        add_quote(conn, business, &key.phone, &mut content).await?;
         let row = MessageRow {
             message_id: message.provider_id.clone(),
             phone: key.phone.clone(),
             direction: "incoming".into(),
             kind: message.kind.clone(),
-            content: message.content.to_string(),
+            content: content.to_string(),
             status: "received".into(),
             is_read: 0,
             sender_name: thread.name.clone(),

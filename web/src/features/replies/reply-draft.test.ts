@@ -38,6 +38,7 @@ const STORED: AutomatedReply = {
   isActive: true,
   isDefault: false,
   cooldownHours: 2,
+  matchMode: 'starts_with',
   quickReplyButtons: [
     { id: 'prices', title: 'Prices' },
     { id: 'support', title: 'Support' },
@@ -75,6 +76,7 @@ describe('the automated reply payload', () => {
     const form = buildReplyForm(draft, new Set(['support']));
     expect(fields(form)).toEqual({
       trigger: 'hello',
+      matchMode: 'exact',
       isActive: 'true',
       isDefault: 'false',
       cooldownHours: '1.5',
@@ -98,8 +100,10 @@ describe('the automated reply payload', () => {
     const draft = draftFromReply(STORED, STEPS);
     expect(draft.text).toBe('Our menu');
     expect(draft.steps.prices?.text).toBe('Price list');
+    expect(draft.matchMode).toBe('starts_with');
     expect(fields(buildReplyForm(draft, new Set()))).toEqual({
       trigger: 'Hello',
+      matchMode: 'starts_with',
       isActive: 'true',
       isDefault: 'false',
       cooldownHours: '2',
@@ -142,6 +146,7 @@ describe('the automated reply payload', () => {
     };
     expect(fields(buildReplyForm(draft, new Set()))).toEqual({
       trigger: 'Hello',
+      matchMode: 'starts_with',
       isActive: 'true',
       isDefault: 'false',
       cooldownHours: '2',

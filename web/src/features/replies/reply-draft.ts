@@ -3,6 +3,7 @@
 // are tested without rendering.
 import type {
   AutomatedReply,
+  MatchMode,
   InteractiveListPayload,
   ListRowDraft,
   ListSectionDraft,
@@ -39,6 +40,7 @@ export type ReplyTab = 'standard' | 'list';
 export interface ReplyDraft {
   tab: ReplyTab;
   trigger: string;
+  matchMode: MatchMode;
   cooldownHours: string;
   isActive: boolean;
   isDefault: boolean;
@@ -64,6 +66,7 @@ export function emptyDraft(): ReplyDraft {
   return {
     tab: 'standard',
     trigger: '',
+    matchMode: 'exact',
     cooldownHours: '0',
     isActive: true,
     isDefault: false,
@@ -93,6 +96,7 @@ export function draftFromReply(reply: AutomatedReply, steps: StoredFlowStep[]): 
     ...emptyDraft(),
     tab: reply.type === 'interactive' ? 'list' : 'standard',
     trigger: reply.trigger,
+    matchMode: reply.matchMode ?? 'exact',
     cooldownHours: String(reply.cooldownHours),
     isActive: reply.isActive,
     isDefault: reply.isDefault,
@@ -277,6 +281,7 @@ function texts(text: string, media: MediaDraft) {
 export function buildReplyForm(draft: ReplyDraft, others: Set<string>): FormData {
   const form = new FormData();
   form.append('trigger', draft.trigger.trim());
+  form.append('matchMode', draft.matchMode);
   form.append('isActive', String(draft.isActive));
   form.append('isDefault', String(draft.isDefault));
   form.append('cooldownHours', String(Number(draft.cooldownHours)));

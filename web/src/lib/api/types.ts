@@ -133,6 +133,14 @@ export interface OrderItem {
   currency: string;
 }
 
+/** The message a reply answers: its `message_id`, and (when the conversation holds it) what the
+ * quote shows of it. */
+export interface MessageContext {
+  id: string;
+  from?: string;
+  quoted?: { type: string; text: string | null; direction: 'incoming' | 'outgoing' };
+}
+
 /** Message content; which fields are set depends on the message type. */
 export interface MessageContent {
   text?: string;
@@ -158,6 +166,10 @@ export interface MessageContent {
   /** A sent template's components as sent: its header's media id or location is in there. */
   components?: unknown[];
   reaction?: { message_id: string; emoji: string };
+  /** A reply: the message it answers, and what the quote shows of it. */
+  context?: MessageContext;
+  /** Each side's emoji on this message. */
+  reactions?: { customer?: string; business?: string };
   contacts?: SharedContact[];
   referral?: AdReferral;
   errors?: ProviderError[];

@@ -3,7 +3,7 @@
 // stores must live in one versioned database; localforage keeps one unindexed key-value store per
 // instance and manages the version number itself. The page and the service worker both use it.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { Conversation, Message } from '../api/types';
+import type { Conversation, Message, MessageContext } from '../api/types';
 
 export const DB_NAME = 'whatsapp-clone-db';
 export const DB_VERSION = 7;
@@ -24,6 +24,8 @@ export interface PendingMessage {
   senderName: string;
   retryCount: number;
   status: 'pending' | 'sending' | 'failed';
+  /** A quoted reply: the message it answers. */
+  context?: MessageContext;
   /** Sent with `take_over`: the user agreed to take the conversation from the teammate holding it. */
   takeOver?: boolean;
   /** When a sender (this page, another tab, the worker) took it; the claim lapses after a minute. */

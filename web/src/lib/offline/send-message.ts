@@ -28,6 +28,7 @@ export function sendForm(message: PendingMessage): FormData {
     form.set('text', message.text ?? '');
   }
   if (message.takeOver) form.set('take_over', 'true');
+  if (message.context) form.set('context_message_id', message.context.id);
   return form;
 }
 

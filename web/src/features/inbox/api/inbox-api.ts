@@ -42,6 +42,12 @@ export function markAsRead(key: string): Promise<{ status: string; modified_coun
   return apiRequest(`/api/conversation/${encodeURIComponent(key)}/mark-as-read`, { method: 'POST' });
 }
 
+/** The business's emoji on a message of the conversation; an empty one takes it off. */
+export function reactToMessage(key: string, messageId: string, emoji: string): Promise<{ status: string }> {
+  const path = `/api/conversation/${encodeURIComponent(key)}/messages/${encodeURIComponent(messageId)}/reaction`;
+  return apiRequest(path, { method: 'POST', json: { emoji } });
+}
+
 export function getConfig(): Promise<{ phoneNumberId: string }> {
   return apiRequest('/api/config');
 }

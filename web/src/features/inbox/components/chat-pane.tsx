@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { detailOf } from '../../../lib/api/client';
-import type { Conversation } from '../../../lib/api/types';
+import type { Conversation, Message } from '../../../lib/api/types';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
-import { markAsRead } from '../api/inbox-api';
+import { markAsRead, reactToMessage } from '../api/inbox-api';
 import { customerKey } from '../../../lib/customer/customer-key';
 import { postNote } from '../api/team-api';
 import { cannedValuesOf } from '../canned';
@@ -15,7 +15,9 @@ import { useMessages, type Draft } from '../hooks/use-messages';
 import { usePresence } from '../hooks/use-presence';
 import { useReplyWindow } from '../hooks/use-reply-window';
 import { lastIncomingTimestamp } from '../messages-state';
+import { nextReaction } from '../reply-context';
 import { ChatHeader } from './chat-header';
+import type { QuoteActions } from './message-actions';
 import { MessageInput } from './message-input';
 import { MessageList } from './message-list';
 import { PresenceLine } from './presence-line';
@@ -66,7 +68,15 @@ export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, on
     (fallback: string) => (error: unknown) => showToast(detailOf(error, t(fallback)), 'error', CHAT_TOAST_MS),
     [showToast, t],
   );
-  const send = (draft: Draft) => void chat.send(draft).catch(fail('chat.sendFailed'));
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const send = (draft: Draft) => {
+    if (draft.replyTo) setReplyTo(null);
+    void chat.send(draft).catch(fail('chat.sendFailed'));
+  };
+  const quoting: QuoteActions = {
+    onQuote: setReplyTo,
+    onReact: (message, emoji) => void reactToMessage(key, message.message_id, nextReaction(message, emoji)).catch(fail('quote.reactFailed')),
+  };
   const reply = (text: string) => send({ text, files: [] });
   const note = (text: string) => void postNote(key, text).then(chat.add, fail('team.noteFailed'));
   const retry = (messageId: string) => {
@@ -113,6 +123,8 @@ export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, on
           focusId={focusedId}
           onReply={reply}
           onRetry={retry}
+          quoting={quoting}
+          onQuoteNotLoaded={() => showToast(t('quote.notLoaded'), 'info', CHAT_TOAST_MS)}
         />
       )}
       <MessageInput
@@ -123,6 +135,8 @@ export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, on
         onTemplate={() => setTemplateOpen(true)}
         canned={canned.replies}
         cannedValues={cannedValuesOf(conversation, canned.agent)}
+        replyTo={replyTo}
+        onCancelReply={() => setReplyTo(null)}
       />
       {chat.refusal && (
         <TakeOverModal

@@ -8,6 +8,7 @@ import { isNative } from '../../../lib/native/platform';
 import { shareMedia } from '../../../lib/native/share';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { extensionOf } from '../document-type';
+import { REACTIONS } from '../reply-context';
 
 /** Spec: a share's outcome shows for 2 seconds. */
 const SHARE_TOAST_MS = 2000;
@@ -25,11 +26,17 @@ function textOf(message: Message): string {
 /** A user who closes a share sheet has not failed to share. */
 const cancelled = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
+/** Replying to and reacting on a message; absent while it waits to be sent. */
+export interface QuoteActions {
+  onQuote: (message: Message) => void;
+  onReact: (message: Message, emoji: string) => void;
+}
+
 /**
- * Per-message copy, download (natively: saved into Documents), share (the file itself where the
- * platform can, else a signed link) and, in the native app, save to gallery.
+ * Per-message reply, reactions, copy, download (natively: saved into Documents), share (the file
+ * itself where the platform can, else a signed link) and, in the native app, save to gallery.
  */
-export function MessageActions({ message }: { message: Message }) {
+export function MessageActions({ message, quoting }: { message: Message; quoting?: QuoteActions }) {
   const { t } = useTranslation();
   const showToast = useToast();
   const media = mediaOf(message);
@@ -82,6 +89,12 @@ export function MessageActions({ message }: { message: Message }) {
   };
 
   const items: MenuItem[] = [];
+  if (quoting) {
+    items.push({ label: t('quote.reply'), onSelect: () => quoting.onQuote(message) });
+    for (const emoji of REACTIONS) {
+      items.push({ label: t('quote.react', { emoji }), onSelect: () => quoting.onReact(message, emoji) });
+    }
+  }
   if (text) items.push({ label: t('message.copy'), onSelect: () => void copy(text, 'copiedToClipboard') });
   const mediaUrl = media?.media_url;
   if (media && mediaUrl) {

@@ -1,25 +1,34 @@
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../lib/api/types';
 import { formatDateTime, formatTime } from '../../../lib/format/dates';
-import { MessageActions } from './message-actions';
+import { reactionsOf } from '../reply-context';
+import { MessageActions, type QuoteActions } from './message-actions';
 import { MessageContent } from './message-content';
+import { QuotedMessage } from './quoted-message';
 import { StatusIcon } from './status-icon';
+import '../quote.css';
 
 interface Props {
   message: Message;
   onReply: (text: string) => void;
   onRetry: (messageId: string) => void;
+  /** Reply and react; left out for a message the server does not have yet. */
+  quoting?: QuoteActions;
+  /** Shows the message a quote names. */
+  onOpenQuote: (messageId: string) => void;
 }
 
 /**
  * One message. A message the customer deleted shows only that it was; an edited one says so by
  * its time; one the business sent from the WhatsApp app on the phone is signed by the app.
  */
-export function MessageBubble({ message, onReply, onRetry }: Props) {
+export function MessageBubble({ message, onReply, onRetry, quoting, onOpenQuote }: Props) {
   const { t } = useTranslation();
   const outgoing = message.direction === 'outgoing';
   const revoked = Boolean(message.revoked_at || message.content.revoked);
   const sender = message.content.echo ? t('message.echoSender') : message.sender_name;
+  const context = revoked ? undefined : message.content.context;
+  const reactions = reactionsOf(message);
   return (
     <article
       className={`bubble ${outgoing ? 'outgoing' : 'incoming'}${revoked ? ' revoked' : ''}`}
@@ -27,6 +36,7 @@ export function MessageBubble({ message, onReply, onRetry }: Props) {
       data-message-id={message.message_id}
     >
       {outgoing && sender && <span className="sender">{sender}</span>}
+      {context && <QuotedMessage context={context} onOpen={onOpenQuote} />}
       {revoked ? <p className="revoked-text">{t('message.deleted')}</p> : <MessageContent message={message} onReply={onReply} />}
       <footer className="bubble-meta" title={formatDateTime(message.timestamp)}>
         {message.edited_at && !revoked && (
@@ -41,8 +51,13 @@ export function MessageBubble({ message, onReply, onRetry }: Props) {
             {t('message.retry')}
           </button>
         )}
-        {!revoked && <MessageActions message={message} />}
+        {!revoked && <MessageActions message={message} quoting={quoting} />}
       </footer>
+      {reactions.length > 0 && (
+        <span className="reactions" role="img" aria-label={t('quote.reactions', { emoji: reactions.join(' ') })}>
+          {reactions.join('')}
+        </span>
+      )}
     </article>
   );
 }

@@ -18,7 +18,7 @@ const message = (type: Message['type'], content: Message['content'], extra: Part
 });
 
 function show(m: Message, onReply = vi.fn<(text: string) => void>(), onRetry = vi.fn<(id: string) => void>()) {
-  renderWithApp(<MessageBubble message={m} onReply={onReply} onRetry={onRetry} />);
+  renderWithApp(<MessageBubble message={m} onReply={onReply} onRetry={onRetry} onOpenQuote={vi.fn<(id: string) => void>()} />);
   return { onReply, onRetry };
 }
 

@@ -1,13 +1,16 @@
 import { Icon } from '../../../components/icon';
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cannedMediaFile, type CannedMedia, type CannedReply } from '../../../lib/api/canned-replies';
+import type { Message } from '../../../lib/api/types';
 import { fillCanned, type CannedValues } from '../canned';
 import type { Draft } from '../hooks/use-messages';
 import { useSlashMenu } from '../hooks/use-slash-menu';
 import { CannedMenu, cannedOptionId } from './canned-menu';
 import { textDirection } from '../text-direction';
+import { contextOf } from '../reply-context';
 import { EmojiPicker } from './emoji-picker';
+import { ReplyingTo } from './quoted-message';
 import { VoiceRecorder } from './voice-recorder';
 import { pickPhotos } from '../../../lib/native/gallery';
 import { isNative } from '../../../lib/native/platform';
@@ -30,11 +33,14 @@ interface Props {
    * attachments (first, so the text is its caption), never sends it. */
   canned: CannedReply[];
   cannedValues: CannedValues;
+  /** The message being answered (a quoted reply), until it is sent or cancelled. */
+  replyTo?: Message | null;
+  onCancelReply?: () => void;
 }
 
 type Mode = 'reply' | 'note';
 
-export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping, onTemplate, canned, cannedValues }: Props) {
+export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping, onTemplate, canned, cannedValues, replyTo, onCancelReply }: Props) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>('reply');
   const noting = mode === 'note';
@@ -50,6 +56,11 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
   const menuId = useId();
   const listOpen = menu.open && !disabled;
 
+  // Choosing "Reply" on a message puts the cursor in the box.
+  useEffect(() => {
+    if (replyTo) textarea.current?.focus();
+  }, [replyTo]);
+
   const resize = () => {
     const element = textarea.current;
     if (!element) return;
@@ -64,7 +75,7 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
       onNote(text.trim());
     } else {
       if (disabled || attaching || (!text.trim() && files.length === 0)) return;
-      onSend({ text, files });
+      onSend({ text, files, replyTo: replyTo ?? undefined });
     }
     setText('');
     setFiles([]);
@@ -137,6 +148,7 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
           </button>
         </p>
       )}
+      {!noting && replyTo && onCancelReply && <ReplyingTo context={contextOf(replyTo)} onCancel={onCancelReply} />}
       {!noting && files.length > 0 && (
         <ul className="chosen-files" aria-label={t('chat.attachments')}>
           {files.map((file, index) => (

@@ -16,7 +16,7 @@ const message = (type: string, content: Message['content'], extra: Partial<Messa
 });
 
 function show(m: Message, showToast: ShowToast = () => undefined) {
-  renderWithApp(<MessageBubble message={m} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} />, showToast);
+  renderWithApp(<MessageBubble message={m} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} onOpenQuote={vi.fn<(id: string) => void>()} />, showToast);
   return screen.getByRole('article');
 }
 

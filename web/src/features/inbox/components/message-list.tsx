@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../lib/api/types';
 import { formatDate, isSameDay } from '../../../lib/format/dates';
 import { ActivityLine } from './activity-line';
+import type { QuoteActions } from './message-actions';
 import { MessageBubble } from './message-bubble';
 import { NoteBubble } from './note-bubble';
 
@@ -21,6 +22,10 @@ interface Props {
   focusId?: string | null;
   onReply: (text: string) => void;
   onRetry: (messageId: string) => void;
+  /** Reply to and react on a message the server has. */
+  quoting?: QuoteActions;
+  /** A quoted message is not loaded (it is further up). */
+  onQuoteNotLoaded: () => void;
 }
 
 interface Snapshot {
@@ -29,12 +34,30 @@ interface Snapshot {
   height: number;
 }
 
-export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, focusId, onReply, onRetry }: Props) {
+/** Brings a message to the middle of the list and outlines it for a moment. */
+function highlight(element: HTMLElement) {
+  element.scrollIntoView({ block: 'center' });
+  element.classList.add('search-focus');
+  window.setTimeout(() => element.classList.remove('search-focus'), FOCUS_HIGHLIGHT_MS);
+}
+
+/** A message the server does not have yet cannot be answered or reacted to. */
+function settled(message: Message): boolean {
+  return !message.message_id.startsWith('tmp-');
+}
+
+export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, focusId, onReply, onRetry, quoting, onQuoteNotLoaded }: Props) {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
   const topSentinel = useRef<HTMLDivElement>(null);
   const snapshot = useRef<Snapshot | null>(null);
   const nearBottom = useRef(true);
+  /** Where the list last moved itself to the bottom: its own scroll events are no user's. */
+  const ownScrollTop = useRef(-1);
+  const pin = (element: HTMLElement) => {
+    element.scrollTop = element.scrollHeight;
+    ownScrollTop.current = element.scrollTop;
+  };
   const [awayFromBottom, setAwayFromBottom] = useState(false);
   const [unseen, setUnseen] = useState(0);
 
@@ -47,13 +70,13 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
     const first = messages[0]?.message_id;
     const last = messages[messages.length - 1]?.message_id;
     if (!before?.last) {
-      element.scrollTop = element.scrollHeight;
+      pin(element);
     } else if (first !== before.first && last === before.last) {
       element.scrollTop += element.scrollHeight - before.height;
     } else if (last !== before.last) {
       const newest = messages[messages.length - 1];
       if (nearBottom.current || newest?.direction !== 'incoming') {
-        element.scrollTop = element.scrollHeight;
+        pin(element);
       } else {
         const index = messages.findIndex((message) => message.message_id === before.last);
         setUnseen((count) => count + (index >= 0 ? messages.length - 1 - index : 1));
@@ -69,10 +92,26 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
     const element = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(focusId)}"]`);
     if (!element) return;
     focused.current = focusId;
-    element.scrollIntoView({ block: 'center' });
-    element.classList.add('search-focus');
-    window.setTimeout(() => element.classList.remove('search-focus'), FOCUS_HIGHLIGHT_MS);
+    highlight(element);
   }, [focusId, messages]);
+
+  // Pictures, videos and PDF thumbnails grow their bubbles after the first paint: while the
+  // user has not scrolled up, the list stays pinned to its newest message.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (nearBottom.current) pin(element);
+    });
+    for (const child of Array.from(element.children)) observer.observe(child);
+    return () => observer.disconnect();
+  }, [messages]);
+
+  const openQuote = (messageId: string) => {
+    const element = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
+    if (element) highlight(element);
+    else onQuoteNotLoaded();
+  };
 
   useEffect(() => {
     const sentinel = topSentinel.current;
@@ -90,6 +129,10 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
+    // The list's own move to the bottom: content that grew before this event arrived (a picture
+    // that loaded) is no reason to let go of the bottom.
+    if (Math.abs(element.scrollTop - ownScrollTop.current) < 1) return;
+    ownScrollTop.current = -1;
     nearBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_BOTTOM_PX;
     setAwayFromBottom(!nearBottom.current);
     if (nearBottom.current) setUnseen(0);
@@ -102,7 +145,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
   };
 
   return (
-    <div className="message-list-wrap">
+    <div className={`message-list-wrap${unseen > 0 || awayFromBottom ? ' jump-shown' : ''}`}>
       <div ref={scroller} className="message-list" onScroll={onScroll} role="log" aria-label={t('chat.messages')}>
         <div ref={topSentinel} className="top-sentinel" />
         {loadingOlder && <div className="list-loading">{t('loading')}</div>}
@@ -118,7 +161,13 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
               ) : message.type === 'note' ? (
                 <NoteBubble message={message} />
               ) : (
-                <MessageBubble message={message} onReply={onReply} onRetry={onRetry} />
+                <MessageBubble
+                  message={message}
+                  onReply={onReply}
+                  onRetry={onRetry}
+                  quoting={settled(message) ? quoting : undefined}
+                  onOpenQuote={openQuote}
+                />
               )}
             </Fragment>
           );

@@ -11,6 +11,7 @@ import { requestBackgroundSync } from '../../../lib/offline/service-worker';
 import { useFollow, useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getMessages } from '../api/inbox-api';
+import { contextOf } from '../reply-context';
 import { applyStatus, applyStatusEvent, confirmSent, mergeMessages, replaceMessage } from '../messages-state';
 
 export interface MessagesState {
@@ -34,6 +35,8 @@ export interface Refusal {
 export interface Draft {
   text: string;
   files: File[];
+  /** The message this one answers (a quoted reply); the first part carries it. */
+  replyTo?: Message;
 }
 
 function typeOfFile(file: File): MessageType {
@@ -64,7 +67,7 @@ function displayed(pending: PendingMessage): Message {
     status: pending.status,
     direction: 'outgoing',
     type,
-    content,
+    content: pending.context ? { ...content, context: pending.context } : content,
     conversation_id: pending.conversation_id,
   };
 }
@@ -181,7 +184,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
 
   /** Every message goes through the outbox; offline it waits there (pending, with the clock). */
   const send = useCallback(
-    async ({ text, files }: Draft) => {
+    async ({ text, files, replyTo }: Draft) => {
       // After an offline reload the config is unknown, but the conversation id starts with it.
       const businessNumber = phoneNumberId ?? (conversationId.endsWith(`_${key}`) ? conversationId.slice(0, -key.length - 1) : null);
       if (!businessNumber) throw new Error('The business phone number is not known yet');
@@ -196,6 +199,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
         tempMessageId: `tmp-${crypto.randomUUID()}`,
         originalTimestamp: nextTimestamp(),
         status: 'pending',
+        ...(replyTo && index === 0 ? { context: contextOf(replyTo) } : {}),
         ...(file
           ? { message_type: typeOfFile(file), file, filename: file.name, caption: index === 0 && !textAlone && trimmed ? trimmed : undefined }
           : { message_type: 'text', text: trimmed }),

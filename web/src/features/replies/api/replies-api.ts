@@ -28,6 +28,9 @@ export interface InteractiveListPayload {
 }
 
 /** An automated reply as every route answers it (docs/API.md, "Automated replies"). */
+export const MATCH_MODES = ['exact', 'contains', 'starts_with'] as const;
+export type MatchMode = (typeof MATCH_MODES)[number];
+
 export interface AutomatedReply {
   _id: string;
   trigger: string;
@@ -37,6 +40,8 @@ export interface AutomatedReply {
   isActive: boolean;
   isDefault: boolean;
   cooldownHours: number;
+  /** How the trigger matches the customer's text (older servers leave it out: exact). */
+  matchMode?: MatchMode;
   quickReplyButtons: ReplyButton[];
   mediaUrl: string | null;
   mediaType: MediaType | null;

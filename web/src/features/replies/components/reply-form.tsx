@@ -4,6 +4,7 @@ import { hasMedia } from '../../../lib/media/media-draft';
 import { validateDraft, type DraftError, type ReplyDraft, type ReplyTab } from '../reply-draft';
 import { ButtonsEditor, type Flow } from './buttons-editor';
 import { ListEditor } from './list-editor';
+import { MATCH_MODES, type MatchMode } from '../api/replies-api';
 import { MediaField } from '../../../components/media-field';
 import { useFocusFirstInvalid } from '../../../components/use-focus-first-invalid';
 
@@ -32,6 +33,7 @@ export function ReplyForm({
 }) {
   const { t } = useTranslation();
   const suggestionsId = useId();
+  const matchHintId = useId();
   const [draft, setDraft] = useState(initial);
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<DraftError | null>(null);
@@ -90,6 +92,19 @@ export function ReplyForm({
         ))}
       </datalist>
       <p className="muted">{t('replies.triggerHint')}</p>
+      <label>
+        {t('matchMode.label')}
+        <select value={draft.matchMode} aria-describedby={matchHintId} onChange={(e) => change({ matchMode: e.target.value as MatchMode })}>
+          {MATCH_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {t(`matchMode.${mode}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="muted" id={matchHintId}>
+        {t('matchMode.hint')}
+      </p>
       <label>
         {t('replies.cooldown')}
         <input type="number" aria-invalid={invalid('cooldownInvalid')} min={0} step="any" inputMode="decimal" value={draft.cooldownHours} onChange={(e) => change({ cooldownHours: e.target.value })} />

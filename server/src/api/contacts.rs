@@ -27,8 +27,9 @@ pub async fn add_contact(
     body: web::Json<ContactForm>,
 ) -> ApiResult<HttpResponse> {
     let name = required_name(&body.name, "name")?;
-    let phone = CustomerKey::parse(&required(&body.phone_number, "phone_number")?)
-        .map(CustomerKey::into_string)?;
+    let region = state.store.business(&auth.business_id).await?.region();
+    let phone =
+        CustomerKey::typed(&required(&body.phone_number, "phone_number")?, region)?.into_string();
     let events = state
         .store
         .add_contact(&auth.business_id, &phone, &name)
@@ -47,8 +48,9 @@ pub async fn update_contact(
     let name = required_name(&body.name, "name")?;
     let phone = CustomerKey::parse(&required(&body.phone_number, "phone_number")?)
         .map(CustomerKey::into_string)?;
+    let region = state.store.business(&auth.business_id).await?.region();
     let new_phone = non_blank(&body.new_phone_number)
-        .map(|p| CustomerKey::parse(&p).map(CustomerKey::into_string))
+        .map(|p| CustomerKey::typed(&p, region).map(CustomerKey::into_string))
         .transpose()?;
     let events = state
         .store
@@ -82,13 +84,17 @@ pub async fn import_contacts(
             "At most {MAX_IMPORT} contacts per import"
         )));
     }
+    let region = state.store.business(&auth.business_id).await?.region();
     let mut valid = Vec::with_capacity(contacts.len());
     for (index, contact) in contacts.iter().enumerate() {
         let name = required_name(&contact.name, &format!("contacts[{index}].name"))?;
-        let phone = CustomerKey::parse(&required(
-            &contact.phone_number,
-            &format!("contacts[{index}].phone_number"),
-        )?)
+        let phone = CustomerKey::typed(
+            &required(
+                &contact.phone_number,
+                &format!("contacts[{index}].phone_number"),
+            )?,
+            region,
+        )
         .map(CustomerKey::into_string)
         .map_err(|e| ApiError::Unprocessable(format!("contacts[{index}]: {e}")))?;
         valid.push((phone, name));

@@ -6,9 +6,11 @@
 //! - `media`: the header media limits
 //! - `recipients`: the phone numbers of a csv, xls or xlsx recipient file
 //! - `recipient_limits`: the bounds on reading one: unpacked size, cell length, rows, time
+//! - `variables`: per-recipient variables: their column names and a send's parameters filled
 
 pub mod catalog;
 pub mod media;
 pub mod recipient_limits;
 pub mod recipients;
 pub mod rules;
+pub mod variables;

@@ -30,7 +30,6 @@ pub async fn get_profile(state: web::Data<AppState>, auth: Auth) -> ApiResult<Ht
     let user = auth.user(&state).await?;
     let business = state.store.business(&auth.business_id).await?;
     let mut body = user_json(&user);
-    body["defaultRegion"] = json!(business.region().map(|r| r.as_ref().to_string()));
     body["phoneNumberId"] = json!(business.phone_number_id.unwrap_or_default());
     body["phoneNumber"] = json!(business.phone_number);
     body["whatsappBusinessAccountID"] = json!(business.waba_id);

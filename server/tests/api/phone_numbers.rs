@@ -29,8 +29,8 @@ both_backends!(
         let app = spawn_app(backend).await;
         let token = app.register("writer").await.access;
         // A sandbox business has a +1 555 number: numbers without a country code are American.
-        let (_, profile) = app.get("/identity/users/profile", &token).await;
-        assert_eq!(profile["defaultRegion"], "US");
+        let (_, config) = app.get("/api/config", &token).await;
+        assert_eq!(config["defaultRegion"], "US");
         for (written, kept) in [
             ("+44 7700 900123", "447700900123"),
             ("(555) 010-0002", "15550100002"),
@@ -79,8 +79,8 @@ both_backends!(
         let app = spawn_app(backend).await;
         let token = app.register("londoner").await.access;
         set_business_number(&app, &token, "+44 20 7946 0000").await;
-        let (_, profile) = app.get("/identity/users/profile", &token).await;
-        assert_eq!(profile["defaultRegion"], "GB");
+        let (_, config) = app.get("/api/config", &token).await;
+        assert_eq!(config["defaultRegion"], "GB");
         let (status, body) = add_contact(&app, &token, "07700 900123").await;
         assert_eq!(status, 201, "{body}");
         assert_eq!(body["phone_number"], "447700900123");

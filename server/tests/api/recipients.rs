@@ -77,13 +77,14 @@ both_backends!(
         let xls = std::fs::read(fixture).expect("xls fixture");
         let (status, body) = parse(&app, &token, xls, "recipients.xls").await;
         assert_eq!(status, 200, "{body}");
+        // `+15551234567` is a number as typed.
         assert_eq!(
             body["numbers"],
-            json!(["201001234567", "966501234567", "15551230000"])
+            json!(["201001234567", "966501234567", "15551234567", "15551230000"])
         );
         assert_eq!(
-            body["invalid_rows"],
-            json!([{"row": 4, "value": "+15551234567"}])
+            body["skipped"]["rows"],
+            json!([{"row": 5, "value": "201001234567", "reason": "duplicate"}])
         );
     }
 );

@@ -9,9 +9,8 @@ use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
 use crate::multipart::Form;
 use crate::state::AppState;
-use crate::templates::recipients::{
-    FileType, Reading, SAMPLE_CSV, SAMPLE_FILE_NAME, SkipReason, parse, skipped_csv,
-};
+use crate::templates::recipient_rows::{Reading, SkipReason, skipped_csv};
+use crate::templates::recipients::{FileType, SAMPLE_CSV, SAMPLE_FILE_NAME, parse};
 
 /// Largest recipient file: far more than a million numbers.
 const MAX_FILE: usize = 32 * 1024 * 1024;

@@ -10,6 +10,8 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
+use crate::phone::{InvalidPhone, Region, e164_digits};
+
 /// A customer's key: phone digits (country code first) or a BSUID.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CustomerKey(String);
@@ -26,8 +28,8 @@ pub struct InvalidCustomerKey(String);
 const MAX_BSUID_ID: usize = 128;
 
 impl CustomerKey {
-    /// A key from what a person typed or a path holds: digits with a country code (a leading
-    /// `+` is dropped), or a BSUID.
+    /// A key as Parley writes it (a path, a stored number): digits with a country code (a
+    /// leading `+` is dropped), or a BSUID.
     pub fn parse(raw: &str) -> Result<CustomerKey, InvalidCustomerKey> {
         let text = raw.trim();
         if is_bsuid(text) {
@@ -38,6 +40,16 @@ impl CustomerKey {
             return Err(InvalidCustomerKey(raw.to_string()));
         }
         Ok(CustomerKey(phone.to_string()))
+    }
+
+    /// A key from what a person typed: a BSUID as written, or a phone number in any usual
+    /// writing, with `region` for numbers without a country code (see `phone`).
+    pub fn typed(raw: &str, region: Option<Region>) -> Result<CustomerKey, InvalidPhone> {
+        let text = raw.trim();
+        if is_bsuid(text) {
+            return Ok(CustomerKey(text.to_string()));
+        }
+        e164_digits(text, region).map(CustomerKey)
     }
 
     /// A phone key from what the provider sent (`from`, `wa_id`, a status's `recipient_id`):

@@ -13,6 +13,7 @@ use crate::inbound::InboundError;
 use crate::media::MediaError;
 use crate::multipart::FormError;
 use crate::outbox::{OutboxError, Refusal};
+use crate::phone::InvalidPhone;
 use crate::plain_text::ControlCharacter;
 use crate::push::SubscriptionError;
 use crate::replies::form::ReplyFormError;
@@ -134,6 +135,12 @@ impl From<AuthError> for ApiError {
 
 impl From<InvalidCustomerKey> for ApiError {
     fn from(err: InvalidCustomerKey) -> Self {
+        ApiError::Unprocessable(err.to_string())
+    }
+}
+
+impl From<InvalidPhone> for ApiError {
+    fn from(err: InvalidPhone) -> Self {
         ApiError::Unprocessable(err.to_string())
     }
 }

@@ -9,6 +9,7 @@
 //! - `contact_file`: contacts read from an uploaded vCard or CSV file
 //! - `customer_file`: the headers a customer's file is served with (allowed types, sandboxed)
 //! - `multipart`: multipart forms read into memory with limits
+//! - `phone`: phone numbers as people write them, read with libphonenumber into E.164 digits
 //! - `names`: how long user and contact names may be and which characters they may not hold
 //! - `plain_text`: no control characters in client text; U+0000 in Meta's text replaced
 //! - `body_encoding`: the door check that refuses compressed request bodies (no inflating)
@@ -63,6 +64,7 @@ pub mod media_link;
 pub mod multipart;
 pub mod names;
 pub mod outbox;
+pub mod phone;
 pub mod plain_text;
 pub mod provider;
 pub mod push;

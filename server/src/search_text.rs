@@ -33,15 +33,20 @@ fn fold_char(c: char) -> Folded {
         'أ' | 'إ' | 'آ' | 'ٱ' => Folded::Char('ا'),
         'ى' => Folded::Char('ي'),
         'ة' => Folded::Char('ه'),
-        '\u{0660}'..='\u{0669}' => Folded::Char(digit(c as u32 - 0x0660)),
-        '\u{06F0}'..='\u{06F9}' => Folded::Char(digit(c as u32 - 0x06F0)),
-        c if c.is_alphanumeric() => Folded::Char(c),
+        c if c.is_alphanumeric() => Folded::Char(ascii_digit(c).unwrap_or(c)),
         _ => Folded::Separator,
     }
 }
 
-fn digit(value: u32) -> char {
-    char::from_digit(value, 10).unwrap_or('0')
+/// The ASCII digit an Arabic-Indic digit (U+0660–U+0669, U+06F0–U+06F9) stands for; `None`
+/// for any other character.
+pub fn ascii_digit(c: char) -> Option<char> {
+    let value = match c {
+        '\u{0660}'..='\u{0669}' => c as u32 - 0x0660,
+        '\u{06F0}'..='\u{06F9}' => c as u32 - 0x06F0,
+        _ => return None,
+    };
+    char::from_digit(value, 10)
 }
 
 /// A folded word and where it stands in the original text (byte range).

@@ -12,6 +12,7 @@ use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, non_blank, required};
 use crate::multipart::Form;
 use crate::names::{self, required_name};
+use crate::phone::Region;
 use crate::state::AppState;
 
 /// Most contacts one import call may carry.
@@ -33,8 +34,9 @@ pub async fn add_contact(
     body: web::Json<ContactForm>,
 ) -> ApiResult<HttpResponse> {
     let name = required_name(&body.name, "name")?;
-    let phone = CustomerKey::parse(&required(&body.phone_number, "phone_number")?)
-        .map(CustomerKey::into_string)?;
+    let region = state.store.business(&auth.business_id).await?.region();
+    let phone =
+        CustomerKey::typed(&required(&body.phone_number, "phone_number")?, region)?.into_string();
     let events = state
         .store
         .add_contact(&auth.business_id, &phone, &name)
@@ -53,8 +55,9 @@ pub async fn update_contact(
     let name = required_name(&body.name, "name")?;
     let phone = CustomerKey::parse(&required(&body.phone_number, "phone_number")?)
         .map(CustomerKey::into_string)?;
+    let region = state.store.business(&auth.business_id).await?.region();
     let new_phone = non_blank(&body.new_phone_number)
-        .map(|p| CustomerKey::parse(&p).map(CustomerKey::into_string))
+        .map(|p| CustomerKey::typed(&p, region).map(CustomerKey::into_string))
         .transpose()?;
     let events = state
         .store
@@ -87,14 +90,15 @@ pub async fn import_contacts(
         .get(CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| value.starts_with("multipart/"));
+    let region = state.store.business(&auth.business_id).await?.region();
     let (valid, skipped) = if multipart {
         let form = Form::read(Multipart::new(req.headers(), payload), MAX_FILE)
             .await
             .map_err(ApiError::from)?;
-        file_contacts(&form)?
+        file_contacts(&form, region)?
     } else {
         let body = web::Json::<ImportForm>::from_request(&req, &mut payload.into_inner()).await?;
-        json_contacts(&body)?
+        json_contacts(&body, region)?
     };
     let (counts, events) = state
         .store
@@ -112,7 +116,7 @@ pub async fn import_contacts(
 
 /// The (phone, name) pairs of a JSON import (a device's address book), and how many entries
 /// were skipped for a missing or invalid name or number: one odd contact never costs the rest.
-fn json_contacts(body: &ImportForm) -> ApiResult<(Vec<(String, String)>, usize)> {
+fn json_contacts(body: &ImportForm, region: Option<Region>) -> ApiResult<(Vec<(String, String)>, usize)> {
     let contacts = body
         .contacts
         .as_ref()
@@ -122,9 +126,8 @@ fn json_contacts(body: &ImportForm) -> ApiResult<(Vec<(String, String)>, usize)>
         .iter()
         .filter_map(|contact| {
             let name = required_name(&contact.name, "name").ok()?;
-            let phone = CustomerKey::parse(&required(&contact.phone_number, "phone_number").ok()?)
-                .ok()?
-                .into_string();
+            let written = required(&contact.phone_number, "phone_number").ok()?;
+            let phone = CustomerKey::typed(&written, region).ok()?.into_string();
             Some((phone, name))
         })
         .collect();
@@ -134,7 +137,7 @@ fn json_contacts(body: &ImportForm) -> ApiResult<(Vec<(String, String)>, usize)>
 
 /// The (phone, name) pairs of an uploaded file, and how many entries were skipped for a
 /// missing or invalid name or number.
-fn file_contacts(form: &Form) -> ApiResult<(Vec<(String, String)>, usize)> {
+fn file_contacts(form: &Form, region: Option<Region>) -> ApiResult<(Vec<(String, String)>, usize)> {
     let file = form
         .file("file")
         .ok_or_else(|| ApiError::Unprocessable("file is required".into()))?;
@@ -155,7 +158,7 @@ fn file_contacts(form: &Form) -> ApiResult<(Vec<(String, String)>, usize)> {
     let valid: Vec<(String, String)> = read
         .into_iter()
         .filter_map(|entry| {
-            let phone = CustomerKey::parse(&contact_file::phone_digits(&entry.phone)).ok()?;
+            let phone = CustomerKey::typed(&entry.phone, region).ok()?;
             let name = names::name("name", &entry.name).ok()?;
             (!name.is_empty()).then(|| (phone.into_string(), name))
         })

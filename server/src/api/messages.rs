@@ -181,8 +181,13 @@ fn queued(id: &str, reason: &str, media_url: &Option<String>) -> HttpResponse {
 /// `GET /api/config`.
 pub async fn get_config(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let business = state.store.business(&auth.business_id).await?;
-    Ok(HttpResponse::Ok()
-        .json(json!({"phoneNumberId": business.phone_number_id.unwrap_or_default()})))
+    // The country of the business's own number: the sender's default for numbers typed
+    // without a country code.
+    let region = business.region().map(|r| r.as_ref().to_string());
+    Ok(HttpResponse::Ok().json(json!({
+        "phoneNumberId": business.phone_number_id.unwrap_or_default(),
+        "defaultRegion": region,
+    })))
 }
 
 /// `GET /api/media/{id}`: a file of the caller's business (bearer or `?token=`, or a share

@@ -1,21 +1,28 @@
 //! Recipient files for bulk sends, parsed on the server, and the sample file.
 
 use actix_multipart::Multipart;
-use actix_web::HttpResponse;
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
+use actix_web::{HttpResponse, web};
 use serde_json::json;
 
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
 use crate::multipart::Form;
+use crate::state::AppState;
+use crate::templates::recipient_rows::{Reading, SkipReason, skipped_csv};
 use crate::templates::recipients::{FileType, SAMPLE_CSV, SAMPLE_FILE_NAME, parse};
 
 /// Largest recipient file: far more than a million numbers.
 const MAX_FILE: usize = 32 * 1024 * 1024;
 
-/// `POST /api/recipients/parse` (part `file`) → `{fileName, numbers, invalid_rows}`.
+/// `POST /api/recipients/parse` (parts `file`, optional `variables`: the template's variable
+/// names, comma-separated) → `{fileName, count, numbers, variables, skipped}`.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
-pub async fn parse_recipients(auth: Auth, payload: Multipart) -> ApiResult<HttpResponse> {
+pub async fn parse_recipients(
+    state: web::Data<AppState>,
+    auth: Auth,
+    payload: Multipart,
+) -> ApiResult<HttpResponse> {
     let form = Form::read(payload, MAX_FILE).await?;
     let file = form
         .file("file")
@@ -28,9 +35,19 @@ pub async fn parse_recipients(auth: Auth, payload: Multipart) -> ApiResult<HttpR
     let file_name = file.filename.clone().unwrap_or_default();
     let kind = FileType::of(&file_name, file.content_type.as_deref())
         .ok_or_else(|| ApiError::Unsupported("Unsupported file type".into()))?;
-    // Parsing 100,000 rows takes tens of milliseconds: off the async workers all the same.
+    let reading = Reading {
+        region: state.store.business(&auth.business_id).await?.region(),
+        variables: form
+            .text("variables")
+            .unwrap_or_default()
+            .split(',')
+            .map(|name| name.trim().to_string())
+            .filter(|name| !name.is_empty())
+            .collect(),
+    };
+    // Parsing 100,000 rows takes a while: off the async workers.
     let bytes = file.bytes.clone();
-    let parsed = actix_web::web::block(move || parse(kind, &bytes))
+    let parsed = web::block(move || parse(kind, &bytes, reading))
         .await
         .map_err(|e| ApiError::Internal(e.into()))?
         .map_err(|e| ApiError::Unprocessable(e.to_string()))?;
@@ -39,11 +56,21 @@ pub async fn parse_recipients(auth: Auth, payload: Multipart) -> ApiResult<HttpR
             "No valid numbers found in {file_name}"
         )));
     }
+    let count = |reason| parsed.skipped.iter().filter(|s| s.reason == reason).count();
+    let skipped = json!({
+        "count": parsed.skipped.len(),
+        "invalid_number": count(SkipReason::InvalidNumber),
+        "duplicate": count(SkipReason::Duplicate),
+        "missing_variable": count(SkipReason::MissingVariable),
+        "rows": parsed.skipped,
+        "csv": skipped_csv(&parsed.skipped),
+    });
     Ok(HttpResponse::Ok().json(json!({
         "fileName": file_name,
         "count": parsed.numbers.len(),
         "numbers": parsed.numbers,
-        "invalid_rows": parsed.invalid_rows,
+        "variables": parsed.variables,
+        "skipped": skipped,
     })))
 }
 

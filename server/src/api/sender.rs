@@ -1,6 +1,8 @@
 //! Templates and the template sender: `GET /api/templates`, `POST /api/send-template`,
 //! `GET /api/send-template/jobs/{id}`.
 
+use std::collections::BTreeMap;
+
 use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpResponse, web};
 use serde_json::{Value, json};
@@ -75,7 +77,8 @@ pub async fn send_template_message(
         Recipients::Many(bulk_recipients(&form)?)
     } else {
         let to = field(&form.to).ok_or_else(|| ApiError::Unprocessable("to is required".into()))?;
-        let to = CustomerKey::parse(&to)?;
+        let region = state.store.business(&auth.business_id).await?.region();
+        let to = CustomerKey::typed(&to, region)?;
         let take_over = field(&form.take_over).as_deref() == Some("true");
         state
             .team
@@ -106,8 +109,9 @@ pub async fn send_template_message(
 }
 
 /// The distinct phone numbers of `recipients_json`, in order: plain numbers, or objects with
-/// phone_number / phoneNumber / to / phone.
-fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<String>> {
+/// phone_number / phoneNumber / to / phone and optionally `variables` (column name to value).
+/// Numbers are keys as `/api/recipients/parse` answers them (digits with the country code).
+fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<(String, BTreeMap<String, String>)>> {
     let raw = field(&form.recipients_json).ok_or_else(|| {
         ApiError::Unprocessable("recipients_json is required for bulk sending".into())
     })?;
@@ -129,8 +133,16 @@ fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<String>> {
         let phone = CustomerKey::parse(&raw)
             .map(CustomerKey::into_string)
             .map_err(|e| ApiError::Unprocessable(format!("recipients_json: {e}")))?;
+        let values: BTreeMap<String, String> = match entry.get("variables") {
+            None | Some(Value::Null) => BTreeMap::new(),
+            Some(values) => serde_json::from_value(values.clone()).map_err(|_| {
+                ApiError::Unprocessable(format!(
+                    "recipients_json: the variables of {phone} are not an object of texts"
+                ))
+            })?,
+        };
         if seen.insert(phone.clone()) {
-            recipients.push(phone);
+            recipients.push((phone, values));
         }
     }
     Ok(recipients)

@@ -109,16 +109,6 @@ fn csv_contacts(text: &str) -> Result<Vec<FileContact>, ContactFileError> {
     Ok(contacts)
 }
 
-/// A written phone number as the customer key reads it: its digits (a leading `+` kept), without
-/// the spaces, dashes, dots and parentheses people write numbers with.
-pub fn phone_digits(written: &str) -> String {
-    written
-        .trim()
-        .chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '.' | '(' | ')' | '\u{a0}'))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,10 +149,5 @@ mod tests {
             read("a.csv", None, b"\xff\xfe"),
             Err(ContactFileError::NotText)
         ));
-    }
-
-    #[test]
-    fn written_numbers_lose_their_punctuation() {
-        assert_eq!(phone_digits(" +1 (650) 555-01.01 "), "+16505550101");
     }
 }

@@ -2,6 +2,7 @@
 //! per-number pace, results checkpointed, the job leased to the node that sends it and taken
 //! over by another when that lease runs out.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use parley_actors::events::{Event, NOTIFICATIONS, event_data};
@@ -12,6 +13,7 @@ use super::template::rendered;
 use super::{Sender, Sending};
 use crate::outbox::Delivery;
 use crate::store::{JobRecipient, SendJob, now_ms};
+use crate::templates::variables::personalised;
 
 /// Event pushed while a bulk job runs.
 pub const BULK_SEND_PROGRESS: &str = "bulk_send_progress";
@@ -53,13 +55,20 @@ impl Sending {
     pub(super) async fn start_job(
         &self,
         job: SendJob,
-        recipients: Vec<String>,
+        recipients: Vec<(String, BTreeMap<String, String>)>,
     ) -> Result<(), SendError> {
         if recipients.is_empty() {
             return Err(SendError::Invalid(
                 "recipients_json holds no valid phone number".into(),
             ));
         }
+        let recipients: Vec<(String, Option<String>)> = recipients
+            .into_iter()
+            .map(|(phone, values)| {
+                let values = (!values.is_empty()).then(|| json!(values).to_string());
+                (phone, values)
+            })
+            .collect();
         self.store
             .create_send_job(&job, &recipients, &self.node, lease_end(now_ms()))
             .await?;
@@ -86,7 +95,12 @@ impl Sending {
             .pointer("/template/components")
             .cloned()
             .unwrap_or(json!([]));
-        let content = template.map_or(Value::Null, |t| rendered(&t, &components));
+        let content = |components: &Value| {
+            template
+                .as_ref()
+                .map_or(Value::Null, |t| rendered(t, components))
+        };
+        let shared_content = content(&components);
         let (mut success, mut errors) = match self.store.job_counts(&job.business_id, &job.id).await
         {
             Ok(counts) => counts,
@@ -119,13 +133,26 @@ impl Sending {
             }
             for mut recipient in pending {
                 let client_id = format!("{}:{}", job.id, recipient.position);
+                let values: Option<BTreeMap<String, String>> = recipient
+                    .variables
+                    .as_deref()
+                    .and_then(|v| serde_json::from_str(v).ok());
+                let (payload, content) = match values {
+                    Some(values) => {
+                        let own = personalised(&components, &values);
+                        let mut payload = base.clone();
+                        payload["template"]["components"] = own.clone();
+                        (payload, content(&own))
+                    }
+                    None => (base.clone(), shared_content.clone()),
+                };
                 let outcome = match self
                     .send_template_to(
                         &job.business_id,
                         &recipient.phone,
                         client_id.clone(),
-                        &base,
-                        content.clone(),
+                        &payload,
+                        content,
                         &sender,
                     )
                     .await

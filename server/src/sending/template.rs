@@ -1,6 +1,8 @@
 //! Approved templates sent to one customer or to many (a bulk job), and what the inbox shows of
 //! a sent template.
 
+use std::collections::BTreeMap;
+
 use parley_actors::conversation::{ConversationKey, OutgoingMessage};
 use serde_json::{Value, json};
 
@@ -28,8 +30,9 @@ pub struct TemplateRequest {
 /// Who a template goes to.
 pub enum Recipients {
     One(CustomerKey),
-    /// A bulk job: distinct phone numbers, in order.
-    Many(Vec<String>),
+    /// A bulk job: distinct phone numbers, in order, each with its own variable values (column
+    /// name to value, see `templates::variables`), which override the send's.
+    Many(Vec<(String, BTreeMap<String, String>)>),
 }
 
 /// What a template send came to.

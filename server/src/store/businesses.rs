@@ -6,6 +6,7 @@ use sqlx::FromRow;
 
 use super::error::{Account, Error, StoreResult};
 use super::{Store, is_unique_violation, now_ms};
+use crate::phone::{Region, region_of};
 
 /// A tenant: the owner's business and the provider credentials of its profile.
 #[derive(Clone, FromRow)]
@@ -23,6 +24,14 @@ pub struct Business {
     pub app_id: String,
     /// Keys the webhook signature; write-only over the API.
     pub app_secret: String,
+}
+
+impl Business {
+    /// The country of the business's own number: the region of numbers written without a
+    /// country code.
+    pub fn region(&self) -> Option<Region> {
+        region_of(&self.phone_number)
+    }
 }
 
 impl std::fmt::Debug for Business {

@@ -43,6 +43,8 @@ pub struct JobRecipient {
     pub status: String,
     pub message_id: Option<String>,
     pub error: Option<String>,
+    /// The recipient's own template variables (JSON: column name to value), if any.
+    pub variables: Option<String>,
 }
 
 /// A bulk send as stored.
@@ -159,7 +161,7 @@ impl Store {
     pub async fn create_send_job(
         &self,
         job: &SendJob,
-        recipients: &[String],
+        recipients: &[(String, Option<String>)],
         node: &str,
         lease_until: i64,
     ) -> StoreResult<()> {
@@ -183,15 +185,17 @@ impl Store {
         .bind(lease_until)
         .execute(&mut *tx)
         .await?;
-        for (position, phone) in recipients.iter().enumerate() {
+        for (position, (phone, variables)) in recipients.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO send_job_recipients (business_id, job_id, position, phone, status) \
-                 VALUES ($1, $2, $3, $4, 'pending')",
+                "INSERT INTO send_job_recipients \
+                 (business_id, job_id, position, phone, status, variables) \
+                 VALUES ($1, $2, $3, $4, 'pending', $5)",
             )
             .bind(&job.business_id)
             .bind(&job.id)
             .bind(position as i64)
             .bind(phone)
+            .bind(variables)
             .execute(&mut *tx)
             .await?;
         }
@@ -261,7 +265,7 @@ impl Store {
         limit: i64,
     ) -> StoreResult<Vec<JobRecipient>> {
         Ok(sqlx::query_as(
-            "SELECT position, phone, status, message_id, error FROM send_job_recipients \
+            "SELECT position, phone, status, message_id, error, variables FROM send_job_recipients \
              WHERE business_id = $1 AND job_id = $2 AND status = 'pending' ORDER BY position LIMIT $3",
         )
         .bind(business_id)
@@ -277,7 +281,7 @@ impl Store {
         job_id: &str,
     ) -> StoreResult<Vec<JobRecipient>> {
         Ok(sqlx::query_as(
-            "SELECT position, phone, status, message_id, error FROM send_job_recipients \
+            "SELECT position, phone, status, message_id, error, variables FROM send_job_recipients \
              WHERE business_id = $1 AND job_id = $2 ORDER BY position",
         )
         .bind(business_id)

@@ -6,9 +6,13 @@
 //! - `media`: the header media limits
 //! - `recipients`: the phone numbers of a csv, xls or xlsx recipient file
 //! - `recipient_limits`: the bounds on reading one: unpacked size, cell length, rows, time
+//! - `recipient_rows`: its rows as recipients with their variables, or skipped with a reason
+//! - `variables`: per-recipient variables: their column names and a send's parameters filled
 
 pub mod catalog;
 pub mod media;
 pub mod recipient_limits;
+pub mod recipient_rows;
 pub mod recipients;
 pub mod rules;
+pub mod variables;

@@ -1,23 +1,24 @@
-//! Phone numbers from a recipient file for bulk sends: csv, xls or xlsx.
+//! Phone numbers, and each one's template variables, from a recipient file for bulk sends: csv,
+//! xls or xlsx.
 //!
 //! The number column is the one headed `PhoneNumber` (any case); a spreadsheet may also head it
 //! `phone` or `phoneNumber`. Without such a header the first column is read, and a first row
-//! that is not a number is taken as a header. Each value is trimmed and kept only when it is all
-//! digits or a BSUID (`US.13491208655302741918`); other non-empty values are reported with their row (1-based, as a spreadsheet numbers
-//! them); empty cells are skipped; repeats are dropped, keeping the first. Reading is bounded
+//! that is not a number is taken as a header. Each value is a phone number as people write it
+//! (read by `phone` with the business's region) or a BSUID (`US.13491208655302741918`). Columns
+//! headed with one of the variable names asked for (see `variables`) give that row's values.
+//! A row is skipped, with its row number (1-based, as a spreadsheet numbers them) and reason,
+//! when its number is invalid, repeats an earlier row's, or a variable cell is empty; rows
+//! with an empty number cell are passed over. Reading is bounded
 //! (see `recipient_limits`): an xlsx's parts are measured before they are unpacked, and its sheet
 //! is read cell by cell rather than as one dense grid.
 
-use std::collections::HashSet;
 use std::io::Cursor;
 
 use calamine::{Data, Reader};
-use serde::Serialize;
 
-use crate::customer::CustomerKey;
-use crate::templates::recipient_limits::{
-    ArchiveError, Bounds, Limit, MAX_COLUMNS, check_xlsx_archive,
-};
+use crate::templates::recipient_limits::{ArchiveError, Limit, MAX_COLUMNS, check_xlsx_archive};
+use crate::templates::recipient_rows::Collector;
+use crate::templates::recipient_rows::{Reading, Recipients};
 
 /// What kind of recipient file an upload is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,20 +51,6 @@ impl FileType {
     }
 }
 
-/// A value that is not a phone number.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct InvalidRow {
-    pub row: u64,
-    pub value: String,
-}
-
-/// The numbers of a file, in file order without repeats, and the rows that were refused.
-#[derive(Debug, Default, Serialize)]
-pub struct Recipients {
-    pub numbers: Vec<String>,
-    pub invalid_rows: Vec<InvalidRow>,
-}
-
 /// Why a file could not be read; the texts are the sender screen's.
 #[derive(Debug, thiserror::Error)]
 pub enum ParseError {
@@ -91,22 +78,22 @@ fn excel(err: impl std::error::Error + Send + Sync + 'static) -> ParseError {
 const CSV_HEADERS: &[&str] = &["phonenumber"];
 const SHEET_HEADERS: &[&str] = &["phonenumber", "phone"];
 
-/// Reads the numbers of `bytes`, a file of type `kind`.
-pub fn parse(kind: FileType, bytes: &[u8]) -> Result<Recipients, ParseError> {
+/// Reads the recipients of `bytes`, a file of type `kind`.
+pub fn parse(kind: FileType, bytes: &[u8], reading: Reading) -> Result<Recipients, ParseError> {
+    let collector = Collector::new(reading);
     match kind {
-        FileType::Csv => parse_csv(bytes),
-        FileType::Xls => parse_xls(bytes),
-        FileType::Xlsx => parse_xlsx(bytes),
+        FileType::Csv => parse_csv(bytes, collector),
+        FileType::Xls => parse_xls(bytes, collector),
+        FileType::Xlsx => parse_xlsx(bytes, collector),
     }
 }
 
-fn parse_csv(bytes: &[u8]) -> Result<Recipients, ParseError> {
+fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, ParseError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(bytes);
-    let mut collector = Collector::default();
     let mut record = csv::ByteRecord::new();
     let mut row = 0u64;
     while reader
@@ -121,7 +108,7 @@ fn parse_csv(bytes: &[u8]) -> Result<Recipients, ParseError> {
 }
 
 /// An xls is not compressed: the upload's own size bounds it.
-fn parse_xls(bytes: &[u8]) -> Result<Recipients, ParseError> {
+fn parse_xls(bytes: &[u8], mut collector: Collector) -> Result<Recipients, ParseError> {
     let mut book = calamine::Xls::new(Cursor::new(bytes)).map_err(excel)?;
     let range = match book.worksheet_range_at(0) {
         Some(range) => range.map_err(excel)?,
@@ -129,7 +116,6 @@ fn parse_xls(bytes: &[u8]) -> Result<Recipients, ParseError> {
     };
     // A sheet's used range may start below the first row.
     let first_row = range.start().map(|(row, _)| u64::from(row)).unwrap_or(0);
-    let mut collector = Collector::default();
     for (i, cells) in range.rows().enumerate() {
         let cells = cells.iter().map(cell_text);
         collector.row(first_row + i as u64 + 1, cells, SHEET_HEADERS)?;
@@ -139,7 +125,7 @@ fn parse_xls(bytes: &[u8]) -> Result<Recipients, ParseError> {
 
 /// The first sheet of an xlsx, cell by cell: a sheet naming one far cell (`XFD1048576`) would
 /// otherwise make a grid of billions of empty cells.
-fn parse_xlsx(bytes: &[u8]) -> Result<Recipients, ParseError> {
+fn parse_xlsx(bytes: &[u8], mut collector: Collector) -> Result<Recipients, ParseError> {
     check_xlsx_archive(bytes)?;
     let mut book = calamine::Xlsx::new(Cursor::new(bytes)).map_err(excel)?;
     let Some(name) = book.sheet_names().first().cloned() else {
@@ -148,7 +134,6 @@ fn parse_xlsx(bytes: &[u8]) -> Result<Recipients, ParseError> {
     let mut reader = book.worksheet_cells_reader(&name).map_err(excel)?;
     // Columns count from the sheet's first used column, as a spreadsheet's used range does.
     let first_column = reader.dimensions().start.1;
-    let mut collector = Collector::default();
     let mut row: Option<u32> = None;
     let mut cells: Vec<Data> = Vec::new();
     while let Some(cell) = reader.next_cell().map_err(excel)? {
@@ -199,116 +184,59 @@ fn cell_text(cell: &Data) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Walks the rows within the bounds: finds the column, then keeps the numbers.
-struct Collector {
-    /// The number column, once the first row has been seen.
-    column: Option<usize>,
-    seen: HashSet<String>,
-    out: Recipients,
-    bounds: Bounds,
-}
-
-impl Default for Collector {
-    fn default() -> Self {
-        Collector {
-            column: None,
-            seen: HashSet::new(),
-            out: Recipients::default(),
-            bounds: Bounds::start(),
-        }
-    }
-}
-
-impl Collector {
-    fn row<'a>(
-        &mut self,
-        row: u64,
-        cells: impl Iterator<Item = std::borrow::Cow<'a, str>>,
-        headers: &[&str],
-    ) -> Result<(), Limit> {
-        self.bounds.row()?;
-        let bounds = &self.bounds;
-        let cells = cells.map(|cell| bounds.cell(row, &cell).map(|()| cell));
-        let Some(column) = self.column else {
-            let cells = cells.collect::<Result<Vec<_>, _>>()?;
-            let header = cells
-                .iter()
-                .position(|c| headers.contains(&c.trim().to_ascii_lowercase().as_str()));
-            self.column = Some(header.unwrap_or(0));
-            match (header, cells.first()) {
-                (None, Some(first)) if is_recipient(first.trim()) => self.keep(row, first.trim()),
-                // A header row, or a first row that is not a number: a header too.
-                _ => {}
-            }
-            return Ok(());
-        };
-        // Every cell of the row is checked, not only the number column's.
-        let mut value = None;
-        for (i, cell) in cells.enumerate() {
-            let cell = cell?;
-            if i == column {
-                value = Some(cell);
-            }
-        }
-        if let Some(value) = value {
-            self.keep(row, value.trim());
-        }
-        Ok(())
-    }
-
-    fn keep(&mut self, row: u64, value: &str) {
-        if value.is_empty() {
-            return;
-        }
-        if !is_recipient(value) {
-            self.out.invalid_rows.push(InvalidRow {
-                row,
-                value: value.to_string(),
-            });
-        } else if self.seen.insert(value.to_string()) {
-            self.out.numbers.push(value.to_string());
-        }
-    }
-
-    fn done(self) -> Recipients {
-        self.out
-    }
-}
-
-/// Phone digits, or the BSUID of a customer whose phone is withheld.
-fn is_recipient(value: &str) -> bool {
-    (!value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()))
-        || CustomerKey::from_user_id(value).is_some()
-}
-
 /// The sample file: the header and three example rows.
 pub const SAMPLE_CSV: &str = "PhoneNumber\n201001234567\n966501234567\n15551234567\n";
 pub const SAMPLE_FILE_NAME: &str = "sample_phone_numbers.csv";
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
+    use crate::templates::recipient_rows::{SkipReason, skipped_csv};
 
     fn csv(text: &str) -> Recipients {
-        parse(FileType::Csv, text.as_bytes()).expect("parses")
+        parse(FileType::Csv, text.as_bytes(), Reading::default()).expect("parses")
     }
 
     #[test]
-    fn reads_the_phone_number_column_trimmed_without_repeats() {
+    fn reads_the_phone_number_column_as_written_without_repeats() {
         let parsed = csv(
-            "Name,PhoneNumber\nA, 201001234567 \nB,+20100\nC,201001234567\nD,\nE,15551234567\n\
+            "Name,PhoneNumber\nA, 201001234567 \nB,+20100\nC,+20 100 123 4567\nD,\nE,15551234567\n\
              F,US.13491208655302741918\n",
         );
         assert_eq!(
             parsed.numbers,
             ["201001234567", "15551234567", "US.13491208655302741918"]
         );
+        let reasons: Vec<_> = parsed.skipped.iter().map(|s| (s.row, s.reason)).collect();
         assert_eq!(
-            parsed.invalid_rows,
-            [InvalidRow {
-                row: 3,
-                value: "+20100".into()
-            }]
+            reasons,
+            [(3, SkipReason::InvalidNumber), (4, SkipReason::Duplicate)]
+        );
+    }
+
+    #[test]
+    fn variable_columns_give_each_number_its_values() {
+        let reading = Reading {
+            region: Some(crate::phone::Region::GB),
+            variables: vec!["1".into(), "header_1".into()],
+        };
+        let text = "PhoneNumber,1,Header_1,note\n07700 900123,Omar,Hi,x\n+15551234567,,Hey,y\n";
+        let parsed = parse(FileType::Csv, text.as_bytes(), reading).expect("parses");
+        assert_eq!(parsed.numbers, ["447700900123"]);
+        assert_eq!(
+            parsed.variables["447700900123"],
+            BTreeMap::from([
+                ("1".into(), "Omar".into()),
+                ("header_1".into(), "Hi".into())
+            ])
+        );
+        assert_eq!(parsed.skipped[0].reason, SkipReason::MissingVariable);
+        assert_eq!(parsed.skipped[0].variable.as_deref(), Some("1"));
+        assert_eq!(
+            skipped_csv(&parsed.skipped),
+            "row,value,reason,variable\n3,+15551234567,missing_variable,1\n"
         );
     }
 
@@ -318,14 +246,14 @@ mod tests {
         assert_eq!(parsed.numbers, ["201001234567", "15551234567"]);
         let parsed = csv("Numbers\n15551234567\n");
         assert_eq!(parsed.numbers, ["15551234567"]);
-        assert!(parsed.invalid_rows.is_empty());
+        assert!(parsed.skipped.is_empty());
     }
 
     #[test]
     fn a_hundred_thousand_rows() {
         let mut text = String::from("PhoneNumber\n");
         for i in 0..100_000u64 {
-            text.push_str(&format!("{}\n", 200_000_000_000 + i));
+            text.push_str(&format!("2010{i:08}\n"));
         }
         let started = std::time::Instant::now();
         let parsed = csv(&text);

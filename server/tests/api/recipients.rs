@@ -34,7 +34,7 @@ fn xlsx_with_phone_number_header() -> Vec<u8> {
 }
 
 both_backends!(
-    csv_xlsx_and_xls_files_give_their_numbers_and_invalid_rows,
+    csv_xlsx_and_xls_files_give_their_numbers_and_skipped_rows,
     |backend| async move {
         let app = spawn_app(backend).await;
         let token = app.register("bulk").await.access;
@@ -48,7 +48,16 @@ both_backends!(
                 "fileName": "list.csv",
                 "count": 2,
                 "numbers": ["201001234567", "15551234567"],
-                "invalid_rows": [{"row": 3, "value": "+201001234567"}],
+                "variables": {},
+                "skipped": {
+                    "count": 2, "invalid_number": 0, "duplicate": 2, "missing_variable": 0,
+                    "rows": [
+                        {"row": 3, "value": "+201001234567", "reason": "duplicate"},
+                        {"row": 4, "value": "201001234567", "reason": "duplicate"},
+                    ],
+                    "csv": "row,value,reason,variable\n3,+201001234567,duplicate,\n\
+                            4,201001234567,duplicate,\n",
+                },
             })
         );
 
@@ -56,8 +65,11 @@ both_backends!(
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["numbers"], json!(["201001234567", "966501234567"]));
         assert_eq!(
-            body["invalid_rows"],
-            json!([{"row": 4, "value": "1-555-123"}])
+            body["skipped"]["rows"],
+            json!([
+                {"row": 4, "value": "1-555-123", "reason": "invalid_number"},
+                {"row": 5, "value": "201001234567", "reason": "duplicate"},
+            ])
         );
 
         let fixture =
@@ -65,13 +77,14 @@ both_backends!(
         let xls = std::fs::read(fixture).expect("xls fixture");
         let (status, body) = parse(&app, &token, xls, "recipients.xls").await;
         assert_eq!(status, 200, "{body}");
+        // `+15551234567` is a number as typed.
         assert_eq!(
             body["numbers"],
-            json!(["201001234567", "966501234567", "15551230000"])
+            json!(["201001234567", "966501234567", "15551234567", "15551230000"])
         );
         assert_eq!(
-            body["invalid_rows"],
-            json!([{"row": 4, "value": "+15551234567"}])
+            body["skipped"]["rows"],
+            json!([{"row": 5, "value": "201001234567", "reason": "duplicate"}])
         );
     }
 );
@@ -121,8 +134,8 @@ both_backends!(a_100000_row_csv_parses_completely, |backend| async move {
         match i % 1000 {
             // One in a thousand is not a number, one in a thousand repeats the first.
             7 => csv.push_str("n/a\n"),
-            8 => csv.push_str("200000000000\n"),
-            _ => csv.push_str(&format!("{}\n", 200_000_000_000 + i)),
+            8 => csv.push_str("201000000000\n"),
+            _ => csv.push_str(&format!("2010{i:08}\n")),
         }
     }
     let started = std::time::Instant::now();
@@ -135,12 +148,15 @@ both_backends!(a_100000_row_csv_parses_completely, |backend| async move {
     let numbers = body["numbers"].as_array().expect("numbers");
     assert_eq!(numbers.len(), 99_800);
     assert_eq!(body["count"], 99_800);
-    assert_eq!(numbers[0], "200000000000");
-    assert_eq!(numbers[99_799], "200000099999");
-    let invalid = body["invalid_rows"].as_array().expect("invalid");
-    assert_eq!(invalid.len(), 100);
+    assert_eq!(numbers[0], "201000000000");
+    assert_eq!(numbers[99_799], "201000099999");
+    assert_eq!(body["skipped"]["invalid_number"], 100);
+    assert_eq!(body["skipped"]["duplicate"], 100);
     // Row 1 is the header: the number i sits on row i + 2.
-    assert_eq!(invalid[0], json!({"row": 9, "value": "n/a"}));
+    assert_eq!(
+        body["skipped"]["rows"][0],
+        json!({"row": 9, "value": "n/a", "reason": "invalid_number"})
+    );
 });
 
 both_backends!(

@@ -17,7 +17,7 @@ fn order_template(name: &str) -> Value {
             {"type": "BUTTONS", "buttons": [{"type": "QUICK_REPLY", "text": "Yes"}]}]})
 }
 
-fn components() -> Value {
+pub fn components() -> Value {
     json!([
         {"type": "header", "parameters": [{"type": "text", "text": "Ana"}]},
         {"type": "body", "parameters": [{"type": "text", "text": "A-7"}, {"type": "text", "text": "tomorrow"}]},
@@ -98,7 +98,7 @@ impl TestApp {
     }
 }
 
-async fn quick_review(backend: Backend) -> TestApp {
+pub async fn quick_review(backend: Backend) -> TestApp {
     let (mut settings, dir) = test_settings(backend).await;
     settings.sandbox.template_review_ms = 200;
     // Receipts would only add noise here.

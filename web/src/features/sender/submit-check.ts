@@ -12,7 +12,7 @@ export interface SubmitState {
   mode: SendMode;
   /** The number typed after the country code. */
   number: string;
-  recipients: string[];
+  recipients: readonly unknown[];
   components: object[];
 }
 

@@ -71,6 +71,20 @@ export interface TemplateShape {
   catalogButtons: IndexedButton[];
 }
 
+/**
+ * The recipient-file columns that give each recipient its own values of `shape`'s variables: a
+ * body variable's position or name, `header_` and a text header's, `header_image_url` (or video,
+ * document) for a media header's link.
+ */
+export function variableColumns(shape: TemplateShape): string[] {
+  const media = shape.headerFormat && MEDIA_FORMATS.includes(shape.headerFormat);
+  return [
+    ...shape.headerVariables.map((name) => `header_${name}`),
+    ...(media ? [`header_${shape.headerFormat?.toLowerCase()}_url`] : []),
+    ...shape.bodyVariables,
+  ];
+}
+
 export function isApproved(template: Template): boolean {
   return template.status === APPROVED;
 }

@@ -4,7 +4,8 @@ import type { BulkSendProgressEvent } from '../../../lib/realtime/events';
 
 export const SAMPLE_FILE_NAME = 'sample_phone_numbers.csv';
 
-export function getConfig(): Promise<{ phoneNumberId?: string | null } | null> {
+/** The business's number id, and the country of numbers typed without a country code. */
+export function getConfig(): Promise<{ phoneNumberId?: string | null; defaultRegion?: string | null } | null> {
   return apiRequest('/api/config');
 }
 
@@ -19,7 +20,13 @@ interface SendCommon {
   mediaFile: File | null;
 }
 
-export type TemplateSend = SendCommon & ({ mode: 'single'; to: string } | { mode: 'bulk'; recipients: string[] });
+/** A bulk recipient: its number and, from the file's variable columns, its own values. */
+export interface BulkRecipient {
+  phone_number: string;
+  variables?: Record<string, string>;
+}
+
+export type TemplateSend = SendCommon & ({ mode: 'single'; to: string } | { mode: 'bulk'; recipients: BulkRecipient[] });
 
 /** The multipart body of POST /api/send-template (spec section 7). */
 export function sendTemplateForm(send: TemplateSend): FormData {
@@ -50,16 +57,38 @@ export function getJob(jobId: string): Promise<BulkSendProgressEvent> {
   return apiRequest(`/api/send-template/jobs/${encodeURIComponent(jobId)}`);
 }
 
+export type SkipReason = 'invalid_number' | 'duplicate' | 'missing_variable';
+
+/** The rows of a recipient file that give no recipient, counted by reason, and as a CSV file. */
+export interface SkippedRows {
+  count: number;
+  invalid_number: number;
+  duplicate: number;
+  missing_variable: number;
+  csv: string;
+}
+
 export interface ParsedRecipients {
   fileName: string;
   count: number;
   numbers: string[];
+  /** Per number, its row's values of the template's variable columns. */
+  variables: Record<string, Record<string, string>>;
+  skipped: SkippedRows;
 }
 
-/** POST /api/recipients/parse: the digit-only numbers of a csv, xls or xlsx file. */
-export function parseRecipients(file: File, onUploadProgress: (fraction: number) => void): Promise<ParsedRecipients> {
+/**
+ * POST /api/recipients/parse: the numbers of a csv, xls or xlsx file (E.164 digits), with the
+ * values of the `columns` the chosen template's variables are named by.
+ */
+export function parseRecipients(
+  file: File,
+  columns: string[],
+  onUploadProgress: (fraction: number) => void,
+): Promise<ParsedRecipients> {
   const form = new FormData();
   form.set('file', file);
+  form.set('variables', columns.join(','));
   return apiRequest('/api/recipients/parse', { method: 'POST', form, onUploadProgress });
 }
 

@@ -2,25 +2,32 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeServer, json } from '../../../testing/fake-server';
 import { renderWithApp } from '../../../testing/render';
+import type { BulkRecipient } from '../api/sender-api';
 import type { SenderStatus } from '../sender-status';
 import { stubXhr } from '../testing/fake-xhr';
 import { RecipientUpload } from './recipient-upload';
 
-function renderUpload() {
+const onUploadProgress = () => undefined;
+
+function renderUpload(columns: string[] = []) {
   const statuses: SenderStatus[] = [];
-  const recipients: string[][] = [];
+  const recipients: BulkRecipient[][] = [];
+  const onRecipients = (list: BulkRecipient[]) => recipients.push(list);
+  const onStatus = (status: SenderStatus) => statuses.push(status);
   renderWithApp(
     <RecipientUpload
       disabled={false}
-      onRecipients={(numbers) => recipients.push(numbers)}
-      onStatus={(status) => statuses.push(status)}
-      onUploadProgress={() => undefined}
+      columns={columns}
+      onRecipients={onRecipients}
+      onStatus={onStatus}
+      onUploadProgress={onUploadProgress}
     />,
   );
   return { statuses, recipients, input: screen.getByLabelText('Recipient file (csv, xls, xlsx)') };
 }
 
 const file = (name: string) => new File(['PhoneNumber\n201001234567\n'], name);
+const NONE_SKIPPED = { count: 0, invalid_number: 0, duplicate: 0, missing_variable: 0, csv: 'row,value,reason,variable\n' };
 const refusal = (detail: string, status = 422) => () => json({ detail, message: detail, code: 'validation_failed' }, status);
 
 describe('recipient file', () => {
@@ -30,7 +37,8 @@ describe('recipient file', () => {
     const { requests } = fakeServer({
       'POST /api/recipients/parse': (request) => {
         const name = ((request.body as FormData).get('file') as File).name;
-        return json({ fileName: name, count: 3, numbers: ['201001234567', '966501234567', '15551230000'], invalid_rows: [] });
+        const numbers = ['201001234567', '966501234567', '15551230000'];
+        return json({ fileName: name, count: 3, numbers, variables: {}, skipped: NONE_SKIPPED });
       },
     });
     const { statuses, recipients, input } = renderUpload();
@@ -40,8 +48,36 @@ describe('recipient file', () => {
       { type: 'loading', text: 'Processing: list.xlsx' },
       { type: 'success', text: '3 numbers loaded successfully from list.xlsx' },
     ]);
-    expect(recipients.at(-1)).toEqual(['201001234567', '966501234567', '15551230000']);
+    expect(recipients.at(-1)).toEqual([
+      { phone_number: '201001234567' },
+      { phone_number: '966501234567' },
+      { phone_number: '15551230000' },
+    ]);
     expect(requests).toHaveLength(1);
+  });
+
+  it('asks for the variable columns and shows the skipped rows with their download', async () => {
+    const csv = 'row,value,reason,variable\n3,12,invalid_number,\n4,+201001234567,missing_variable,1\n';
+    const { requests } = fakeServer({
+      'POST /api/recipients/parse': () =>
+        json({
+          fileName: 'vars.csv',
+          count: 1,
+          numbers: ['447700900123'],
+          variables: { '447700900123': { '1': 'Omar', header_1: 'Hi' } },
+          skipped: { count: 2, invalid_number: 1, duplicate: 0, missing_variable: 1, csv },
+        }),
+    });
+    const { recipients, input } = renderUpload(['header_1', '1']);
+    expect(screen.getByText(/add columns named after the template's variables: header_1, 1\./)).toBeInTheDocument();
+    await userEvent.upload(input, file('vars.csv'));
+    const summary = await screen.findByText(/2 rows skipped: 1 invalid numbers, 0 duplicates, 1 missing a variable\./);
+    const link = screen.getByRole('link', { name: 'Download the skipped rows (CSV)' });
+    expect(summary).toContainElement(link);
+    expect(link).toHaveAttribute('download', 'vars-skipped.csv');
+    expect(decodeURIComponent(link.getAttribute('href') ?? '')).toBe(`data:text/csv;charset=utf-8,${csv}`);
+    expect((requests[0]?.body as FormData | undefined)?.get('variables')).toBe('header_1,1');
+    expect(recipients.at(-1)).toEqual([{ phone_number: '447700900123', variables: { '1': 'Omar', header_1: 'Hi' } }]);
   });
 
   it.each([

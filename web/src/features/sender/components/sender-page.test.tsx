@@ -8,6 +8,9 @@ import { renderWithApp } from '../../../testing/render';
 import { stubXhr } from '../testing/fake-xhr';
 import { SenderPage } from './sender-page';
 
+// Typing into a form whose country list holds every country is slow on a loaded machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 const ORDER: Template = {
   id: 't1',
   name: 'order_update',
@@ -39,7 +42,7 @@ function renderPage() {
 }
 
 const setupRoutes = {
-  'GET /api/config': () => json({ phoneNumberId: '1000001' }),
+  'GET /api/config': () => json({ phoneNumberId: '1000001', defaultRegion: 'EG' }),
   'GET /api/templates': () => json([ORDER, PENDING]),
 };
 
@@ -97,8 +100,10 @@ describe('sender page', () => {
     expect(preview).toHaveTextContent('Hi Ana');
     expect(preview).toHaveTextContent('Order A-7 ships today.');
     expect(preview.querySelectorAll('.sender-missing')).toHaveLength(0);
+    // The business's own country is the default.
+    expect(screen.getByLabelText('Country code')).toHaveValue('EG');
     await user.selectOptions(screen.getByLabelText('Country code'), 'Saudi Arabia (+966)');
-    await user.type(screen.getByLabelText('Phone number'), '0501234567');
+    await user.type(screen.getByLabelText('Phone number'), '٠٥٠ ١٢٣ ٤٥٦٧');
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
 
     expect(await screen.findByText('Message sent successfully')).toBeInTheDocument();
@@ -108,7 +113,7 @@ describe('sender page', () => {
       template_name: 'order_update',
       language_code: 'en_US',
       phone_number_id: '1000001',
-      to: '966501234567',
+      to: '+966501234567',
       components_json: JSON.stringify([
         { type: 'header', parameters: [{ type: 'text', text: 'Ana' }] },
         { type: 'body', parameters: [{ type: 'text', text: 'A-7' }, { type: 'text', text: 'today' }] },
@@ -133,7 +138,14 @@ describe('sender page', () => {
   it('sends to the numbers of a file and reports the job from its live progress', async () => {
     const { requests } = fakeServer({
       ...setupRoutes,
-      'POST /api/recipients/parse': () => json({ fileName: 'list.csv', count: 2, numbers: ['201001234567', '15551234567'], invalid_rows: [] }),
+      'POST /api/recipients/parse': () =>
+        json({
+          fileName: 'list.csv',
+          count: 2,
+          numbers: ['201001234567', '15551234567'],
+          variables: { '15551234567': { '1': 'B-2' } },
+          skipped: { count: 0, invalid_number: 0, duplicate: 0, missing_variable: 0, csv: 'row,value,reason,variable\n' },
+        }),
       'POST /api/send-template': () => json({ status: 'accepted', job_id: 'job-1', total: 2, results: {} }, 202),
       'GET /api/send-template/jobs/job-1': () =>
         json({ job_id: 'job-1', total: 2, done: 0, success: 0, errors: 0, finished: false, results: {} }),
@@ -153,7 +165,13 @@ describe('sender page', () => {
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     await waitFor(() => expect(requests.some((r) => r.path === '/api/send-template/jobs/job-1')).toBe(true));
     const send = requests.find((r) => r.path === '/api/send-template');
-    expect(send && formFields(send)).toMatchObject({ send_mode: 'bulk', recipients_json: '["201001234567","15551234567"]' });
+    expect(send && formFields(send)).toMatchObject({
+      send_mode: 'bulk',
+      recipients_json: JSON.stringify([
+        { phone_number: '201001234567' },
+        { phone_number: '15551234567', variables: { '1': 'B-2' } },
+      ]),
+    });
     expect(screen.getByRole('button', { name: 'Send Message' })).toBeDisabled();
 
     const progress = { job_id: 'job-1', total: 2, success: 1, errors: 0 };

@@ -4,11 +4,18 @@ import { Link } from 'react-router';
 import { useFocusFirstInvalid } from '../../../components/use-focus-first-invalid';
 import { detailOf } from '../../../lib/api/client';
 import type { BulkSendProgressEvent } from '../../../lib/realtime/events';
-import { sendTemplate, type BulkAccepted, type TemplateSend } from '../api/sender-api';
+import { sendTemplate, type BulkAccepted, type BulkRecipient, type TemplateSend } from '../api/sender-api';
 import { useBulkJob } from '../hooks/use-bulk-job';
 import { useSenderSetup } from '../hooks/use-sender-setup';
-import { COUNTRIES, DEFAULT_REGION, fullNumber } from '../phone-number';
-import { buildComponents, emptyInputs, templateLabel, templateShape, type SenderInputs } from '../../../lib/templates/send-components';
+import { FALLBACK_REGION, fullNumber } from '../phone-number';
+import {
+  buildComponents,
+  emptyInputs,
+  templateLabel,
+  templateShape,
+  variableColumns,
+  type SenderInputs,
+} from '../../../lib/templates/send-components';
 import type { SenderStatus } from '../sender-status';
 import { submitProblem, type SendMode, type SubmitProblem } from '../submit-check';
 import { PhoneInput } from './phone-input';
@@ -21,13 +28,14 @@ import '../sender.css';
 export function SenderPage() {
   const { t } = useTranslation();
   const [status, setStatus] = useState<SenderStatus | null>(null);
-  const { loading, phoneNumberId, templates } = useSenderSetup(setStatus);
+  const { loading, phoneNumberId, defaultRegion, templates } = useSenderSetup(setStatus);
   const [mode, setMode] = useState<SendMode>('single');
   const [templateId, setTemplateId] = useState('');
   const [inputs, setInputs] = useState<SenderInputs>(emptyInputs);
-  const [region, setRegion] = useState(DEFAULT_REGION);
+  const [chosenRegion, setRegion] = useState<string | null>(null);
+  const region = chosenRegion ?? defaultRegion ?? FALLBACK_REGION;
   const [number, setNumber] = useState('');
-  const [recipients, setRecipients] = useState<string[]>([]);
+  const [recipients, setRecipients] = useState<BulkRecipient[]>([]);
   const [uploadPercent, setUploadPercent] = useState<number | null>(null);
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<SubmitProblem | null>(null);
@@ -49,6 +57,7 @@ export function SenderPage() {
   const template = templates.find((candidate) => candidate.id === templateId) ?? null;
   const shape = useMemo(() => (template ? templateShape(template) : null), [template]);
   const components = useMemo(() => (shape ? buildComponents(shape, inputs) : []), [shape, inputs]);
+  const columns = useMemo(() => (shape ? variableColumns(shape) : []), [shape]);
   const busy = loading || sending || job.running;
 
   const chooseTemplate = (id: string) => {
@@ -66,12 +75,16 @@ export function SenderPage() {
       focusInvalid();
       return;
     }
+    const to = fullNumber(region, number);
+    if (mode === 'single' && !to) {
+      setStatus({ type: 'error', text: t('sender.invalidNumber', { number: number.trim() }) });
+      return;
+    }
     setSending(true);
     setStatus({ type: 'loading', text: t('sender.preparing') });
-    const code = COUNTRIES.find((country) => country.region === region)?.code ?? '';
     const common = { template, phoneNumberId, components, mediaFile: inputs.mediaFile };
     const send: TemplateSend =
-      mode === 'single' ? { ...common, mode, to: fullNumber(code, number) } : { ...common, mode, recipients };
+      mode === 'single' ? { ...common, mode, to: to ?? '' } : { ...common, mode, recipients };
     // Preparing while the request body uploads, sending once the server has it all.
     const uploaded = (fraction: number) => {
       setUploadPercent(Math.round(fraction * 100));
@@ -131,6 +144,7 @@ export function SenderPage() {
               <RecipientUpload
                 disabled={busy}
                 invalid={problem === 'noRecipients'}
+                columns={columns}
                 onRecipients={setRecipients}
                 onStatus={setStatus}
                 onUploadProgress={setUploadPercent}

@@ -10,6 +10,8 @@ export interface SenderSetup {
   /** True until the settings and template fetch ends. */
   loading: boolean;
   phoneNumberId: string | null;
+  /** The country of the business's own number: the default for numbers typed without one. */
+  defaultRegion: string | null;
   /** The APPROVED templates only. */
   templates: Template[];
 }
@@ -18,7 +20,12 @@ export interface SenderSetup {
 export function useSenderSetup(setStatus: (status: SenderStatus | null) => void): SenderSetup {
   // The i18n instance stays the same when the language changes, so a switch does not reload.
   const { i18n } = useTranslation();
-  const [setup, setSetup] = useState<SenderSetup>({ loading: true, phoneNumberId: null, templates: [] });
+  const [setup, setSetup] = useState<SenderSetup>({
+    loading: true,
+    phoneNumberId: null,
+    defaultRegion: null,
+    templates: [],
+  });
 
   useEffect(() => {
     let live = true;
@@ -38,7 +45,8 @@ export function useSenderSetup(setStatus: (status: SenderStatus | null) => void)
       const templates = await getTemplates();
       if (!Array.isArray(templates)) return fail(t('sender.noTemplates'));
       if (!live) return;
-      setSetup({ loading: false, phoneNumberId, templates: templates.filter(isApproved) });
+      const defaultRegion = config?.defaultRegion ?? null;
+      setSetup({ loading: false, phoneNumberId, defaultRegion, templates: templates.filter(isApproved) });
       setStatus(null);
     };
     load().catch((error: unknown) => fail(detailOf(error, messageOf(error, t('sender.fetchFailed')))));

@@ -1,0 +1,172 @@
+//! Phone numbers as people write them (`+44 7700 900123`, `(555) 010-0002`, `00966 50 123 4567`,
+//! Arabic-Indic digits), read with libphonenumber's metadata into the E.164 digits Parley keeps
+//! (country code first, no `+`).
+//!
+//! A number written with `+` or `00` is international. Any other number is read first as a
+//! national number of the default region (the country of the business's own WhatsApp number),
+//! and, when it makes no number there, as digits that start with their country code (as Parley's
+//! own screens and files write them). A number is kept when its length is one the country's
+//! numbers have. What the provider sends (`wa_id`, `from`) is already E.164 and is not read here.
+
+pub use phonenumber::country::Id as Region;
+use phonenumber::metadata::DATABASE;
+use phonenumber::{Mode, PhoneNumber};
+
+use crate::search_text::ascii_digit;
+
+/// Text that is not a phone number.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "'{0}' is not a valid phone number: write it with its country code (+44 7700 900123) or as \
+     a number of the business's country"
+)]
+pub struct InvalidPhone(pub String);
+
+/// The region numbers without a country code belong to: the one of `digits`, an E.164 number
+/// (the business's own); `None` when it names no country.
+pub fn region_of(digits: &str) -> Option<Region> {
+    let number = phonenumber::parse(None, format!("+{}", digits.trim_start_matches('+'))).ok()?;
+    number.country().id().or_else(|| {
+        DATABASE
+            .region(&number.code().value())?
+            .first()?
+            .parse()
+            .ok()
+    })
+}
+
+/// The E.164 digits of `raw`, read as described above; Arabic-Indic digits count as digits.
+pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidPhone> {
+    let invalid = || InvalidPhone(raw.trim().to_string());
+    let text: String = raw
+        .trim()
+        .chars()
+        .map(|c| ascii_digit(c).unwrap_or(c))
+        .collect();
+    let international = match text.strip_prefix("00") {
+        Some(rest) => Some(format!("+{rest}")),
+        None => text.starts_with('+').then(|| text.clone()),
+    };
+    let number = match international {
+        Some(text) => possible(phonenumber::parse(None, text).ok()),
+        None => region
+            .filter(|region| may_be_national(*region, &text))
+            .and_then(|region| possible(phonenumber::parse(Some(region), &text).ok()))
+            .or_else(|| possible(phonenumber::parse(None, format!("+{text}")).ok())),
+    };
+    let number = number.ok_or_else(invalid)?;
+    let digits = number.format().mode(Mode::E164).to_string();
+    Ok(digits.trim_start_matches('+').to_string())
+}
+
+/// False when `text` has more digits than any number of `region` written nationally (with its
+/// national prefix) has: then it can only start with a country code, and reading it as
+/// national is skipped (reading is what a 100,000-row file spends its time on).
+fn may_be_national(region: Region, text: &str) -> bool {
+    let Some(metadata) = DATABASE.by_id(region.as_ref()) else {
+        return true;
+    };
+    let kinds = metadata.descriptors();
+    let longest = [
+        kinds.fixed_line(),
+        kinds.mobile(),
+        kinds.toll_free(),
+        kinds.voip(),
+    ]
+    .into_iter()
+    .flatten()
+    .flat_map(|kind| kind.possible_length().iter().copied())
+    .max()
+    .unwrap_or(u16::MAX) as usize;
+    let prefix = metadata.national_prefix().map_or(0, str::len);
+    text.chars().filter(char::is_ascii_digit).count() <= longest + prefix
+}
+
+/// `number` when its national part has a length that one kind of the country's numbers (fixed,
+/// mobile, toll-free, …) has. Length, not the number ranges: test and example numbers such as
+/// `+1 555 010 0002` stay usable.
+fn possible(number: Option<PhoneNumber>) -> Option<PhoneNumber> {
+    let number = number?;
+    let length = number.national().to_string().len() as u16;
+    let fits = DATABASE
+        .by_code(&number.code().value())?
+        .iter()
+        .flat_map(|metadata| {
+            let kinds = metadata.descriptors();
+            [
+                kinds.fixed_line(),
+                kinds.mobile(),
+                kinds.toll_free(),
+                kinds.premium_rate(),
+                kinds.shared_cost(),
+                kinds.personal_number(),
+                kinds.voip(),
+                kinds.pager(),
+                kinds.uan(),
+                kinds.voicemail(),
+            ]
+        })
+        .flatten()
+        .any(|kind| kind.possible_length().contains(&length));
+    (number.extension().is_none() && fits).then_some(number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phonenumber::country;
+
+    #[test]
+    fn written_numbers_become_e164_digits() {
+        let us = Some(country::US);
+        for (raw, digits) in [
+            ("+44 7700 900123", "447700900123"),
+            ("(555) 010-0002", "15550100002"),
+            ("00966 50 123 4567", "966501234567"),
+            ("+٩٦٦٥٠١٢٣٤٥٦٧", "966501234567"),
+            ("۰۰۲۰ ۱۰۰ ۱۲۳ ۴۵۶۷", "201001234567"),
+            ("201001234567", "201001234567"),
+            ("15551234567", "15551234567"),
+        ] {
+            assert_eq!(e164_digits(raw, us).expect(raw), digits, "{raw}");
+        }
+    }
+
+    #[test]
+    fn a_national_number_takes_the_default_region() {
+        assert_eq!(
+            e164_digits("07700 900123", Some(country::GB)).expect("a UK number"),
+            "447700900123"
+        );
+        assert_eq!(
+            e164_digits("010 0123 4567", Some(country::EG)).expect("an Egyptian number"),
+            "201001234567"
+        );
+    }
+
+    #[test]
+    fn what_is_no_number_is_named_in_the_refusal() {
+        for bad in [
+            "12",
+            "+1 555",
+            "hello",
+            "+999 1234567",
+            "",
+            "+44 7700 900123 456 789",
+        ] {
+            let err = e164_digits(bad, Some(country::US)).expect_err(bad);
+            assert!(
+                err.to_string().starts_with(&format!("'{}'", bad.trim())),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_region_follows_a_number() {
+        assert_eq!(region_of("15551234567"), Some(country::US));
+        assert_eq!(region_of("447700900123"), Some(country::GB));
+        assert_eq!(region_of("966501234567"), Some(country::SA));
+        assert_eq!(region_of(""), None);
+    }
+}

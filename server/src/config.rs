@@ -17,6 +17,16 @@ pub struct Settings {
     pub outbox: OutboxSettings,
     pub sandbox: SandboxSettings,
     pub push: PushSettings,
+    #[serde(default)]
+    pub metrics: MetricsSettings,
+}
+
+/// Who may read `/metrics`.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct MetricsSettings {
+    /// Networks (CIDRs) allowed besides loopback, which always is.
+    #[serde(default)]
+    pub allow: Vec<ipnet::IpNet>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -198,6 +208,7 @@ impl Settings {
                     .separator("__")
                     .list_separator(",")
                     .with_list_parse_key("google.issuers")
+                    .with_list_parse_key("metrics.allow")
                     .try_parsing(true),
             )
             .build()?

@@ -15,6 +15,7 @@
 //! - `labels`: the business's labels and the labels a conversation carries
 //! - `search`: full-history search of messages, notes and contacts
 //! - `reports`: the owner's overview report, as JSON or CSV
+//! - `metrics`: `/metrics` for Prometheus (mounted beside `/api`, not under it)
 
 pub mod canned;
 pub mod contacts;
@@ -23,6 +24,7 @@ pub mod events;
 pub mod health;
 pub mod labels;
 pub mod messages;
+pub mod metrics;
 pub mod push;
 pub mod recipients;
 pub mod replies;

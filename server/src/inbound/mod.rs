@@ -15,6 +15,7 @@ use parley_actors::error::StoreError;
 use parley_actors::hub::EventBus;
 
 use crate::customer::Sighting;
+use crate::metrics;
 use crate::outbox::Outbox;
 use crate::push::Push;
 use crate::store::{self, Store};
@@ -109,9 +110,11 @@ impl Intake<'_> {
         for outcome in changes.into_iter().chain(echoes) {
             outcome.map_err(InboundError::NotPersisted)?;
         }
+        let mut ingested = 0;
         for outcome in messages {
             // Only a message seen for the first time is answered, so redeliveries never double up.
             if let Some(arrival) = outcome.map_err(InboundError::NotPersisted)? {
+                ingested += 1;
                 let sets_off = batch
                     .sets_off
                     .get(&arrival.key.business_id)
@@ -120,6 +123,7 @@ impl Intake<'_> {
                 self.follow_up(sets_off, arrival);
             }
         }
+        metrics::messages_ingested(ingested);
         // Media is kept now, while the provider still has it (its URLs expire); a failure here
         // is retried when someone opens the file.
         for (business_id, media_id) in media {

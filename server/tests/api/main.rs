@@ -19,6 +19,7 @@ mod kinds;
 mod labels;
 mod limits;
 mod live;
+mod metrics;
 mod presence;
 mod push;
 mod push_endpoints;

@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 use std::io::Cursor;
+use std::panic::AssertUnwindSafe;
 
 use calamine::{Data, Reader};
 use serde::Serialize;
@@ -95,9 +96,21 @@ const SHEET_HEADERS: &[&str] = &["phonenumber", "phone"];
 pub fn parse(kind: FileType, bytes: &[u8]) -> Result<Recipients, ParseError> {
     match kind {
         FileType::Csv => parse_csv(bytes),
-        FileType::Xls => parse_xls(bytes),
-        FileType::Xlsx => parse_xlsx(bytes),
+        FileType::Xls => unpanicked(|| parse_xls(bytes)),
+        FileType::Xlsx => unpanicked(|| parse_xlsx(bytes)),
     }
+}
+
+/// calamine panics on some damaged spreadsheets (an xls whose dimensions end before they start
+/// overflows a subtraction): such a file is refused as unreadable, like any other.
+fn unpanicked(
+    read: impl FnOnce() -> Result<Recipients, ParseError>,
+) -> Result<Recipients, ParseError> {
+    std::panic::catch_unwind(AssertUnwindSafe(read)).unwrap_or_else(|_| {
+        Err(ParseError::Excel(anyhow::anyhow!(
+            "the spreadsheet could not be read"
+        )))
+    })
 }
 
 fn parse_csv(bytes: &[u8]) -> Result<Recipients, ParseError> {

@@ -118,3 +118,30 @@ both_backends!(
         }
     }
 );
+
+both_backends!(
+    metrics_count_the_open_websocket_and_sse_sessions,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let session = app.register("watched").await;
+        // Each has its `ready` frame, sent once the session actor started.
+        let _ws = WsClient::connect(&app, &session.access).await;
+        let _sse = SseClient::open(
+            &app,
+            "/api/events/stream/notifications/all",
+            &session.access,
+            None,
+        )
+        .await;
+        let (status, text) = scrape(&app, None).await;
+        assert_eq!(status, 200);
+        for transport in ["websocket", "sse"] {
+            let open = sample(
+                &text,
+                "parley_sessions_connected",
+                &[("transport", transport)],
+            );
+            assert!(open.is_some_and(|n| n >= 1.0), "{transport}: {open:?}");
+        }
+    }
+);

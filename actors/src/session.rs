@@ -26,6 +26,9 @@ pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(45);
 /// Longest channel name a client may follow.
 const MAX_CHANNEL_LEN: usize = 160;
 
+/// The gauge of connected sessions, by `transport` (`websocket`, `sse`); the server renders it.
+pub const SESSIONS_CONNECTED: &str = "parley_sessions_connected";
+
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// What the writer task sends on the wire.
@@ -43,6 +46,15 @@ pub enum Frame {
 pub enum Transport {
     WebSocket,
     Sse,
+}
+
+impl Transport {
+    fn label(self) -> &'static str {
+        match self {
+            Transport::WebSocket => "websocket",
+            Transport::Sse => "sse",
+        }
+    }
 }
 
 /// What a client can ask over the WebSocket.
@@ -230,6 +242,7 @@ impl Actor for SessionActor {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
+        metrics::gauge!(SESSIONS_CONNECTED, "transport" => self.transport.label()).increment(1.0);
         self.hub.do_send(Connect {
             id: self.id,
             business_id: self.business_id.clone(),
@@ -263,6 +276,7 @@ impl Actor for SessionActor {
     }
 
     fn stopped(&mut self, _: &mut Self::Context) {
+        metrics::gauge!(SESSIONS_CONNECTED, "transport" => self.transport.label()).decrement(1.0);
         self.presence.clear();
         self.hub.do_send(Disconnect { id: self.id });
     }

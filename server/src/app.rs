@@ -45,7 +45,7 @@ use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
 use crate::team::{Team, spawn_team_sweep};
-use crate::{api, auth, client_text, cluster, secrets, telemetry, web_app, webhook};
+use crate::{api, auth, client_text, cluster, metrics, secrets, telemetry, web_app, webhook};
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -56,6 +56,8 @@ pub struct Application {
 impl Application {
     /// Connects and migrates the store, prepares secrets and binds the listener.
     pub async fn build(settings: Settings) -> anyhow::Result<Application> {
+        // The process's recorder, before anything records.
+        metrics::handle();
         let store = Store::connect(&settings).await?;
         store.migrate().await?;
         let jwt_secret = if settings.auth.jwt_secret.is_empty() {
@@ -256,6 +258,8 @@ fn routes(
         .wrap(Compress::default())
         .wrap(from_fn(body_encoding::refuse_encoded_bodies))
         .wrap(from_fn(telemetry::request_span))
+        .wrap(from_fn(metrics::track_requests))
+        .route("/metrics", web::get().to(api::metrics::render))
         .service(
             web::scope("/api")
                 .wrap(from_fn(client_text::refuse_control_characters))

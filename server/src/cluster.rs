@@ -22,6 +22,7 @@ use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;
 
 use crate::auth::token_versions::TokenVersions;
+use crate::metrics::{self, NoticeDirection};
 use crate::store::Store;
 
 /// The Postgres notification channel.
@@ -181,9 +182,13 @@ async fn notify(store: Store, node: String, mut queue: mpsc::UnboundedReceiver<V
     let mut rounds = Vec::new();
     while queue.recv_many(&mut rounds, MAX_ROUND).await > 0 {
         let payloads = payloads(&node, rounds.drain(..).flatten().collect());
-        if let Err(err) = store.notify(CHANNEL, &payloads).await {
-            // The events are committed: other nodes' clients get them on their next resume.
-            tracing::warn!(error = %err, notices = payloads.len(), "other nodes not told of events");
+        match store.notify(CHANNEL, &payloads).await {
+            Ok(()) => metrics::cluster_notices(NoticeDirection::Sent, payloads.len()),
+            Err(err) => {
+                metrics::cluster_notices(NoticeDirection::Failed, payloads.len());
+                // The events are committed: other nodes' clients get them on their next resume.
+                tracing::warn!(error = %err, notices = payloads.len(), "other nodes not told of events");
+            }
         }
     }
 }
@@ -229,6 +234,7 @@ async fn receive(nodes: OtherNodes, mut listener: PgListener, node: String) {
         if notice.node == node {
             continue;
         }
+        metrics::cluster_notices(NoticeDirection::Received, 1);
         let events = match notice.what {
             Published::Logged { first, last } => {
                 match store.events_between(&notice.business_id, first, last).await {

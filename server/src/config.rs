@@ -18,6 +18,16 @@ pub struct Settings {
     pub sandbox: SandboxSettings,
     pub push: PushSettings,
     pub media: MediaSettings,
+    #[serde(default)]
+    pub metrics: MetricsSettings,
+}
+
+/// Who may read `/metrics`.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct MetricsSettings {
+    /// Networks (CIDRs) allowed besides loopback, which always is.
+    #[serde(default)]
+    pub allow: Vec<ipnet::IpNet>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -220,6 +230,7 @@ impl Settings {
                     .separator("__")
                     .list_separator(",")
                     .with_list_parse_key("google.issuers")
+                    .with_list_parse_key("metrics.allow")
                     .try_parsing(true),
             )
             .build()?

@@ -18,6 +18,7 @@
 //! - `framework_errors`: actix's own refusals (extractors, limits, long URLs) in that shape
 //! - `security_headers`: the Content Security Policy and other headers of every answer
 //! - `telemetry`: logging and request ids
+//! - `metrics`: the Prometheus metrics' names, the calls that record them, who may read them
 //! - `secrets`: generated secrets kept in the data dir
 //! - `search_text`: search folding (case, Arabic marks and letter forms, digits), queries and
 //!   highlighted snippets
@@ -61,6 +62,7 @@ pub mod framework_errors;
 pub mod inbound;
 pub mod media;
 pub mod media_link;
+pub mod metrics;
 pub mod multipart;
 pub mod names;
 pub mod outbox;

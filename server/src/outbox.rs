@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use crate::config::OutboxSettings;
 use crate::media::{MediaError, store_file};
+use crate::metrics;
 use crate::provider::{Credentials, Provider, ProviderError};
 use crate::rate::TokenBuckets;
 use crate::store::{self, MediaFile, OutboxItem, Store, now_ms};
@@ -194,6 +195,7 @@ impl Outbox {
                     .saturating_mul(1 << item.attempts.min(16))
                     .min(self.settings.max_retry_ms);
                 tracing::warn!(client_id = %item.client_id, attempts = item.attempts + 1, error = %err, "send will be retried");
+                metrics::outbox_retry();
                 self.store
                     .reschedule_outbox(&item, now_ms() + backoff as i64)
                     .await?;

@@ -90,7 +90,12 @@ pub async fn import_contacts(
         .get(CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| value.starts_with("multipart/"));
-    let region = state.store.business(&auth.business_id).await?.region();
+    let region = state
+        .store
+        .business(&auth.business_id)
+        .await
+        .map_err(ApiError::from)?
+        .region();
     let (valid, skipped) = if multipart {
         let form = Form::read(Multipart::new(req.headers(), payload), MAX_FILE)
             .await
@@ -116,7 +121,10 @@ pub async fn import_contacts(
 
 /// The (phone, name) pairs of a JSON import (a device's address book), and how many entries
 /// were skipped for a missing or invalid name or number: one odd contact never costs the rest.
-fn json_contacts(body: &ImportForm, region: Option<Region>) -> ApiResult<(Vec<(String, String)>, usize)> {
+fn json_contacts(
+    body: &ImportForm,
+    region: Option<Region>,
+) -> ApiResult<(Vec<(String, String)>, usize)> {
     let contacts = body
         .contacts
         .as_ref()

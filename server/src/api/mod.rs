@@ -16,6 +16,7 @@
 //! - `search`: full-history search of messages, notes and contacts
 //! - `reports`: the owner's overview report, as JSON or CSV
 //! - `media`: share links that open a media file without a login
+//! - `metrics`: `/metrics` for Prometheus (mounted beside `/api`, not under it)
 
 pub mod canned;
 pub mod contacts;
@@ -25,6 +26,7 @@ pub mod health;
 pub mod labels;
 pub mod media;
 pub mod messages;
+pub mod metrics;
 pub mod push;
 pub mod recipients;
 pub mod replies;

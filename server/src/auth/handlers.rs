@@ -96,7 +96,7 @@ pub struct LoginRequest {
 
 /// The client address login and registration throttling count against: the last entry of the
 /// configured proxy header (the one the trusted proxy added), else the TCP peer.
-fn client_address(req: &HttpRequest, header: &str) -> String {
+pub fn client_address(req: &HttpRequest, header: &str) -> String {
     let forwarded = (!header.is_empty())
         .then(|| req.headers().get(header))
         .flatten()

@@ -16,6 +16,7 @@ use parley_actors::error::StoreError;
 use parley_actors::hub::EventBus;
 
 use crate::customer::Sighting;
+use crate::metrics;
 use crate::outbox::Outbox;
 use crate::push::Push;
 use crate::store::{self, Store};
@@ -110,10 +111,11 @@ impl Intake<'_> {
         for outcome in changes.into_iter().chain(echoes) {
             outcome.map_err(InboundError::NotPersisted)?;
         }
-        let (mut wrote, mut seen) = (Vec::new(), HashSet::new());
+        let (mut wrote, mut seen, mut ingested) = (Vec::new(), HashSet::new(), 0);
         for outcome in messages {
             // Only a message seen for the first time is answered, so redeliveries never double up.
             if let Some(arrival) = outcome.map_err(InboundError::NotPersisted)? {
+                ingested += 1;
                 let sets_off = batch
                     .sets_off
                     .get(&arrival.key.business_id)
@@ -126,6 +128,7 @@ impl Intake<'_> {
             }
         }
         self.reopen_or_assign(wrote);
+        metrics::messages_ingested(ingested);
         // Media is kept now, while the provider still has it (its URLs expire); a failure here
         // is retried when someone opens the file.
         for (business_id, media_id) in media {

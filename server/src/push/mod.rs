@@ -42,6 +42,7 @@ pub use subscription::{
 };
 
 use crate::config::Settings;
+use crate::metrics::{self, PushFailure};
 use crate::store::{self, MessageRow, PushSubscription, Store, iso_time, preview};
 
 /// Browsers re-register this long after their last registration (the spec's 7 days); the
@@ -137,6 +138,11 @@ impl Push {
         })
     }
 
+    /// Notifications waiting for the sender.
+    pub fn queued(&self) -> usize {
+        self.queue.max_capacity() - self.queue.capacity()
+    }
+
     pub fn public_key(&self) -> &str {
         &self.public_key
     }
@@ -177,6 +183,7 @@ impl Push {
 
     fn enqueue(&self, notice: Notice) {
         if self.queue.try_send(notice).is_err() {
+            metrics::push_failed(PushFailure::Dropped);
             let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
             if dropped % 1000 == 1 {
                 tracing::warn!(dropped, "push queue full: notifications dropped");
@@ -217,6 +224,7 @@ async fn run(sender: Arc<Sender>, notices: mpsc::Receiver<Notice>) {
         let sender = sender.clone();
         async move {
             if let Err(err) = sender.deliver(notice).await {
+                metrics::push_failed(PushFailure::NotDelivered);
                 tracing::warn!(error = %err, "push notification not sent");
             }
         }
@@ -281,6 +289,7 @@ impl Sender {
                         self.send_native(business_id, &subscription, native).await
                     };
                     if let Err(err) = sent {
+                        metrics::push_failed(PushFailure::NotDelivered);
                         tracing::warn!(error = %err, "push to one browser or device failed");
                     }
                 }

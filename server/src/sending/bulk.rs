@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::SendError;
 use super::template::rendered;
 use super::{Sender, Sending};
+use crate::metrics::{self, BulkJob};
 use crate::outbox::Delivery;
 use crate::store::{JobRecipient, SendJob, now_ms};
 use crate::templates::variables::personalised;
@@ -72,6 +73,7 @@ impl Sending {
         self.store
             .create_send_job(&job, &recipients, &self.node, lease_end(now_ms()))
             .await?;
+        metrics::bulk_job(BulkJob::Started);
         actix_web::rt::spawn(self.clone().run_job(job));
         Ok(())
     }
@@ -83,7 +85,7 @@ impl Sending {
     /// recorded, which answers where it stands without calling the provider. Progress is counted as
     /// results come (seeded from the stored counts when a job resumes), never by re-reading the
     /// recipients.
-    async fn run_job(self, job: SendJob) {
+    async fn send_job(&self, job: &SendJob) -> bool {
         let base: Value = serde_json::from_str(&job.payload).unwrap_or(Value::Null);
         let template = self
             .store
@@ -106,7 +108,7 @@ impl Sending {
             Ok(counts) => counts,
             Err(err) => {
                 tracing::error!(error = %err, job = %job.id, "bulk job stalled");
-                return;
+                return false;
             }
         };
         let mut last_push = std::time::Instant::now();
@@ -125,7 +127,7 @@ impl Sending {
                 Ok(p) => p,
                 Err(err) => {
                     tracing::error!(error = %err, job = %job.id, "bulk job stalled");
-                    return;
+                    return false;
                 }
             };
             if pending.is_empty() {
@@ -157,7 +159,7 @@ impl Sending {
                     )
                     .await
                 {
-                    Ok(delivery) => self.settle(&job, &client_id, delivery).await,
+                    Ok(delivery) => self.settle(job, &client_id, delivery).await,
                     Err(err) => Ok(("error".to_string(), None, Some(err.to_string()))),
                 };
                 (recipient.status, recipient.message_id, recipient.error) =
@@ -169,22 +171,33 @@ impl Sending {
                 }
                 settled.push(recipient);
                 if last_push.elapsed() >= Duration::from_millis(500) {
-                    if !self.checkpoint(&job, &mut settled).await {
-                        return;
+                    if !self.checkpoint(job, &mut settled).await {
+                        return false;
                     }
                     last_push = std::time::Instant::now();
-                    self.push_progress(&job, success, errors, false);
+                    self.push_progress(job, success, errors, false);
                 }
             }
-            if !self.checkpoint(&job, &mut settled).await {
-                return;
+            if !self.checkpoint(job, &mut settled).await {
+                return false;
             }
         }
         if let Err(err) = self.store.finish_send_job(&job.business_id, &job.id).await {
             tracing::error!(error = %err, job = %job.id, "bulk job not closed");
-            return;
+            return false;
         }
-        self.push_progress(&job, success, errors, true);
+        self.push_progress(job, success, errors, true);
+        true
+    }
+
+    /// Runs a job to its end and counts how it ended.
+    async fn run_job(self, job: SendJob) {
+        let outcome = if self.send_job(&job).await {
+            BulkJob::Finished
+        } else {
+            BulkJob::Failed
+        };
+        metrics::bulk_job(outcome);
     }
 
     /// Where one recipient ended: (status, provider id, error).

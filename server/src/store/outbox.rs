@@ -53,6 +53,14 @@ pub(super) async fn insert_media_file(
 }
 
 impl Store {
+    /// Outgoing messages waiting for the provider, across every business (for `/metrics`).
+    pub async fn outbox_depth(&self) -> StoreResult<i64> {
+        let (waiting,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM outbox")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(waiting)
+    }
+
     /// Due entries, each claimed for one attempt (its lease pushed forward) so that no other
     /// worker or node takes it at the same time.
     pub async fn claim_due_outbox(&self, limit: i64) -> StoreResult<Vec<OutboxItem>> {

@@ -13,6 +13,7 @@
 //! is read cell by cell rather than as one dense grid.
 
 use std::io::Cursor;
+use std::panic::AssertUnwindSafe;
 
 use calamine::{Data, Reader};
 
@@ -83,9 +84,21 @@ pub fn parse(kind: FileType, bytes: &[u8], reading: Reading) -> Result<Recipient
     let collector = Collector::new(reading);
     match kind {
         FileType::Csv => parse_csv(bytes, collector),
-        FileType::Xls => parse_xls(bytes, collector),
-        FileType::Xlsx => parse_xlsx(bytes, collector),
+        FileType::Xls => unpanicked(|| parse_xls(bytes, collector)),
+        FileType::Xlsx => unpanicked(|| parse_xlsx(bytes, collector)),
     }
+}
+
+/// calamine panics on some damaged spreadsheets (an xls whose dimensions end before they start
+/// overflows a subtraction): such a file is refused as unreadable, like any other.
+fn unpanicked(
+    read: impl FnOnce() -> Result<Recipients, ParseError>,
+) -> Result<Recipients, ParseError> {
+    std::panic::catch_unwind(AssertUnwindSafe(read)).unwrap_or_else(|_| {
+        Err(ParseError::Excel(anyhow::anyhow!(
+            "the spreadsheet could not be read"
+        )))
+    })
 }
 
 fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, ParseError> {

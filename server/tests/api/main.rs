@@ -22,6 +22,7 @@ mod labels;
 mod limits;
 mod live;
 mod media_links;
+mod metrics;
 mod phone_numbers;
 mod presence;
 mod push;

@@ -190,3 +190,23 @@ both_backends!(
         );
     }
 );
+
+both_backends!(
+    a_damaged_xls_whose_dimensions_end_before_they_start_is_refused,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let token = app.register("damaged").await.access;
+        let fixture =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/recipients/recipients.xls");
+        let mut xls = std::fs::read(fixture).expect("xls fixture");
+        // The Dimensions record (0x0200, 14 bytes): first row 5, rows end before row 1.
+        let at = xls
+            .windows(4)
+            .position(|w| w == [0x00, 0x02, 0x0E, 0x00])
+            .expect("a Dimensions record");
+        xls[at + 4..at + 12].copy_from_slice(&[5, 0, 0, 0, 1, 0, 0, 0]);
+        let (status, body) = parse(&app, &token, xls, "damaged.xls").await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(body["detail"], "Failed to parse Excel file");
+    }
+);

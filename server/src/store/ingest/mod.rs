@@ -17,6 +17,7 @@ use sqlx::AssertSqlSafe;
 use sqlx::pool::PoolConnection;
 
 use super::Store;
+use crate::metrics;
 
 mod batch;
 mod threads;
@@ -93,6 +94,7 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
             .unzip();
         match conn.write(&store, &items).await {
             Ok(events) => {
+                metrics::batch_committed(items.len());
                 let (buses, answers): (Vec<_>, Vec<_>) = outlets.into_iter().unzip();
                 let changed: Vec<bool> = events.iter().map(|e| !e.is_empty()).collect();
                 publish_together(buses.into_iter().zip(events));

@@ -64,7 +64,9 @@ both_backends!(
             json!({"added": 1, "updated": 0, "unchanged": 0, "skipped": 1}),
             "the valid number is read as typed and the invalid one skipped"
         );
-        let (_, list) = app.get("/api/users?search_query=447700900125", &token).await;
+        let (_, list) = app
+            .get("/api/users?search_query=447700900125", &token)
+            .await;
         assert_eq!(list["data"]["users"][0]["name"], "A", "{list}");
         // A customer known only by BSUID is still named by it.
         let (status, body) = add_contact(&app, &token, "US.13491208655302741918").await;

@@ -2,10 +2,11 @@
 //! Arabic-Indic digits), read with libphonenumber's metadata into the E.164 digits Parley keeps
 //! (country code first, no `+`).
 //!
-//! A number written with `+` or `00` is international. Any other number is read first as a
-//! national number of the default region (the country of the business's own WhatsApp number),
-//! and, when it makes no number there, as digits that start with their country code (as Parley's
-//! own screens and files write them). A number is kept when its length is one the country's
+//! A number written with `+` or `00` is international. One that starts with a trunk prefix (`0`)
+//! or an area code in parentheses is read first as a national number of the default region (the
+//! country of the business's own WhatsApp number); any other first as digits that start with
+//! their country code (as Parley's own screens and files write them, and recipient files hold
+//! them), and each, when it makes no number that way, the other way. A number is kept when its length is one the country's
 //! numbers have. What the provider sends (`wa_id`, `from`) is already E.164 and is not read here.
 
 pub use phonenumber::country::Id as Region;
@@ -47,12 +48,17 @@ pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidP
         Some(rest) => Some(format!("+{rest}")),
         None => text.starts_with('+').then(|| text.clone()),
     };
-    let number = match international {
-        Some(text) => possible(phonenumber::parse(None, text).ok()),
-        None => region
+    let national = || {
+        region
             .filter(|region| may_be_national(*region, &text))
             .and_then(|region| possible(phonenumber::parse(Some(region), &text).ok()))
-            .or_else(|| possible(phonenumber::parse(None, format!("+{text}")).ok())),
+    };
+    let with_country_code = || possible(phonenumber::parse(None, format!("+{text}")).ok());
+    let number = match international {
+        Some(text) => possible(phonenumber::parse(None, text).ok()),
+        // A trunk prefix or an area code in parentheses is how numbers are written nationally.
+        None if text.starts_with(['0', '(']) => national().or_else(with_country_code),
+        None => with_country_code().or_else(national),
     };
     let number = number.ok_or_else(invalid)?;
     let digits = number.format().mode(Mode::E164).to_string();
@@ -127,6 +133,7 @@ mod tests {
             ("۰۰۲۰ ۱۰۰ ۱۲۳ ۴۵۶۷", "201001234567"),
             ("201001234567", "201001234567"),
             ("15551234567", "15551234567"),
+            ("4917000000", "4917000000"),
         ] {
             assert_eq!(e164_digits(raw, us).expect(raw), digits, "{raw}");
         }

@@ -241,6 +241,7 @@ describe('template sender', () => {
     await page.goto('/sender');
     const form = page.getByRole('form', { name: 'Template sender' });
     await form.getByLabel('Template').selectOption({ label: `${name} (en_US)` });
+    await form.getByLabel('Country code').selectOption({ label: 'Egypt (+20)' });
     await form.getByLabel('Phone number').fill('1001234568');
     // Without the file, the template's header cannot be built.
     await form.getByRole('button', { name: 'Send Message' }).click();

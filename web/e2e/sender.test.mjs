@@ -209,7 +209,7 @@ describe('template sender', () => {
     await form.getByRole('radio', { name: 'Bulk from CSV' }).check();
     await form.getByLabel('Template').selectOption({ label: `${name} (en_US)` });
     await form.getByLabel('Body variable 1').fill('B-9');
-    const sheetNumbers = numbers('4478', 20);
+    const sheetNumbers = numbers('447700', 20);
     const rows = [['Name', 'phone'], ...sheetNumbers.map((n, i) => [`Customer ${i}`, Number(n)]), ['Plus', `+${sheetNumbers[0]}`], ['Again', sheetNumbers[1]]];
     await form.getByLabel('Recipient file (csv, xls, xlsx)').setInputFiles({
       name: 'customers.xlsx',

@@ -94,7 +94,7 @@ export function ReplyForm({
       <p className="muted">{t('replies.triggerHint')}</p>
       <label>
         {t('matchMode.label')}
-        <select value={draft.matchMode} aria-describedby={matchHintId} onChange={(e) => change({ matchMode: e.target.value as MatchMode })}>
+        <select value={draft.matchMode} aria-label={t('matchMode.label')} aria-describedby={matchHintId} onChange={(e) => change({ matchMode: e.target.value as MatchMode })}>
           {MATCH_MODES.map((mode) => (
             <option key={mode} value={mode}>
               {t(`matchMode.${mode}`)}

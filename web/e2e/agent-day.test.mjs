@@ -110,6 +110,7 @@ describe('an agent’s first hour', () => {
       const phone = newPhone();
       await injectMessage(tokens, phone, 'Cora Toast', { text: 'Hello' });
       await page.locator('.conversation-row', { hasText: 'Cora Toast' }).click();
+      await page.locator('.composer').waitFor();
       const composer = await page.locator('.composer').boundingBox();
       await page.route('**/api/users/update', (route) =>
         route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'Try again soon', message: 'Try again soon', code: 'unavailable' }) }),

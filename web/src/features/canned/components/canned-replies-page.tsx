@@ -13,7 +13,7 @@ import {
 import { getStoredRole } from '../../../lib/api/session-store';
 import { mediaTypeOf } from '../../../lib/media/media-draft';
 import { CannedForm } from './canned-form';
-import { DeleteCannedModal } from './delete-canned-modal';
+import { ConfirmDeleteModal } from '../../../components/confirm-delete-modal';
 import '../canned.css';
 
 const VARIABLES = [
@@ -146,7 +146,16 @@ export function CannedRepliesPage() {
           ))}
         </ul>
       )}
-      {deleting && <DeleteCannedModal reply={deleting} onCancel={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {deleting && (
+        <ConfirmDeleteModal
+          title={t('canned.deleteTitle')}
+          message={t('canned.deleteConfirm', { shortcut: deleting.shortcut })}
+          deleteLabel={t('canned.delete')}
+          deletingLabel={t('canned.deleting')}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => remove(deleting)}
+        />
+      )}
     </main>
   );
 }

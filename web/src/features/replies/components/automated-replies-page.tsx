@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { detailOf } from '../../../lib/api/client';
 import { createReply, deleteReply, getFlowSteps, getReplies, getTemplates, updateReply, type AutomatedReply } from '../api/replies-api';
 import { buildReplyForm, draftFromReply, emptyDraft, otherTriggers, triggerSuggestions, type ReplyDraft } from '../reply-draft';
-import { DeleteReplyModal } from './delete-reply-modal';
+import { ConfirmDeleteModal } from '../../../components/confirm-delete-modal';
 import { ReplyCard } from './reply-card';
 import { ReplyForm } from './reply-form';
 import '../replies.css';
@@ -142,7 +142,16 @@ export function AutomatedRepliesPage() {
           ))}
         </div>
       )}
-      {deleting && <DeleteReplyModal reply={deleting} onCancel={() => setDeleting(null)} onConfirm={() => remove(deleting)} />}
+      {deleting && (
+        <ConfirmDeleteModal
+          title={t('replies.deleteTitle')}
+          message={t('replies.deleteConfirm', { trigger: deleting.trigger })}
+          deleteLabel={t('replies.delete')}
+          deletingLabel={t('replies.deleting')}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => remove(deleting)}
+        />
+      )}
     </main>
   );
 }

@@ -1,15 +1,28 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Modal } from '../../../components/modal';
-import type { CannedReply } from '../../../lib/api/canned-replies';
+import { Modal } from './modal';
 
-/** Asks before a canned reply is deleted. */
-export function DeleteCannedModal({ reply, onCancel, onConfirm }: { reply: CannedReply; onCancel: () => void; onConfirm: () => Promise<void> }) {
+/** Asks before something is deleted; the delete button shows `deletingLabel` while the call runs. */
+export function ConfirmDeleteModal({
+  title,
+  message,
+  deleteLabel,
+  deletingLabel,
+  onCancel,
+  onConfirm,
+}: {
+  title: string;
+  message: string;
+  deleteLabel: string;
+  deletingLabel: string;
+  onCancel: () => void;
+  onConfirm: () => Promise<void>;
+}) {
   const { t } = useTranslation();
   const [deleting, setDeleting] = useState(false);
   return (
-    <Modal title={t('canned.deleteTitle')} onClose={onCancel}>
-      <p>{t('canned.deleteConfirm', { shortcut: reply.shortcut })}</p>
+    <Modal title={title} onClose={onCancel}>
+      <p>{message}</p>
       <div className="modal-actions">
         <button type="button" onClick={onCancel} disabled={deleting}>
           {t('cancel')}
@@ -23,7 +36,7 @@ export function DeleteCannedModal({ reply, onCancel, onConfirm }: { reply: Canne
             void onConfirm();
           }}
         >
-          {t(deleting ? 'canned.deleting' : 'canned.delete')}
+          {deleting ? deletingLabel : deleteLabel}
         </button>
       </div>
     </Modal>

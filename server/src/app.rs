@@ -23,6 +23,7 @@ use anyhow::Context;
 use parley_actors::conversation::Conversations;
 use parley_actors::hub::{EventBus, Hub, InProcessBus};
 
+use crate::answer_journal::AnswerJournal;
 use crate::auth::google::GoogleVerifier;
 use crate::auth::password::hash_password;
 use crate::auth::revocation::Revocations;
@@ -124,13 +125,17 @@ impl Application {
             &provider_url,
             &settings.provider.graph_version,
         ));
+        let journal = AnswerJournal::open(&settings.server.data_dir)
+            .context("Failed to open the send answer journal")?;
         let outbox = Arc::new(Outbox::new(
             store.clone(),
             provider.clone(),
             conversations.clone(),
             settings.outbox.clone(),
             settings.server.data_dir.clone(),
+            journal,
         ));
+        outbox.adopt_orphans().await?;
         actix_web::rt::spawn(outbox.clone().run());
         let media_links =
             MediaLinks::new(jwt_secret.as_bytes(), settings.media.share_link_ttl_secs);

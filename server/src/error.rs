@@ -193,7 +193,7 @@ impl From<OutboxError> for ApiError {
             OutboxError::Media(err) => err.into(),
             OutboxError::NotConfigured(text) => ApiError::Unavailable(text),
             OutboxError::MediaUnavailable(_) => ApiError::NotFound(err.to_string()),
-            OutboxError::Conversation(_) | OutboxError::Vanished => {
+            OutboxError::Conversation(_) | OutboxError::Vanished | OutboxError::Journal(_) => {
                 ApiError::Internal(anyhow::Error::new(err))
             }
         }

@@ -35,6 +35,7 @@
 //! - `templates`: template form rules, header media checks, recipient files for bulk sends
 //! - `replies`: the automated reply form's rules and the reply-choosing engine
 //! - `outbox`: durable delivery of outgoing messages, provider media
+//! - `answer_journal`: the provider's answers to sends, journaled before the store records them
 //! - `media`: file type sniffing from the bytes, the Cloud API's limits, storage
 //! - `media_link`: signed share links that open one media file without a login until they expire
 //! - `rate`: per-number token buckets
@@ -45,6 +46,7 @@
 //! - `cluster`: events across nodes that share one Postgres (`LISTEN`/`NOTIFY`)
 //! - `canned`: canned replies' form rules and the shortcut filter
 
+pub mod answer_journal;
 pub mod api;
 pub mod app;
 pub mod auth;

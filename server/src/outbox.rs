@@ -1,7 +1,9 @@
 //! Delivers outgoing messages. Each is in the store (message and outbox entry) before the
 //! provider is called; an attempt that fails in a way worth retrying is tried again with
 //! backoff, paced to the provider's per-number rate, across restarts, until it is accepted or
-//! the attempts run out and it is marked failed with the provider's error.
+//! the attempts run out and it is marked failed with the provider's error. The provider's answer
+//! is journaled the moment it arrives (`answer_journal`), so a crash before the store records it
+//! does not make the outbox send that message again.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +14,7 @@ use parley_actors::conversation::{
 use parley_actors::error::StoreError;
 use serde_json::Value;
 
+use crate::answer_journal::{Answer, AnswerJournal};
 use crate::config::OutboxSettings;
 use crate::media::{MediaError, store_file};
 use crate::metrics;
@@ -73,6 +76,9 @@ pub enum OutboxError {
     MediaUnavailable(String),
     #[error(transparent)]
     Media(#[from] MediaError),
+    /// The journals of the provider's answers could not be read.
+    #[error("send answer journal: {0}")]
+    Journal(#[from] std::io::Error),
 }
 
 /// What one attempt came to.
@@ -92,6 +98,8 @@ pub struct Outbox {
     pacing: TokenBuckets,
     settings: OutboxSettings,
     data_dir: std::path::PathBuf,
+    /// The provider's answers, kept from their arrival until the store has them.
+    journal: AnswerJournal,
 }
 
 impl Outbox {
@@ -101,8 +109,10 @@ impl Outbox {
         conversations: Conversations,
         settings: OutboxSettings,
         data_dir: std::path::PathBuf,
+        journal: AnswerJournal,
     ) -> Outbox {
         Outbox {
+            journal,
             pacing: TokenBuckets::new(settings.rate_per_second),
             store,
             provider,
@@ -178,6 +188,15 @@ impl Outbox {
             }
             Err(err) => Err(err),
         };
+        // Before anything else: from here on a crash must not make us send it again.
+        if let Ok(provider_id) = &sent {
+            self.journal.append(&Answer {
+                business_id: item.business_id.clone(),
+                client_id: item.client_id.clone(),
+                phone: item.phone.clone(),
+                provider_id: provider_id.clone(),
+            });
+        }
         let (outcome, attempt) = match sent {
             Ok(provider_id) => (
                 SendOutcome::Accepted {
@@ -213,7 +232,49 @@ impl Outbox {
             .ask(&key, Sent(outcome))
             .await
             .and_then(|r| r)?;
+        if let Attempt::Accepted(_) = attempt {
+            self.journal.recorded();
+        }
         Ok(attempt)
+    }
+
+    /// Records the answers that processes gone before their store had them left in their
+    /// journals (those whose entry is still in the outbox), then removes those journals. Run
+    /// at start-up before any attempt, and at every poll for other nodes' crashes.
+    pub async fn adopt_orphans(&self) -> Result<(), OutboxError> {
+        for orphan in self.journal.orphans()? {
+            let mut adopted = 0;
+            for answer in &orphan.answers {
+                let waiting = self
+                    .store
+                    .outbox_item(&answer.business_id, &answer.client_id)
+                    .await?;
+                if waiting.is_none() {
+                    continue;
+                }
+                let key = ConversationKey {
+                    business_id: answer.business_id.clone(),
+                    phone: answer.phone.clone(),
+                };
+                let outcome = SendOutcome::Accepted {
+                    client_id: answer.client_id.clone(),
+                    provider_id: answer.provider_id.clone(),
+                };
+                self.conversations
+                    .ask(&key, Sent(outcome))
+                    .await
+                    .and_then(|r| r)?;
+                adopted += 1;
+            }
+            if adopted > 0 {
+                tracing::info!(
+                    adopted,
+                    "recorded the provider's answers a crash left unstored"
+                );
+            }
+            orphan.done();
+        }
+        Ok(())
     }
 
     /// Stores a message through its conversation actor, then makes the first attempt at once.
@@ -269,6 +330,9 @@ impl Outbox {
         let mut tick = tokio::time::interval(Duration::from_millis(self.settings.poll_ms.max(10)));
         loop {
             tick.tick().await;
+            if let Err(err) = self.adopt_orphans().await {
+                tracing::warn!(error = %err, "send answer journals not read");
+            }
             let due = match self.store.claim_due_outbox(100).await {
                 Ok(due) => due,
                 Err(err) => {

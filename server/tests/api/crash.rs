@@ -88,6 +88,46 @@ pub async fn start(
     }
 }
 
+/// Opens the customer's 24-hour window: they write in now.
+pub async fn customer_writes_now(app: &TestApp, biz: &Business, customer: &str) {
+    let mut message = text(customer, &format!("wamid.{customer}-in"), "hello");
+    message["timestamp"] = serde_json::json!(format!(
+        "{}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("clock")
+            .as_secs()
+    ));
+    let (status, _) = app
+        .webhook(
+            &inbound(&biz.phone_number_id, customer, "C", vec![message]),
+            &biz.app_secret,
+        )
+        .await;
+    assert_eq!(status, 200);
+}
+
+/// Our messages to the customer, as the conversation's history shows them.
+pub async fn outgoing_messages(
+    app: &TestApp,
+    biz: &Business,
+    customer: &str,
+) -> Vec<serde_json::Value> {
+    let (_, history) = app
+        .get(
+            &format!("/api/conversation/{customer}?limit=100"),
+            &biz.session.access,
+        )
+        .await;
+    history["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter(|m| m["direction"] == "outgoing")
+        .cloned()
+        .collect()
+}
+
 both_backends!(
     pending_sends_survive_sigkill_and_are_delivered_once,
     |backend| async move {
@@ -102,21 +142,7 @@ both_backends!(
         let mut server = start(&mut app, "http://127.0.0.1:9", &[]).await;
         let biz = app.business("crashy").await;
         let customer = "4930123456789";
-        let mut message = text(customer, "wamid.crash-in", "hello");
-        message["timestamp"] = serde_json::json!(format!(
-            "{}",
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .expect("clock")
-                .as_secs()
-        ));
-        let (status, _) = app
-            .webhook(
-                &inbound(&biz.phone_number_id, customer, "C", vec![message]),
-                &biz.app_secret,
-            )
-            .await;
-        assert_eq!(status, 200);
+        customer_writes_now(&app, &biz, customer).await;
         for i in 0..3 {
             let (status, body) = app
                 .send_text(
@@ -162,19 +188,7 @@ both_backends!(
             .collect();
         texts.sort();
         assert_eq!(texts, vec!["pending 0", "pending 1", "pending 2"]);
-        let (_, history) = app
-            .get(
-                &format!("/api/conversation/{customer}"),
-                &biz.session.access,
-            )
-            .await;
-        let outgoing: Vec<_> = history["messages"]
-            .as_array()
-            .expect("m")
-            .iter()
-            .filter(|m| m["direction"] == "outgoing")
-            .cloned()
-            .collect();
+        let outgoing = outgoing_messages(&app, &biz, customer).await;
         assert_eq!(outgoing.len(), 3);
         assert!(
             outgoing.iter().all(|m| m["message_id"]

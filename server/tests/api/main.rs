@@ -10,6 +10,7 @@ mod canned_replies;
 mod cluster;
 mod contact_files;
 mod crash;
+mod crash_answers;
 mod customer_changes;
 mod customer_sends;
 mod customers;

@@ -42,11 +42,21 @@ use crate::provider::cloud::CloudClient;
 use crate::push::Push;
 use crate::sandbox::{self, Sandbox, SignedInCheck};
 use crate::security_headers::security_headers;
+use crate::send_line::SendLine;
 use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
 use crate::team::{Team, spawn_team_sweep};
 use crate::{api, auth, client_text, cluster, metrics, secrets, telemetry, web_app, webhook};
+
+/// The client every call to the outside goes through.
+fn http_client() -> anyhow::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        // Below the outbox lease, so an attempt in flight never outlives its claim.
+        .timeout(Duration::from_secs(15))
+        .build()
+        .context("Failed to build the HTTP client")
+}
 
 /// A bound, not yet running server.
 pub struct Application {
@@ -66,11 +76,7 @@ impl Application {
         } else {
             settings.auth.jwt_secret.clone()
         };
-        let http = reqwest::Client::builder()
-            // Below the outbox lease, so an attempt in flight never outlives its claim.
-            .timeout(std::time::Duration::from_secs(15))
-            .build()
-            .context("Failed to build the HTTP client")?;
+        let http = http_client()?;
         // Bound first: the sandbox and the default provider URL point back at this listener.
         let listener = TcpListener::bind(&settings.server.bind)
             .with_context(|| format!("Failed to bind {}", settings.server.bind))?;
@@ -127,13 +133,22 @@ impl Application {
         ));
         let journal = AnswerJournal::open(&settings.server.data_dir)
             .context("Failed to open the send answer journal")?;
+        let line = SendLine::start(
+            Arc::new(CloudClient::new(
+                http_client()?,
+                &provider_url,
+                &settings.provider.graph_version,
+            )),
+            journal,
+        )
+        .context("Failed to start the send thread")?;
         let outbox = Arc::new(Outbox::new(
             store.clone(),
             provider.clone(),
             conversations.clone(),
             settings.outbox.clone(),
             settings.server.data_dir.clone(),
-            journal,
+            line,
         ));
         outbox.adopt_orphans().await?;
         actix_web::rt::spawn(outbox.clone().run());

@@ -36,6 +36,7 @@
 //! - `replies`: the automated reply form's rules and the reply-choosing engine
 //! - `outbox`: durable delivery of outgoing messages, provider media
 //! - `answer_journal`: the provider's answers to sends, journaled before the store records them
+//! - `send_line`: the outbox's sends, made and answered on a thread of their own
 //! - `media`: file type sniffing from the bytes, the Cloud API's limits, storage
 //! - `media_link`: signed share links that open one media file without a login until they expire
 //! - `rate`: per-number token buckets
@@ -79,6 +80,7 @@ pub mod sandbox;
 pub mod search_text;
 pub mod secrets;
 pub mod security_headers;
+pub mod send_line;
 pub mod sending;
 pub mod state;
 pub mod store;

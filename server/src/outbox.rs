@@ -2,8 +2,8 @@
 //! provider is called; an attempt that fails in a way worth retrying is tried again with
 //! backoff, paced to the provider's per-number rate, across restarts, until it is accepted or
 //! the attempts run out and it is marked failed with the provider's error. The provider's answer
-//! is journaled the moment it arrives (`answer_journal`), so a crash before the store records it
-//! does not make the outbox send that message again.
+//! is journaled the moment it arrives (`send_line`, `answer_journal`), so a crash before the
+//! store records it does not make the outbox send that message again.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,12 +14,12 @@ use parley_actors::conversation::{
 use parley_actors::error::StoreError;
 use serde_json::Value;
 
-use crate::answer_journal::{Answer, AnswerJournal};
 use crate::config::OutboxSettings;
 use crate::media::{MediaError, store_file};
 use crate::metrics;
 use crate::provider::{Credentials, Provider, ProviderError};
 use crate::rate::TokenBuckets;
+use crate::send_line::SendLine;
 use crate::store::{self, MediaFile, OutboxItem, Store, now_ms};
 
 /// The key under which a payload names a stored file still to be uploaded to the provider, and
@@ -98,8 +98,9 @@ pub struct Outbox {
     pacing: TokenBuckets,
     settings: OutboxSettings,
     data_dir: std::path::PathBuf,
-    /// The provider's answers, kept from their arrival until the store has them.
-    journal: AnswerJournal,
+    /// Where messages are sent, their answers journaled from their arrival until the store
+    /// has them.
+    line: SendLine,
 }
 
 impl Outbox {
@@ -109,10 +110,10 @@ impl Outbox {
         conversations: Conversations,
         settings: OutboxSettings,
         data_dir: std::path::PathBuf,
-        journal: AnswerJournal,
+        line: SendLine,
     ) -> Outbox {
         Outbox {
-            journal,
+            line,
             pacing: TokenBuckets::new(settings.rate_per_second),
             store,
             provider,
@@ -182,21 +183,12 @@ impl Outbox {
                     .resolve_upload(&creds, &business.id, &mut payload)
                     .await
                 {
-                    Ok(()) => self.provider.send(&creds, payload).await,
+                    Ok(()) => self.line.send(&creds, payload, &item).await,
                     Err(err) => Err(err),
                 }
             }
             Err(err) => Err(err),
         };
-        // Before anything else: from here on a crash must not make us send it again.
-        if let Ok(provider_id) = &sent {
-            self.journal.append(&Answer {
-                business_id: item.business_id.clone(),
-                client_id: item.client_id.clone(),
-                phone: item.phone.clone(),
-                provider_id: provider_id.clone(),
-            });
-        }
         let (outcome, attempt) = match sent {
             Ok(provider_id) => (
                 SendOutcome::Accepted {
@@ -233,7 +225,7 @@ impl Outbox {
             .await
             .and_then(|r| r)?;
         if let Attempt::Accepted(_) = attempt {
-            self.journal.recorded();
+            self.line.journal().recorded();
         }
         Ok(attempt)
     }
@@ -242,7 +234,7 @@ impl Outbox {
     /// journals (those whose entry is still in the outbox), then removes those journals. Run
     /// at start-up before any attempt, and at every poll for other nodes' crashes.
     pub async fn adopt_orphans(&self) -> Result<(), OutboxError> {
-        for orphan in self.journal.orphans()? {
+        for orphan in self.line.journal().orphans()? {
             let mut adopted = 0;
             for answer in &orphan.answers {
                 let waiting = self

@@ -18,6 +18,17 @@ impl Drop for Server {
     }
 }
 
+/// A test app without a server yet: the test starts the binary itself with `start`.
+pub async fn unstarted_app(backend: Backend) -> TestApp {
+    let (settings, data_dir) = test_settings(backend).await;
+    TestApp {
+        address: String::new(),
+        client: reqwest::Client::new(),
+        settings,
+        data_dir,
+    }
+}
+
 /// Starts the binary on a port it picks itself (so no other test can take it first), with the
 /// test's database and data dir, and points `app.address` at it.
 pub async fn start(
@@ -131,13 +142,7 @@ pub async fn outgoing_messages(
 both_backends!(
     pending_sends_survive_sigkill_and_are_delivered_once,
     |backend| async move {
-        let (settings, data_dir) = test_settings(backend).await;
-        let mut app = TestApp {
-            address: String::new(),
-            client: reqwest::Client::new(),
-            settings,
-            data_dir,
-        };
+        let mut app = unstarted_app(backend).await;
         // First life: the provider is unreachable, so every send waits in the outbox.
         let mut server = start(&mut app, "http://127.0.0.1:9", &[]).await;
         let biz = app.business("crashy").await;
@@ -202,13 +207,7 @@ both_backends!(
 both_backends!(
     a_bulk_job_killed_midway_resumes_without_sending_twice,
     |backend| async move {
-        let (settings, data_dir) = test_settings(backend).await;
-        let mut app = TestApp {
-            address: String::new(),
-            client: reqwest::Client::new(),
-            settings,
-            data_dir,
-        };
+        let mut app = unstarted_app(backend).await;
         // Paced at 20 messages/s, so the kill lands in the middle of the job.
         let paced = [("PARLEY_OUTBOX__RATE_PER_SECOND", "20")];
         let mut server = start(&mut app, "", &paced).await;

@@ -12,12 +12,11 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use crate::both_backends;
-use crate::crash::{customer_writes_now, outgoing_messages, start};
-use crate::helpers::*;
+use crate::crash::{customer_writes_now, outgoing_messages, start, unstarted_app};
 
 const SENDS: usize = 50;
 /// The stand-in's time per send: 80 a second, the Cloud API's throughput per number.
-const PROVIDER_PACE: Duration = Duration::from_millis(4);
+const PROVIDER_PACE: Duration = Duration::from_millis(12);
 /// Accepted sends after which the test kills the server.
 const KILL_AFTER: usize = 10;
 /// What the stand-in accepts at most before the kill, so that sends are always still in flight
@@ -25,7 +24,7 @@ const KILL_AFTER: usize = 10;
 const FIRST_LIFE_CAP: usize = 40;
 
 /// What the stand-in does with a send.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 struct Mode {
     /// Requests from an earlier life of the server are never accepted: their sender is dead.
     life: u32,
@@ -117,13 +116,7 @@ both_backends!(
     a_kill_with_fifty_sends_in_flight_sends_at_most_one_twice,
     |backend| async move {
         let (graph, provider) = graph_api();
-        let (settings, data_dir) = test_settings(backend).await;
-        let mut app = TestApp {
-            address: String::new(),
-            client: reqwest::Client::new(),
-            settings,
-            data_dir,
-        };
+        let mut app = unstarted_app(backend).await;
         // First life: the provider refuses for now, so all 50 wait in the outbox.
         let server = start(&mut app, &graph, &[]).await;
         let biz = app.business("inflight").await;

@@ -7,21 +7,14 @@ use serde_json::json;
 
 use crate::both_backends;
 use crate::cluster::two_nodes;
-use crate::crash::start;
-use crate::helpers::*;
+use crate::crash::{start, unstarted_app};
 use crate::live::*;
 use crate::team::{CUSTOMER, agent, customer_writes};
 
 both_backends!(
     a_snooze_stored_before_a_restart_wakes_after_it,
     |backend| async move {
-        let (settings, data_dir) = test_settings(backend).await;
-        let mut app = TestApp {
-            address: String::new(),
-            client: reqwest::Client::new(),
-            settings,
-            data_dir,
-        };
+        let mut app = unstarted_app(backend).await;
         let mut server = start(&mut app, "", &[]).await;
         let biz = app.business("restarted").await;
         customer_writes(&app, &biz, "wamid.restart-1").await;

@@ -245,8 +245,9 @@ both_backends!(
                 .or_insert(0) += 1;
         }
         assert_eq!(per_recipient.len(), 60);
-        // Exactly once, except the one message the kill may have caught between the provider's
-        // answer and its record (the Cloud API has no idempotency key; see docs/OPERATIONS.md).
+        // Exactly once, except the one message the kill may have caught between the provider
+        // accepting it and its answer being journaled (the Cloud API has no idempotency key; see
+        // docs/OPERATIONS.md).
         let repeats: usize = per_recipient.values().map(|n| n - 1).sum();
         assert!(
             repeats <= 1,

@@ -177,5 +177,10 @@ both_backends!(
             accepted.len()
         );
         assert!(twice <= 1, "{twice} sent twice: {per_text:?}");
+        // The journals of the two dead lives were taken up and removed; the live one's stays.
+        let journals = std::fs::read_dir(app.data_dir.path().join("send-answers"))
+            .expect("the journals' folder")
+            .count();
+        assert_eq!(journals, 1);
     }
 );

@@ -13,7 +13,7 @@ use crate::sandbox;
 use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisterRequest {
     first_name: Option<String>,
@@ -33,6 +33,12 @@ pub fn starting_credentials(state: &AppState) -> ProviderCredentials {
 }
 
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/register",
+    tag = "identity",
+    responses((status = 201, description = "The business, its owner and tokens", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn register(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -87,7 +93,7 @@ pub async fn register(
     })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoginRequest {
     email_or_username: Option<String>,
@@ -114,6 +120,12 @@ pub fn client_address(req: &HttpRequest, header: &str) -> String {
 }
 
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/login",
+    tag = "identity",
+    responses((status = 200, description = "Tokens", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn login(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -154,13 +166,19 @@ pub async fn login(
     })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RefreshRequest {
     refresh_token: Option<String>,
 }
 
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/refresh",
+    tag = "identity",
+    responses((status = 200, description = "New tokens", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn refresh(
     state: web::Data<AppState>,
     body: web::Json<RefreshRequest>,
@@ -175,6 +193,12 @@ pub async fn refresh(
 }
 
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/logout",
+    tag = "identity",
+    responses((status = 200, description = "Signed out", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn logout(
     state: web::Data<AppState>,
     body: web::Json<RefreshRequest>,
@@ -189,6 +213,13 @@ pub async fn logout(
 
 /// `POST /identity/auth/logout-all`: ends every session of the caller, on every device.
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/logout-all",
+    tag = "identity",
+    responses((status = 200, description = "Every session ended", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn logout_all(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     state
         .revocations
@@ -198,6 +229,13 @@ pub async fn logout_all(state: web::Data<AppState>, auth: Auth) -> ApiResult<Htt
 }
 
 /// The web client's background session check.
+#[utoipa::path(
+    get,
+    path = "/api/auth/protected-route",
+    tag = "identity",
+    responses((status = 200, description = "The caller's role", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn protected_route(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     // A deleted agent's unexpired token stops here.
     let user = auth.user(&state).await?;

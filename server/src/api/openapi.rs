@@ -169,6 +169,16 @@ pub struct CannedUpload {
     pub file: Option<String>,
 }
 
+/// One server-sent event: `event: name` and `data:` lines (docs/ARCHITECTURE.md, Channels and
+/// events).
+#[derive(ToSchema)]
+pub struct StreamEvent {
+    /// `ready`, `new_message`, `message_status_update`, `notification`, …
+    pub event: String,
+    /// The event's JSON object, as text.
+    pub data: String,
+}
+
 /// The document, built once.
 fn document() -> &'static str {
     static DOCUMENT: OnceLock<String> = OnceLock::new();

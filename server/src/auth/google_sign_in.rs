@@ -73,7 +73,7 @@ fn callback_url(state: &AppState) -> String {
     get,
     path = "/identity/auth/google",
     tag = "identity",
-    responses((status = 302, description = "To Google's consent page"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 302, description = "To Google's consent page"), (status = 501, description = "Google sign-in is not configured on this server", body = crate::error::ErrorBody), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn start(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     state.google.enabled()?;
@@ -132,7 +132,7 @@ struct TokenAnswer {
     path = "/identity/auth/google/callback",
     tag = "identity",
     params(crate::auth::google_sign_in::CallbackQuery),
-    responses((status = 302, description = "Back to the app, signed in"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 302, description = "Back to the app, signed in"), (status = 501, description = "Google sign-in is not configured on this server", body = crate::error::ErrorBody), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn callback(
     state: web::Data<AppState>,
@@ -212,7 +212,7 @@ pub struct MobileRequest {
     post,
     path = "/identity/auth/google/mobile",
     tag = "identity",
-    responses((status = 200, description = "Tokens", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 200, description = "Tokens", body = serde_json::Value), (status = 501, description = "Google sign-in is not configured on this server", body = crate::error::ErrorBody), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn mobile(
     state: web::Data<AppState>,

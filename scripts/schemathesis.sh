@@ -60,7 +60,7 @@ trap cleanup EXIT
 fuzz() {
   "$venv/bin/schemathesis" --config-file scripts/schemathesis.toml run "$url/api/openapi.json" \
     --url "$url" -H "Authorization: Bearer $token" --max-examples "$max_examples" --workers 2 \
-    --no-color "$@"
+    --generation-database none --no-color "$@"
 }
 
 # Starts the server on the database URL given (empty: SQLite in the data dir) and fuzzes it.

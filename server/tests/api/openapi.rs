@@ -61,9 +61,9 @@ both_backends!(
             .get(app.url("/api/openapi.json"))
             .send()
             .await
-            .unwrap();
+            .expect("the document is served");
         assert_eq!(response.status(), 200);
-        let doc: Value = response.json().await.unwrap();
+        let doc: Value = response.json().await.expect("the document is JSON");
         assert_eq!(doc["openapi"], "3.1.0");
 
         let registered = registered_routes();
@@ -82,7 +82,7 @@ both_backends!(
             assert!(
                 error["required"]
                     .as_array()
-                    .unwrap()
+                    .expect("ErrorBody lists its required fields")
                     .iter()
                     .any(|f| f == field),
                 "ErrorBody requires {field}"
@@ -110,15 +110,20 @@ both_backends!(
     the_docs_page_lists_the_routes_without_script,
     |backend| async move {
         let app = spawn_app(backend).await;
-        let response = app.client.get(app.url("/api/docs")).send().await.unwrap();
+        let response = app
+            .client
+            .get(app.url("/api/docs"))
+            .send()
+            .await
+            .expect("the page is served");
         assert_eq!(response.status(), 200);
         assert!(
             response.headers()["content-type"]
                 .to_str()
-                .unwrap()
+                .expect("a text content type")
                 .starts_with("text/html")
         );
-        let page = response.text().await.unwrap();
+        let page = response.text().await.expect("the page is text");
         assert!(!page.contains("<script"));
         assert!(page.contains("/api/openapi.json"));
         for (method, path) in registered_routes() {

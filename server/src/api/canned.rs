@@ -113,7 +113,7 @@ pub async fn list_canned_replies(
     post,
     path = "/api/canned-replies",
     tag = "canned",
-    request_body(content((crate::api::canned::CannedForm = "application/json"), (crate::api::openapi::CannedUpload = "multipart/form-data"))),
+    request_body(content((crate::api::canned::CannedForm = "application/json"), (crate::api::described::CannedUpload = "multipart/form-data"))),
     responses((status = 201, description = "The canned reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
@@ -139,7 +139,7 @@ pub async fn create_canned_reply(
     path = "/api/canned-replies/{id}",
     tag = "canned",
     params(("id" = String, Path, description = "The canned reply")),
-    request_body(content((crate::api::canned::CannedForm = "application/json"), (crate::api::openapi::CannedUpload = "multipart/form-data"))),
+    request_body(content((crate::api::canned::CannedForm = "application/json"), (crate::api::described::CannedUpload = "multipart/form-data"))),
     responses((status = 200, description = "The canned reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]

@@ -97,7 +97,7 @@ pub struct ImportForm {
     post,
     path = "/api/contacts/import",
     tag = "contacts",
-    request_body(content((crate::api::contacts::ImportForm = "application/json"), (crate::api::openapi::FileUpload = "multipart/form-data")), description = "A JSON list, or a CSV, Excel or vCard file"),
+    request_body(content((crate::api::contacts::ImportForm = "application/json"), (crate::api::described::FileUpload = "multipart/form-data")), description = "A JSON list, or a CSV, Excel or vCard file"),
     responses((status = 200, description = "`{added, updated, unchanged, skipped}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]

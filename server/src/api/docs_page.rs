@@ -24,7 +24,7 @@ pub fn render(doc: &OpenApi) -> String {
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>Parley API</title><style>body{font-family:system-ui,sans-serif;margin:1rem;\
-         max-width:60rem}code{background:#f3f3f3;padding:0 .2em}section{border-top:1px solid #ddd;\
+         max-width:60rem}code{background:#f3f3f3;padding:0 .2em;overflow-wrap:anywhere}section{border-top:1px solid #ddd;\
          padding:.5rem 0}h3{font-size:1rem;margin:.3rem 0}small{color:#555}</style></head><body>",
     );
     out.push_str("<h1>Parley API</h1><p>The machine-readable document: <a href=\"/api/openapi.json\">/api/openapi.json</a> (OpenAPI 3.1).</p>");

@@ -111,7 +111,7 @@ async fn open_stream(
     path = "/api/events/stream/notifications/all",
     tag = "events",
     params(("token" = Option<String>, Query, description = "An access token, for clients that cannot set headers")),
-    responses((status = 200, description = "Server-sent events", body = crate::api::openapi::StreamEvent, content_type = "text/event-stream"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Server-sent events", body = crate::api::described::StreamEvent, content_type = "text/event-stream"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn notifications_stream(
@@ -127,7 +127,7 @@ pub async fn notifications_stream(
     path = "/api/events/stream/{channel}",
     tag = "events",
     params(("channel" = String, Path, description = "A conversation id `{phoneNumberId}_{customerKey}`"), ("token" = Option<String>, Query, description = "An access token, for clients that cannot set headers")),
-    responses((status = 200, description = "Server-sent events", body = crate::api::openapi::StreamEvent, content_type = "text/event-stream"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Server-sent events", body = crate::api::described::StreamEvent, content_type = "text/event-stream"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn channel_stream(

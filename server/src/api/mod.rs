@@ -16,12 +16,14 @@
 //! - `search`: full-history search of messages, notes and contacts
 //! - `reports`: the owner's overview report, as JSON or CSV
 //! - `media`: share links that open a media file without a login
+//! - `described`: schema-only types for bodies read part by part, named by the document
 //! - `openapi`: the OpenAPI document of `/api` and `/identity`, and `docs_page`, its page for people
 //! - `metrics`: `/metrics` for Prometheus (mounted beside `/api`, not under it)
 
 pub mod canned;
 pub mod contacts;
 pub mod conversations;
+pub mod described;
 pub mod docs_page;
 pub mod events;
 pub mod health;

@@ -22,7 +22,7 @@ const MAX_FILE: usize = 32 * 1024 * 1024;
     post,
     path = "/api/recipients/parse",
     tag = "templates",
-    request_body(content = crate::api::openapi::RecipientsUpload, content_type = "multipart/form-data", description = "Part `file` (CSV or Excel), optional part `variables`"),
+    request_body(content = crate::api::described::RecipientsUpload, content_type = "multipart/form-data", description = "Part `file` (CSV or Excel), optional part `variables`"),
     responses((status = 200, description = "The recipients read", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]

@@ -20,7 +20,7 @@ use crate::templates::rules::check_template;
     post,
     path = "/api/create-template",
     tag = "templates",
-    request_body(content = crate::api::openapi::TemplateUpload, content_type = "multipart/form-data", description = "Part `template` (the JSON) and part `file` for a media header"),
+    request_body(content = crate::api::described::TemplateUpload, content_type = "multipart/form-data", description = "Part `template` (the JSON) and part `file` for a media header"),
     responses((status = 200, description = "`{result}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]

@@ -9,7 +9,7 @@ use serde_json::json;
 use subtle::ConstantTimeEq;
 
 use super::google::IdClaims;
-use super::handlers::starting_credentials;
+use super::handlers::{SignedIn, starting_credentials};
 use crate::error::{ApiError, ApiResult, required};
 use crate::state::AppState;
 use crate::store::{NewUser, User};
@@ -212,7 +212,7 @@ pub struct MobileRequest {
     post,
     path = "/identity/auth/google/mobile",
     tag = "identity",
-    responses((status = 200, description = "Tokens", body = serde_json::Value), (status = 501, description = "Google sign-in is not configured on this server", body = crate::error::ErrorBody), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 200, description = "Tokens", body = SignedIn), (status = 501, description = "Google sign-in is not configured on this server", body = crate::error::ErrorBody), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn mobile(
     state: web::Data<AppState>,
@@ -223,11 +223,7 @@ pub async fn mobile(
     let claims = state.google.verify(&token).await?;
     let user = account_for(&state, claims).await?;
     let pair = state.tokens.issue(&state.store, &user, None).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "accessToken": pair.access_token,
-        "refreshToken": pair.refresh_token,
-        "role": user.role,
-    })))
+    Ok(HttpResponse::Ok().json(SignedIn::new(pair, user.role)))
 }
 
 /// `GET /identity/auth/google/config`: lets the sign-in page hide the button when disabled.

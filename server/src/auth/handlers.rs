@@ -1,17 +1,40 @@
 //! Sign-up, sign-in, refresh and sign-out.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::extract::Auth;
 use super::password::{hash_password, verify_password};
 use super::rules::{check_password, normalize_email, normalize_username};
+use super::tokens::TokenPair;
 use crate::error::{ApiError, ApiResult, required};
 use crate::names::{NAME_MAX, required_name};
 use crate::sandbox;
 use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials};
+
+/// The answer of every sign-in (password, refresh, Google): the tokens and the account's role.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignedIn {
+    /// A short-lived JWT for `Authorization: Bearer`.
+    access_token: String,
+    /// Exchanged for a new pair at `/identity/auth/refresh`; rotated on every use.
+    refresh_token: String,
+    /// `admin` (the business's owner) or `agent`.
+    role: String,
+}
+
+impl SignedIn {
+    pub fn new(pair: TokenPair, role: String) -> SignedIn {
+        SignedIn {
+            access_token: pair.access_token,
+            refresh_token: pair.refresh_token,
+            role,
+        }
+    }
+}
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -37,7 +60,7 @@ pub fn starting_credentials(state: &AppState) -> ProviderCredentials {
     post,
     path = "/identity/auth/register",
     tag = "identity",
-    responses((status = 201, description = "The business, its owner and tokens", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 201, description = "Signed in as the new business's owner", body = SignedIn), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn register(
     state: web::Data<AppState>,
@@ -86,11 +109,7 @@ pub async fn register(
         actix_web::rt::spawn(async move { sandbox.welcome(&business_id).await });
     }
     let pair = state.tokens.issue(&state.store, &user, None).await?;
-    Ok(HttpResponse::Created().json(json!({
-        "accessToken": pair.access_token,
-        "refreshToken": pair.refresh_token,
-        "role": user.role,
-    })))
+    Ok(HttpResponse::Created().json(SignedIn::new(pair, user.role)))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -124,7 +143,7 @@ pub fn client_address(req: &HttpRequest, header: &str) -> String {
     post,
     path = "/identity/auth/login",
     tag = "identity",
-    responses((status = 200, description = "Tokens", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 200, description = "Tokens", body = SignedIn), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn login(
     state: web::Data<AppState>,
@@ -159,11 +178,7 @@ pub async fn login(
     };
     state.throttle.record_success(&account).await?;
     let pair = state.tokens.issue(&state.store, &user, None).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "role": user.role,
-        "accessToken": pair.access_token,
-        "refreshToken": pair.refresh_token,
-    })))
+    Ok(HttpResponse::Ok().json(SignedIn::new(pair, user.role)))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -177,7 +192,7 @@ pub struct RefreshRequest {
     post,
     path = "/identity/auth/refresh",
     tag = "identity",
-    responses((status = 200, description = "New tokens", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 200, description = "New tokens", body = SignedIn), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn refresh(
     state: web::Data<AppState>,
@@ -185,11 +200,7 @@ pub async fn refresh(
 ) -> ApiResult<HttpResponse> {
     let token = required(&body.refresh_token, "refreshToken")?;
     let (user, pair) = state.tokens.refresh(&state.store, &token).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "accessToken": pair.access_token,
-        "refreshToken": pair.refresh_token,
-        "role": user.role,
-    })))
+    Ok(HttpResponse::Ok().json(SignedIn::new(pair, user.role)))
 }
 
 #[tracing::instrument(skip_all)]

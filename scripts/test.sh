@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every test of Parley: formatting and lints, the Rust suites on SQLite and Postgres, the
-# sandbox driven by the pywa Cloud API client, the web app's type check, lint and unit tests,
-# and the browser tests against the real server.
+# Every test of Parley: formatting and lints, the Rust suites on SQLite and Postgres,
+# Schemathesis against the served OpenAPI document, the sandbox driven by the pywa Cloud API
+# client, the web app's type check, lint and unit tests, and the browser tests against the real
+# server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +21,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== Rust tests (SQLite and Postgres)"
 cargo test --workspace
+
+echo "== Schemathesis against the OpenAPI document (SQLite and Postgres)"
+scripts/schemathesis.sh
 
 echo "== the sandbox driven by pywa, a Cloud API client library"
 scripts/pywa-tests.sh

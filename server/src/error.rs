@@ -3,7 +3,6 @@
 
 use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
-use serde_json::json;
 
 use crate::auth::error::AuthError;
 use crate::canned::CannedError;
@@ -25,6 +24,23 @@ use crate::templates::catalog::CatalogError;
 
 /// The text the web client refreshes on; it must stay exactly this.
 pub const TOKEN_EXPIRED: &str = "Forbidden: Token expired";
+
+/// The body of every refusal.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong, for people.
+    detail: String,
+    /// The same text, or the spec's fixed text where it has one.
+    message: String,
+    /// A stable `snake_case` name of the refusal, for programs.
+    code: &'static str,
+    /// Who holds the conversation, with `assigned_to_other`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assignee: Option<store::Person>,
+    /// Which provider id another business holds, with `account_taken`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'static str>,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -320,13 +336,19 @@ impl ResponseError for ApiError {
         if let ApiError::TooManyRequests { retry_after } = self {
             response.insert_header(("Retry-After", retry_after.to_string()));
         }
-        let mut body = json!({"detail": text, "message": text, "code": self.code()});
-        match self {
-            ApiError::AssignedToOther(holder) => body["assignee"] = json!(holder),
-            ApiError::AccountTaken(account) => body["field"] = json!(account.field()),
-            _ => {}
-        }
-        response.json(body)
+        response.json(ErrorBody {
+            detail: text.clone(),
+            message: text,
+            code: self.code(),
+            assignee: match self {
+                ApiError::AssignedToOther(holder) => Some(holder.clone()),
+                _ => None,
+            },
+            field: match self {
+                ApiError::AccountTaken(account) => Some(account.field()),
+                _ => None,
+            },
+        })
     }
 }
 

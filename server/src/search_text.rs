@@ -203,7 +203,7 @@ pub fn snippet(text: &str, query: &Query) -> String {
 }
 
 /// Appends `text` HTML-escaped, line breaks as spaces.
-fn escape_into(out: &mut String, text: &str) {
+pub fn escape_into(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),

@@ -17,14 +17,15 @@ use crate::store::{CannedReply, MediaFile, iso_time};
 /// The largest file read (a document); smaller kinds are held to their own limits.
 const MAX_FILE: usize = 100 * 1024 * 1024;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Keeps the replies whose shortcut starts with this, ignoring case.
     q: Option<String>,
 }
 
 /// The JSON body of a create or an edit; on edit a field left out keeps its value.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct CannedForm {
     shortcut: Option<String>,
     text: Option<String>,
@@ -87,6 +88,14 @@ impl CannedBody {
 }
 
 /// `GET /api/canned-replies?q=`
+#[utoipa::path(
+    get,
+    path = "/api/canned-replies",
+    tag = "canned",
+    params(crate::api::canned::ListQuery),
+    responses((status = 200, description = "`{canned_replies}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn list_canned_replies(
     auth: Auth,
     state: web::Data<AppState>,
@@ -100,6 +109,14 @@ pub async fn list_canned_replies(
 
 /// `POST /api/canned-replies` → 201 with the reply.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    post,
+    path = "/api/canned-replies",
+    tag = "canned",
+    request_body(content((crate::api::canned::CannedForm = "application/json"), (crate::api::described::CannedUpload = "multipart/form-data"))),
+    responses((status = 201, description = "The canned reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn create_canned_reply(
     auth: Auth,
     state: web::Data<AppState>,
@@ -117,6 +134,15 @@ pub async fn create_canned_reply(
 
 /// `PATCH /api/canned-replies/{id}`
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    patch,
+    path = "/api/canned-replies/{id}",
+    tag = "canned",
+    params(("id" = String, Path, description = "The canned reply")),
+    request_body(content((crate::api::canned::CannedForm = "application/json"), (crate::api::described::CannedUpload = "multipart/form-data"))),
+    responses((status = 200, description = "The canned reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn update_canned_reply(
     auth: Auth,
     state: web::Data<AppState>,
@@ -141,6 +167,14 @@ pub async fn update_canned_reply(
 }
 
 /// `DELETE /api/canned-replies/{id}` → 204.
+#[utoipa::path(
+    delete,
+    path = "/api/canned-replies/{id}",
+    tag = "canned",
+    params(("id" = String, Path, description = "The canned reply")),
+    responses((status = 204, description = "Deleted"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn delete_canned_reply(
     auth: Auth,
     state: web::Data<AppState>,

@@ -20,7 +20,7 @@ const MAX_IMPORT: usize = 10_000;
 /// Largest contact file (10,000 cards with photos left out are well under this).
 const MAX_FILE: usize = 5 * 1024 * 1024;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct ContactForm {
     name: Option<String>,
     phone_number: Option<String>,
@@ -28,6 +28,13 @@ pub struct ContactForm {
 }
 
 /// `POST /api/contacts/add` {name, phone_number}.
+#[utoipa::path(
+    post,
+    path = "/api/contacts/add",
+    tag = "contacts",
+    responses((status = 201, description = "The contact", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn add_contact(
     state: web::Data<AppState>,
     auth: Auth,
@@ -47,6 +54,13 @@ pub async fn add_contact(
 }
 
 /// `POST /api/users/update` {name, phone_number, new_phone_number?}.
+#[utoipa::path(
+    post,
+    path = "/api/users/update",
+    tag = "contacts",
+    responses((status = 200, description = "The contact", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn update_contact(
     state: web::Data<AppState>,
     auth: Auth,
@@ -71,7 +85,7 @@ pub async fn update_contact(
     })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct ImportForm {
     contacts: Option<Vec<ContactForm>>,
 }
@@ -79,6 +93,14 @@ pub struct ImportForm {
 /// `POST /api/contacts/import` → {added, updated, unchanged, skipped}: JSON
 /// {contacts: [{name, phone_number}]}, or a multipart form whose `file` is a vCard or CSV file.
 /// Either way, entries without a valid name and number are skipped and counted.
+#[utoipa::path(
+    post,
+    path = "/api/contacts/import",
+    tag = "contacts",
+    request_body(content((crate::api::contacts::ImportForm = "application/json"), (crate::api::described::FileUpload = "multipart/form-data")), description = "A JSON list, or a CSV, Excel or vCard file"),
+    responses((status = 200, description = "`{added, updated, unchanged, skipped}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn import_contacts(
     state: web::Data<AppState>,
     auth: Auth,
@@ -185,6 +207,14 @@ fn check_count(count: usize) -> ApiResult<()> {
 }
 
 /// `DELETE /api/contacts/delete/{phone}`.
+#[utoipa::path(
+    delete,
+    path = "/api/contacts/delete/{phone}",
+    tag = "contacts",
+    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    responses((status = 200, description = "Deleted", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn delete_contact(
     state: web::Data<AppState>,
     auth: Auth,

@@ -15,7 +15,8 @@ use crate::store::{AssigneeFilter, ListFilter, parse_time};
 /// Most rows one page may ask for.
 const MAX_PAGE: i64 = 100;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     page: Option<i64>,
     limit: Option<i64>,
@@ -29,6 +30,14 @@ pub struct ListQuery {
 }
 
 /// `GET /api/users`: the conversation list, newest activity first.
+#[utoipa::path(
+    get,
+    path = "/api/users",
+    tag = "conversations",
+    params(crate::api::conversations::ListQuery),
+    responses((status = 200, description = "A page of conversations", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn list_conversations(
     state: web::Data<AppState>,
     auth: Auth,
@@ -68,13 +77,22 @@ pub async fn list_conversations(
     })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct HistoryQuery {
     limit: Option<i64>,
     before_timestamp: Option<String>,
 }
 
 /// `GET /api/conversation/{phone}`: a page of messages, oldest first.
+#[utoipa::path(
+    get,
+    path = "/api/conversation/{phone}",
+    tag = "conversations",
+    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`"), crate::api::conversations::HistoryQuery),
+    responses((status = 200, description = "A page of messages, oldest first", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn conversation_history(
     state: web::Data<AppState>,
     auth: Auth,
@@ -107,6 +125,14 @@ pub async fn conversation_history(
 }
 
 /// `POST /api/conversation/{phone}/mark-as-read`.
+#[utoipa::path(
+    post,
+    path = "/api/conversation/{phone}/mark-as-read",
+    tag = "conversations",
+    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    responses((status = 200, description = "`{status, modified_count}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn mark_as_read(
     state: web::Data<AppState>,
     auth: Auth,

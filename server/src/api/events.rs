@@ -106,6 +106,14 @@ async fn open_stream(
 }
 
 /// `GET /api/events/stream/notifications/all?token=`.
+#[utoipa::path(
+    get,
+    path = "/api/events/stream/notifications/all",
+    tag = "events",
+    params(("token" = Option<String>, Query, description = "An access token, for clients that cannot set headers")),
+    responses((status = 200, description = "Server-sent events", body = crate::api::described::StreamEvent, content_type = "text/event-stream"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn notifications_stream(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -114,6 +122,14 @@ pub async fn notifications_stream(
 }
 
 /// `GET /api/events/stream/{channel}?token=`: one conversation's events.
+#[utoipa::path(
+    get,
+    path = "/api/events/stream/{channel}",
+    tag = "events",
+    params(("channel" = String, Path, description = "A conversation id `{phoneNumberId}_{customerKey}`"), ("token" = Option<String>, Query, description = "An access token, for clients that cannot set headers")),
+    responses((status = 200, description = "Server-sent events", body = crate::api::described::StreamEvent, content_type = "text/event-stream"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn channel_stream(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -122,12 +138,19 @@ pub async fn channel_stream(
     open_stream(&state, &req, path.into_inner()).await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct CloseRequest {
     channel: Option<String>,
 }
 
 /// `POST /api/events/close {channel}`: ends the caller's streams on that channel.
+#[utoipa::path(
+    post,
+    path = "/api/events/close",
+    tag = "events",
+    responses((status = 200, description = "`{status, closed}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn close_stream(
     state: web::Data<AppState>,
     auth: Auth,

@@ -6,10 +6,22 @@ use serde_json::json;
 
 use crate::state::AppState;
 
+#[utoipa::path(
+    head,
+    path = "/api/health",
+    tag = "health",
+    responses((status = 200, description = "The process is up"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn alive() -> HttpResponse {
     HttpResponse::Ok().finish()
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/health",
+    tag = "health",
+    responses((status = 200, description = "The database answers", body = serde_json::Value), (status = 503, description = "The database does not answer", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn report(state: web::Data<AppState>) -> HttpResponse {
     let database = state.store.ping().await;
     let body = json!({

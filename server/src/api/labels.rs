@@ -12,12 +12,19 @@ use crate::error::{ApiError, ApiResult, required};
 use crate::state::AppState;
 
 /// `GET /api/labels`: the business's labels, by name.
+#[utoipa::path(
+    get,
+    path = "/api/labels",
+    tag = "labels",
+    responses((status = 200, description = "`{labels}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn list_labels(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let labels = state.store.labels(&auth.business_id).await?;
     Ok(HttpResponse::Ok().json(json!({ "labels": labels })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct LabelBody {
     name: Option<String>,
     color: Option<String>,
@@ -25,6 +32,13 @@ pub struct LabelBody {
 
 /// `POST /api/labels` (owner): a new label → 201.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    post,
+    path = "/api/labels",
+    tag = "labels",
+    responses((status = 201, description = "The label", body = crate::store::Label), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn create_label(
     state: web::Data<AppState>,
     auth: Auth,
@@ -42,6 +56,14 @@ pub async fn create_label(
 
 /// `PATCH /api/labels/{id}` (owner): a new name and/or colour.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    patch,
+    path = "/api/labels/{id}",
+    tag = "labels",
+    params(("id" = String, Path, description = "The label")),
+    responses((status = 200, description = "The label", body = crate::store::Label), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn update_label(
     state: web::Data<AppState>,
     auth: Auth,
@@ -63,6 +85,14 @@ pub async fn update_label(
 
 /// `DELETE /api/labels/{id}` (owner): the label leaves every conversation → 204.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    delete,
+    path = "/api/labels/{id}",
+    tag = "labels",
+    params(("id" = String, Path, description = "The label")),
+    responses((status = 204, description = "Deleted"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn delete_label(
     state: web::Data<AppState>,
     auth: Auth,
@@ -73,12 +103,20 @@ pub async fn delete_label(
     Ok(HttpResponse::NoContent().finish())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct ConversationLabelsBody {
     labels: Option<Vec<String>>,
 }
 
 /// `PUT /api/conversation/{key}/labels`: the labels the conversation carries, all at once.
+#[utoipa::path(
+    put,
+    path = "/api/conversation/{phone}/labels",
+    tag = "labels",
+    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    responses((status = 200, description = "The conversation's row", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn set_conversation_labels(
     state: web::Data<AppState>,
     auth: Auth,

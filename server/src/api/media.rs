@@ -23,6 +23,14 @@ struct LinkQuery {
 /// `POST /api/media/{id}/share` → {url, expires_at}: a link to a file of the caller's business
 /// that works without a login until it expires.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    post,
+    path = "/api/media/{id}/share",
+    tag = "media",
+    params(("id" = String, Path, description = "The media file")),
+    responses((status = 200, description = "`{url, expires_at}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn share_media(
     state: web::Data<AppState>,
     auth: Auth,

@@ -20,22 +20,33 @@ use crate::sending::{MessageRequest, Upload};
 use crate::state::AppState;
 use crate::store::now_ms;
 
-#[derive(MultipartForm)]
+#[derive(MultipartForm, utoipa::ToSchema)]
 pub struct SendForm {
+    #[schema(value_type = Option<String>)]
     to: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     message_id: Option<Text<String>>,
     #[multipart(rename = "phoneNumber")]
+    #[schema(value_type = Option<String>, rename = "phoneNumber")]
     phone_number: Option<Text<String>>,
     #[multipart(rename = "phoneNumberId")]
+    #[schema(value_type = Option<String>, rename = "phoneNumberId")]
     phone_number_id: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     message_type: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     text: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     caption: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     filename: Option<Text<String>>,
+    #[schema(value_type = Option<Vec<u8>>, format = Binary)]
     file: Option<TempFile>,
     /// `true` lets an agent answer a conversation someone else holds, taking it over.
+    #[schema(value_type = Option<String>)]
     take_over: Option<Text<String>>,
     /// The `message_id` of the conversation's message this one answers (a quoted reply).
+    #[schema(value_type = Option<String>)]
     context_message_id: Option<Text<String>>,
 }
 
@@ -53,6 +64,14 @@ fn accepted(id: &str, media_url: &Option<String>) -> HttpResponse {
 
 /// `POST /api/send-message` (multipart). Idempotent on `message_id`: a retry answers what the
 /// first call did, and never sends twice.
+#[utoipa::path(
+    post,
+    path = "/api/send-message",
+    tag = "messages",
+    request_body(content = crate::api::messages::SendForm, content_type = "multipart/form-data", description = "A text, or a file with its type and caption"),
+    responses((status = 200, description = "Accepted by the provider", body = serde_json::Value), (status = 202, description = "Stored and queued", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn send_message(
     state: web::Data<AppState>,
     auth: Auth,
@@ -102,7 +121,7 @@ pub async fn send_message(
 }
 
 /// The body of `POST /api/conversation/{phone}/messages/{message_id}/reaction`.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct ReactionBody {
     /// The emoji; empty takes the business's reaction off.
     emoji: String,
@@ -110,6 +129,14 @@ pub struct ReactionBody {
 
 /// `POST /api/conversation/{phone}/messages/{message_id}/reaction`: the business's emoji on a
 /// message, sent to the customer and then shown on the message (`message_updated`).
+#[utoipa::path(
+    post,
+    path = "/api/conversation/{phone}/messages/{message_id}/reaction",
+    tag = "messages",
+    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`"), ("message_id" = String, Path, description = "The message reacted to")),
+    responses((status = 200, description = "`{status, reaction_id}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn react_to_message(
     state: web::Data<AppState>,
     auth: Auth,
@@ -179,6 +206,13 @@ fn queued(id: &str, reason: &str, media_url: &Option<String>) -> HttpResponse {
 }
 
 /// `GET /api/config`.
+#[utoipa::path(
+    get,
+    path = "/api/config",
+    tag = "messages",
+    responses((status = 200, description = "`{phoneNumberId, defaultRegion}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn get_config(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let business = state.store.business(&auth.business_id).await?;
     // The country of the business's own number: the sender's default for numbers typed
@@ -194,6 +228,14 @@ pub async fn get_config(state: web::Data<AppState>, auth: Auth) -> ApiResult<Htt
 /// link's `exp` and `sig`), with range requests for audio and video. Inbound media not kept yet
 /// is fetched from the provider first. Served as `customer_file` says: never as a page that
 /// could run script in Parley's origin.
+#[utoipa::path(
+    get,
+    path = "/api/media/{id}",
+    tag = "media",
+    params(("id" = String, Path, description = "The media file"), ("token" = Option<String>, Query, description = "An access token"), ("exp" = Option<String>, Query, description = "A share link's expiry"), ("sig" = Option<String>, Query, description = "A share link's signature")),
+    responses((status = 200, description = "The file", body = Vec<u8>, content_type = "application/octet-stream"), (status = 206, description = "Part of the file", body = Vec<u8>, content_type = "application/octet-stream"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn get_media(
     state: web::Data<AppState>,
     req: HttpRequest,

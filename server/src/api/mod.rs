@@ -16,17 +16,22 @@
 //! - `search`: full-history search of messages, notes and contacts
 //! - `reports`: the owner's overview report, as JSON or CSV
 //! - `media`: share links that open a media file without a login
+//! - `described`: schema-only types for bodies read part by part, named by the document
+//! - `openapi`: the OpenAPI document of `/api` and `/identity`, and `docs_page`, its page for people
 //! - `metrics`: `/metrics` for Prometheus (mounted beside `/api`, not under it)
 
 pub mod canned;
 pub mod contacts;
 pub mod conversations;
+pub mod described;
+pub mod docs_page;
 pub mod events;
 pub mod health;
 pub mod labels;
 pub mod media;
 pub mod messages;
 pub mod metrics;
+pub mod openapi;
 pub mod push;
 pub mod recipients;
 pub mod replies;
@@ -43,7 +48,9 @@ use crate::auth::{handlers, profile};
 
 /// Routes mounted under `/api`.
 pub fn api_routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/health", web::head().to(health::alive))
+    cfg.route("/openapi.json", web::get().to(openapi::openapi_json))
+        .route("/docs", web::get().to(openapi::docs_page))
+        .route("/health", web::head().to(health::alive))
         .route("/health", web::get().to(health::report))
         .route(
             "/auth/protected-route",

@@ -13,7 +13,7 @@ use crate::push::{
 use crate::state::AppState;
 use crate::store::iso_time;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct SubscribeForm {
     /// The browser's `PushSubscription` (object or JSON string), or a device's FCM token.
     #[serde(default)]
@@ -21,7 +21,7 @@ pub struct SubscribeForm {
     platform: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct UnsubscribeForm {
     /// The `PushSubscription`, or its endpoint URL.
     #[serde(default)]
@@ -29,6 +29,12 @@ pub struct UnsubscribeForm {
 }
 
 /// `GET /api/push/public-key`: the VAPID key for `PushManager.subscribe`.
+#[utoipa::path(
+    get,
+    path = "/api/push/public-key",
+    tag = "push",
+    responses((status = 200, description = "The VAPID public key", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn get_public_key(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(json!({"publicKey": state.push.public_key()}))
 }
@@ -36,6 +42,13 @@ pub async fn get_public_key(state: web::Data<AppState>) -> HttpResponse {
 /// `POST /api/subscribe-to-notifications` {token, platform: "web" | "android" | "ios"}:
 /// registers or refreshes the caller's browser or device.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    post,
+    path = "/api/subscribe-to-notifications",
+    tag = "push",
+    responses((status = 200, description = "Subscribed", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn subscribe_to_notifications(
     state: web::Data<AppState>,
     auth: Auth,
@@ -72,6 +85,13 @@ pub async fn subscribe_to_notifications(
 /// `POST /api/unsubscribe-from-notifications` {token}: forgets one of the caller's browsers or
 /// devices.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    post,
+    path = "/api/unsubscribe-from-notifications",
+    tag = "push",
+    responses((status = 200, description = "`{status, removed}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn unsubscribe_from_notifications(
     state: web::Data<AppState>,
     auth: Auth,

@@ -18,6 +18,14 @@ const MAX_FILE: usize = 32 * 1024 * 1024;
 /// `POST /api/recipients/parse` (parts `file`, optional `variables`: the template's variable
 /// names, comma-separated) → `{fileName, count, numbers, variables, skipped}`.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    post,
+    path = "/api/recipients/parse",
+    tag = "templates",
+    request_body(content = crate::api::described::RecipientsUpload, content_type = "multipart/form-data", description = "Part `file` (CSV or Excel), optional part `variables`"),
+    responses((status = 200, description = "The recipients read", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn parse_recipients(
     state: web::Data<AppState>,
     auth: Auth,
@@ -75,6 +83,12 @@ pub async fn parse_recipients(
 }
 
 /// `GET /api/recipients/sample`: a download; it holds no business data, so no token is needed.
+#[utoipa::path(
+    get,
+    path = "/api/recipients/sample",
+    tag = "templates",
+    responses((status = 200, description = "A sample recipients file", body = String, content_type = "text/csv"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn recipients_sample() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")

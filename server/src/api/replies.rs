@@ -19,6 +19,13 @@ use crate::store::{
 const MAX_FILE: usize = 100 * 1024 * 1024;
 
 /// `GET /api/automated-replies/`
+#[utoipa::path(
+    get,
+    path = "/api/automated-replies",
+    tag = "replies",
+    responses((status = 200, description = "The automated replies", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn list_replies(auth: Auth, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     let replies = state.store.replies(&auth.business_id).await?;
     Ok(HttpResponse::Ok().json(replies.iter().map(reply_json).collect::<Vec<_>>()))
@@ -26,6 +33,14 @@ pub async fn list_replies(auth: Auth, state: web::Data<AppState>) -> ApiResult<H
 
 /// `POST /api/automated-replies/` (multipart) → 201 with the reply.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    post,
+    path = "/api/automated-replies",
+    tag = "replies",
+    request_body(content = serde_json::Value, content_type = "multipart/form-data", description = "The reply's fields, media files as parts"),
+    responses((status = 201, description = "The reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn create_reply(
     auth: Auth,
     state: web::Data<AppState>,
@@ -41,6 +56,15 @@ pub async fn create_reply(
 
 /// `PATCH /api/automated-replies/{id}` (multipart): fields left out keep their values.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    patch,
+    path = "/api/automated-replies/{id}",
+    tag = "replies",
+    params(("id" = String, Path, description = "The automated reply")),
+    request_body(content = serde_json::Value, content_type = "multipart/form-data", description = "Fields left out keep their values"),
+    responses((status = 200, description = "The reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn update_reply(
     auth: Auth,
     state: web::Data<AppState>,
@@ -58,6 +82,14 @@ pub async fn update_reply(
 }
 
 /// `DELETE /api/automated-replies/{id}`
+#[utoipa::path(
+    delete,
+    path = "/api/automated-replies/{id}",
+    tag = "replies",
+    params(("id" = String, Path, description = "The automated reply")),
+    responses((status = 200, description = "`{message}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn delete_reply(
     auth: Auth,
     state: web::Data<AppState>,
@@ -71,6 +103,14 @@ pub async fn delete_reply(
 }
 
 /// `GET /api/automated-replies/{id}/flows`
+#[utoipa::path(
+    get,
+    path = "/api/automated-replies/{id}/flows",
+    tag = "replies",
+    params(("id" = String, Path, description = "The automated reply")),
+    responses((status = 200, description = "The flow steps", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn list_flow_steps(
     auth: Auth,
     state: web::Data<AppState>,

@@ -12,7 +12,8 @@ use crate::reports::range::{Range, RangeQuery};
 use crate::state::AppState;
 use crate::store::now_ms;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct OverviewQuery {
     from: Option<String>,
     to: Option<String>,
@@ -25,6 +26,14 @@ pub struct OverviewQuery {
 /// `GET /api/reports/overview`: conversations, messages and response times per bucket and per
 /// team member. Owner only.
 #[tracing::instrument(skip_all, fields(business = %auth.business_id))]
+#[utoipa::path(
+    get,
+    path = "/api/reports/overview",
+    tag = "reports",
+    params(crate::api::reports::OverviewQuery),
+    responses((status = 200, description = "The report as JSON, or as a CSV file with `format=csv`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn get_overview(
     state: web::Data<AppState>,
     auth: Auth,

@@ -16,7 +16,8 @@ const DEFAULT_LIMIT: i64 = 20;
 /// Most results one page may hold; a larger `limit` is refused.
 const MAX_LIMIT: i64 = 100;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SearchQuery {
     q: Option<String>,
     limit: Option<i64>,
@@ -40,6 +41,14 @@ fn time_bound(raw: Option<&str>, field: &str) -> ApiResult<Option<i64>> {
 }
 
 /// `GET /api/search?q=&limit=&cursor=&conversation=&from=&to=` → `{results, next_cursor}`.
+#[utoipa::path(
+    get,
+    path = "/api/search",
+    tag = "search",
+    params(crate::api::search::SearchQuery),
+    responses((status = 200, description = "`{results, next_cursor}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn search(
     state: web::Data<AppState>,
     auth: Auth,

@@ -18,23 +18,39 @@ use crate::state::AppState;
 use crate::templates::catalog::sync_templates;
 
 /// `GET /api/templates`: the business's templates, synced from the provider.
+#[utoipa::path(
+    get,
+    path = "/api/templates",
+    tag = "templates",
+    responses((status = 200, description = "The business's templates", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn list_templates(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let templates =
         sync_templates(&state.store, state.provider.as_ref(), &auth.business_id).await?;
     Ok(HttpResponse::Ok().json(templates.iter().map(|t| t.to_json()).collect::<Vec<_>>()))
 }
 
-#[derive(MultipartForm)]
+#[derive(MultipartForm, utoipa::ToSchema)]
 pub struct SendTemplateForm {
+    #[schema(value_type = Option<Vec<u8>>, format = Binary)]
     media_file: Option<TempFile>,
+    #[schema(value_type = Option<String>)]
     send_mode: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     template_name: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     language_code: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     components_json: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     phone_number_id: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     to: Option<Text<String>>,
+    #[schema(value_type = Option<String>)]
     recipients_json: Option<Text<String>>,
     /// `true` lets an agent answer a conversation someone else holds, taking it over.
+    #[schema(value_type = Option<String>)]
     take_over: Option<Text<String>>,
 }
 
@@ -43,6 +59,14 @@ fn field(value: &Option<Text<String>>) -> Option<String> {
 }
 
 /// `POST /api/send-template` (multipart): one recipient (`to`) or a bulk job (`recipients_json`).
+#[utoipa::path(
+    post,
+    path = "/api/send-template",
+    tag = "templates",
+    request_body(content = crate::api::sender::SendTemplateForm, content_type = "multipart/form-data", description = "One recipient (`to`) or a bulk job (`recipients_json`)"),
+    responses((status = 200, description = "Sent to one recipient", body = serde_json::Value), (status = 202, description = "Queued, or a bulk job started", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn send_template_message(
     state: web::Data<AppState>,
     auth: Auth,
@@ -149,6 +173,14 @@ fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<(String, BTreeMap<S
 }
 
 /// `GET /api/send-template/jobs/{id}`: progress, and the results so far.
+#[utoipa::path(
+    get,
+    path = "/api/send-template/jobs/{id}",
+    tag = "templates",
+    params(("id" = String, Path, description = "The bulk job")),
+    responses((status = 200, description = "Progress and results so far", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn get_job(
     state: web::Data<AppState>,
     auth: Auth,

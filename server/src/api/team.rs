@@ -31,13 +31,21 @@ pub async fn row_json(state: &AppState, auth: &Auth, row: &ContactRow) -> ApiRes
     Ok(HttpResponse::Ok().json(row.to_json(&pnid)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct StatusBody {
     status: String,
     snoozed_until: Option<String>,
 }
 
 /// `PATCH /api/conversation/{key}/status`: open, pending, resolved or snoozed until a time.
+#[utoipa::path(
+    patch,
+    path = "/api/conversation/{phone}/status",
+    tag = "team",
+    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    responses((status = 200, description = "The conversation's row", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn set_status(
     state: web::Data<AppState>,
     auth: Auth,
@@ -58,7 +66,7 @@ pub async fn set_status(
     row_json(&state, &auth, &row).await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct AssignmentBody {
     /// A user of the business, or null for nobody.
     assignee_id: Option<String>,
@@ -67,6 +75,14 @@ pub struct AssignmentBody {
 }
 
 /// `PATCH /api/conversation/{key}/assignment`: assign, unassign, or claim.
+#[utoipa::path(
+    patch,
+    path = "/api/conversation/{phone}/assignment",
+    tag = "team",
+    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    responses((status = 200, description = "The conversation's row", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn set_assignment(
     state: web::Data<AppState>,
     auth: Auth,
@@ -86,12 +102,20 @@ pub async fn set_assignment(
     row_json(&state, &auth, &row).await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct NoteBody {
     text: Option<String>,
 }
 
 /// `POST /api/conversation/{key}/notes`: a private note; mentioned agents are told.
+#[utoipa::path(
+    post,
+    path = "/api/conversation/{phone}/notes",
+    tag = "team",
+    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    responses((status = 201, description = "The note", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn add_note(
     state: web::Data<AppState>,
     auth: Auth,
@@ -119,7 +143,8 @@ pub async fn add_note(
     Ok(HttpResponse::Created().json(note.message.to_json(&conversation_id)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CountsQuery {
     status: Option<String>,
     /// Only conversations that carry this label.
@@ -127,6 +152,14 @@ pub struct CountsQuery {
 }
 
 /// `GET /api/users/counts`: how many conversations each tab holds for a status (and label).
+#[utoipa::path(
+    get,
+    path = "/api/users/counts",
+    tag = "team",
+    params(crate::api::team::CountsQuery),
+    responses((status = 200, description = "Counts per tab", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn tab_counts(
     state: web::Data<AppState>,
     auth: Auth,
@@ -156,13 +189,21 @@ pub fn status_filter(raw: Option<&str>) -> ApiResult<Option<String>> {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct PresenceBody {
     state: Option<String>,
 }
 
 /// `POST /api/conversation/{key}/presence`: presence for clients that cannot send WebSocket
 /// frames (SSE); the others following the conversation get `agent_activity`.
+#[utoipa::path(
+    post,
+    path = "/api/conversation/{phone}/presence",
+    tag = "team",
+    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    responses((status = 204, description = "Told to the team"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn post_presence(
     state: web::Data<AppState>,
     auth: Auth,

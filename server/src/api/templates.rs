@@ -16,6 +16,14 @@ use crate::templates::rules::check_template;
 
 /// `POST /api/create-template`: part `template` (the JSON), part `file` for a media header.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    post,
+    path = "/api/create-template",
+    tag = "templates",
+    request_body(content = crate::api::described::TemplateUpload, content_type = "multipart/form-data", description = "Part `template` (the JSON) and part `file` for a media header"),
+    responses((status = 200, description = "`{result}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn create_template(
     state: web::Data<AppState>,
     auth: Auth,
@@ -53,6 +61,14 @@ pub async fn create_template(
 
 /// `DELETE /api/templates/{name}`: every language of the template, at the provider and here.
 #[tracing::instrument(skip_all, fields(business_id = %auth.business_id))]
+#[utoipa::path(
+    delete,
+    path = "/api/templates/{name}",
+    tag = "templates",
+    params(("name" = String, Path, description = "The template")),
+    responses((status = 200, description = "`{message, name}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn delete_template(
     state: web::Data<AppState>,
     auth: Auth,

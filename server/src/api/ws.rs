@@ -157,6 +157,13 @@ async fn run(state: &AppState, auth: Auth, mut socket: WebSocketStream<TcpStream
 }
 
 /// `/api/ws` without an `Upgrade: websocket` header.
+#[utoipa::path(
+    get,
+    path = "/api/ws",
+    tag = "events",
+    params(("token" = String, Query, description = "An access token")),
+    responses((status = 101, description = "Upgraded to a WebSocket"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn not_upgraded() -> ApiResult<HttpResponse> {
     Err(ApiError::BadRequest(
         "This endpoint takes WebSocket upgrades only".into(),

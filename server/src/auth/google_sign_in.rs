@@ -9,7 +9,7 @@ use serde_json::json;
 use subtle::ConstantTimeEq;
 
 use super::google::IdClaims;
-use super::handlers::starting_credentials;
+use super::handlers::{SignedIn, starting_credentials};
 use crate::error::{ApiError, ApiResult, required};
 use crate::state::AppState;
 use crate::store::{NewUser, User};
@@ -69,6 +69,12 @@ fn callback_url(state: &AppState) -> String {
 }
 
 /// `GET /identity/auth/google`: redirects the browser to the consent page.
+#[utoipa::path(
+    get,
+    path = "/identity/auth/google",
+    tag = "identity",
+    responses((status = 302, description = "To Google's consent page"), (status = 501, description = "Google sign-in is not configured on this server", body = crate::error::ErrorBody), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn start(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
     state.google.enabled()?;
     let mut raw = [0u8; 16];
@@ -107,7 +113,8 @@ fn state_matches(cookie: Option<&str>, query: Option<&str>) -> bool {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CallbackQuery {
     code: Option<String>,
     state: Option<String>,
@@ -120,6 +127,13 @@ struct TokenAnswer {
 
 /// `GET /identity/auth/google/callback`: exchanges the code, signs in, returns to the app with
 /// the tokens in the query (the web app stores them and strips the query).
+#[utoipa::path(
+    get,
+    path = "/identity/auth/google/callback",
+    tag = "identity",
+    params(crate::auth::google_sign_in::CallbackQuery),
+    responses((status = 302, description = "Back to the app, signed in"), (status = 501, description = "Google sign-in is not configured on this server", body = crate::error::ErrorBody), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn callback(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -188,12 +202,18 @@ pub async fn callback(
         .finish())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct MobileRequest {
     token: Option<String>,
 }
 
 /// `POST /identity/auth/google/mobile` {token}: a native app's Google ID token for our pair.
+#[utoipa::path(
+    post,
+    path = "/identity/auth/google/mobile",
+    tag = "identity",
+    responses((status = 200, description = "Tokens", body = SignedIn), (status = 501, description = "Google sign-in is not configured on this server", body = crate::error::ErrorBody), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn mobile(
     state: web::Data<AppState>,
     body: web::Json<MobileRequest>,
@@ -203,14 +223,16 @@ pub async fn mobile(
     let claims = state.google.verify(&token).await?;
     let user = account_for(&state, claims).await?;
     let pair = state.tokens.issue(&state.store, &user, None).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "accessToken": pair.access_token,
-        "refreshToken": pair.refresh_token,
-        "role": user.role,
-    })))
+    Ok(HttpResponse::Ok().json(SignedIn::new(pair, user.role)))
 }
 
 /// `GET /identity/auth/google/config`: lets the sign-in page hide the button when disabled.
+#[utoipa::path(
+    get,
+    path = "/identity/auth/google/config",
+    tag = "identity",
+    responses((status = 200, description = "Whether Google sign-in is on", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn config(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(json!({"enabled": !state.settings.google.client_id.is_empty()}))
 }

@@ -1,19 +1,42 @@
 //! Sign-up, sign-in, refresh and sign-out.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::extract::Auth;
 use super::password::{hash_password, verify_password};
 use super::rules::{check_password, normalize_email, normalize_username};
+use super::tokens::TokenPair;
 use crate::error::{ApiError, ApiResult, required};
 use crate::names::{NAME_MAX, required_name};
 use crate::sandbox;
 use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials};
 
-#[derive(Deserialize)]
+/// The answer of every sign-in (password, refresh, Google): the tokens and the account's role.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignedIn {
+    /// A short-lived JWT for `Authorization: Bearer`.
+    access_token: String,
+    /// Exchanged for a new pair at `/identity/auth/refresh`; rotated on every use.
+    refresh_token: String,
+    /// `admin` (the business's owner) or `agent`.
+    role: String,
+}
+
+impl SignedIn {
+    pub fn new(pair: TokenPair, role: String) -> SignedIn {
+        SignedIn {
+            access_token: pair.access_token,
+            refresh_token: pair.refresh_token,
+            role,
+        }
+    }
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisterRequest {
     first_name: Option<String>,
@@ -33,6 +56,12 @@ pub fn starting_credentials(state: &AppState) -> ProviderCredentials {
 }
 
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/register",
+    tag = "identity",
+    responses((status = 201, description = "Signed in as the new business's owner", body = SignedIn), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn register(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -80,14 +109,10 @@ pub async fn register(
         actix_web::rt::spawn(async move { sandbox.welcome(&business_id).await });
     }
     let pair = state.tokens.issue(&state.store, &user, None).await?;
-    Ok(HttpResponse::Created().json(json!({
-        "accessToken": pair.access_token,
-        "refreshToken": pair.refresh_token,
-        "role": user.role,
-    })))
+    Ok(HttpResponse::Created().json(SignedIn::new(pair, user.role)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoginRequest {
     email_or_username: Option<String>,
@@ -114,6 +139,12 @@ pub fn client_address(req: &HttpRequest, header: &str) -> String {
 }
 
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/login",
+    tag = "identity",
+    responses((status = 200, description = "Tokens", body = SignedIn), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn login(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -147,34 +178,38 @@ pub async fn login(
     };
     state.throttle.record_success(&account).await?;
     let pair = state.tokens.issue(&state.store, &user, None).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "role": user.role,
-        "accessToken": pair.access_token,
-        "refreshToken": pair.refresh_token,
-    })))
+    Ok(HttpResponse::Ok().json(SignedIn::new(pair, user.role)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RefreshRequest {
     refresh_token: Option<String>,
 }
 
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/refresh",
+    tag = "identity",
+    responses((status = 200, description = "New tokens", body = SignedIn), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn refresh(
     state: web::Data<AppState>,
     body: web::Json<RefreshRequest>,
 ) -> ApiResult<HttpResponse> {
     let token = required(&body.refresh_token, "refreshToken")?;
     let (user, pair) = state.tokens.refresh(&state.store, &token).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "accessToken": pair.access_token,
-        "refreshToken": pair.refresh_token,
-        "role": user.role,
-    })))
+    Ok(HttpResponse::Ok().json(SignedIn::new(pair, user.role)))
 }
 
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/logout",
+    tag = "identity",
+    responses((status = 200, description = "Signed out", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+)]
 pub async fn logout(
     state: web::Data<AppState>,
     body: web::Json<RefreshRequest>,
@@ -189,6 +224,13 @@ pub async fn logout(
 
 /// `POST /identity/auth/logout-all`: ends every session of the caller, on every device.
 #[tracing::instrument(skip_all)]
+#[utoipa::path(
+    post,
+    path = "/identity/auth/logout-all",
+    tag = "identity",
+    responses((status = 200, description = "Every session ended", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn logout_all(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     state
         .revocations
@@ -198,6 +240,13 @@ pub async fn logout_all(state: web::Data<AppState>, auth: Auth) -> ApiResult<Htt
 }
 
 /// The web client's background session check.
+#[utoipa::path(
+    get,
+    path = "/api/auth/protected-route",
+    tag = "identity",
+    responses((status = 200, description = "The caller's role", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn protected_route(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     // A deleted agent's unexpired token stops here.
     let user = auth.user(&state).await?;

@@ -26,6 +26,13 @@ fn user_json(user: &User) -> Value {
 }
 
 /// `GET /identity/users/profile`: the caller and, for the owner, the provider credentials.
+#[utoipa::path(
+    get,
+    path = "/identity/users/profile",
+    tag = "identity",
+    responses((status = 200, description = "The caller's profile", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn get_profile(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let user = auth.user(&state).await?;
     let business = state.store.business(&auth.business_id).await?;
@@ -43,7 +50,7 @@ pub async fn get_profile(state: web::Data<AppState>, auth: Auth) -> ApiResult<Ht
     Ok(HttpResponse::Ok().json(body))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProfileUpdate {
     first_name: Option<String>,
@@ -98,6 +105,13 @@ fn check_language(language: &Option<String>) -> ApiResult<Option<String>> {
 }
 
 /// `PATCH /identity/users/profile`: names and language for anyone, credentials for the owner.
+#[utoipa::path(
+    patch,
+    path = "/identity/users/profile",
+    tag = "identity",
+    responses((status = 200, description = "The updated profile", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn update_profile(
     state: web::Data<AppState>,
     auth: Auth,
@@ -149,6 +163,13 @@ async fn add_team_settings(state: &AppState, auth: &Auth, body: &mut Value) -> A
 }
 
 /// `GET /api/users/profile`.
+#[utoipa::path(
+    get,
+    path = "/api/users/profile",
+    tag = "identity",
+    responses((status = 200, description = "The caller's profile", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn get_user(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let user = auth.user(&state).await?;
     let mut body = user_json(&user);
@@ -158,6 +179,13 @@ pub async fn get_user(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpR
 
 /// `PATCH /api/users/profile`: the same as `PATCH /identity/users/profile`, answering the user
 /// and the team settings.
+#[utoipa::path(
+    patch,
+    path = "/api/users/profile",
+    tag = "identity",
+    responses((status = 200, description = "The updated profile", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn update_user(
     state: web::Data<AppState>,
     auth: Auth,
@@ -168,6 +196,13 @@ pub async fn update_user(
 }
 
 /// `PATCH /api/users/toggle-language`: en ↔ ar; answers the new value.
+#[utoipa::path(
+    patch,
+    path = "/api/users/toggle-language",
+    tag = "identity",
+    responses((status = 200, description = "The new language", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn toggle_language(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let user = auth.user(&state).await?;
     let language = if user.language == "ar" { "en" } else { "ar" };
@@ -182,7 +217,7 @@ pub async fn toggle_language(state: web::Data<AppState>, auth: Auth) -> ApiResul
     Ok(HttpResponse::Ok().json(json!({"language": language})))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentForm {
     first_name: Option<String>,
@@ -192,12 +227,26 @@ pub struct AgentForm {
     password: Option<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/identity/users/agents",
+    tag = "identity",
+    responses((status = 200, description = "The agents", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn list_agents(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     auth.require_owner()?;
     let agents = state.store.agents(&auth.business_id).await?;
     Ok(HttpResponse::Ok().json(agents.iter().map(user_json).collect::<Vec<_>>()))
 }
 
+#[utoipa::path(
+    post,
+    path = "/identity/users/agents",
+    tag = "identity",
+    responses((status = 201, description = "The agent", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn create_agent(
     state: web::Data<AppState>,
     auth: Auth,
@@ -227,6 +276,14 @@ pub async fn create_agent(
     Ok(HttpResponse::Created().json(user_json(&agent)))
 }
 
+#[utoipa::path(
+    patch,
+    path = "/identity/users/agents/{id}",
+    tag = "identity",
+    params(("id" = String, Path, description = "The agent")),
+    responses((status = 200, description = "The agent", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn update_agent(
     state: web::Data<AppState>,
     auth: Auth,
@@ -285,6 +342,14 @@ pub async fn update_agent(
     Ok(HttpResponse::Ok().json(user_json(&agent)))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/identity/users/agents/{id}",
+    tag = "identity",
+    params(("id" = String, Path, description = "The agent")),
+    responses((status = 200, description = "Deleted", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
 pub async fn delete_agent(
     state: web::Data<AppState>,
     auth: Auth,

@@ -13,7 +13,7 @@ use super::events::{Draft, append_events};
 use super::{Params, Store, is_unique_violation, now_ms};
 
 /// A label as lists, rows and events show it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, FromRow, utoipa::ToSchema)]
 pub struct Label {
     pub id: String,
     pub name: String,

@@ -20,7 +20,7 @@ use super::messages::MessageRow;
 use super::{Store, iso_time, now_ms};
 
 /// A member of the team as events and entries name them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Person {
     pub id: String,
     pub name: String,

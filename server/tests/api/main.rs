@@ -24,6 +24,7 @@ mod limits;
 mod live;
 mod media_links;
 mod metrics;
+mod openapi;
 mod phone_numbers;
 mod presence;
 mod push;

@@ -80,6 +80,10 @@ pub fn parse_cursor(cursor: &str) -> Option<Cursor> {
 /// step; a rarer one widens the window until the page is full, so neither reads every match.
 const WINDOWS: [i64; 3] = [2_000, 20_000, 200_000];
 
+/// A search whose words match fewer documents than this in its scope reads them all at once:
+/// sorting a few matches is cheaper than walking the time index for a window.
+const FEW_MATCHES: i64 = 2_000;
+
 /// The times (both included) and, on SQLite, the least index rowid one step of a search covers.
 #[derive(Clone, Copy)]
 struct Bounds {
@@ -176,6 +180,36 @@ impl Store {
         })
     }
 
+    /// Whether the words match fewer than `FEW_MATCHES` documents of the scope's conversation
+    /// (or all); reads at most that many matches, in the index's order.
+    async fn few_matches(
+        &self,
+        business_id: &str,
+        query: &Query,
+        phone: &str,
+    ) -> StoreResult<bool> {
+        let (from, matches, words) = word_match(self.backend, query, "$1");
+        let in_conversation = if phone.is_empty() {
+            ""
+        } else {
+            "AND d.phone = $4"
+        };
+        let sql = format!(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM {from} WHERE {matches} \
+             AND d.business_id = $2 {in_conversation} LIMIT $3) m"
+        );
+        // Only fixed fragments are formatted in; the values are bound.
+        let mut count = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(words)
+            .bind(business_id)
+            .bind(FEW_MATCHES);
+        if !phone.is_empty() {
+            count = count.bind(phone);
+        }
+        let (found,): (i64,) = count.fetch_one(&self.pool).await?;
+        Ok(found < FEW_MATCHES)
+    }
+
     /// Up to `limit` matching documents within `bounds`, newest first.
     async fn find(
         &self,
@@ -236,11 +270,17 @@ impl Store {
             to: scope.to_ms.unwrap_or(i64::MAX).min(before_at),
             min_rowid: i64::MIN,
         };
-        // The newest documents first, in ever wider windows: strictly after a window's oldest
-        // time every document of the scope is in the window, so its matches come before all
-        // older ones and are complete; the next step reads from that time down.
+        // Words with many matches read the newest documents first, in ever wider windows:
+        // strictly after a window's oldest time every document of the scope is in the window,
+        // so its matches come before all older ones and are complete; the next step reads from
+        // that time down. Words with few matches are read in one step.
         let mut rows = Vec::new();
-        for size in WINDOWS {
+        let windows = if self.few_matches(business_id, query, phone).await? {
+            &[][..]
+        } else {
+            &WINDOWS[..]
+        };
+        for &size in windows {
             if rows.len() as i64 > limit {
                 break;
             }

@@ -7,10 +7,14 @@ use sqlx::{AnyConnection, FromRow};
 use super::contacts::customer_json;
 use super::error::{Error, StoreResult};
 use super::labels::{Label, labels_of};
-use super::list_filter::ListFilter;
-use super::list_query::page_query;
+use super::list_filter::{ListFilter, ListSearch};
+use super::list_query::{numbers_count, page_query};
 use super::unread::total_unread;
 use super::{Store, iso_time};
+
+/// A number search matching this many contacts or more is checked along the list's order
+/// rather than gathered and sorted.
+const MANY_NUMBERS: i64 = 200;
 
 /// A row of the conversation list.
 #[derive(FromRow)]
@@ -143,7 +147,27 @@ impl Store {
         page: i64,
         limit: i64,
     ) -> StoreResult<ContactPage> {
-        let query = page_query(self.backend, business_id, filter, row_columns!());
+        let many_numbers = match &filter.search {
+            ListSearch::Number(prefixes) => {
+                let count = numbers_count(business_id, prefixes);
+                let mut select = sqlx::query_as(sqlx::AssertSqlSafe(count.sql))
+                    .bind(MANY_NUMBERS)
+                    .bind(0_i64);
+                for text in count.texts {
+                    select = select.bind(text);
+                }
+                let (found,): (i64,) = select.fetch_one(&self.pool).await?;
+                found >= MANY_NUMBERS
+            }
+            _ => false,
+        };
+        let query = page_query(
+            self.backend,
+            business_id,
+            filter,
+            row_columns!(),
+            many_numbers,
+        );
         // Only fixed fragments and numbered placeholders are formatted in; the values are bound.
         let mut select = sqlx::query_as(sqlx::AssertSqlSafe(query.sql))
             .bind(limit + 1)

@@ -52,6 +52,37 @@ fn anywhere(typed: &str) -> String {
     )
 }
 
+/// A range of the contacts' primary key per prefix, on the column `phone`; `LIKE` keeps each
+/// exact under any collation.
+fn number_ranges(q: &mut PageQuery, prefixes: &[String], phone: &str) -> Vec<String> {
+    prefixes
+        .iter()
+        .map(|prefix| {
+            let from = q.text(prefix.as_str());
+            let below = after_prefix(prefix)
+                .map(|to| format!("AND {phone} < {}", q.text(to)))
+                .unwrap_or_default();
+            let like = q.text(format!("{prefix}%"));
+            format!("({phone} >= {from} {below} AND {phone} LIKE {like})")
+        })
+        .collect()
+}
+
+/// Counts the business's numbers starting with `prefixes`, up to `$1` (`$2` is 0).
+pub(super) fn numbers_count(business_id: &str, prefixes: &[String]) -> PageQuery {
+    let mut q = PageQuery {
+        sql: String::new(),
+        texts: Vec::new(),
+    };
+    let business = q.text(business_id);
+    let ranges = number_ranges(&mut q, prefixes, "phone").join(" OR ");
+    q.sql = format!(
+        "SELECT COUNT(*) FROM (SELECT 1 FROM contacts WHERE business_id = {business} \
+         AND ({ranges}) LIMIT $1 OFFSET $2) n"
+    );
+    q
+}
+
 /// The customer keys a search finds by an index, or `None` without a search.
 fn found(
     q: &mut PageQuery,
@@ -62,20 +93,11 @@ fn found(
     match search {
         ListSearch::Everything => None,
         ListSearch::Nothing => Some("SELECT phone FROM contacts WHERE 1 = 0".into()),
-        // A range of the primary key per prefix; `LIKE` keeps it exact under any collation.
         ListSearch::Number(prefixes) => Some(
-            prefixes
+            number_ranges(q, prefixes, "phone")
                 .iter()
-                .map(|prefix| {
-                    let from = q.text(prefix.as_str());
-                    let below = after_prefix(prefix)
-                        .map(|to| format!("AND phone < {}", q.text(to)))
-                        .unwrap_or_default();
-                    let like = q.text(format!("{prefix}%"));
-                    format!(
-                        "SELECT phone FROM contacts WHERE business_id = {business} \
-                         AND phone >= {from} {below} AND phone LIKE {like}"
-                    )
+                .map(|range| {
+                    format!("SELECT phone FROM contacts WHERE business_id = {business} AND {range}")
                 })
                 .collect::<Vec<_>>()
                 .join(" UNION "),
@@ -92,12 +114,14 @@ fn found(
 }
 
 /// The statement of a page of the list for `filter`: `columns` of the contacts `c` and their
-/// assignee `u`.
+/// assignee `u`. With `many_numbers` a number search is checked along the list's order (its
+/// page meets its rows soon) instead of gathering every match and sorting them.
 pub(super) fn page_query(
     backend: Backend,
     business_id: &str,
     filter: &ListFilter,
     columns: &str,
+    many_numbers: bool,
 ) -> PageQuery {
     let mut q = PageQuery {
         sql: String::new(),
@@ -111,7 +135,15 @@ pub(super) fn page_query(
     };
     let assignee = "LEFT JOIN users u ON u.id = c.assignee_id AND u.business_id = c.business_id";
     let mut conditions = Vec::new();
-    let source = match found(&mut q, backend, &business, &filter.search) {
+    let found = match &filter.search {
+        ListSearch::Number(prefixes) if many_numbers => {
+            let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
+            conditions.push(format!("({ranges})"));
+            None
+        }
+        search => found(&mut q, backend, &business, search),
+    };
+    let source = match found {
         // What the search found, or when it found nothing, the typed text anywhere in the
         // lower-cased name or number (as the list has always matched).
         Some(found) => {

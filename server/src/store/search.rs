@@ -105,34 +105,29 @@ pub(super) fn word_match(
     param: &str,
 ) -> (&'static str, String, String) {
     let last = query.words.len() - 1;
-    let word = |i: usize, w: &String, quote: &str, prefix: &str| {
-        format!("{quote}{w}{quote}{}", if i == last { prefix } else { "" })
+    // Each word quoted, the last one marked as a prefix, joined as the backend's "and".
+    let words = |quote: &str, prefix: &str, and: &str| {
+        query
+            .words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| format!("{quote}{w}{quote}{}", if i == last { prefix } else { "" }))
+            .collect::<Vec<_>>()
+            .join(and)
     };
     match backend {
         // CROSS JOIN keeps the index first: walking the documents by time and probing the
-        // index per row would read a whole history for a rare word.
+        // index per row would read a whole history for a rare word. Words are letters and
+        // digits only, so quoting them is safe.
         Backend::Sqlite => (
             "search_fts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
             format!("search_fts MATCH {param}"),
-            // Words are letters and digits only, so quoting them is safe.
-            query
-                .words
-                .iter()
-                .enumerate()
-                .map(|(i, w)| word(i, w, "\"", "*"))
-                .collect::<Vec<_>>()
-                .join(" "),
+            words("\"", "*", " "),
         ),
         Backend::Postgres => (
             "search_documents d",
             format!("to_tsvector('simple', d.folded) @@ to_tsquery('simple', {param})"),
-            query
-                .words
-                .iter()
-                .enumerate()
-                .map(|(i, w)| word(i, w, "", ":*"))
-                .collect::<Vec<_>>()
-                .join(" & "),
+            words("", ":*", " & "),
         ),
     }
 }

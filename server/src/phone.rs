@@ -65,6 +65,27 @@ pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidP
     Ok(digits.trim_start_matches('+').to_string())
 }
 
+/// The starts of stored numbers (E.164 digits) that typed digits may be: as typed, after an
+/// international `00`, and, written nationally with the region's trunk prefix (`07700 9`), with
+/// the region's country code in its place (`447700 9`).
+pub fn key_prefixes(digits: &str, region: Option<Region>) -> Vec<String> {
+    if let Some(international) = digits.strip_prefix("00") {
+        return vec![international.to_string()];
+    }
+    let mut prefixes = vec![digits.to_string()];
+    let metadata = region.and_then(|region| DATABASE.by_id(region.as_ref()));
+    if let Some(metadata) = metadata
+        && let Some(trunk) = metadata.national_prefix()
+        && let Some(national) = digits.strip_prefix(trunk)
+    {
+        let international = format!("{}{national}", metadata.country_code());
+        if international != digits {
+            prefixes.push(international);
+        }
+    }
+    prefixes
+}
+
 /// False when `text` has more digits than any number of `region` written nationally (with its
 /// national prefix) has: then it can only start with a country code, and reading it as
 /// national is skipped (reading is what a 100,000-row file spends its time on).
@@ -121,6 +142,16 @@ fn possible(number: Option<PhoneNumber>) -> Option<PhoneNumber> {
 mod tests {
     use super::*;
     use phonenumber::country;
+
+    #[test]
+    fn typed_digits_are_the_starts_of_numbers_as_stored_and_as_written_nationally() {
+        let gb = Some(country::GB);
+        assert_eq!(key_prefixes("447700", gb), ["447700"]);
+        assert_eq!(key_prefixes("07700900", gb), ["07700900", "447700900"]);
+        assert_eq!(key_prefixes("0044770", gb), ["44770"]);
+        assert_eq!(key_prefixes("0770", None), ["0770"]);
+        assert_eq!(key_prefixes("1555", Some(country::US)), ["1555"]);
+    }
 
     #[test]
     fn written_numbers_become_e164_digits() {

@@ -152,6 +152,11 @@ impl Query {
         (!words.iter().all(String::is_empty)).then_some(Query { words })
     }
 
+    /// Whether the query is one number: digits only (typed with or without separators).
+    pub fn is_number(&self) -> bool {
+        self.words.len() == 1 && self.words[0].bytes().all(|b| b.is_ascii_digit())
+    }
+
     /// Whether a folded word of a document is one the query looks for.
     fn matches(&self, word: &str) -> bool {
         let last = self.words.len() - 1;

@@ -154,19 +154,17 @@ impl Intake<'_> {
         Ok(())
     }
 
-    /// Reopens or assigns each conversation that got new messages, one after another in one
-    /// task: a webhook of a thousand messages then holds one database connection for it, not a
-    /// thousand tasks queueing for the pool.
+    /// Reopens or assigns the conversations that got new messages, in one task that reads them
+    /// together: a webhook of a thousand messages then costs a query, not a thousand tasks or
+    /// round trips queueing for the pool.
     fn reopen_or_assign(&self, keys: Vec<ConversationKey>) {
         if keys.is_empty() {
             return;
         }
         let team = self.team.clone();
         actix_web::rt::spawn(async move {
-            for key in keys {
-                if let Err(err) = team.customer_wrote(&key).await {
-                    tracing::warn!(error = %err, "conversation not reopened or assigned");
-                }
+            if let Err(err) = team.customers_wrote(&keys).await {
+                tracing::warn!(error = %err, "conversations not reopened or assigned");
             }
         });
     }

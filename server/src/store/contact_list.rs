@@ -1,5 +1,5 @@
 //! The conversation list: its rows (customer, last activity, status and assignee) and pages,
-//! filtered by search, status, assignee and label.
+//! filtered by search, status, assignee and label (`list_query` says how each page is read).
 
 use serde_json::{Value, json};
 use sqlx::{AnyConnection, FromRow};
@@ -7,9 +7,14 @@ use sqlx::{AnyConnection, FromRow};
 use super::contacts::customer_json;
 use super::error::{Error, StoreResult};
 use super::labels::{Label, labels_of};
-use super::list_filter::ListFilter;
+use super::list_filter::{ListFilter, ListSearch};
+use super::list_query::{numbers_count, page_query};
 use super::unread::total_unread;
 use super::{Store, iso_time};
+
+/// A number search matching this many contacts or more is checked along the list's order
+/// rather than gathered and sorted.
+const MANY_NUMBERS: i64 = 200;
 
 /// A row of the conversation list.
 #[derive(FromRow)]
@@ -36,13 +41,12 @@ pub struct ContactRow {
     pub labels: Vec<Label>,
 }
 
-/// The list row's columns, with the assignee's name; contacts are `c`.
-macro_rules! row_select {
+/// The list row's columns, with the assignee's name; contacts are `c`, the assignee `u`.
+macro_rules! row_columns {
     () => {
         "SELECT c.phone, c.name, c.last_message_at, c.last_incoming_at, c.last_text, \
          c.last_caption, c.unread_count, c.user_id, c.username, c.status, c.snoozed_until, c.assignee_id, \
-         TRIM(u.first_name || ' ' || u.last_name) AS assignee_name FROM contacts c \
-         LEFT JOIN users u ON u.id = c.assignee_id AND u.business_id = c.business_id "
+         TRIM(u.first_name || ' ' || u.last_name) AS assignee_name"
     };
 }
 
@@ -89,8 +93,9 @@ pub(super) async fn read_row(
     phone: &str,
 ) -> StoreResult<ContactRow> {
     let row: ContactRow = sqlx::query_as(concat!(
-        row_select!(),
-        "WHERE c.business_id = $1 AND c.phone = $2"
+        row_columns!(),
+        " FROM contacts c LEFT JOIN users u ON u.id = c.assignee_id \
+         AND u.business_id = c.business_id WHERE c.business_id = $1 AND c.phone = $2"
     ))
     .bind(business_id)
     .bind(phone)
@@ -134,48 +139,44 @@ impl Store {
         read_row(&mut conn, business_id, phone).await
     }
 
-    /// A page of the conversation list, newest activity first; `search` matches name or phone.
+    /// A page of the conversation list, newest activity first, filtered by `filter`.
     pub async fn contacts_page(
         &self,
         business_id: &str,
-        search: &str,
         filter: &ListFilter,
         page: i64,
         limit: i64,
     ) -> StoreResult<ContactPage> {
-        let pattern = format!(
-            "%{}%",
-            search
-                .to_lowercase()
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_")
+        let many_numbers = match &filter.search {
+            ListSearch::Number(prefixes) => {
+                let count = numbers_count(business_id, prefixes);
+                let mut select = sqlx::query_as(sqlx::AssertSqlSafe(count.sql))
+                    .bind(MANY_NUMBERS)
+                    .bind(0_i64);
+                for text in count.texts {
+                    select = select.bind(text);
+                }
+                let (found,): (i64,) = select.fetch_one(&self.pool).await?;
+                found >= MANY_NUMBERS
+            }
+            _ => false,
+        };
+        let query = page_query(
+            self.backend,
+            business_id,
+            filter,
+            row_columns!(),
+            many_numbers,
         );
-        let (status, assignee, assignee_id) = filter.binds();
-        let label = filter.label.as_deref().unwrap_or_default();
-        let mut rows: Vec<ContactRow> = sqlx::query_as(concat!(
-            row_select!(),
-            "WHERE c.business_id = $1 \
-             AND ($2 = '' OR LOWER(c.name) LIKE $3 ESCAPE '\\' OR c.phone LIKE $4 ESCAPE '\\') \
-             AND ($7 = 'all' OR c.status = $7) AND ($8 = 'all' \
-             OR ($8 = 'unassigned' AND c.assignee_id IS NULL) OR c.assignee_id = $9) \
-             AND ($10 = '' OR EXISTS (SELECT 1 FROM conversation_labels cl \
-             WHERE cl.business_id = c.business_id AND cl.phone = c.phone AND cl.label_id = $10)) \
-             ORDER BY COALESCE(c.last_message_at, c.created_at) DESC, c.phone LIMIT $5 OFFSET $6"
-        ))
-        .bind(business_id)
-        .bind(search)
-        .bind(&pattern)
-        .bind(&pattern)
-        .bind(limit + 1)
-        // A page far past the end is an empty page, never an overflow.
-        .bind((page - 1).saturating_mul(limit))
-        .bind(status)
-        .bind(assignee)
-        .bind(assignee_id)
-        .bind(label)
-        .fetch_all(&self.pool)
-        .await?;
+        // Only fixed fragments and numbered placeholders are formatted in; the values are bound.
+        let mut select = sqlx::query_as(sqlx::AssertSqlSafe(query.sql))
+            .bind(limit + 1)
+            // A page far past the end is an empty page, never an overflow.
+            .bind((page - 1).saturating_mul(limit));
+        for text in query.texts {
+            select = select.bind(text);
+        }
+        let mut rows: Vec<ContactRow> = select.fetch_all(&self.pool).await?;
         let has_more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);
         let mut conn = self.pool.acquire().await?;

@@ -1,4 +1,7 @@
-//! What the conversation list filters on besides its search: status, assignee and label.
+//! What the conversation list filters on: a typed search, status, assignee and label.
+
+use crate::phone::{Region, key_prefixes};
+use crate::search_text::Query;
 
 /// Which conversations a list page shows by assignee.
 pub enum AssigneeFilter {
@@ -8,22 +11,43 @@ pub enum AssigneeFilter {
     User(String),
 }
 
-/// What the list filters on besides the search: a status (`None` for all), the assignee, and a
-/// label the conversations carry (`None`: any).
+/// What a typed list search looks for, each by an index it can seek; when none of these finds
+/// a conversation, the search matches anywhere in the name or number instead.
+pub enum ListSearch {
+    /// No search: every conversation.
+    Everything,
+    /// Numbers starting with one of these digits (see `key_prefixes`).
+    Number(Vec<String>),
+    /// Contacts whose name and number hold these words, the last as a prefix (the search
+    /// documents index them).
+    Words(Query),
+    /// Text without a letter or digit: nothing seekable.
+    Nothing,
+}
+
+/// What the list filters on: the search (`typed` keeps its text for matching anywhere), a
+/// status (`None` for all), the assignee, and a label the conversations carry (`None`: any).
 pub struct ListFilter {
+    pub search: ListSearch,
+    pub typed: String,
     pub status: Option<String>,
     pub assignee: AssigneeFilter,
     pub label: Option<String>,
 }
 
-impl ListFilter {
-    /// The filter as bound parameters: status (`all`), assignee kind, assignee id.
-    pub(super) fn binds(&self) -> (&str, &str, &str) {
-        let status = self.status.as_deref().unwrap_or("all");
-        match &self.assignee {
-            AssigneeFilter::All => (status, "all", ""),
-            AssigneeFilter::Unassigned => (status, "unassigned", ""),
-            AssigneeFilter::User(id) => (status, "user", id),
+impl ListSearch {
+    /// Reads a typed search: digits (with `+`, spaces, dashes, brackets) are a number, written
+    /// with its country code or nationally in the business's `region`; anything else is words.
+    pub fn read(typed: &str, region: Option<Region>) -> ListSearch {
+        if typed.trim().is_empty() {
+            return ListSearch::Everything;
+        }
+        match Query::parse(typed) {
+            None => ListSearch::Nothing,
+            Some(query) if query.is_number() => {
+                ListSearch::Number(key_prefixes(&query.words[0], region))
+            }
+            Some(query) => ListSearch::Words(query),
         }
     }
 }

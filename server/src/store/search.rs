@@ -75,8 +75,14 @@ pub fn parse_cursor(cursor: &str) -> Option<Cursor> {
     })
 }
 
-/// Documents a search reads first: the newest this many in its scope.
-const WINDOW: i64 = 2_000;
+/// How many of the newest documents in scope each step of a search reads before the next; after
+/// the last step it reads the rest of the history. A common word fills its page in the first
+/// step; a rarer one widens the window until the page is full, so neither reads every match.
+const WINDOWS: [i64; 3] = [2_000, 20_000, 200_000];
+
+/// A search whose words match fewer documents than this in its scope reads them all at once:
+/// sorting a few matches is cheaper than walking the time index for a window.
+const FEW_MATCHES: i64 = 2_000;
 
 /// The times (both included) and, on SQLite, the least index rowid one step of a search covers.
 #[derive(Clone, Copy)]
@@ -91,45 +97,112 @@ struct Bounds {
 const IN_SCOPE: &str = "($3 = '' OR d.phone = $4) \
     AND (d.at < $7 OR (d.at = $8 AND d.doc_id < $9))";
 
+/// The backend's full-text match of `query` on search documents `d`: what to select from, the
+/// condition (its words bound at `param`) and the words to bind.
+pub(super) fn word_match(
+    backend: Backend,
+    query: &Query,
+    param: &str,
+) -> (&'static str, String, String) {
+    let last = query.words.len() - 1;
+    // Each word quoted, the last one marked as a prefix, joined as the backend's "and".
+    let words = |quote: &str, prefix: &str, and: &str| {
+        query
+            .words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| format!("{quote}{w}{quote}{}", if i == last { prefix } else { "" }))
+            .collect::<Vec<_>>()
+            .join(and)
+    };
+    match backend {
+        // CROSS JOIN keeps the index first: walking the documents by time and probing the
+        // index per row would read a whole history for a rare word. Words are letters and
+        // digits only, so quoting them is safe.
+        Backend::Sqlite => (
+            "search_fts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
+            format!("search_fts MATCH {param}"),
+            words("\"", "*", " "),
+        ),
+        Backend::Postgres => (
+            "search_documents d",
+            format!("to_tsvector('simple', d.folded) @@ to_tsquery('simple', {param})"),
+            words("", ":*", " & "),
+        ),
+    }
+}
+
 impl Store {
-    /// The oldest time and least rowid among the `WINDOW` newest documents in scope; `None`
-    /// when the scope holds fewer (one search over all of them is as cheap).
+    /// The oldest time and least rowid among the `size` newest documents of the scope's
+    /// conversation (or all) within `bounds`; `None` when fewer remain (one search over all of
+    /// them is as cheap). Only the time index is read (it holds the rowid on SQLite).
     async fn window(
         &self,
         business_id: &str,
-        scope: &SearchScope,
+        phone: &str,
+        bounds: &Bounds,
+        size: i64,
     ) -> StoreResult<Option<(i64, i64)>> {
         let rowid = match self.backend {
-            Backend::Sqlite => "d.rowid",
+            Backend::Sqlite => "rowid",
             Backend::Postgres => "CAST(0 AS BIGINT)",
         };
+        // Without a conversation the condition is left out, so the time index alone answers.
+        let in_conversation = if phone.is_empty() {
+            ""
+        } else {
+            "AND phone = $5"
+        };
         let sql = format!(
-            "SELECT MIN(at), MIN(r), COUNT(*) FROM (SELECT d.at AS at, {rowid} AS r \
-             FROM search_documents d WHERE d.business_id = $2 AND {IN_SCOPE} \
-             AND d.at >= $5 AND d.at <= $6 AND $1 = '' ORDER BY d.at DESC LIMIT $10) w"
+            "SELECT MIN(at), MIN(r), COUNT(*) FROM (SELECT at, {rowid} AS r \
+             FROM search_documents WHERE business_id = $1 AND at >= $2 AND at <= $3 \
+             {in_conversation} ORDER BY at DESC LIMIT $4) w"
         );
-        let (before_at, before_id) = cursor_binds(scope);
-        let phone = scope.phone.as_deref().unwrap_or_default();
-        // `$1` (the words) is bound empty so that both queries number the scope alike. Only
-        // fixed fragments are formatted in; the values are bound.
+        // Only fixed fragments are formatted in; the values are bound.
+        let mut select = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(business_id)
+            .bind(bounds.from)
+            .bind(bounds.to)
+            .bind(size);
+        if !phone.is_empty() {
+            select = select.bind(phone);
+        }
         let (oldest, min_rowid, count): (Option<i64>, Option<i64>, i64) =
-            sqlx::query_as(sqlx::AssertSqlSafe(sql))
-                .bind("")
-                .bind(business_id)
-                .bind(phone)
-                .bind(phone)
-                .bind(scope.from_ms.unwrap_or(i64::MIN))
-                .bind(scope.to_ms.unwrap_or(i64::MAX))
-                .bind(before_at)
-                .bind(before_at)
-                .bind(before_id)
-                .bind(WINDOW)
-                .fetch_one(&self.pool)
-                .await?;
+            select.fetch_one(&self.pool).await?;
         Ok(match (oldest, min_rowid) {
-            (Some(oldest), Some(min_rowid)) if count >= WINDOW => Some((oldest, min_rowid)),
+            (Some(oldest), Some(min_rowid)) if count >= size => Some((oldest, min_rowid)),
             _ => None,
         })
+    }
+
+    /// Whether the words match fewer than `FEW_MATCHES` documents of the scope's conversation
+    /// (or all); reads at most that many matches, in the index's order.
+    async fn few_matches(
+        &self,
+        business_id: &str,
+        query: &Query,
+        phone: &str,
+    ) -> StoreResult<bool> {
+        let (from, matches, words) = word_match(self.backend, query, "$1");
+        let in_conversation = if phone.is_empty() {
+            ""
+        } else {
+            "AND d.phone = $4"
+        };
+        let sql = format!(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM {from} WHERE {matches} \
+             AND d.business_id = $2 {in_conversation} LIMIT $3) m"
+        );
+        // Only fixed fragments are formatted in; the values are bound.
+        let mut count = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(words)
+            .bind(business_id)
+            .bind(FEW_MATCHES);
+        if !phone.is_empty() {
+            count = count.bind(phone);
+        }
+        let (found,): (i64,) = count.fetch_one(&self.pool).await?;
+        Ok(found < FEW_MATCHES)
     }
 
     /// Up to `limit` matching documents within `bounds`, newest first.
@@ -144,35 +217,10 @@ impl Store {
         if bounds.from > bounds.to {
             return Ok(Vec::new());
         }
-        let last = query.words.len() - 1;
-        let (from, matches, rowid, words) = match self.backend {
-            // CROSS JOIN keeps the index first: walking the documents by time and probing the
-            // index per row would read a whole history for a rare word.
-            Backend::Sqlite => (
-                "search_fts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
-                "search_fts MATCH $1",
-                "f.rowid",
-                // Words are letters and digits only, so quoting them is safe.
-                query
-                    .words
-                    .iter()
-                    .enumerate()
-                    .map(|(i, w)| format!("\"{w}\"{}", if i == last { "*" } else { "" }))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ),
-            Backend::Postgres => (
-                "search_documents d",
-                "to_tsvector('simple', d.folded) @@ to_tsquery('simple', $1)",
-                "CAST(0 AS BIGINT)",
-                query
-                    .words
-                    .iter()
-                    .enumerate()
-                    .map(|(i, w)| format!("{w}{}", if i == last { ":*" } else { "" }))
-                    .collect::<Vec<_>>()
-                    .join(" & "),
-            ),
+        let (from, matches, words) = word_match(self.backend, query, "$1");
+        let rowid = match self.backend {
+            Backend::Sqlite => "f.rowid",
+            Backend::Postgres => "CAST(0 AS BIGINT)",
         };
         let sql = format!(
             "SELECT d.doc_id, d.phone, d.kind, d.at, d.body, c.name FROM {from} \
@@ -209,31 +257,47 @@ impl Store {
         scope: &SearchScope,
         limit: i64,
     ) -> StoreResult<(Vec<SearchHit>, Option<String>)> {
-        let mut bounds = Bounds {
+        let (before_at, _) = cursor_binds(scope);
+        let phone = scope.phone.as_deref().unwrap_or_default();
+        // What is left to search: everything in scope up to the cursor.
+        let mut rest = Bounds {
             from: scope.from_ms.unwrap_or(i64::MIN),
-            to: scope.to_ms.unwrap_or(i64::MAX),
+            to: scope.to_ms.unwrap_or(i64::MAX).min(before_at),
             min_rowid: i64::MIN,
         };
-        // The newest documents in scope first: strictly after the window's oldest time every
-        // document of the scope is in the window, so its matches come first and are complete.
+        // Words with many matches read the newest documents first, in ever wider windows:
+        // strictly after a window's oldest time every document of the scope is in the window,
+        // so its matches come before all older ones and are complete; the next step reads from
+        // that time down. Words with few matches are read in one step.
         let mut rows = Vec::new();
-        if let Some((oldest, min_rowid)) = self.window(business_id, scope).await? {
-            let newest = Bounds {
-                from: bounds.from.max(oldest.saturating_add(1)),
-                min_rowid,
-                ..bounds
+        let windows = if self.few_matches(business_id, query, phone).await? {
+            &[][..]
+        } else {
+            &WINDOWS[..]
+        };
+        for &size in windows {
+            if rows.len() as i64 > limit {
+                break;
+            }
+            let Some((oldest, min_rowid)) = self.window(business_id, phone, &rest, size).await?
+            else {
+                break;
             };
-            rows = self
-                .find(business_id, query, scope, &newest, limit + 1)
-                .await?;
-            bounds.to = bounds.to.min(oldest);
+            let newest = Bounds {
+                from: rest.from.max(oldest.saturating_add(1)),
+                min_rowid,
+                ..rest
+            };
+            let wanted = limit + 1 - rows.len() as i64;
+            rows.extend(
+                self.find(business_id, query, scope, &newest, wanted)
+                    .await?,
+            );
+            rest.to = oldest;
         }
         if rows.len() as i64 <= limit {
             let wanted = limit + 1 - rows.len() as i64;
-            rows.extend(
-                self.find(business_id, query, scope, &bounds, wanted)
-                    .await?,
-            );
+            rows.extend(self.find(business_id, query, scope, &rest, wanted).await?);
         }
         let more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);

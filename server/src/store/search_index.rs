@@ -160,7 +160,9 @@ pub(super) async fn rename_document(
     Ok(())
 }
 
-/// Indexes the contacts (name and number) as they are stored now.
+/// Indexes the contacts (name and number) as they are stored now, each dated at its first
+/// message (at its creation before it has one): a customer turns up in search where they
+/// entered the history, and a history written in the past is not crowned by its contacts.
 pub(super) async fn index_contacts(
     conn: &mut AnyConnection,
     business_id: &str,
@@ -169,7 +171,9 @@ pub(super) async fn index_contacts(
     for chunk in phones.chunks(rows_per_statement(1) - 1) {
         let params = Params::of(conn);
         let sql = format!(
-            "SELECT phone, name, created_at FROM contacts WHERE business_id = {} AND phone IN ({})",
+            "SELECT c.phone, c.name, COALESCE((SELECT MIN(m.sent_at) FROM messages m \
+             WHERE m.business_id = c.business_id AND m.phone = c.phone), c.created_at) \
+             FROM contacts c WHERE c.business_id = {} AND c.phone IN ({})",
             params.nth(1),
             params.list(2, chunk.len())
         );
@@ -185,13 +189,13 @@ pub(super) async fn index_contacts(
     Ok(())
 }
 
-fn contact_document((phone, name, created_at): (String, String, i64)) -> Document {
+fn contact_document((phone, name, first_at): (String, String, i64)) -> Document {
     Document {
         doc_id: format!("{CONTACT}:{phone}"),
         body: format!("{name}\n{phone}").trim().to_string(),
         phone,
         kind: CONTACT.into(),
-        at: created_at,
+        at: first_at,
     }
 }
 

@@ -8,12 +8,47 @@ use parley_actors::events::Event;
 
 use super::error::StoreResult;
 use super::team::log_swept;
-use super::{Store, now_ms};
+use super::{Params, Store, now_ms, rows_per_statement};
 
 /// The reason logged when a customer's message reopens their conversation.
 pub(super) const REOPEN_REASON: &str = "customer_message";
 
 impl Store {
+    /// Of these conversations of a business, the ones a customer's message changes: resolved
+    /// or snoozed ones, and when `assigning`, open ones nobody holds. One read for a webhook's
+    /// conversations, so the common case (open and held, or no round robin) costs one query.
+    pub async fn awaiting_team(
+        &self,
+        business_id: &str,
+        phones: &[&str],
+        assigning: bool,
+    ) -> StoreResult<Vec<String>> {
+        let mut conn = self.pool.acquire().await?;
+        let params = Params::of(&conn);
+        let mut found = Vec::new();
+        for chunk in phones.chunks(rows_per_statement(1) - 2) {
+            let sql = format!(
+                "SELECT phone FROM contacts WHERE business_id = {} AND phone IN ({}) \
+                 AND (status IN ('resolved', 'snoozed') \
+                 OR ({} = 1 AND status = 'open' AND assignee_id IS NULL))",
+                params.nth(1),
+                params.list(2, chunk.len()),
+                params.nth(chunk.len() + 2)
+            );
+            // Only numbered placeholders are formatted in; the values are bound.
+            let mut select = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(business_id);
+            for phone in chunk {
+                select = select.bind(*phone);
+            }
+            let rows: Vec<(String,)> = select
+                .bind(i64::from(assigning))
+                .fetch_all(&mut *conn)
+                .await?;
+            found.extend(rows.into_iter().map(|(phone,)| phone));
+        }
+        Ok(found)
+    }
+
     /// Reopens a resolved or snoozed conversation its customer wrote to; answers the events,
     /// none when it was neither.
     pub async fn reopen(&self, key: &ConversationKey) -> StoreResult<Vec<Event>> {

@@ -77,10 +77,37 @@ impl Team {
         Team { store, bus, hub }
     }
 
+    /// After customers' new messages (a webhook's conversations, each once, in order): each
+    /// conversation is followed up by `customer_wrote` only when one read of them all says it
+    /// would change, so a webhook of a thousand conversations costs a query per business,
+    /// not several per conversation.
+    pub async fn customers_wrote(&self, keys: &[ConversationKey]) -> Result<(), TeamError> {
+        let mut businesses: Vec<&str> = keys.iter().map(|k| k.business_id.as_str()).collect();
+        businesses.sort_unstable();
+        businesses.dedup();
+        for business_id in businesses {
+            let phones: Vec<&str> = keys
+                .iter()
+                .filter(|k| k.business_id == business_id)
+                .map(|k| k.phone.as_str())
+                .collect();
+            let settings = self.store.team_settings(business_id).await?;
+            let assigning = settings.assignment_mode == "round_robin";
+            let awaiting = self
+                .store
+                .awaiting_team(business_id, &phones, assigning)
+                .await?;
+            for key in keys.iter().filter(|k| awaiting.contains(&k.phone)) {
+                self.customer_wrote(key).await?;
+            }
+        }
+        Ok(())
+    }
+
     /// After a customer's new message: a resolved or snoozed conversation opens again, and
     /// with round-robin assignment an open conversation nobody holds goes to the least busy
     /// agent with a session on this node. Reads first, so the common case writes nothing.
-    pub async fn customer_wrote(&self, key: &ConversationKey) -> Result<(), TeamError> {
+    async fn customer_wrote(&self, key: &ConversationKey) -> Result<(), TeamError> {
         let row = self.store.contact_row(&key.business_id, &key.phone).await?;
         if matches!(row.status.as_str(), "resolved" | "snoozed") {
             let events = self.store.reopen(key).await?;

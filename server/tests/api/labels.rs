@@ -23,7 +23,7 @@ impl TestApp {
     }
 
     /// Creates a label as `token`; answers its id.
-    async fn label(&self, token: &str, name: &str, color: &str) -> String {
+    pub async fn label(&self, token: &str, name: &str, color: &str) -> String {
         let (status, body) = self
             .post(
                 "/api/labels",
@@ -36,12 +36,12 @@ impl TestApp {
     }
 }
 
-fn labels_path(phone: &str) -> String {
+pub fn labels_path(phone: &str) -> String {
     format!("/api/conversation/{phone}/labels")
 }
 
 /// The list's rows for a query.
-async fn rows(app: &TestApp, token: &str, query: &str) -> Vec<Value> {
+pub async fn rows(app: &TestApp, token: &str, query: &str) -> Vec<Value> {
     let (status, body) = app.get(&format!("/api/users?{query}"), token).await;
     assert_eq!(status, 200, "{body}");
     body["data"]["users"].as_array().expect("users").clone()

@@ -11,7 +11,7 @@ async fn add_contact(app: &TestApp, token: &str, phone: &str) -> (u16, Value) {
     app.post("/api/contacts/add", contact, Some(token)).await
 }
 
-async fn set_business_number(app: &TestApp, token: &str, number: &str) {
+pub async fn set_business_number(app: &TestApp, token: &str, number: &str) {
     let (status, profile) = app
         .call(
             reqwest::Method::PATCH,

@@ -11,8 +11,8 @@ use sqlx::Connection as _;
 
 use super::Write;
 use super::threads::{
-    Activity, OwnedIds, Shown, Thread, free_time, known_threads, record_activity, save_contacts,
-    thread_ids,
+    Activity, OwnedIds, Shown, Thread, free_time, index_changed_contacts, known_threads,
+    record_activity, save_contacts, thread_ids,
 };
 use crate::store::amend::apply_amendment;
 use crate::store::echoes::insert_echo;
@@ -159,6 +159,7 @@ async fn insert_inbound(
     save_contacts(conn, business, &threads).await?;
     let new: Vec<_> = rows.iter().map(|(_, row, ..)| (row, None)).collect();
     let inserted = insert_messages(conn, business, &new).await?;
+    index_changed_contacts(conn, business, &threads).await?;
     rows.retain(|(_, row, ..)| inserted.contains(&row.message_id));
 
     let mut activity: HashMap<&str, Activity> = HashMap::new();

@@ -159,7 +159,8 @@ pub(super) async fn known_threads(
     Ok(threads)
 }
 
-/// Inserts the batch's new contacts and updates the ones whose name or ids a message changed.
+/// Inserts the batch's new contacts and updates the ones whose name or ids a message changed
+/// (their search documents follow in `index_changed_contacts`).
 pub(super) async fn save_contacts(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -198,6 +199,16 @@ pub(super) async fn save_contacts(
         .execute(&mut *conn)
         .await?;
     }
+    Ok(())
+}
+
+/// Indexes the batch's new and renamed contacts for search; after their messages are written,
+/// so a new contact's document is dated at its first message.
+pub(super) async fn index_changed_contacts(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    threads: &HashMap<String, Thread>,
+) -> Result<(), sqlx::Error> {
     let changed: Vec<&str> = threads
         .iter()
         .filter(|(_, t)| t.created || t.renamed)

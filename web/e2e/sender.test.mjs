@@ -6,19 +6,9 @@ import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { BASE_URL, logIn, openInboxAsNewOwner, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { api, approvedTemplate, sandboxTemplates } from './templates.mjs';
 
-const TEMPLATE_APPROVAL_MS = 20_000;
 const BULK_TIMEOUT_MS = 60_000;
-
-async function api(tokens, path, init = {}) {
-  const response = await fetch(`${BASE_URL}${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${tokens.accessToken}`, ...init.headers },
-  });
-  const body = await response.json();
-  assert.ok(response.ok, `${path} answered ${response.status}: ${JSON.stringify(body)}`);
-  return body;
-}
 
 // A 1×1 PNG, for an image header.
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkaPhfDwAEgwGAx4WZ7wAAAABJRU5ErkJggg==', 'base64');
@@ -35,32 +25,6 @@ const ORDER_COMPONENTS = [
     ],
   },
 ];
-
-/** Submits a template through the API and waits until the sandbox's review approved it. */
-async function approvedTemplate(tokens, name, components = ORDER_COMPONENTS, headerFile = null) {
-  const template = { name, language: 'en_US', category: 'UTILITY', parameter_format: 'POSITIONAL', components };
-  const form = new FormData();
-  form.set('template', JSON.stringify(template));
-  if (headerFile) form.set('file', new Blob([headerFile], { type: 'image/png' }), 'header.png');
-  await api(tokens, '/api/create-template', { method: 'POST', body: form });
-  const deadline = Date.now() + TEMPLATE_APPROVAL_MS;
-  for (;;) {
-    const list = await api(tokens, '/api/templates');
-    if (list.some((t) => t.name === name && t.status === 'APPROVED')) return;
-    assert.ok(Date.now() < deadline, `${name} was not approved: ${JSON.stringify(list)}`);
-    await new Promise((wait) => setTimeout(wait, 250));
-  }
-}
-
-/** The template messages the sandbox accepted for the business's number. */
-async function sandboxTemplates(tokens) {
-  const profile = await api(tokens, '/identity/users/profile');
-  const response = await fetch(`${BASE_URL}/sandbox/sent?phone_number_id=${profile.phoneNumberId}`, {
-    headers: { Authorization: `Bearer ${profile.accessToken}` },
-  });
-  assert.equal(response.status, 200);
-  return (await response.json()).messages.map((m) => m.body).filter((body) => body.type === 'template');
-}
 
 /** An .xlsx of one sheet: a zip (entries stored, not deflated) of the few parts Excel needs. */
 function xlsx(rows) {
@@ -129,7 +93,7 @@ describe('template sender', () => {
   it('sends an approved template to one number, then in bulk from a CSV and an XLSX file', async () => {
     const { account, tokens } = await registerByApi();
     const name = `order_update_${Date.now().toString(36)}`;
-    await approvedTemplate(tokens, name);
+    await approvedTemplate(tokens, name, ORDER_COMPONENTS);
 
     const page = await browser.context.newPage();
     // The frames the app's WebSocket receives, to see the jobs' progress events arrive live.

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, logIn, openInboxAsNewOwner, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, logIn, openInboxAsNewOwner, registerByApi, startBrowser } from './browser.mjs';
 import { api, approvedTemplate, sandboxTemplates } from './templates.mjs';
 
 const BULK_TIMEOUT_MS = 60_000;
@@ -133,7 +133,6 @@ describe('template sender', () => {
         { type: 'button', sub_type: 'copy_code', index: '1', parameters: [{ type: 'coupon_code', coupon_code: 'WELCOME5' }] },
       ],
     });
-    await screenshot(page, 'sender-single-dark-en');
 
     // The sample file downloads as the spec names it.
     await form.getByRole('radio', { name: 'Bulk from CSV' }).check();
@@ -163,7 +162,6 @@ describe('template sender', () => {
     assert.deepEqual({ ...finished?.data, job_id: undefined }, { job_id: undefined, total: 50, done: 50, success: 50, errors: 0, finished: true });
     const toCsv = (await sandboxTemplates(tokens)).filter((m) => csvNumbers.includes(m.to));
     assert.deepEqual(toCsv.map((m) => m.to).sort(), csvNumbers);
-    await screenshot(page, 'sender-bulk-dark-en');
 
     // Bulk from an XLSX in the light theme: the number column is "phone", one value is not all
     // digits and one repeats, so 20 numbers are loaded and sent.
@@ -188,7 +186,6 @@ describe('template sender', () => {
     assert.deepEqual(toSheet.map((m) => m.to).sort(), sheetNumbers);
     // The empty second variable went as a single space.
     assert.deepEqual(toSheet[0].template.components[0], { type: 'body', parameters: [{ type: 'text', text: 'B-9' }, { type: 'text', text: ' ' }] });
-    await screenshot(page, 'sender-bulk-light-en');
     await page.goto('/whatsapp');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await page.close();
@@ -254,7 +251,6 @@ describe('template sender', () => {
     await arabic.getByLabel('ملف المستلمين (csv أو xls أو xlsx)').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('1') });
     await page.getByRole('alert').filter({ hasText: 'نوع الملف غير مدعوم' }).waitFor();
     await page.getByRole('complementary', { name: 'معاينة مباشرة' }).getByText('اختر قالبًا لعرض المعاينة.').waitFor();
-    await screenshot(page, 'sender-dark-ar');
     await page.close();
   });
 });

@@ -2,7 +2,7 @@
 # Browser tests of the web app: Debian's Chromium driven by playwright-core (web/e2e/*.test.mjs,
 # node's test runner) against the real server with the sandbox provider. Two servers run: the
 # main one and one whose access tokens live 3 seconds, for the token-refresh tests.
-# UPDATE_SCREENSHOTS=1 also rewrites docs/screenshots/. Arguments name test files to run alone.
+# Arguments name test files to run alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -60,10 +60,6 @@ start_server "$short_port" RUST_LOG=warn PARLEY_SANDBOX__REPLY_PROBABILITY=0 PAR
 
 export PARLEY_URL="http://127.0.0.1:$port"
 export PARLEY_SHORT_TTL_URL="http://127.0.0.1:$short_port"
-if [ "${UPDATE_SCREENSHOTS:-0}" = 1 ]; then
-  mkdir -p docs/screenshots
-  export SCREENSHOTS_DIR="$root/docs/screenshots"
-fi
 
 echo "== browser tests"
 node --test --test-concurrency=1 "${@:-web/e2e/}"

@@ -1,7 +1,7 @@
 // Sign-up, sign-in, sign-out, remember-me, route protection and the social-login return.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, logIn, newAccount, registerByApi, screenshot, startBrowser, stored } from './browser.mjs';
+import { BASE_URL, logIn, newAccount, registerByApi, startBrowser, stored } from './browser.mjs';
 
 describe('access', () => {
   let browser;
@@ -34,7 +34,6 @@ describe('access', () => {
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByLabel('Confirm password').fill('something-else');
-    await screenshot(page, 'register-dark-en');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('alert').filter({ hasText: 'Passwords do not match' }).waitFor();
     assert.match(page.url(), /\/register$/);

@@ -138,12 +138,6 @@ export async function logIn(page, account) {
   await page.waitForURL('**/whatsapp');
 }
 
-/** Saves a screenshot under docs/screenshots when SCREENSHOTS_DIR is set. */
-export async function screenshot(page, name) {
-  const dir = process.env.SCREENSHOTS_DIR;
-  if (dir) await page.screenshot({ path: join(dir, `${name}.png`) });
-}
-
 /** Waits until the condition holds in the page (polling), failing after the default timeout. */
 export async function waitForPage(page, predicate, arg) {
   await page.waitForFunction(predicate, arg, { timeout: 10_000 });

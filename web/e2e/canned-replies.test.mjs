@@ -4,7 +4,7 @@
 // picture attaches it in the composer, and Send delivers an image message with the text as caption.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, openInboxAsNewOwner, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, injectMessage, openInboxAsNewOwner, startBrowser } from './browser.mjs';
 
 const CUSTOMER = 'Nadia Canned';
 const PICTURE_CUSTOMER = 'Omar Picture';
@@ -38,7 +38,6 @@ describe('canned replies', () => {
     await page.getByRole('heading', { name: '/shortgreet' }).waitFor();
     // The rest runs on a phone-sized screen.
     await page.setViewportSize({ width: 390, height: 800 });
-    await screenshot(page, 'canned-replies-390');
 
     // A customer writes in; the owner opens the conversation by its link.
     const phone = `49151${String(Date.now()).slice(-8)}`;
@@ -57,12 +56,10 @@ describe('canned replies', () => {
     assert.equal(await option.getAttribute('aria-selected'), 'true');
     assert.equal(await box.getAttribute('aria-expanded'), 'true');
     assert.equal(await box.getAttribute('aria-activedescendant'), await option.getAttribute('id'));
-    await screenshot(page, 'canned-menu-390');
     await box.press('Enter');
     await list.waitFor({ state: 'hidden' });
     const filled = await box.inputValue();
     assert.match(filled, /^Hello Nadia Canned, Ann Lee \S+ here\. How can I help\?$/);
-    await screenshot(page, 'canned-reply-inserted');
 
     // Nothing was sent by choosing it.
     const mine = pane.getByRole('article', { name: 'Your message' });
@@ -113,7 +110,6 @@ describe('canned replies with a file', () => {
     await box.press('Enter');
     await pane.getByRole('list', { name: 'Files to send' }).getByText('menu.png').waitFor();
     assert.equal(await box.inputValue(), 'Our menu, Omar Picture');
-    await screenshot(page, 'canned-reply-with-picture');
     const mine = pane.getByRole('article', { name: 'Your message' });
     assert.equal(await mine.count(), 0, 'choosing the reply sends nothing');
 

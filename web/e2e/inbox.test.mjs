@@ -2,7 +2,7 @@
 // agent replies and watches the ticks, media opens, and the stream survives a dropped connection.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { injectMessage, logIn, openInboxAsNewOwner, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { injectMessage, logIn, openInboxAsNewOwner, registerByApi, startBrowser } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1666${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
@@ -41,13 +41,11 @@ describe('inbox', () => {
     const reply = pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'Yes, it ships today.' });
     await reply.waitFor();
     await reply.getByRole('img', { name: 'Read' }).waitFor({ timeout: 20_000 });
-    await screenshot(page, 'chat-dark-en');
 
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('menuitem', { name: 'العربية' }).click();
     await page.getByRole('button', { name: 'التبديل إلى السمة الفاتحة' }).click();
     await page.getByRole('img', { name: 'مقروءة', exact: true }).waitFor();
-    await screenshot(page, 'chat-light-ar');
     await page.getByRole('button', { name: 'التبديل إلى السمة الداكنة' }).click();
     await page.close();
   });
@@ -160,7 +158,6 @@ describe('inbox', () => {
     await page.getByRole('button', { name: 'Sam Small' }).click();
     await page.getByRole('region', { name: 'Sam Small' }).getByText('Hi from a phone').waitFor();
     assert.equal(await page.getByRole('searchbox').count(), 0);
-    await screenshot(page, 'chat-small-dark-en');
     await page.getByRole('button', { name: 'Back to chats' }).click();
     await page.getByRole('searchbox', { name: 'Search name or number' }).waitFor();
     assert.equal(await page.getByRole('region', { name: 'Sam Small' }).count(), 0);

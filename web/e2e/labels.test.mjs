@@ -3,7 +3,7 @@
 // it, and an agent in a second browser sees the chip arrive live.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, logIn, newAccount, registerByApi, screenshot, startBrowser, waitForPage } from './browser.mjs';
+import { BASE_URL, injectMessage, logIn, newAccount, registerByApi, startBrowser, waitForPage } from './browser.mjs';
 
 const phone = `1778${String(Date.now() % 1_000_000).padStart(6, '0')}`;
 const CUSTOMER = 'Lena Label';
@@ -75,6 +75,5 @@ describe('labels', () => {
     await waitForPage(page, () => document.querySelectorAll('.conversation-row').length === 1);
     await row.waitFor();
     assert.equal(await page.locator('.conversation-row').count(), 1);
-    await screenshot(page, 'labels');
   });
 });

@@ -3,7 +3,7 @@
 // played, and the thumbnails of server media are kept in the local database.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, openCustomerConversation, screenshot, startBrowser, uploadAsCustomer } from './browser.mjs';
+import { BASE_URL, injectMessage, openCustomerConversation, startBrowser, uploadAsCustomer } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1699${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
@@ -103,7 +103,6 @@ describe('media thumbnails', () => {
     await receivedPage.waitFor({ timeout: 20_000 });
     await receivedCard.getByText('2 pages').waitFor();
     assert.ok(isBlue(await middleColour(receivedPage)), 'the first (blue) page is drawn');
-    await screenshot(page, 'pdf-thumbnails-dark-en');
 
     // Server media is drawn once: its thumbnails are in the local database under the media URLs.
     const history = await (await fetch(`${BASE_URL}/api/conversation/${phone}`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } })).json();
@@ -151,7 +150,6 @@ describe('media thumbnails', () => {
     await preview.waitFor();
     assert.ok(isBlue(await middleColour(preview)), 'the first (blue) frame is drawn');
     assert.equal(await sent.locator('video').count(), 0);
-    await screenshot(page, 'video-thumbnail-dark-en');
 
     // From the server after a reload, then played.
     await page.reload();

@@ -2,7 +2,7 @@
 // messages): the open conversation updates live, the edit is labelled, the deleted message shows
 // only that it was deleted, and both stay so after a reload.
 import { after, before, describe, it } from 'node:test';
-import { injectMessage, openCustomerConversation, screenshot, startBrowser } from './browser.mjs';
+import { injectMessage, openCustomerConversation, startBrowser } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1677${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
@@ -43,7 +43,6 @@ describe('edited and deleted messages', () => {
     await deleted.getByText('This message was deleted').waitFor();
     await deleted.getByText('Deliver on Monday').waitFor({ state: 'detached' });
     await deleted.getByRole('button', { name: 'Message actions' }).waitFor({ state: 'detached' });
-    await screenshot(page, 'chat-edited-deleted');
 
     await page.reload();
     await page.getByRole('button', { name }).click();

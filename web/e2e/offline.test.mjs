@@ -28,13 +28,19 @@ async function openConversation(name, text) {
   const { account, tokens } = await registerByApi(undefined, server.url);
   const phone = newPhone();
   await api(tokens, '/sandbox/customers/inject', { method: 'POST', body: JSON.stringify({ from: phone, name, text }) });
+  const { page, pane } = await signInToConversation(account, name, text);
+  return { page, pane, tokens, phone, account };
+}
+
+/** Signs `account` in on a new page (the last account's session gone) and opens customer `name`'s conversation. */
+async function signInToConversation(account, name, text) {
   const page = await browser.context.newPage();
   await logIn(page, account);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await page.getByRole('button', { name }).click();
   const pane = page.getByRole('region', { name });
   await pane.getByRole('article', { name: 'Customer message' }).filter({ hasText: text }).waitFor();
-  return { page, pane, tokens, phone };
+  return { page, pane };
 }
 
 async function type(pane, text) {
@@ -185,6 +191,38 @@ describe('offline', () => {
     await bubble.locator('[data-status="sent"], [data-status="delivered"], [data-status="read"]').waitFor({ timeout: 20_000 });
     assert.deepEqual(await sentTexts(tokens, phone), ['refused three times']);
     await page.close();
+  });
+
+  it('keeps each account\'s queue to itself when accounts take turns in one browser profile', async () => {
+    // Ann's message cannot reach the server (the network fails for her page), so it stays queued.
+    const ann = await openConversation('Ada Account', 'Hello Ann?');
+    await ann.page.route('**/api/send-message', (route) => route.abort());
+    await type(ann.pane, 'from Ann, queued');
+    const annQueued = ann.pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'from Ann, queued' });
+    await annQueued.getByRole('img', { name: 'Pending' }).waitFor();
+    // Her session ends without a sign-out (as when its refresh is refused): the tokens are gone.
+    await ann.page.evaluate(() => localStorage.clear());
+    await ann.page.close();
+
+    // Ben signs in on the same profile: Ann's message is not his to see or send, and his own go
+    // at once.
+    const ben = await openConversation('Bea Business', 'Hello Ben?');
+    await type(ben.pane, 'from Ben');
+    const benSent = ben.pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'from Ben' });
+    await benSent.locator('[data-status="sent"], [data-status="delivered"], [data-status="read"]').waitFor({ timeout: 20_000 });
+    assert.deepEqual(await sentTexts(ben.tokens, ben.phone), ['from Ben']);
+    assert.equal(await ben.page.getByText('from Ann, queued').count(), 0);
+    await ben.page.close();
+    assert.deepEqual(await sentTexts(ann.tokens, ann.phone), [], 'Ann\'s message waits for Ann');
+
+    // Ann back: her queued message shows and goes under her own account.
+    const again = await signInToConversation(ann.account, 'Ada Account', 'Hello Ann?');
+    const annMessage = again.pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'from Ann, queued' });
+    await annMessage.locator('[data-status="sent"], [data-status="delivered"], [data-status="read"]').waitFor({ timeout: 20_000 });
+    assert.deepEqual(await sentTexts(ann.tokens, ann.phone), ['from Ann, queued']);
+    // Ben's business never sent anything to Ann's customer.
+    assert.deepEqual(await sentTexts(ben.tokens, ann.phone), []);
+    await again.page.close();
   });
 
   it('shows a pushed message as a notification with the contact name and the preview', async () => {

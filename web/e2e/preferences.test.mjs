@@ -1,7 +1,7 @@
-// Language (Arabic is right-to-left), theme, and the small-screen layout; with screenshots.
+// Language (Arabic is right-to-left), theme, and the small-screen layout.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { logIn, openInboxAsNewOwner, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { logIn, openInboxAsNewOwner, registerByApi, startBrowser } from './browser.mjs';
 
 const htmlAttribute = (page, name) => page.evaluate((attr) => document.documentElement.getAttribute(attr), name);
 
@@ -20,12 +20,10 @@ describe('preferences', () => {
     await page.evaluate(() => localStorage.clear());
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor();
-    await screenshot(page, 'login-dark-en');
     await page.getByRole('button', { name: 'العربية' }).click();
     await page.getByRole('heading', { name: 'تسجيل الدخول إلى Parley' }).waitFor();
     assert.equal(await htmlAttribute(page, 'dir'), 'rtl');
     assert.equal(await htmlAttribute(page, 'lang'), 'ar');
-    await screenshot(page, 'login-dark-ar');
     await page.reload();
     await page.getByRole('heading', { name: 'تسجيل الدخول إلى Parley' }).waitFor();
     assert.equal(await htmlAttribute(page, 'dir'), 'rtl');
@@ -41,7 +39,6 @@ describe('preferences', () => {
     assert.equal(await htmlAttribute(page, 'data-theme'), 'dark');
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
     assert.equal(await htmlAttribute(page, 'data-theme'), 'light');
-    await screenshot(page, 'login-light-en');
     await page.reload();
     assert.equal(await htmlAttribute(page, 'data-theme'), 'light');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
@@ -52,7 +49,6 @@ describe('preferences', () => {
   it('saves the language on the server when signed in', async () => {
     const { page } = await openInboxAsNewOwner(browser.context);
     await page.getByRole('heading', { name: 'Welcome to Parley' }).waitFor();
-    await screenshot(page, 'inbox-empty-dark-en');
     const saved = page.waitForResponse((r) => r.url().endsWith('/api/users/toggle-language') && r.ok());
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('menuitem', { name: 'العربية' }).click();
@@ -64,7 +60,6 @@ describe('preferences', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'مرحبًا بك في Parley' }).waitFor();
     await page.getByRole('button', { name: 'التبديل إلى السمة الفاتحة' }).click();
-    await screenshot(page, 'inbox-empty-light-ar');
     await page.getByRole('button', { name: 'التبديل إلى السمة الداكنة' }).click();
     await page.getByRole('button', { name: 'الإعدادات' }).click();
     await page.getByRole('menuitem', { name: 'English' }).click();
@@ -91,7 +86,6 @@ describe('preferences', () => {
     await logIn(page, account);
     await page.getByRole('searchbox', { name: 'Search name or number' }).waitFor();
     assert.equal(await page.getByRole('heading', { name: 'Welcome to Parley' }).count(), 0);
-    await screenshot(page, 'inbox-small-dark-en');
     await page.setViewportSize({ width: 1024, height: 800 });
     await page.getByRole('heading', { name: 'Welcome to Parley' }).waitFor();
     await page.close();

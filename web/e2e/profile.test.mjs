@@ -2,7 +2,7 @@
 // and an agent signs in and sees neither the credentials nor the agent controls.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { logIn, newAccount, openInboxAsNewOwner, screenshot, startBrowser, stored } from './browser.mjs';
+import { logIn, newAccount, openInboxAsNewOwner, startBrowser, stored } from './browser.mjs';
 
 describe('profile and agents', () => {
   let browser;
@@ -66,7 +66,6 @@ describe('profile and agents', () => {
     assert.equal(await agents.getByRole('listitem').count(), 1);
     await page.getByRole('status').filter({ hasText: 'Agent deleted successfully.' }).waitFor({ state: 'detached' });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, 'edit-profile-owner-dark-en');
 
     // The kept agent signs in with the unchanged password and sees only the own profile.
     await logIn(page, kept);
@@ -78,7 +77,6 @@ describe('profile and agents', () => {
     assert.equal(await page.getByRole('region', { name: 'Agents' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Create agent' }).count(), 0);
     assert.equal(await page.getByLabel('Phone number ID').count(), 0);
-    await screenshot(page, 'edit-profile-agent-dark-en');
     await page.close();
   });
 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, openCustomerConversation, screenshot, startBrowser, uploadAsCustomer, waitForPage } from './browser.mjs';
+import { BASE_URL, injectMessage, openCustomerConversation, startBrowser, uploadAsCustomer, waitForPage } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1698${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
@@ -85,7 +85,6 @@ describe('quoted replies and reactions', () => {
     await original.getByRole('button', { name: 'Message actions' }).click();
     await page.getByRole('menuitem', { name: 'React with 👍' }).click();
     await original.getByRole('img', { name: 'Reactions: 😮 👍' }).waitFor({ timeout: 15_000 });
-    await screenshot(page, 'quoted-reply-and-reactions');
 
     const stored = await history(tokens, phone);
     const sent = stored.find((message) => message.content.text === 'Both are in stock');

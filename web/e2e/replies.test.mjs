@@ -3,7 +3,7 @@
 // answer simulated customers, and the answers show up in the inbox conversation.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, openInboxAsNewOwner, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, openInboxAsNewOwner, startBrowser } from './browser.mjs';
 
 /** A simulated customer writes in through the sandbox (a text, or a raw message object). */
 async function inject(tokens, from, body) {
@@ -19,7 +19,7 @@ describe('automated replies', () => {
   let browser;
   before(async () => {
     browser = await startBrowser();
-    // Granted, so the inbox's "notifications are blocked" notice stays out of the screenshots.
+    // Granted, so the inbox's "notifications are blocked" notice stays out of the way.
     await browser.context.grantPermissions(['notifications']);
   });
   after(async () => {
@@ -72,7 +72,6 @@ describe('automated replies', () => {
     assert.equal(await start.getByRole('button', { name: 'Add flow step' }).count(), 0);
     await form.getByRole('button', { name: 'Save reply' }).click();
     await page.getByRole('article', { name: 'fallback' }).getByText('Default', { exact: true }).waitFor();
-    await screenshot(page, 'replies-dark-en');
 
     // Editing reads the flow step back; a second click on Edit closes the form.
     await hello.getByRole('button', { name: 'Edit hello' }).click();
@@ -84,7 +83,6 @@ describe('automated replies', () => {
     await storedStep.getByRole('img', { name: 'Media preview' }).waitFor();
     await page.waitForFunction(() => document.querySelector('.step-editor .media-preview img')?.naturalWidth === 240);
     await editing.evaluate((element) => element.scrollIntoView());
-    await screenshot(page, 'replies-form-dark-en');
     await hello.getByRole('button', { name: 'Edit hello' }).click();
     await editing.waitFor({ state: 'detached' });
 
@@ -114,7 +112,6 @@ describe('automated replies', () => {
     });
     await answers.filter({ hasText: 'Hi! How can we help?' }).nth(1).waitFor();
     assert.equal(await answers.count(), 4);
-    await screenshot(page, 'replies-inbox-dark-en');
 
     // The list in Arabic on the light theme.
     await page.getByRole('button', { name: 'Settings' }).click();
@@ -123,7 +120,6 @@ describe('automated replies', () => {
     await page.goto('/automated-replies');
     await page.getByRole('heading', { name: 'الردود التلقائية' }).waitFor();
     await page.getByRole('article', { name: 'fallback' }).getByText('افتراضي', { exact: true }).waitFor();
-    await screenshot(page, 'replies-light-ar');
 
     // Delete after confirming.
     await page.getByRole('button', { name: 'حذف fallback' }).click();

@@ -3,7 +3,7 @@
 // opens the conversation scrolled to that message, highlighted.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { injectMessage, openInboxAsNewOwner, screenshot, startBrowser } from './browser.mjs';
+import { injectMessage, openInboxAsNewOwner, startBrowser } from './browser.mjs';
 
 const newPhone = () => `1678${String(Date.now() % 1_000_000).padStart(6, '0')}1`;
 /** More than one page of history (30 messages) comes after the message searched for. */
@@ -34,7 +34,6 @@ describe('message search', () => {
     // The snippet is text: the customer's markup shows as typed, the match is marked.
     assert.equal(await hit.locator('mark').textContent(), 'Zeppelin');
     assert.match(await hit.textContent(), /<b>please<\/b>/);
-    await screenshot(page, 'search-results');
 
     await hit.click();
     const pane = page.getByRole('region', { name });
@@ -65,7 +64,6 @@ describe('message search', () => {
     assert.equal(await hit.locator('mark').textContent(), 'مُحَمَّد');
     const box = await results.boundingBox();
     assert.ok(box && box.x >= 0 && box.x + box.width <= 390, 'the results fit the screen');
-    await screenshot(page, 'search-390-ar');
 
     await hit.click();
     await page.getByRole('region', { name }).locator(`[data-message-id="${found.id}"]`).waitFor();

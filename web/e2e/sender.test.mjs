@@ -5,20 +5,10 @@
 import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, logIn, openInboxAsNewOwner, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, logIn, openInboxAsNewOwner, registerByApi, startBrowser } from './browser.mjs';
+import { api, approvedTemplate, sandboxTemplates } from './templates.mjs';
 
-const TEMPLATE_APPROVAL_MS = 20_000;
 const BULK_TIMEOUT_MS = 60_000;
-
-async function api(tokens, path, init = {}) {
-  const response = await fetch(`${BASE_URL}${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${tokens.accessToken}`, ...init.headers },
-  });
-  const body = await response.json();
-  assert.ok(response.ok, `${path} answered ${response.status}: ${JSON.stringify(body)}`);
-  return body;
-}
 
 // A 1×1 PNG, for an image header.
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkaPhfDwAEgwGAx4WZ7wAAAABJRU5ErkJggg==', 'base64');
@@ -35,32 +25,6 @@ const ORDER_COMPONENTS = [
     ],
   },
 ];
-
-/** Submits a template through the API and waits until the sandbox's review approved it. */
-async function approvedTemplate(tokens, name, components = ORDER_COMPONENTS, headerFile = null) {
-  const template = { name, language: 'en_US', category: 'UTILITY', parameter_format: 'POSITIONAL', components };
-  const form = new FormData();
-  form.set('template', JSON.stringify(template));
-  if (headerFile) form.set('file', new Blob([headerFile], { type: 'image/png' }), 'header.png');
-  await api(tokens, '/api/create-template', { method: 'POST', body: form });
-  const deadline = Date.now() + TEMPLATE_APPROVAL_MS;
-  for (;;) {
-    const list = await api(tokens, '/api/templates');
-    if (list.some((t) => t.name === name && t.status === 'APPROVED')) return;
-    assert.ok(Date.now() < deadline, `${name} was not approved: ${JSON.stringify(list)}`);
-    await new Promise((wait) => setTimeout(wait, 250));
-  }
-}
-
-/** The template messages the sandbox accepted for the business's number. */
-async function sandboxTemplates(tokens) {
-  const profile = await api(tokens, '/identity/users/profile');
-  const response = await fetch(`${BASE_URL}/sandbox/sent?phone_number_id=${profile.phoneNumberId}`, {
-    headers: { Authorization: `Bearer ${profile.accessToken}` },
-  });
-  assert.equal(response.status, 200);
-  return (await response.json()).messages.map((m) => m.body).filter((body) => body.type === 'template');
-}
 
 /** An .xlsx of one sheet: a zip (entries stored, not deflated) of the few parts Excel needs. */
 function xlsx(rows) {
@@ -129,7 +93,7 @@ describe('template sender', () => {
   it('sends an approved template to one number, then in bulk from a CSV and an XLSX file', async () => {
     const { account, tokens } = await registerByApi();
     const name = `order_update_${Date.now().toString(36)}`;
-    await approvedTemplate(tokens, name);
+    await approvedTemplate(tokens, name, ORDER_COMPONENTS);
 
     const page = await browser.context.newPage();
     // The frames the app's WebSocket receives, to see the jobs' progress events arrive live.
@@ -169,7 +133,6 @@ describe('template sender', () => {
         { type: 'button', sub_type: 'copy_code', index: '1', parameters: [{ type: 'coupon_code', coupon_code: 'WELCOME5' }] },
       ],
     });
-    await screenshot(page, 'sender-single-dark-en');
 
     // The sample file downloads as the spec names it.
     await form.getByRole('radio', { name: 'Bulk from CSV' }).check();
@@ -199,7 +162,6 @@ describe('template sender', () => {
     assert.deepEqual({ ...finished?.data, job_id: undefined }, { job_id: undefined, total: 50, done: 50, success: 50, errors: 0, finished: true });
     const toCsv = (await sandboxTemplates(tokens)).filter((m) => csvNumbers.includes(m.to));
     assert.deepEqual(toCsv.map((m) => m.to).sort(), csvNumbers);
-    await screenshot(page, 'sender-bulk-dark-en');
 
     // Bulk from an XLSX in the light theme: the number column is "phone", one value is not all
     // digits and one repeats, so 20 numbers are loaded and sent.
@@ -224,7 +186,6 @@ describe('template sender', () => {
     assert.deepEqual(toSheet.map((m) => m.to).sort(), sheetNumbers);
     // The empty second variable went as a single space.
     assert.deepEqual(toSheet[0].template.components[0], { type: 'body', parameters: [{ type: 'text', text: 'B-9' }, { type: 'text', text: ' ' }] });
-    await screenshot(page, 'sender-bulk-light-en');
     await page.goto('/whatsapp');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await page.close();
@@ -290,7 +251,6 @@ describe('template sender', () => {
     await arabic.getByLabel('ملف المستلمين (csv أو xls أو xlsx)').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('1') });
     await page.getByRole('alert').filter({ hasText: 'نوع الملف غير مدعوم' }).waitFor();
     await page.getByRole('complementary', { name: 'معاينة مباشرة' }).getByText('اختر قالبًا لعرض المعاينة.').waitFor();
-    await screenshot(page, 'sender-dark-ar');
     await page.close();
   });
 });

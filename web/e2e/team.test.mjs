@@ -3,7 +3,7 @@
 // by sending, and they talk in notes; a resolved conversation reopens when the customer writes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, logIn, newAccount, registerByApi, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, injectMessage, logIn, newAccount, registerByApi, startBrowser } from './browser.mjs';
 
 const phone = `1777${String(Date.now() % 1_000_000).padStart(6, '0')}`;
 const CUSTOMER = 'Tara Team';
@@ -81,7 +81,6 @@ describe('team inbox', () => {
     await box.press('Enter');
     const ask = b.page.getByRole('dialog', { name: 'Take over' });
     await ask.getByText('Assigned to Kim Agent. Take over and send?').waitFor();
-    await screenshot(b.page, 'team-take-over');
     await ask.getByRole('button', { name: 'Take over and send' }).click();
     await b.pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'Hi Tara, I can help.' }).waitFor();
     await b.pane.getByRole('button', { name: 'Release' }).waitFor();
@@ -109,7 +108,6 @@ describe('team inbox', () => {
     await b.pane.getByRole('button', { name: 'Resolve' }).waitFor();
     await a.pane.getByRole('button', { name: 'Resolve' }).waitFor();
     await b.page.getByRole('button', { name: CUSTOMER }).waitFor();
-    await screenshot(a.page, 'team-notes');
 
     // At 390 px and right to left the header's actions stay in reach.
     await a.page.getByRole('button', { name: 'Settings' }).click();
@@ -120,7 +118,6 @@ describe('team inbox', () => {
     await arabicPane.getByRole('button', { name: 'العودة إلى المحادثات' }).waitFor();
     const box390 = await arabicPane.getByRole('group', { name: 'إجراءات المحادثة' }).boundingBox();
     assert.ok(box390 && box390.x >= 0 && box390.x + box390.width <= 390, 'the actions fit the screen');
-    await screenshot(a.page, 'team-390-ar');
     // Back to the list (the only screen at 390 px) to switch the language back.
     await arabicPane.getByRole('button', { name: 'العودة إلى المحادثات' }).click();
     await a.page.getByRole('button', { name: 'الإعدادات' }).click();

@@ -4,7 +4,7 @@
 // approves after `sandbox.template_review_ms`).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, openInboxAsNewOwner, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, openInboxAsNewOwner, startBrowser } from './browser.mjs';
 
 describe('template creation', () => {
   let browser;
@@ -83,7 +83,6 @@ describe('template creation', () => {
     await form.getByText('Review status: APPROVED').waitFor({ timeout: 20_000 });
     await page.getByRole('alert').waitFor({ state: 'detached' });
     await form.getByText('Review status: APPROVED').scrollIntoViewIfNeeded();
-    await screenshot(page, 'template-dark-en');
 
     // The server kept what the form sent, approved.
     const response = await fetch(`${BASE_URL}/api/templates`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } });
@@ -101,7 +100,6 @@ describe('template creation', () => {
     ]);
 
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
-    await screenshot(page, 'template-light-en');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await page.close();
   });
@@ -133,7 +131,6 @@ describe('template creation', () => {
     await arabic.getByLabel('اسم القالب').fill('welcome');
     await arabic.getByLabel('نص الرسالة').fill('مرحبًا بك');
     await page.getByRole('button', { name: 'التبديل إلى السمة الفاتحة' }).click();
-    await screenshot(page, 'template-light-ar');
     await page.getByRole('button', { name: 'التبديل إلى السمة الداكنة' }).click();
     await arabic.getByRole('button', { name: 'تجاهل التغييرات' }).click();
     await page.getByRole('dialog', { name: 'تجاهل التغييرات؟' }).getByRole('button', { name: 'تجاهل التغييرات' }).click();

@@ -3,7 +3,7 @@
 // replies to the BSUID and the ticks reach read.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, openInboxAsNewOwner, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, injectMessage, openInboxAsNewOwner, startBrowser } from './browser.mjs';
 
 let counter = 0;
 /** A unique BSUID per run: two capital letters, a dot, then digits. */
@@ -39,7 +39,6 @@ describe('username customers', () => {
     const reply = pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'Yes, in blue and green.' });
     await reply.waitFor();
     await reply.getByRole('img', { name: 'Read' }).waitFor({ timeout: 20_000 });
-    await screenshot(page, 'chat-username-customer');
 
     // A link to the conversation (as a push notification opens it) finds it by its BSUID key.
     const config = await fetch(`${BASE_URL}/api/config`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } });

@@ -4,7 +4,7 @@
 // or slide left to cancel. A refused microphone says so.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, openCustomerConversation, screenshot, startBrowser } from './browser.mjs';
+import { BASE_URL, openCustomerConversation, startBrowser } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1688${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
@@ -60,13 +60,11 @@ describe('voice notes', () => {
     const timer = pane.getByRole('timer', { name: 'Recording time' });
     await timer.filter({ hasText: '00:00' }).waitFor();
     await timer.filter({ hasText: '00:02' }).waitFor();
-    await screenshot(page, 'voice-note-recording-dark-en');
     await pane.getByRole('button', { name: 'Stop' }).click();
 
     const preview = pane.getByLabel('Voice note preview');
     await preview.waitFor();
     await page.waitForFunction((audio) => audio.readyState >= 1, await preview.elementHandle());
-    await screenshot(page, 'voice-note-playback-dark-en');
     await pane.getByRole('button', { name: 'Send voice note' }).click();
     await preview.waitFor({ state: 'detached' });
 

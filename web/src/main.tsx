@@ -6,8 +6,7 @@ import i18n from 'i18next';
 import { initI18n } from './lib/i18n/i18n';
 import { startConnectivity } from './lib/offline/connectivity';
 import { onUpgradeBlocked } from './lib/offline/db';
-import { syncOutbox } from './lib/offline/outbox';
-import { sendFromPage } from './lib/offline/send-message';
+import { syncFromPage } from './lib/offline/send-message';
 import { registerServiceWorker } from './lib/offline/service-worker';
 import { applyTheme, storedTheme } from './lib/preferences/preferences';
 import './app/styles.css';
@@ -20,7 +19,7 @@ void registerServiceWorker();
 // Every online check sends what waits in the outbox (the spec syncs when the connection returns;
 // checking each time also picks up retries and messages queued by another tab).
 startConnectivity((online) => {
-  if (online && isAuthenticated()) void syncOutbox(sendFromPage);
+  if (online && isAuthenticated()) void syncFromPage();
 });
 
 const root = document.getElementById('root');

@@ -8,6 +8,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
 import { heldBy } from './lib/api/assignment-conflict';
 import { ApiError } from './lib/api/client';
+import { accountOf } from './lib/api/token-claims';
 import { MEDIA_CACHE, isMediaPath } from './lib/media/media-cache';
 import { onOutboxChange, SendDeferred, SendRefused, syncOutbox } from './lib/offline/outbox';
 import { providerIdOf, sendForm, SEND_MESSAGE_PATH, type SendAnswer } from './lib/offline/send-message';
@@ -53,9 +54,15 @@ registerRoute(
   new CacheFirst({ cacheName: MEDIA_CACHE, plugins: [new ExpirationPlugin({ maxEntries: 300 })] }),
 );
 
+/** The access token the page left for the worker, if any. */
+async function sessionToken(): Promise<string | undefined> {
+  return (await (await caches.open(SESSION_CACHE)).match(SESSION_TOKEN_URL))?.text();
+}
+
 async function sendFromWorker(message: PendingMessage): Promise<string | undefined> {
-  const token = await (await (await caches.open(SESSION_CACHE)).match(SESSION_TOKEN_URL))?.text();
-  if (!token) throw new SendDeferred('no session');
+  const token = await sessionToken();
+  // Only with a token of the account that wrote it: the page may have left another account's.
+  if (!token || accountOf(token) !== message.account) throw new SendDeferred('no session of this account');
   let response: Response;
   try {
     response = await fetch(SEND_MESSAGE_PATH, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: sendForm(message) });
@@ -90,11 +97,13 @@ self.addEventListener('sync', (event) => {
   const sync = event as SyncEvent;
   if (sync.tag !== OUTBOX_SYNC_TAG) return;
   sync.waitUntil(
-    syncOutbox(sendFromWorker).then(async (unfinished) => {
-      await Promise.all(reports);
-      // Rejecting makes the browser fire the sync again later.
-      if (unfinished) throw new Error('messages still waiting');
-    }),
+    sessionToken()
+      .then((token) => syncOutbox(sendFromWorker, token ? accountOf(token) : null))
+      .then(async (unfinished) => {
+        await Promise.all(reports);
+        // Rejecting makes the browser fire the sync again later.
+        if (unfinished) throw new Error('messages still waiting');
+      }),
   );
 });
 

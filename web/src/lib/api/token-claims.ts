@@ -5,6 +5,8 @@ import { getAccessToken } from './session-store';
 export interface TokenClaims {
   /** The user's id. */
   sub?: string;
+  /** The business's id. */
+  bid?: string;
   /** `admin` for the business owner, `agent` for staff. */
   role?: string;
   /** Expiry in seconds since the epoch. */
@@ -28,4 +30,16 @@ export function currentUserId(): string | null {
   const token = getAccessToken();
   const sub = token ? tokenClaims(token)?.sub : undefined;
   return typeof sub === 'string' ? sub : null;
+}
+
+/** Whose data a token carries: `{business id}:{user id}`, or null when the token says neither. */
+export function accountOf(token: string): string | null {
+  const claims = tokenClaims(token);
+  return typeof claims?.bid === 'string' && typeof claims.sub === 'string' ? `${claims.bid}:${claims.sub}` : null;
+}
+
+/** The signed-in account (business and user), from the stored access token. */
+export function currentAccount(): string | null {
+  const token = getAccessToken();
+  return token ? accountOf(token) : null;
 }

@@ -11,6 +11,11 @@ export const DB_VERSION = 7;
 /** An outgoing message waiting for the network (spec: "Pending outgoing message"). */
 export interface PendingMessage {
   tempMessageId: string;
+  /**
+   * The account that wrote it (`{business id}:{user id}`, see `accountOf`): only that account
+   * sees and sends it, so accounts sharing a browser profile never send each other's messages.
+   */
+  account: string;
   to: string;
   phoneNumber: string;
   phoneNumberId: string;

@@ -50,14 +50,14 @@ describe('the saved data', () => {
   it('forgets everything of the account at sign-out', async () => {
     await saveConversations([row('111', 'Ann', '2026-01-01T10:00:00.000Z')]);
     await saveMessages('pnid_111', [message('a', '2026-01-01T10:00:01.000Z')]);
-    await enqueue({ tempMessageId: 't', to: '111', phoneNumber: '111', phoneNumberId: 'pnid', message_type: 'text', text: 'x', originalTimestamp: '2026-01-01T10:00:00.000Z', senderName: 'You', retryCount: 0, status: 'pending' });
+    await enqueue({ tempMessageId: 't', account: 'b1:u1', to: '111', phoneNumber: '111', phoneNumberId: 'pnid', message_type: 'text', text: 'x', originalTimestamp: '2026-01-01T10:00:00.000Z', senderName: 'You', retryCount: 0, status: 'pending' });
     await (await db()).put('media', { url: '/api/media/1', blob: await new Response('x').blob() });
 
     await clearLocalStores();
 
     expect(await savedConversations('')).toEqual([]);
     expect(await savedMessages('pnid_111')).toEqual([]);
-    expect(await pendingMessages()).toEqual([]);
+    expect(await pendingMessages('b1:u1')).toEqual([]);
     expect(await (await db()).count('media')).toBe(0);
   });
 });

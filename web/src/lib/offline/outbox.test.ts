@@ -3,9 +3,14 @@ import { db, type PendingMessage } from './db';
 import { CLAIM_LEASE_MS, enqueue, MAX_RETRIES, type Sender, onOutboxChange, pendingMessages, retryMessage, SendDeferred, syncOutbox, type OutboxChange } from './outbox';
 import { json, fakeServer } from '../../testing/fake-server';
 import { sendForm, sendFromPage } from './send-message';
+import { signInAs } from '../../testing/session';
+
+/** The account that writes these tests' messages (`signInAs('u1', …)`'s). */
+const ACCOUNT = 'b1:u1';
 
 const pending = (id: string, at: string, extra: Partial<PendingMessage> = {}): PendingMessage => ({
   tempMessageId: id,
+  account: ACCOUNT,
   to: '15550001',
   phoneNumber: '15550001',
   phoneNumberId: 'pnid',
@@ -44,11 +49,11 @@ describe('the outbox', () => {
     const changes: OutboxChange[] = [];
     const stop = onOutboxChange((change) => changes.push(change));
 
-    expect(await syncOutbox(send)).toBe(false);
+    expect(await syncOutbox(send, ACCOUNT)).toBe(false);
     stop();
 
     expect(attempts).toEqual(['a', 'b', 'c']);
-    expect(await pendingMessages()).toEqual([]);
+    expect(await pendingMessages(ACCOUNT)).toEqual([]);
     expect(changes.filter((change) => change.status === 'sent')).toEqual([
       { tempMessageId: 'a', status: 'sent', messageId: 'wamid.a' },
       { tempMessageId: 'b', status: 'sent', messageId: 'wamid.b' },
@@ -61,27 +66,27 @@ describe('the outbox', () => {
     await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
     const { attempts, send } = server((id) => id === 'a');
 
-    expect(await syncOutbox(send)).toBe(true);
+    expect(await syncOutbox(send, ACCOUNT)).toBe(true);
     expect(attempts).toEqual(['a']);
-    expect(await pendingMessages()).toMatchObject([
+    expect(await pendingMessages(ACCOUNT)).toMatchObject([
       { tempMessageId: 'a', retryCount: 1, status: 'pending' },
       { tempMessageId: 'b', retryCount: 0, status: 'pending' },
     ]);
 
-    await syncOutbox(send);
+    await syncOutbox(send, ACCOUNT);
     const changes: OutboxChange[] = [];
     const stop = onOutboxChange((change) => changes.push(change));
-    expect(await syncOutbox(send)).toBe(false);
+    expect(await syncOutbox(send, ACCOUNT)).toBe(false);
     stop();
 
     // The third refusal fails it; a failed message no longer holds the queue back.
     expect(MAX_RETRIES).toBe(3);
     expect(attempts).toEqual(['a', 'a', 'a', 'b']);
     expect(changes).toContainEqual({ tempMessageId: 'a', status: 'failed', retryCount: 3 });
-    expect(await pendingMessages()).toMatchObject([{ tempMessageId: 'a', retryCount: 3, status: 'failed' }]);
+    expect(await pendingMessages(ACCOUNT)).toMatchObject([{ tempMessageId: 'a', retryCount: 3, status: 'failed' }]);
 
     // Later syncs leave it alone until a manual retry.
-    await syncOutbox(send);
+    await syncOutbox(send, ACCOUNT);
     expect(attempts).toHaveLength(4);
   });
 
@@ -90,11 +95,11 @@ describe('the outbox', () => {
     const { attempts, send } = server();
 
     expect(await retryMessage('a')).toBe(true);
-    expect(await pendingMessages()).toMatchObject([{ tempMessageId: 'a', retryCount: 0, status: 'pending' }]);
-    await syncOutbox(send);
+    expect(await pendingMessages(ACCOUNT)).toMatchObject([{ tempMessageId: 'a', retryCount: 0, status: 'pending' }]);
+    await syncOutbox(send, ACCOUNT);
 
     expect(attempts).toEqual(['a']);
-    expect(await pendingMessages()).toEqual([]);
+    expect(await pendingMessages(ACCOUNT)).toEqual([]);
     expect(await retryMessage('a')).toBe(false);
   });
 
@@ -104,11 +109,11 @@ describe('the outbox', () => {
       throw new SendDeferred('offline');
     });
 
-    expect(await syncOutbox(send)).toBe(true);
-    expect(await syncOutbox(send)).toBe(true);
+    expect(await syncOutbox(send, ACCOUNT)).toBe(true);
+    expect(await syncOutbox(send, ACCOUNT)).toBe(true);
 
     expect(send).toHaveBeenCalledTimes(2);
-    expect(await pendingMessages()).toMatchObject([{ tempMessageId: 'a', retryCount: 0, status: 'pending' }]);
+    expect(await pendingMessages(ACCOUNT)).toMatchObject([{ tempMessageId: 'a', retryCount: 0, status: 'pending' }]);
   });
 
   it('runs one pass at a time and picks up what was queued during it', async () => {
@@ -118,12 +123,12 @@ describe('the outbox', () => {
       attempts.push(message.tempMessageId);
       if (message.tempMessageId === 'a') {
         await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
-        void syncOutbox(send);
+        void syncOutbox(send, ACCOUNT);
       }
       return 'wamid';
     };
 
-    await syncOutbox(send);
+    await syncOutbox(send, ACCOUNT);
 
     expect(attempts).toEqual(['a', 'b']);
   });
@@ -133,11 +138,11 @@ describe('the outbox', () => {
     await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
     const { attempts, send } = server();
 
-    expect(await syncOutbox(send)).toBe(true);
+    expect(await syncOutbox(send, ACCOUNT)).toBe(true);
     expect(attempts).toEqual([]);
 
     await enqueue(pending('a', '2026-01-01T10:00:01.000Z', { status: 'sending', claimedAt: Date.now() - CLAIM_LEASE_MS }));
-    expect(await syncOutbox(send)).toBe(false);
+    expect(await syncOutbox(send, ACCOUNT)).toBe(false);
     expect(attempts).toEqual(['a', 'b']);
   });
 
@@ -148,9 +153,57 @@ describe('the outbox', () => {
       throw new Error('answer lost');
     });
 
-    await syncOutbox(send);
+    await syncOutbox(send, ACCOUNT);
 
-    expect(await pendingMessages()).toEqual([]);
+    expect(await pendingMessages(ACCOUNT)).toEqual([]);
+  });
+});
+
+describe('the outbox of each account', () => {
+  const OTHER = 'b2:u2';
+
+  it('shows and sends each account only its own messages, so another account\'s never blocks it', async () => {
+    // The other account's message stays pending (its sends never reach the server)...
+    await enqueue(pending('theirs', '2026-01-01T10:00:01.000Z', { account: OTHER }));
+    await enqueue(pending('mine', '2026-01-01T10:00:02.000Z'));
+    const { attempts, send } = server();
+
+    // ...yet it is neither seen nor tried by this account, whose message goes at once.
+    expect((await pendingMessages(ACCOUNT)).map((m) => m.tempMessageId)).toEqual(['mine']);
+    expect(await syncOutbox(send, ACCOUNT)).toBe(false);
+    expect(attempts).toEqual(['mine']);
+    expect(await pendingMessages(null)).toEqual([]);
+
+    // It waits for its own account.
+    expect((await pendingMessages(OTHER)).map((m) => m.tempMessageId)).toEqual(['theirs']);
+    expect(await syncOutbox(send, OTHER)).toBe(false);
+    expect(attempts).toEqual(['mine', 'theirs']);
+  });
+
+  it('drops messages queued before they named an account instead of sending them', async () => {
+    const { account: _, ...unowned } = pending('old', '2026-01-01T10:00:01.000Z');
+    await (await db()).put('pending-messages', unowned as PendingMessage);
+    await enqueue(pending('mine', '2026-01-01T10:00:02.000Z'));
+    const { attempts, send } = server();
+
+    expect(await syncOutbox(send, ACCOUNT)).toBe(false);
+
+    expect(attempts).toEqual(['mine']);
+    expect(await (await db()).count('pending-messages')).toBe(0);
+  });
+
+  it('does not send a message with the token of another signed-in account', async () => {
+    const forms: FormData[] = [];
+    fakeServer({
+      'POST /api/send-message': ({ body }) => {
+        forms.push(body as FormData);
+        return json({ status: 'success', response: { messages: [{ id: 'wamid.x' }] } });
+      },
+    });
+    signInAs('u2', 'admin', 'b2');
+
+    await expect(sendFromPage(pending('a', '2026-01-01T10:00:01.000Z'))).rejects.toBeInstanceOf(SendDeferred);
+    expect(forms).toHaveLength(0);
   });
 });
 
@@ -184,19 +237,20 @@ describe('the send-message form', () => {
         return json({ detail: 'Assigned to Bo', message: 'Assigned to Bo', code: 'assigned_to_other', assignee: { id: 'u2', name: 'Bo' } }, 409);
       },
     });
+    signInAs('u1', 'admin');
     await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
     const changes: OutboxChange[] = [];
     const stop = onOutboxChange((change) => changes.push(change));
 
-    expect(await syncOutbox(sendFromPage)).toBe(false);
+    expect(await syncOutbox(sendFromPage, ACCOUNT)).toBe(false);
     expect(changes.at(-1)).toMatchObject({ tempMessageId: 'a', status: 'failed', retryCount: 1, heldBy: { id: 'u2', name: 'Bo' } });
     expect(forms).toHaveLength(1);
 
     expect(await retryMessage('a', true)).toBe(true);
-    await syncOutbox(sendFromPage);
+    await syncOutbox(sendFromPage, ACCOUNT);
     stop();
     expect(forms.map((form) => form.get('take_over'))).toEqual([null, 'true']);
     expect(changes.at(-1)).toEqual({ tempMessageId: 'a', status: 'sent', messageId: 'wamid.a' });
-    expect(await pendingMessages()).toEqual([]);
+    expect(await pendingMessages(ACCOUNT)).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@
 // temporary id travels as `message_id`, which the server deduplicates on, so an attempt whose
 // answer was lost can be repeated without doubling the message. The page and the service worker
 // both run syncs; each record is changed in its own transaction, so they never resurrect a
-// message the other has already sent.
+// message the other has already sent. Each record belongs to the account that wrote it: an
+// account's pass sees and sends only its own, and records written before accounts were kept
+// (none stamped) are dropped rather than sent under whoever signs in next.
 import type { Assignee } from '../api/types';
 import { db, type PendingMessage } from './db';
 
@@ -55,10 +57,20 @@ export async function enqueue(message: PendingMessage): Promise<void> {
   await (await db()).put('pending-messages', message);
 }
 
-/** The queue, oldest first. */
-export async function pendingMessages(): Promise<PendingMessage[]> {
+/** The account's queue, oldest first (none without an account). */
+export async function pendingMessages(account: string | null): Promise<PendingMessage[]> {
+  if (!account) return [];
   const all = await (await db()).getAll('pending-messages');
-  return all.sort((a, b) => a.originalTimestamp.localeCompare(b.originalTimestamp));
+  return all.filter((m) => m.account === account).sort((a, b) => a.originalTimestamp.localeCompare(b.originalTimestamp));
+}
+
+/** Deletes the records no account owns (written before records were stamped with one). */
+async function dropUnowned(): Promise<void> {
+  const tx = (await db()).transaction('pending-messages', 'readwrite');
+  const all = await tx.store.getAll();
+  // Records from older versions have no `account`, whatever the type says.
+  const unowned = all.filter((m) => typeof (m as Partial<PendingMessage>).account !== 'string');
+  await Promise.all([...unowned.map((m) => tx.store.delete(m.tempMessageId)), tx.done]);
 }
 
 /**
@@ -105,22 +117,27 @@ async function attempt(message: PendingMessage, send: Sender): Promise<boolean> 
 
 let running: Promise<boolean> | null = null;
 let again = false;
+/** The account the next round of the running pass sends for: the latest caller's. */
+let passAccount: string | null = null;
 
 /**
- * Sends the queued messages in order. A message that fails stops the pass so nothing overtakes
- * it; failed ones wait for a manual retry and do not block the rest. One pass at a time: a call
- * during a pass makes it run once more, so messages queued meanwhile are not left behind.
- * Answers whether the pass stopped on a message that must be tried again later.
+ * Sends the account's queued messages in order. A message that fails stops the pass so nothing
+ * overtakes it; failed ones wait for a manual retry and do not block the rest. One pass at a
+ * time: a call during a pass makes it run once more (for the caller's account), so messages
+ * queued meanwhile are not left behind. Answers whether the pass stopped on a message that must
+ * be tried again later.
  */
-export function syncOutbox(send: Sender): Promise<boolean> {
+export function syncOutbox(send: Sender, account: string | null): Promise<boolean> {
+  passAccount = account;
   if (running) {
     again = true;
     return running;
   }
   running = (async () => {
+    await dropUnowned();
     do {
       again = false;
-      for (const message of await pendingMessages()) {
+      for (const message of await pendingMessages(passAccount)) {
         if (message.status === 'failed') continue;
         if (!(await attempt(message, send))) return true;
       }

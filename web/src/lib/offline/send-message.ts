@@ -1,8 +1,9 @@
 // POST /api/send-message for a queued message, shared by the page and the service worker.
 import { heldBy } from '../api/assignment-conflict';
 import { apiRequest } from '../api/client';
+import { currentAccount } from '../api/token-claims';
 import type { PendingMessage } from './db';
-import { SendDeferred, SendRefused } from './outbox';
+import { SendDeferred, SendRefused, syncOutbox } from './outbox';
 
 export const SEND_MESSAGE_PATH = '/api/send-message';
 
@@ -36,8 +37,12 @@ export function providerIdOf(answer: SendAnswer): string | undefined {
   return answer.response?.messages?.[0]?.id;
 }
 
-/** The page's sender: through the API client (token refresh included). No network defers. */
+/**
+ * The page's sender: through the API client (token refresh included). No network defers, and so
+ * does a message of another account than the signed-in one (never sent with this one's token).
+ */
 export async function sendFromPage(message: PendingMessage): Promise<string | undefined> {
+  if (message.account !== currentAccount()) throw new SendDeferred('written by another account');
   try {
     return providerIdOf(await apiRequest<SendAnswer>(SEND_MESSAGE_PATH, { method: 'POST', form: sendForm(message) }));
   } catch (error) {
@@ -45,4 +50,9 @@ export async function sendFromPage(message: PendingMessage): Promise<string | un
     const holder = heldBy(error);
     throw holder ? new SendRefused(holder) : error;
   }
+}
+
+/** Sends the signed-in account's queue from the page. */
+export function syncFromPage(): Promise<boolean> {
+  return syncOutbox(sendFromPage, currentAccount());
 }

@@ -3,8 +3,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import type { Conversation, Message } from '../../../lib/api/types';
-import { saveSession } from '../../../lib/api/session-store';
 import { fakeRealtime } from '../../../testing/fake-realtime';
+import { signInAs } from '../../../testing/session';
 import { fakeServer, json, type RecordedRequest } from '../../../testing/fake-server';
 import { renderWithApp, testI18n } from '../../../testing/render';
 import { InboxPage } from './inbox-page';
@@ -25,7 +25,7 @@ const SHEENA: Conversation = {
 const FIRST: Message = { message_id: 'wamid.in1', timestamp: recent, status: 'read', direction: 'incoming', type: 'text', content: { text: 'helo' } };
 
 function renderInbox(users: Conversation[] = [SHEENA]) {
-  saveSession({ accessToken: 'access', refreshToken: 'refresh' });
+  signInAs('u1', 'admin');
   const server = fakeServer({
     'GET /api/config': () => json({ phoneNumberId: 'pn' }),
     'GET /api/users': () => json({ data: { users, has_more: false, page: 1, total_unread: 1 } }),

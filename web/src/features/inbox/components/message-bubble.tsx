@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../../lib/api/types';
 import { formatDateTime, formatTime } from '../../../lib/format/dates';
+import { useSwipeReply } from '../hooks/use-swipe-reply';
 import { reactionsOf } from '../reply-context';
 import { MessageActions, type QuoteActions } from './message-actions';
 import { MessageContent } from './message-content';
@@ -20,20 +21,27 @@ interface Props {
 
 /**
  * One message. A message the customer deleted shows only that it was; an edited one says so by
- * its time; one the business sent from the WhatsApp app on the phone is signed by the app.
+ * its time; one the business sent from the WhatsApp app on the phone is signed by the app. On a
+ * touch screen, swiping it towards the reading direction starts a reply to it.
  */
 export function MessageBubble({ message, onReply, onRetry, quoting, onOpenQuote }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const outgoing = message.direction === 'outgoing';
   const revoked = Boolean(message.revoked_at || message.content.revoked);
   const sender = message.content.echo ? t('message.echoSender') : message.sender_name;
   const context = revoked ? undefined : message.content.context;
   const reactions = reactionsOf(message);
+  const swipe = useSwipeReply(i18n.dir(), quoting && !revoked ? () => quoting.onQuote(message) : undefined);
   return (
     <article
       className={`bubble ${outgoing ? 'outgoing' : 'incoming'}${revoked ? ' revoked' : ''}`}
       aria-label={t(outgoing ? 'message.outgoing' : 'message.incoming')}
       data-message-id={message.message_id}
+      style={swipe.shift ? { transform: `translateX(${swipe.shift}px)` } : undefined}
+      onTouchStart={swipe.onTouchStart}
+      onTouchMove={swipe.onTouchMove}
+      onTouchEnd={swipe.onTouchEnd}
+      onTouchCancel={swipe.onTouchEnd}
     >
       {outgoing && sender && <span className="sender">{sender}</span>}
       {context && <QuotedMessage context={context} onOpen={onOpenQuote} />}

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentAccount } from '../../../lib/api/token-claims';
 import type { Assignee, Message, MessageType } from '../../../lib/api/types';
 import { customerKey } from '../../../lib/customer/customer-key';
 import { isOnline } from '../../../lib/offline/connectivity';
 import type { PendingMessage } from '../../../lib/offline/db';
 import { saveMessages, savedMessages } from '../../../lib/offline/local-store';
-import { enqueue, onOutboxChange, pendingMessages, retryMessage, syncOutbox } from '../../../lib/offline/outbox';
-import { sendFromPage } from '../../../lib/offline/send-message';
+import { enqueue, onOutboxChange, pendingMessages, retryMessage } from '../../../lib/offline/outbox';
+import { syncFromPage } from '../../../lib/offline/send-message';
 import { requestBackgroundSync } from '../../../lib/offline/service-worker';
 import { useFollow, useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
@@ -123,7 +124,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
 
   useEffect(() => {
     const controller = new AbortController();
-    void pendingMessages()
+    void pendingMessages(currentAccount())
       .then((all) => {
         const mine = all.filter((message) => message.to === key);
         mine.forEach((message) => queued.current.add(message.tempMessageId));
@@ -188,8 +189,10 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
       // After an offline reload the config is unknown, but the conversation id starts with it.
       const businessNumber = phoneNumberId ?? (conversationId.endsWith(`_${key}`) ? conversationId.slice(0, -key.length - 1) : null);
       if (!businessNumber) throw new Error('The business phone number is not known yet');
+      const account = currentAccount();
+      if (!account) throw new Error('Not signed in');
       const trimmed = text.trim();
-      const base = { to: key, phoneNumber: key, phoneNumberId: businessNumber, conversation_id: conversationId, senderName: 'You', retryCount: 0 };
+      const base = { account, to: key, phoneNumber: key, phoneNumberId: businessNumber, conversation_id: conversationId, senderName: 'You', retryCount: 0 };
       const online = isOnline();
       const status = online ? 'sending' : 'pending';
       // Audio carries no caption in the Cloud API: with it, the text goes as a message of its own.
@@ -211,7 +214,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
       }));
       for (const part of parts) await enqueue(part);
       if (online) {
-        await syncOutbox(sendFromPage);
+        await syncFromPage();
       } else {
         showToast(t('offline_message_will_send'), 'info', CHAT_TOAST_MS);
         await requestBackgroundSync().catch((error: unknown) => console.warn('background sync not registered', error));
@@ -223,7 +226,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
   /** Manual retry of a failed message; the same client id makes the server ignore a duplicate. */
   const retry = useCallback(async (messageId: string) => {
     if (!(await retryMessage(messageId))) throw new Error(t('cannotRetryMessage'));
-    await syncOutbox(sendFromPage);
+    await syncFromPage();
     if (queued.current.has(messageId)) throw new Error(t('retryFailed'));
   }, [t]);
 
@@ -232,7 +235,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     const ids = refusal?.messageIds ?? [];
     setRefusal(null);
     for (const id of ids) await retryMessage(id, true);
-    await syncOutbox(sendFromPage);
+    await syncFromPage();
   }, [refusal]);
 
   /** The refused messages stay failed; each can still be retried by hand. */

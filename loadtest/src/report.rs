@@ -119,6 +119,7 @@ const TABLE_ORDER: &[&str] = &[
     "ack_p99_ms",
     "connected",
     "dropped",
+    "reconnected",
     "rss_before_bytes",
     "rss_after_bytes",
     "rss_per_session_bytes",
@@ -192,6 +193,9 @@ pub struct Report {
     pub connected: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped: Option<u64>,
+    /// Cluster: dropped sessions that reconnected to the other node and resumed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconnected: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rss_before_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]

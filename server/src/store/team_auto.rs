@@ -13,7 +13,35 @@ use super::{Store, now_ms};
 /// The reason logged when a customer's message reopens their conversation.
 pub(super) const REOPEN_REASON: &str = "customer_message";
 
+/// What decides whether a customer's message reopens or assigns their conversation.
+pub struct Standing {
+    /// `open`, `pending`, `resolved` or `snoozed`.
+    pub status: String,
+    /// Whether a member holds the conversation.
+    pub assigned: bool,
+    /// Whether the business hands new conversations out round robin.
+    pub round_robin: bool,
+}
+
 impl Store {
+    /// The conversation's status and holder and the business's assignment mode, in one read:
+    /// it follows every inbound message, so it costs one round trip, not three.
+    pub async fn standing(&self, key: &ConversationKey) -> StoreResult<Standing> {
+        let (status, assignee, mode): (String, Option<String>, String) = sqlx::query_as(
+            "SELECT c.status, c.assignee_id, b.assignment_mode FROM contacts c \
+             JOIN businesses b ON b.id = c.business_id WHERE c.business_id = $1 AND c.phone = $2",
+        )
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(Standing {
+            status,
+            assigned: assignee.is_some(),
+            round_robin: mode == "round_robin",
+        })
+    }
+
     /// Reopens a resolved or snoozed conversation its customer wrote to; answers the events,
     /// none when it was neither.
     pub async fn reopen(&self, key: &ConversationKey) -> StoreResult<Vec<Event>> {

@@ -4,9 +4,11 @@
 # at a few sizes, runs idle and fanout against nginx + nchan (same core, same run), records the
 # floors, and writes docs/BENCHMARKS.md and docs/bench-latency.png. Loopback only; every step is
 # bounded by `timeout`.
+# The Postgres sections (inbox-pg, cluster) start a Postgres cluster of their own in $OUT/postgres
+# (fsync and synchronous_commit on, pg_stat_statements loaded), pinned to core 0 with Parley.
 # BENCH_QUICK=1 runs tiny sizes to check the script itself; BENCH_SKIP_BUILD=1 uses the binaries
 # already built; BENCH_ONLY="idle fanout" reruns only those sections (floors, idle, fanout, inbox,
-# send, bulk, biginbox, firstload) and keeps the other sections' results from the last run for
+# inbox-pg, cluster, send, bulk, biginbox, firstload) and keeps the other sections' results from the last run for
 # the report. The report (loadtest/bench/report.py) sets the run's tables among the hand-written
 # text of loadtest/bench/findings.md.
 set -euo pipefail
@@ -16,6 +18,8 @@ OUT=${BENCH_OUT:-target/bench}
 QUICK=${BENCH_QUICK:-0}
 PARLEY_PORT=${PARLEY_PORT:-18181}
 NCHAN_PORT=${NCHAN_PORT:-18282}
+SECOND_PORT=${SECOND_PORT:-18484}
+PG_PORT=${PG_PORT:-18383}
 ONLY=${BENCH_ONLY:-}
 wanted() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 if [ -z "$ONLY" ]; then
@@ -26,9 +30,9 @@ fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
-for port in $PARLEY_PORT $NCHAN_PORT; do
+for port in $PARLEY_PORT $NCHAN_PORT $SECOND_PORT $PG_PORT; do
   if ss -ltnH "sport = :$port" | grep -q .; then
-    echo "port $port is already in use: stop what listens there or change PARLEY_PORT/NCHAN_PORT" >&2
+    echo "port $port is already in use: stop what listens there or change PARLEY_PORT, NCHAN_PORT, SECOND_PORT or PG_PORT" >&2
     exit 1
   fi
 done
@@ -50,10 +54,14 @@ python3 -c 'import matplotlib' 2>/dev/null || pip install --quiet matplotlib ||
 
 LT=(taskset -c 1 target/release/parley-loadtest)
 SERVER_PID=""
+SECOND_PID=""
 NGINX_PID=""
+PG_BIN=""
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+  [ -n "$SECOND_PID" ] && kill "$SECOND_PID" 2>/dev/null || true
   [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
+  stop_postgres
   wait 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -67,20 +75,81 @@ wait_http() { # URL
   return 1
 }
 
+launch_parley() { # PORT DATA_DIR [NAME=VALUE...]: a node on core 0; its process id in $LAUNCHED
+  local port=$1 data=$2
+  shift 2
+  env RUST_LOG=warn PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS=7200 "$@" taskset -c 0 \
+    target/release/parley serve --bind "127.0.0.1:$port" --data-dir "$data" \
+    >>"$OUT/parley.log" 2>&1 &
+  LAUNCHED=$!
+  wait_http "http://127.0.0.1:$port/api/health"
+}
+
 start_parley() { # [NAME=VALUE...]: extra settings for this server; its data dir lands in $PARLEY_DATA
   PARLEY_DATA=$(mktemp -d -p "$OUT" parley-data.XXXX)
-  env RUST_LOG=warn PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS=7200 "$@" taskset -c 0 \
-    target/release/parley serve --bind "127.0.0.1:$PARLEY_PORT" --data-dir "$PARLEY_DATA" \
-    >>"$OUT/parley.log" 2>&1 &
-  SERVER_PID=$!
-  wait_http "http://127.0.0.1:$PARLEY_PORT/api/health"
+  launch_parley "$PARLEY_PORT" "$PARLEY_DATA" "$@"
+  SERVER_PID=$LAUNCHED
 }
 
 stop_parley() {
-  kill "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
+  for pid in $SERVER_PID $SECOND_PID; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   SERVER_PID=""
+  SECOND_PID=""
   rm -rf "$OUT"/parley-data.*
+}
+
+# The suite's own Postgres: initdb into $OUT/postgres, its own port, pinned to core 0 beside
+# Parley (the generator keeps core 1), durable commits (fsync and synchronous_commit on, the
+# defaults, set here so no local config can change them), pg_stat_statements for the profile.
+AS_POSTGRES=()
+[ "$(id -u)" = 0 ] && AS_POSTGRES=(runuser -u postgres --)
+PG_URL=postgres://postgres@127.0.0.1:$PG_PORT
+start_postgres() {
+  [ -n "$PG_BIN" ] && return 0
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  fi
+  PG_BIN=/usr/lib/postgresql/$(ls /usr/lib/postgresql | sort -n | tail -1)/bin
+  rm -rf "$OUT/postgres"
+  mkdir -p "$OUT/postgres"
+  [ "$(id -u)" = 0 ] && chown postgres: "$OUT/postgres"
+  timeout 120 "${AS_POSTGRES[@]}" "$PG_BIN/initdb" -D "$OUT/postgres/data" -U postgres -A trust \
+    -E UTF8 >"$OUT/postgres-initdb.log" 2>&1
+  local options=(-p "$PG_PORT" -k "$OUT/postgres" -c listen_addresses=127.0.0.1 -c fsync=on
+    -c synchronous_commit=on -c max_connections=200 -c shared_buffers=256MB
+    -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all)
+  timeout 120 taskset -c 0 "${AS_POSTGRES[@]}" "$PG_BIN/pg_ctl" -D "$OUT/postgres/data" -w -t 60 \
+    -l "$OUT/postgres/postgres.log" -o "${options[*]}" start >/dev/null
+  timeout 30 psql "$PG_URL/postgres" -qc 'CREATE EXTENSION pg_stat_statements'
+}
+
+stop_postgres() {
+  [ -n "$PG_BIN" ] || return 0
+  timeout 60 "${AS_POSTGRES[@]}" "$PG_BIN/pg_ctl" -D "$OUT/postgres/data" -m fast -w stop \
+    >/dev/null 2>&1 || true
+  PG_BIN=""
+  rm -rf "$OUT/postgres"
+}
+
+fresh_database() { # NAME: an empty database on the suite's Postgres, the statement counts reset
+  timeout 60 psql "$PG_URL/postgres" -qc "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" \
+    -c 'SELECT pg_stat_statements_reset()' >/dev/null
+}
+
+# statements DATABASE RUN: the statements that took the most time in DATABASE since it was made,
+# as JSON in $OUT/RUN.statements.json; then the database is dropped.
+statements() {
+  timeout 60 psql "$PG_URL/postgres" -Atc "SELECT coalesce(json_agg(s), '[]') FROM (
+      SELECT calls, round(total_exec_time::numeric, 1) AS total_ms,
+             round(mean_exec_time::numeric, 3) AS mean_ms, rows, left(query, 160) AS query
+      FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '$1')
+      ORDER BY total_exec_time DESC LIMIT 12) s" >"$OUT/$2.statements.json" || true
+  timeout 60 psql "$PG_URL/postgres" -qc "DROP DATABASE IF EXISTS $1" || true
 }
 
 start_nchan() {
@@ -125,11 +194,12 @@ steal_percent() {
 
 if [ "$QUICK" = 1 ]; then
   IDLE_SIZES="200 1000"; INBOX_RATES="50 200"; FANOUT_SESSIONS="50"; SEND_RATES="10"
+  CLUSTER_RATE=200
   HOLD=2; LOAD_SECS=3; BULK_RECIPIENTS=2000
   BIG="--conversations 500 --messages 5000 --deep 500 --repeats 20"
 else
   IDLE_SIZES="1000 5000 18000"; INBOX_RATES="100 200 400 1000 2000 5000"
-  FANOUT_SESSIONS="100 1000"; SEND_RATES="20 75"
+  FANOUT_SESSIONS="100 1000"; SEND_RATES="20 75"; CLUSTER_RATE=1000
   HOLD=10; LOAD_SECS=10; BULK_RECIPIENTS=100000
   BIG="--conversations 100000 --messages 1000000 --deep 10000 --repeats 300"
 fi
@@ -209,6 +279,66 @@ for r in $INBOX_RATES; do
     --drain 60 --max-inflight 1024
   stop_parley
 done
+
+fi
+
+if wanted inbox-pg; then
+echo "== inbox on Postgres"
+start_postgres
+for r in $INBOX_RATES; do
+  secs=$(python3 -c "print(min($LOAD_SECS, max(1, 50000 // $r)))")
+  fresh_database parley_inbox
+  start_parley DATABASE_URL="$PG_URL/parley_inbox"
+  RUN_LIMIT=180 run "inbox-pg-$r" inbox --target "$P" --rate "$r" --duration "$secs" \
+    --customers 100 --agents 2 --drain 60 --max-inflight 1024
+  stop_parley
+  statements parley_inbox "inbox-pg-$r"
+done
+# What NOTIFY costs a commit: pgbench (on the generator's core) inserts one row per transaction
+# from 8 clients: bare, with a NOTIFY in the same transaction (every notifying commit takes one
+# database-wide lock), and with the notice sent after the commit in a transaction of its own (as
+# Parley's notifier does, many notices a statement).
+fresh_database parley_notify
+timeout 60 psql "$PG_URL/parley_notify" -qc 'CREATE TABLE t (id bigserial PRIMARY KEY, body text)'
+insert="INSERT INTO t (body) VALUES (repeat('x', 300));"
+notice="SELECT pg_notify('parley_events', '{\"node\":\"n\",\"business_id\":\"b\"}');"
+printf '%s\n' "$insert" >"$OUT/pgnotify-insert.sql"
+printf '%s\n' BEGIN\; "$insert" "$notice" COMMIT\; >"$OUT/pgnotify-insert-notify.sql"
+printf '%s\n' "$insert" "$notice" >"$OUT/pgnotify-insert-then-notify.sql"
+for variant in insert insert-notify insert-then-notify; do
+  timeout 60 taskset -c 1 "$PG_BIN/pgbench" -n -c 8 -j 2 -T "$HOLD" \
+    -f "$OUT/pgnotify-$variant.sql" "$PG_URL/parley_notify" >"$OUT/pgnotify-$variant.txt" 2>&1 ||
+    echo "pgnotify-$variant failed" | tee -a "$OUT/failures.txt"
+done
+timeout 60 psql "$PG_URL/postgres" -qc 'DROP DATABASE IF EXISTS parley_notify'
+stop_postgres
+
+fi
+
+if wanted cluster; then
+echo "== cluster"
+# Two nodes on the suite's Postgres and one data dir (one JWT key, shared media, as OPERATIONS.md
+# asks of a deployment); both nodes and Postgres on core 0, the generator on core 1, as in the
+# single-node sections. Customer n posts to node n % 2, the agents following them sit on the
+# other node. Then again with the second node killed (SIGKILL) halfway through the load.
+start_postgres
+for mode in run kill; do
+  fresh_database parley_cluster
+  CLUSTER_DATA=$(mktemp -d -p "$OUT" parley-data.XXXX)
+  launch_parley "$PARLEY_PORT" "$CLUSTER_DATA" DATABASE_URL="$PG_URL/parley_cluster"
+  SERVER_PID=$LAUNCHED
+  launch_parley "$SECOND_PORT" "$CLUSTER_DATA" DATABASE_URL="$PG_URL/parley_cluster"
+  SECOND_PID=$LAUNCHED
+  kill_flag=()
+  name="cluster-$CLUSTER_RATE"
+  if [ "$mode" = kill ]; then kill_flag=(--kill-second "$SECOND_PID"); name=cluster-kill; fi
+  RUN_LIMIT=180 run "$name" cluster --target "$P" --second-target "http://127.0.0.1:$SECOND_PORT" \
+    --rate "$CLUSTER_RATE" --duration "$LOAD_SECS" --customers 100 --agents 4 --drain 60 \
+    "${kill_flag[@]}"
+  stop_parley
+  statements parley_cluster "$name"
+done
+stop_postgres
 
 fi
 

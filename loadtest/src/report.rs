@@ -236,6 +236,19 @@ impl Report {
         (self.p50_ms, self.p90_ms, self.p99_ms, self.max_ms) = percentiles(h);
     }
 
+    /// The figures of a run measured as one phase: latency, acks and the delivery counts.
+    pub fn set_phase(&mut self, phase: &Phase) {
+        self.set_latency(&phase.latency_snapshot());
+        let (ack50, _, ack99, _) = percentiles(&phase.ack_snapshot());
+        self.ack_p50_ms = Some(ack50);
+        self.ack_p99_ms = Some(ack99);
+        self.delivered = phase.delivered.load(Ordering::Relaxed);
+        self.expected = phase.expected.load(Ordering::Relaxed);
+        self.lost = phase.lost();
+        self.duplicates = phase.duplicates.load(Ordering::Relaxed);
+        self.errors = phase.errors.load(Ordering::Relaxed);
+    }
+
     /// A two-column table of every figure, then the fanout steps.
     pub fn table(&self) -> String {
         let mut out = String::new();

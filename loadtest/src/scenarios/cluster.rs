@@ -21,7 +21,7 @@ use super::open_loop::open_loop;
 use super::run::Run;
 use super::subscribers::{Seen, credit, drain, source_addr};
 use crate::client::{self, Api, Business, Inbound, Ws, marker, unix_nanos};
-use crate::report::{Phase, Report, percentiles};
+use crate::report::{Phase, Report};
 
 /// Times a webhook is posted before it counts as an error (the first node, then the other).
 const ATTEMPTS: usize = 3;
@@ -117,15 +117,7 @@ pub async fn cluster(run: &Run, second: Api, kill: Option<u32>) -> Result<Report
 
     let mut report = run.report("cluster");
     report.sessions = c.agents;
-    report.set_latency(&phase.latency_snapshot());
-    let (ack50, _, ack99, _) = percentiles(&phase.ack_snapshot());
-    report.ack_p50_ms = Some(ack50);
-    report.ack_p99_ms = Some(ack99);
-    report.delivered = phase.delivered.load(Ordering::Relaxed);
-    report.expected = phase.expected.load(Ordering::Relaxed);
-    report.lost = phase.lost();
-    report.duplicates = phase.duplicates.load(Ordering::Relaxed);
-    report.errors = phase.errors.load(Ordering::Relaxed);
+    report.set_phase(&phase);
     report.dropped = Some(dropped.load(Ordering::Relaxed));
     report.reconnected = Some(moved.load(Ordering::Relaxed));
     report.delivered_per_sec = report.delivered as f64 / receivers as f64 / publish_secs;

@@ -285,12 +285,13 @@ fi
 if wanted inbox-pg; then
 echo "== inbox on Postgres"
 start_postgres
+# A 20 s drain and a 180 s bound per run keep the section within about 4 minutes, 6 at worst.
 for r in $INBOX_RATES; do
   secs=$(python3 -c "print(min($LOAD_SECS, max(1, 50000 // $r)))")
   fresh_database parley_inbox
   start_parley DATABASE_URL="$PG_URL/parley_inbox"
   RUN_LIMIT=180 run "inbox-pg-$r" inbox --target "$P" --rate "$r" --duration "$secs" \
-    --customers 100 --agents 2 --drain 60 --max-inflight 1024
+    --customers 100 --agents 2 --drain 20 --max-inflight 1024
   stop_parley
   statements parley_inbox "inbox-pg-$r"
 done
@@ -333,7 +334,7 @@ for mode in run kill; do
   name="cluster-$CLUSTER_RATE"
   if [ "$mode" = kill ]; then kill_flag=(--kill-second "$SECOND_PID"); name=cluster-kill; fi
   RUN_LIMIT=180 run "$name" cluster --target "$P" --second-target "http://127.0.0.1:$SECOND_PORT" \
-    --rate "$CLUSTER_RATE" --duration "$LOAD_SECS" --customers 100 --agents 4 --drain 60 \
+    --rate "$CLUSTER_RATE" --duration "$LOAD_SECS" --customers 100 --agents 4 --drain 20 \
     "${kill_flag[@]}"
   stop_parley
   statements parley_cluster "$name"

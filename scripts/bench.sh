@@ -136,7 +136,8 @@ stop_postgres() {
 }
 
 fresh_database() { # NAME: an empty database on the suite's Postgres, the statement counts reset
-  timeout 60 psql "$PG_URL/postgres" -qc "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" \
+  PGOPTIONS="-c client_min_messages=warning" timeout 60 psql "$PG_URL/postgres" -qc \
+    "DROP DATABASE IF EXISTS $1" -c "CREATE DATABASE $1" \
     -c 'SELECT pg_stat_statements_reset()' >/dev/null
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`: Parley's benchmark suite (about 40 minutes, 14 of them the bulk job). Builds
+# `make bench`: Parley's benchmark suite (about 45 minutes, 14 of them the bulk job). Builds
 # release, starts Parley pinned to core 0 and the load generator on core 1, runs every scenario
 # at a few sizes, runs idle and fanout against nginx + nchan (same core, same run), records the
 # floors, and writes docs/BENCHMARKS.md and docs/bench-latency.png. Loopback only; every step is

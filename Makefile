@@ -16,7 +16,7 @@ web:
 test:
 	scripts/test.sh
 
-# The benchmark suite (about 40 minutes, 14 of them the bulk job; writes docs/BENCHMARKS.md and
+# The benchmark suite (about 45 minutes, 14 of them the bulk job; writes docs/BENCHMARKS.md and
 # docs/bench-latency.png): see scripts/bench.sh.
 bench:
 	scripts/bench.sh

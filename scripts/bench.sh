@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# `make bench`: Parley's benchmark suite (about 40 minutes, 14 of them the bulk job). Builds
+# `make bench`: Parley's benchmark suite (about 45 minutes, 14 of them the bulk job). Builds
 # release, starts Parley pinned to core 0 and the load generator on core 1, runs every scenario
 # at a few sizes, runs idle and fanout against nginx + nchan (same core, same run), records the
 # floors, and writes docs/BENCHMARKS.md and docs/bench-latency.png. Loopback only; every step is
 # bounded by `timeout`.
+# The Postgres sections (inbox-pg, cluster) start a Postgres cluster of their own in $OUT/postgres
+# (fsync and synchronous_commit on, pg_stat_statements loaded), pinned to core 0 with Parley.
 # BENCH_QUICK=1 runs tiny sizes to check the script itself; BENCH_SKIP_BUILD=1 uses the binaries
 # already built; BENCH_ONLY="idle fanout" reruns only those sections (floors, idle, fanout, inbox,
-# send, bulk, biginbox, firstload) and keeps the other sections' results from the last run for
+# inbox-pg, cluster, send, bulk, biginbox, firstload) and keeps the other sections' results from the last run for
 # the report. The report (loadtest/bench/report.py) sets the run's tables among the hand-written
 # text of loadtest/bench/findings.md.
 set -euo pipefail
@@ -16,6 +18,8 @@ OUT=${BENCH_OUT:-target/bench}
 QUICK=${BENCH_QUICK:-0}
 PARLEY_PORT=${PARLEY_PORT:-18181}
 NCHAN_PORT=${NCHAN_PORT:-18282}
+SECOND_PORT=${SECOND_PORT:-18484}
+PG_PORT=${PG_PORT:-18383}
 ONLY=${BENCH_ONLY:-}
 wanted() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
 if [ -z "$ONLY" ]; then
@@ -26,9 +30,9 @@ fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
-for port in $PARLEY_PORT $NCHAN_PORT; do
+for port in $PARLEY_PORT $NCHAN_PORT $SECOND_PORT $PG_PORT; do
   if ss -ltnH "sport = :$port" | grep -q .; then
-    echo "port $port is already in use: stop what listens there or change PARLEY_PORT/NCHAN_PORT" >&2
+    echo "port $port is already in use: stop what listens there or change PARLEY_PORT, NCHAN_PORT, SECOND_PORT or PG_PORT" >&2
     exit 1
   fi
 done
@@ -50,10 +54,14 @@ python3 -c 'import matplotlib' 2>/dev/null || pip install --quiet matplotlib ||
 
 LT=(taskset -c 1 target/release/parley-loadtest)
 SERVER_PID=""
+SECOND_PID=""
 NGINX_PID=""
+PG_BIN=""
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+  [ -n "$SECOND_PID" ] && kill "$SECOND_PID" 2>/dev/null || true
   [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
+  stop_postgres
   wait 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -67,21 +75,35 @@ wait_http() { # URL
   return 1
 }
 
+launch_parley() { # PORT DATA_DIR [NAME=VALUE...]: a node on core 0; its process id in $LAUNCHED
+  local port=$1 data=$2
+  shift 2
+  env RUST_LOG=warn PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS=7200 "$@" taskset -c 0 \
+    target/release/parley serve --bind "127.0.0.1:$port" --data-dir "$data" \
+    >>"$OUT/parley.log" 2>&1 &
+  LAUNCHED=$!
+  wait_http "http://127.0.0.1:$port/api/health"
+}
+
 start_parley() { # [NAME=VALUE...]: extra settings for this server; its data dir lands in $PARLEY_DATA
   PARLEY_DATA=$(mktemp -d -p "$OUT" parley-data.XXXX)
-  env RUST_LOG=warn PARLEY_AUTH__ACCESS_TOKEN_TTL_SECS=7200 "$@" taskset -c 0 \
-    target/release/parley serve --bind "127.0.0.1:$PARLEY_PORT" --data-dir "$PARLEY_DATA" \
-    >>"$OUT/parley.log" 2>&1 &
-  SERVER_PID=$!
-  wait_http "http://127.0.0.1:$PARLEY_PORT/api/health"
+  launch_parley "$PARLEY_PORT" "$PARLEY_DATA" "$@"
+  SERVER_PID=$LAUNCHED
 }
 
 stop_parley() {
-  kill "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
+  for pid in $SERVER_PID $SECOND_PID; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   SERVER_PID=""
+  SECOND_PID=""
   rm -rf "$OUT"/parley-data.*
 }
+
+# The suite's own Postgres (start_postgres, stop_postgres, fresh_database, statements,
+# notify_cost).
+. scripts/bench-postgres.sh
 
 start_nchan() {
   local prefix=$OUT/nchan
@@ -125,11 +147,12 @@ steal_percent() {
 
 if [ "$QUICK" = 1 ]; then
   IDLE_SIZES="200 1000"; INBOX_RATES="50 200"; FANOUT_SESSIONS="50"; SEND_RATES="10"
+  CLUSTER_RATE=200
   HOLD=2; LOAD_SECS=3; BULK_RECIPIENTS=2000
   BIG="--conversations 500 --messages 5000 --deep 500 --repeats 20"
 else
   IDLE_SIZES="1000 5000 18000"; INBOX_RATES="100 200 400 1000 2000 5000"
-  FANOUT_SESSIONS="100 1000"; SEND_RATES="20 75"
+  FANOUT_SESSIONS="100 1000"; SEND_RATES="20 75"; CLUSTER_RATE=1000
   HOLD=10; LOAD_SECS=10; BULK_RECIPIENTS=100000
   BIG="--conversations 100000 --messages 1000000 --deep 10000 --repeats 300"
 fi
@@ -209,6 +232,51 @@ for r in $INBOX_RATES; do
     --drain 60 --max-inflight 1024
   stop_parley
 done
+
+fi
+
+if wanted inbox-pg; then
+echo "== inbox on Postgres"
+start_postgres
+# A 20 s drain and a 180 s bound per run keep the section within about 4 minutes, 6 at worst.
+for r in $INBOX_RATES; do
+  secs=$(python3 -c "print(min($LOAD_SECS, max(1, 50000 // $r)))")
+  fresh_database parley_inbox
+  start_parley DATABASE_URL="$PG_URL/parley_inbox"
+  RUN_LIMIT=180 run "inbox-pg-$r" inbox --target "$P" --rate "$r" --duration "$secs" \
+    --customers 100 --agents 2 --drain 20 --max-inflight 1024
+  stop_parley
+  statements parley_inbox "inbox-pg-$r"
+done
+notify_cost
+stop_postgres
+
+fi
+
+if wanted cluster; then
+echo "== cluster"
+# Two nodes on the suite's Postgres and one data dir (one JWT key, shared media, as OPERATIONS.md
+# asks of a deployment); both nodes and Postgres on core 0, the generator on core 1, as in the
+# single-node sections. Customer n posts to node n % 2, the agents following them sit on the
+# other node. Then again with the second node killed (SIGKILL) halfway through the load.
+start_postgres
+for mode in run kill; do
+  fresh_database parley_cluster
+  CLUSTER_DATA=$(mktemp -d -p "$OUT" parley-data.XXXX)
+  launch_parley "$PARLEY_PORT" "$CLUSTER_DATA" DATABASE_URL="$PG_URL/parley_cluster"
+  SERVER_PID=$LAUNCHED
+  launch_parley "$SECOND_PORT" "$CLUSTER_DATA" DATABASE_URL="$PG_URL/parley_cluster"
+  SECOND_PID=$LAUNCHED
+  kill_flag=()
+  name="cluster-$CLUSTER_RATE"
+  if [ "$mode" = kill ]; then kill_flag=(--kill-second "$SECOND_PID"); name=cluster-kill; fi
+  RUN_LIMIT=180 run "$name" cluster --target "$P" --second-target "http://127.0.0.1:$SECOND_PORT" \
+    --rate "$CLUSTER_RATE" --duration "$LOAD_SECS" --customers 100 --agents 4 --drain 20 \
+    "${kill_flag[@]}"
+  stop_parley
+  statements parley_cluster "$name"
+done
+stop_postgres
 
 fi
 

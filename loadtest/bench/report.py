@@ -5,7 +5,8 @@ usage: report.py RESULTS_DIR BENCHMARKS_MD PLOT_PNG
 The document interleaves what a run measured with the hand-written text of
 loadtest/bench/findings.md: the introduction, then the machine (generated), running the suite
 (hand-written), failed runs if any, the floors (generated), the targets (hand-written), one
-generated section per scenario (idle, fanout, inbox, send, bulk), then the remaining
+generated section per scenario (idle, fanout, inbox, inbox on Postgres and two nodes from
+postgres_sections.py, send, bulk), then the remaining
 hand-written sections (what bounds each figure, recipient files, the web app, the decision
 records) in findings.md's order.
 """
@@ -19,6 +20,8 @@ import subprocess
 import sys
 import textwrap
 from datetime import datetime, timezone
+
+from postgres_sections import postgres_sections
 
 results, out_md, out_png = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -48,10 +51,11 @@ def sh(*args):
         return "?"
 
 
-def sizes(prefix):
+def sizes(prefix, exact=False):
+    """The sizes of the runs named `prefix…-N` (`exact`: named `prefixN`)."""
     found = set()
     for path in glob.glob(os.path.join(results, prefix + "*.json")):
-        m = re.search(r"-(\d+)\.json$", path)
+        m = re.search((re.escape(prefix) if exact else "-") + r"(\d+)\.json$", path)
         if m:
             found.add(int(m.group(1)))
     return sorted(found)
@@ -288,25 +292,34 @@ if notes:
     w("")
 
 # Inbox
+def inbox_table(prefix):
+    """The inbox runs named `prefixRATE`, a row each; answers (rate, p50, p99) per run."""
+    w("| offered/s | seconds | messages | delivered msg/s | p50 ms | p90 ms | p99 ms | max ms | ack p50 ms | ack p99 ms | lost | dup | errors | steal |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    points = []
+    for r_ in sizes(prefix, exact=True):
+        r = load(f"{prefix}{r_}")
+        if not r:
+            w(f"| {r_:,} | run failed |" + " |" * 12)
+            continue
+        msgs = r["expected"] // max(1, r["sessions"])
+        points.append((r_, r["p50_ms"], r["p99_ms"]))
+        w(f"| {r_:,} | {f(r['duration_secs'], 0)} | {msgs:,} | {f(r['delivered_per_sec'], 0)} | {f(r['p50_ms'], 2)} | {f(r['p90_ms'], 2)} | {f(r['p99_ms'], 2)} | {f(r['max_ms'], 2)} | {f(r.get('ack_p50_ms'), 2)} | {f(r.get('ack_p99_ms'), 2)} | {r['lost']:,} | {r['duplicates']} | {r['errors']} | {steal(f'{prefix}{r_}')} |")
+    w("")
+    return points
+
+
 w("## inbox: signed webhooks → persisted → pushed to agents")
 w("")
-w("| offered/s | seconds | messages | delivered msg/s | p50 ms | p90 ms | p99 ms | max ms | ack p50 ms | ack p99 ms | lost | dup | errors | steal |")
-w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-inbox_points = []
-for r_ in sizes("inbox-"):
-    r = load(f"inbox-{r_}")
-    if not r:
-        w(f"| {r_:,} | run failed |" + " |" * 12)
-        continue
-    msgs = r["expected"] // max(1, r["sessions"])
-    inbox_points.append((r_, r["p50_ms"], r["p99_ms"], r["delivered_per_sec"]))
-    w(f"| {r_:,} | {f(r['duration_secs'], 0)} | {msgs:,} | {f(r['delivered_per_sec'], 0)} | {f(r['p50_ms'], 2)} | {f(r['p90_ms'], 2)} | {f(r['p99_ms'], 2)} | {f(r['max_ms'], 2)} | {f(r.get('ack_p50_ms'), 2)} | {f(r.get('ack_p99_ms'), 2)} | {r['lost']:,} | {r['duplicates']} | {r['errors']} | {steal(f'inbox-{r_}')} |")
-w("")
+inbox_points = inbox_table("inbox-")
 w("*steal*: the share of the VM's CPU time the hypervisor took during the run (`/proc/stat`);")
 w("latency figures only compare between runs at similar steal.")
 w("")
 w("![Latency against offered rate](bench-latency.png)")
 w("")
+
+# Postgres: the inbox, two nodes, the statement profile, NOTIFY's cost
+inbox_pg_points = postgres_sections(results, w, load, f, inbox_table)
 
 # Send
 w("## send: agents send through /api/send-message, receipts from the sandbox")
@@ -378,13 +391,16 @@ try:
         xs = [p[0] for p in inbox_points]
         ax.plot(xs, [max(p[1], 0.01) for p in inbox_points], "o-", label="p50")
         ax.plot(xs, [max(p[2], 0.01) for p in inbox_points], "s-", label="p99")
+    if inbox_pg_points:
+        xs = [p[0] for p in inbox_pg_points]
+        ax.plot(xs, [max(p[2], 0.01) for p in inbox_pg_points], "d--", label="p99, Postgres")
     ax.axhline(50, color="grey", ls="--", lw=0.8)
     ax.axhline(10, color="grey", ls=":", lw=0.8)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("offered webhook rate (messages/s)")
     ax.set_ylabel("webhook → agent latency (ms)")
-    ax.set_title("inbox (Parley, SQLite synchronous=full)")
+    ax.set_title("inbox (SQLite synchronous=full; Postgres fsync on)")
     ax.legend()
     ax = axes[1]
     for n in sizes("fanout-"):

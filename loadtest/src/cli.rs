@@ -43,6 +43,12 @@ start-up).\n\
 from each message's scheduled send time to its arrival at each agent. Image and document \
 messages carry one image and one PDF uploaded to the sandbox at setup, so Parley fetches each \
 file once and finds it stored after that.\n\
+* cluster: two Parley nodes on one Postgres (--target and --second-target); customer n posts \
+to node n % 2 while the agents (an even --agents) following that customer sit on the other \
+node, so every delivery crosses nodes; latency as for inbox. With --kill-second PID the second \
+node gets SIGKILL halfway through the load: its webhooks then go to the first node (a failed \
+post is retried there) and its agents reconnect there and resume after the last event they \
+saw; every webhook answered 200 must reach each of its agents once.\n\
 * fanout: --sessions follow one conversation; the publish rate starts at --rate and grows by \
 --step-factor every --step-secs until two steps in a row pass --p99-bound-ms or lose a delivery \
 (or --max-rate / --duration); reports deliveries/s of the best step within the bound and every \
@@ -86,6 +92,15 @@ pub enum Scenario {
         /// Messages per webhook POST (the Cloud API batches up to 1000).
         #[arg(long, default_value_t = 1)]
         batch: usize,
+    },
+    /// Two nodes on one Postgres: webhooks to one node, their agents on the other, both ways.
+    Cluster {
+        /// Base URL of the second node (--target is the first); loopback only.
+        #[arg(long)]
+        second_target: String,
+        /// Process id of the second node: killed with SIGKILL halfway through the load.
+        #[arg(long)]
+        kill_second: Option<u32>,
     },
     /// One conversation followed by many sessions; raise the rate until p99 passes a bound.
     Fanout {
@@ -189,19 +204,7 @@ pub struct Common {
 impl Common {
     /// The target URL, after checking it is loopback and every figure is within bounds.
     pub fn validate(&self, scenario: &Scenario) -> Result<Url> {
-        let url = Url::parse(&self.target)?;
-        if !matches!(url.scheme(), "http") {
-            bail!("--target must be an http:// URL");
-        }
-        let loopback = match url.host() {
-            Some(Host::Domain(d)) => d == "localhost",
-            Some(Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
-            Some(Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
-            None => false,
-        };
-        if !loopback {
-            bail!("--target must be a loopback address (127.0.0.0/8, ::1 or localhost)");
-        }
+        let url = loopback_url(&self.target, "--target")?;
         let rate_ok = self.rate.is_finite() && self.rate > 0.0 && self.rate <= MAX_RATE;
         if !rate_ok {
             bail!("--rate must be in (0, {MAX_RATE}]");
@@ -230,6 +233,14 @@ impl Common {
             }
             Scenario::Inbox { batch } if *batch == 0 || *batch > 1000 => {
                 bail!("--batch must be in 1..=1000")
+            }
+            Scenario::Cluster { second_target, .. } => {
+                loopback_url(second_target, "--second-target")?;
+                if self.customers < 2 || self.agents < 2 || !self.agents.is_multiple_of(2) {
+                    bail!(
+                        "cluster needs --customers of at least 2 and an even --agents of at least 2"
+                    );
+                }
             }
             Scenario::Fanout {
                 step_secs,
@@ -290,6 +301,7 @@ impl Common {
         let parley_only = matches!(
             scenario,
             Scenario::Inbox { .. }
+                | Scenario::Cluster { .. }
                 | Scenario::Send
                 | Scenario::Bulk { .. }
                 | Scenario::BigInbox { .. }
@@ -299,4 +311,22 @@ impl Common {
         }
         Ok(url)
     }
+}
+
+/// `target` parsed, after checking it is an http:// URL on a loopback address.
+fn loopback_url(target: &str, flag: &str) -> Result<Url> {
+    let url = Url::parse(target)?;
+    if !matches!(url.scheme(), "http") {
+        bail!("{flag} must be an http:// URL");
+    }
+    let loopback = match url.host() {
+        Some(Host::Domain(d)) => d == "localhost",
+        Some(Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+        Some(Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+        None => false,
+    };
+    if !loopback {
+        bail!("{flag} must be a loopback address (127.0.0.0/8, ::1 or localhost)");
+    }
+    Ok(url)
 }

@@ -6,8 +6,8 @@
 //!   `business` (setup through the public API), `webhook` (signed webhooks), `session`
 //!   (WebSocket sessions bound to a loopback source address), `marker` (the latency marker
 //!   carried in message text), `rss` (process memory).
-//! - `scenarios`: one module per scenario (`idle`, `inbox`, `fanout`, `send`, `bulk`,
-//!   `big_inbox`), and what
+//! - `scenarios`: one module per scenario (`idle`, `inbox`, `cluster`, `fanout`, `send`,
+//!   `bulk`, `big_inbox`), and what
 //!   they share: `run` (target, flags, run id, progress), `open_loop` (the publisher),
 //!   `publish` (one marked message sent) and `subscribers` (the sessions that receive it).
 //! - `report`: histograms, the report, its table and JSON.
@@ -34,6 +34,14 @@ pub async fn run(cli: &Cli) -> Result<Report> {
     let report = match &cli.scenario {
         Scenario::Idle { source_addrs } => scenarios::idle(&run, *source_addrs).await?,
         Scenario::Inbox { batch } => scenarios::inbox(&run, *batch).await?,
+        Scenario::Cluster {
+            second_target,
+            kill_second,
+        } => {
+            let second =
+                client::Api::new(url::Url::parse(second_target)?, cli.common.max_inflight)?;
+            scenarios::cluster(&run, second, *kill_second).await?
+        }
         Scenario::Fanout {
             p99_bound_ms,
             step_secs,

@@ -119,6 +119,7 @@ const TABLE_ORDER: &[&str] = &[
     "ack_p99_ms",
     "connected",
     "dropped",
+    "reconnected",
     "rss_before_bytes",
     "rss_after_bytes",
     "rss_per_session_bytes",
@@ -192,6 +193,9 @@ pub struct Report {
     pub connected: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped: Option<u64>,
+    /// Cluster: dropped sessions that reconnected to the other node and resumed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconnected: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rss_before_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,6 +234,19 @@ pub struct Report {
 impl Report {
     pub fn set_latency(&mut self, h: &Histogram<u64>) {
         (self.p50_ms, self.p90_ms, self.p99_ms, self.max_ms) = percentiles(h);
+    }
+
+    /// The figures of a run measured as one phase: latency, acks and the delivery counts.
+    pub fn set_phase(&mut self, phase: &Phase) {
+        self.set_latency(&phase.latency_snapshot());
+        let (ack50, _, ack99, _) = percentiles(&phase.ack_snapshot());
+        self.ack_p50_ms = Some(ack50);
+        self.ack_p99_ms = Some(ack99);
+        self.delivered = phase.delivered.load(Ordering::Relaxed);
+        self.expected = phase.expected.load(Ordering::Relaxed);
+        self.lost = phase.lost();
+        self.duplicates = phase.duplicates.load(Ordering::Relaxed);
+        self.errors = phase.errors.load(Ordering::Relaxed);
     }
 
     /// A two-column table of every figure, then the fanout steps.

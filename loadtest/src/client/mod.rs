@@ -19,5 +19,7 @@ pub use api::Api;
 pub use business::{Business, customer_phone};
 pub use marker::{marker, parse_marker, unix_nanos};
 pub use rss::rss_bytes;
-pub use session::{BULK_SEND_PROGRESS, Ws, connect_ws, nchan_session, parley_session};
+pub use session::{
+    BULK_SEND_PROGRESS, Ws, connect_ws, nchan_session, parley_resume, parley_session,
+};
 pub use webhook::{Inbound, sign, webhook_body};

@@ -88,6 +88,30 @@ pub async fn parley_session(
     Ok(ws)
 }
 
+/// A Parley session taken up again after its connection was lost: waits for `ready`, then
+/// subscribes to `channels` and asks for every event after `after` in one go, as the web client
+/// does. The `subscribed` answers and the replayed events follow; the caller reads them all.
+pub async fn parley_resume(
+    api: &Api,
+    token: &str,
+    channels: &[String],
+    after: i64,
+    source: Option<IpAddr>,
+) -> Result<Ws> {
+    let url = api.ws_url(&format!("/api/ws?token={token}"));
+    let mut ws = connect_ws(&url, api.socket_addr()?, source).await?;
+    tokio::time::timeout(HANDSHAKE_TIMEOUT, wait_for(&mut ws, "\"ready\""))
+        .await
+        .context("session handshake timed out")??;
+    let subscribes = channels
+        .iter()
+        .map(|channel| json!({"op": "subscribe", "channel": channel}));
+    for op in subscribes.chain([json!({"op": "resume", "after": after})]) {
+        ws.send(Message::Text(op.to_string().into())).await?;
+    }
+    Ok(ws)
+}
+
 /// An nchan subscriber on `channel`.
 pub async fn nchan_session(api: &Api, channel: &str, source: Option<IpAddr>) -> Result<Ws> {
     let url = api.ws_url(&format!("/sub/{channel}"));

@@ -12,7 +12,7 @@ use super::publish::{NchanChannel, publish_marked};
 use super::run::Run;
 use super::subscribers::{drain, open_subscribers, spawn_receiver};
 use crate::cli::Peer;
-use crate::report::{Phase, Report, percentiles};
+use crate::report::{Phase, Report};
 
 /// `inbox`: customers' webhooks at an open-loop rate to agents following every conversation.
 pub async fn inbox(run: &Run, batch: usize) -> Result<Report> {
@@ -74,15 +74,7 @@ pub async fn inbox(run: &Run, batch: usize) -> Result<Report> {
     let phase = &phases[0];
     let mut report = run.report("inbox");
     report.sessions = agents;
-    report.set_latency(&phase.latency_snapshot());
-    let (ack50, _, ack99, _) = percentiles(&phase.ack_snapshot());
-    report.ack_p50_ms = Some(ack50);
-    report.ack_p99_ms = Some(ack99);
-    report.delivered = phase.delivered.load(Ordering::Relaxed);
-    report.expected = phase.expected.load(Ordering::Relaxed);
-    report.lost = phase.lost();
-    report.duplicates = phase.duplicates.load(Ordering::Relaxed);
-    report.errors = phase.errors.load(Ordering::Relaxed);
+    report.set_phase(phase);
     report.dropped = Some(dropped.load(Ordering::Relaxed));
     // Messages per second that reached every agent (deliveries / agents).
     report.delivered_per_sec = report.delivered as f64 / agents as f64 / publish_secs;

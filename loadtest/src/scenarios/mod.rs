@@ -1,6 +1,6 @@
-//! The six scenarios, one module each, and the pieces more than one of them uses.
+//! The seven scenarios, one module each, and the pieces more than one of them uses.
 //!
-//! - `idle`, `inbox`, `fanout`, `send`, `bulk`, `big_inbox`: the scenarios.
+//! - `idle`, `inbox`, `cluster`, `fanout`, `send`, `bulk`, `big_inbox`: the scenarios.
 //! - `corpus`: the big inbox's names and message texts and the webhooks that carry them.
 //! - `run`: what every scenario is given (target, flags, run id, progress bar).
 //! - `open_loop`: the publisher that keeps its schedule whatever the server does.
@@ -9,6 +9,7 @@
 
 mod big_inbox;
 mod bulk;
+mod cluster;
 mod corpus;
 mod fanout;
 mod idle;
@@ -21,6 +22,7 @@ mod subscribers;
 
 pub use big_inbox::{BigInbox, big_inbox};
 pub use bulk::bulk;
+pub use cluster::cluster;
 pub use fanout::fanout;
 pub use idle::idle;
 pub use inbox::inbox;

@@ -37,14 +37,7 @@ pub(super) fn spawn_receiver(
                         if peer == Peer::Parley && !text.contains("\"new_message\"") {
                             continue;
                         }
-                        let Some((step, index, scheduled)) = parse_marker(text) else { continue };
-                        let Some(phase) = phases.get(step as usize) else { continue };
-                        if seen.insert(step, index) {
-                            phase.record(unix_nanos().saturating_sub(scheduled) / 1000);
-                            phase.bytes.fetch_add(text.len() as u64, Ordering::Relaxed);
-                        } else {
-                            phase.duplicates.fetch_add(1, Ordering::Relaxed);
-                        }
+                        credit(text, &phases, &mut seen);
                     }
                     Some(Ok(_)) => {}
                     Some(Err(_)) | None => {
@@ -60,11 +53,28 @@ pub(super) fn spawn_receiver(
     });
 }
 
+/// Credits the marked message a frame carries to its phase: a delivery the first time the
+/// session sees it, a duplicate after that.
+pub(super) fn credit(text: &str, phases: &[Phase], seen: &mut Seen) {
+    let Some((step, index, scheduled)) = parse_marker(text) else {
+        return;
+    };
+    let Some(phase) = phases.get(step as usize) else {
+        return;
+    };
+    if seen.insert(step, index) {
+        phase.record(unix_nanos().saturating_sub(scheduled) / 1000);
+        phase.bytes.fetch_add(text.len() as u64, Ordering::Relaxed);
+    } else {
+        phase.duplicates.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 /// The messages a session has seen: a bit per message index, per step. All sessions see the
 /// same messages, so a hash set per session would grow (and rehash) in all of them at the same
 /// moment, a stall of the generator that the figures would charge to the server.
 #[derive(Default)]
-struct Seen(Vec<Vec<u64>>);
+pub(super) struct Seen(Vec<Vec<u64>>);
 
 impl Seen {
     /// Marks a message; false when it was already seen.

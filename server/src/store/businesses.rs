@@ -60,19 +60,35 @@ const ROUTE_TTL: Duration = Duration::from_secs(2);
 
 /// Webhook routing remembered per phone number id, so a webhook usually costs no query.
 #[derive(Clone, Default)]
-pub(super) struct Routes(Arc<Mutex<HashMap<String, (Instant, Addressee)>>>);
+pub(super) struct Routes {
+    remembered: Arc<Mutex<HashMap<String, (Instant, Addressee)>>>,
+    /// One lookup at a time per phone number id: when a busy number's route runs out, the
+    /// hundreds of webhooks in flight would each read it (and each hold a pooled connection)
+    /// at the same moment; they wait for the first one's read instead.
+    lookups: Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
+}
 
 impl Routes {
     fn recall(&self, phone_number_id: &str) -> Option<Addressee> {
-        let routes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let routes = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
         match routes.get(phone_number_id) {
             Some((at, addressee)) if at.elapsed() < ROUTE_TTL => Some(addressee.clone()),
             _ => None,
         }
     }
 
+    /// The lock of a lookup of `phone_number_id`; locks no one holds or waits for are dropped.
+    fn lookup(&self, phone_number_id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut lookups = self.lookups.lock().unwrap_or_else(|e| e.into_inner());
+        lookups.retain(|_, lookup| Arc::strong_count(lookup) > 1);
+        lookups
+            .entry(phone_number_id.to_string())
+            .or_default()
+            .clone()
+    }
+
     fn remember(&self, phone_number_id: &str, addressee: &Addressee) {
-        let mut routes = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut routes = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
         routes.retain(|_, (at, _)| at.elapsed() < ROUTE_TTL);
         routes.insert(
             phone_number_id.to_string(),
@@ -87,7 +103,7 @@ impl Store {
     /// route that still counts it only sends the webhook down the path that reads the real list.)
     pub(super) fn forget_routes(&self) {
         self.routes
-            .0
+            .remembered
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
@@ -132,6 +148,11 @@ impl Store {
         &self,
         phone_number_id: &str,
     ) -> StoreResult<Option<Addressee>> {
+        if let Some(addressee) = self.routes.recall(phone_number_id) {
+            return Ok(Some(addressee));
+        }
+        let lookup = self.routes.lookup(phone_number_id);
+        let _turn = lookup.lock().await;
         if let Some(addressee) = self.routes.recall(phone_number_id) {
             return Ok(Some(addressee));
         }

@@ -97,6 +97,7 @@ pub use replies::{FlowStep, MatchMode, QuickReplyButton, Reply, ReplyMedia, trig
 pub use reports::{SlotCount, Step, TimelineRow};
 pub use search::{Cursor, SearchHit, SearchScope, parse_cursor};
 pub use team::{Assigned, Person, TabCounts};
+pub use team_auto::Standing;
 pub use team_settings::TeamSettings;
 pub use templates::{JobRecipient, SendJob, TemplateRow};
 pub use tokens::RefreshOutcome;

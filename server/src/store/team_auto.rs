@@ -13,6 +13,16 @@ use super::{Params, Store, now_ms, rows_per_statement};
 /// The reason logged when a customer's message reopens their conversation.
 pub(super) const REOPEN_REASON: &str = "customer_message";
 
+/// What decides whether a customer's message reopens or assigns their conversation.
+pub struct Standing {
+    /// `open`, `pending`, `resolved` or `snoozed`.
+    pub status: String,
+    /// Whether a member holds the conversation.
+    pub assigned: bool,
+    /// Whether the business hands new conversations out round robin.
+    pub round_robin: bool,
+}
+
 impl Store {
     /// Of these conversations of a business, the ones a customer's message changes: resolved
     /// or snoozed ones, and when `assigning`, open ones nobody holds. One read for a webhook's
@@ -47,6 +57,24 @@ impl Store {
             found.extend(rows.into_iter().map(|(phone,)| phone));
         }
         Ok(found)
+    }
+
+    /// The conversation's status and holder and the business's assignment mode, in one read:
+    /// it follows each inbound message that may change it, so it costs one round trip, not three.
+    pub async fn standing(&self, key: &ConversationKey) -> StoreResult<Standing> {
+        let (status, assignee, mode): (String, Option<String>, String) = sqlx::query_as(
+            "SELECT c.status, c.assignee_id, b.assignment_mode FROM contacts c \
+             JOIN businesses b ON b.id = c.business_id WHERE c.business_id = $1 AND c.phone = $2",
+        )
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(Standing {
+            status,
+            assigned: assignee.is_some(),
+            round_robin: mode == "round_robin",
+        })
     }
 
     /// Reopens a resolved or snoozed conversation its customer wrote to; answers the events,

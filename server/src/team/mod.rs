@@ -108,18 +108,14 @@ impl Team {
     /// with round-robin assignment an open conversation nobody holds goes to the least busy
     /// agent with a session on this node. Reads first, so the common case writes nothing.
     async fn customer_wrote(&self, key: &ConversationKey) -> Result<(), TeamError> {
-        let row = self.store.contact_row(&key.business_id, &key.phone).await?;
-        if matches!(row.status.as_str(), "resolved" | "snoozed") {
+        let standing = self.store.standing(key).await?;
+        if matches!(standing.status.as_str(), "resolved" | "snoozed") {
             let events = self.store.reopen(key).await?;
             self.bus.publish(events);
-        } else if row.status != "open" {
+        } else if standing.status != "open" {
             return Ok(());
         }
-        if row.assignee_id.is_some() {
-            return Ok(());
-        }
-        let settings = self.store.team_settings(&key.business_id).await?;
-        if settings.assignment_mode != "round_robin" {
+        if standing.assigned || !standing.round_robin {
             return Ok(());
         }
         let online = self

@@ -304,19 +304,20 @@ fi
 if wanted biginbox; then
 echo "== big inbox"
 # One business with 100,000 conversations and 1,000,000 messages, seeded through batched signed
-# webhooks, then each read timed one after another: on SQLite, then on a fresh Postgres database.
+# webhooks, then each read timed one after another: on SQLite, then on the suite's own Postgres.
 # Seeding takes longer than the other runs' 900 s bound. No simulated customers: they would
 # write today while the seed writes the past, and search windows read the newest first.
 export RUN_LIMIT=3600
 start_parley PARLEY_SANDBOX__SIMULATED_CUSTOMERS=0
 run "biginbox-sqlite" big-inbox --target "$P" $BIG --max-inflight 4 --server-pid "$SERVER_PID"
 stop_parley
-PG=$(scripts/ensure-postgres.sh)
-psql "$PG" -qc 'DROP DATABASE IF EXISTS parley_bench' -c 'CREATE DATABASE parley_bench'
-start_parley DATABASE_URL="${PG%/*}/parley_bench" PARLEY_SANDBOX__SIMULATED_CUSTOMERS=0
+start_postgres
+fresh_database parley_big
+start_parley DATABASE_URL="$PG_URL/parley_big" PARLEY_SANDBOX__SIMULATED_CUSTOMERS=0
 run "biginbox-postgres" big-inbox --target "$P" $BIG --max-inflight 4 --server-pid "$SERVER_PID"
 stop_parley
-psql "$PG" -qc 'DROP DATABASE IF EXISTS parley_bench'
+statements parley_big biginbox-postgres
+stop_postgres
 unset RUN_LIMIT
 
 fi

@@ -1,6 +1,6 @@
 //! Events pushed to agents, and the channel names they travel on.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -123,10 +123,10 @@ impl SharedEvent {
     }
 
     /// The index of the first of the given subscriptions that carries this event.
-    pub fn matching_channel(&self, subscribed: &[String]) -> Option<usize> {
+    pub fn matching_channel(&self, subscribed: &[Arc<str>]) -> Option<usize> {
         self.event
             .channels
             .iter()
-            .position(|c| subscribed.contains(c))
+            .position(|c| subscribed.iter().any(|s| **s == **c))
     }
 }

@@ -12,7 +12,7 @@ use serde_json::json;
 use tungstenite::Utf8Bytes;
 
 use crate::event_log::{EventLog, Replay};
-use crate::events::{SharedEvent, USER_CHANNEL_PREFIX};
+use crate::events::{SharedEvent, USER_CHANNEL_PREFIX, channel_name};
 use crate::followers::{Connect, Disconnect, Notice, SessionId, Subscribe, Unsubscribe};
 use crate::hub::{EventBus, Hub};
 use crate::presence::{PresenceState, SessionPresence};
@@ -131,7 +131,7 @@ impl SessionActor {
             hub: setup.hub,
             log: setup.log,
             out: setup.out,
-            channels: setup.channels.into_iter().map(Arc::from).collect(),
+            channels: setup.channels.into_iter().map(channel_name).collect(),
             last_heard: Instant::now(),
             expires_in: setup.expires_in,
             held: None,
@@ -212,7 +212,7 @@ impl SessionActor {
             self.send_control("invalid_channel", None, ctx);
             return;
         }
-        let channel: Arc<str> = channel.into();
+        let channel = channel_name(channel);
         self.tell_hub(Subscribe {
             id: self.id,
             channel: channel.clone(),

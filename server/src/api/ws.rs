@@ -32,8 +32,9 @@ use crate::telemetry;
 const PATH: &str = "/api/ws";
 /// Client operations are a few hundred bytes; anything past this closes the socket.
 const MAX_MESSAGE: usize = 64 * 1024;
-/// Grows only while a larger frame is read.
-const READ_BUFFER: usize = 256;
+/// Client operations are a few dozen bytes; a larger frame grows it while it is read. Held by
+/// every idle session.
+const READ_BUFFER: usize = 128;
 /// Frames waiting in the session's queue go out together, in writes of about this size (one
 /// system call for many frames when a busy conversation outpaces the socket): room for what the
 /// hub merges into one hand-over while the node is busy (~20 events of ~550 bytes).

@@ -71,9 +71,10 @@ pub async fn serve(
         let leftover = parts.read_buf.to_vec();
         WebSocketStream::from_partially_read(parts.io, leftover, Role::Server, Some(config)).await
     };
-    // Only the session's own state lives on with it.
+    // The session runs in a task of its own, holding only its own state: the HTTP connection's
+    // task (with actix-http's dispatcher and the handshake's request id) ends here.
     drop((span, request_id));
-    run(&state, auth, socket).await;
+    actix_web::rt::spawn(async move { run(&state, auth, socket).await });
     Ok(())
 }
 

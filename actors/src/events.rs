@@ -1,6 +1,6 @@
 //! Events pushed to agents, and the channel names they travel on.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -59,6 +59,17 @@ pub fn user_channel(user_id: &str) -> String {
 
 /// What starts every user's own channel.
 pub const USER_CHANNEL_PREFIX: &str = "user/";
+
+/// A channel's name as sessions and the hub hold it. `NOTIFICATIONS`, which nearly every session
+/// follows, is one copy for the whole process.
+pub fn channel_name(name: String) -> Arc<str> {
+    static SHARED: LazyLock<Arc<str>> = LazyLock::new(|| NOTIFICATIONS.into());
+    if name == NOTIFICATIONS {
+        SHARED.clone()
+    } else {
+        name.into()
+    }
+}
 
 /// The WebSocket frame of an event, borrowing it (no copy of its data per frame).
 #[derive(Serialize)]
@@ -123,10 +134,10 @@ impl SharedEvent {
     }
 
     /// The index of the first of the given subscriptions that carries this event.
-    pub fn matching_channel(&self, subscribed: &[String]) -> Option<usize> {
+    pub fn matching_channel(&self, subscribed: &[Arc<str>]) -> Option<usize> {
         self.event
             .channels
             .iter()
-            .position(|c| subscribed.contains(c))
+            .position(|c| subscribed.iter().any(|s| **s == **c))
     }
 }

@@ -12,7 +12,9 @@ use actix::prelude::*;
 use crate::error::StoreError;
 use crate::event_log::{EventLog, Replay};
 use crate::events::{Event, SharedEvent};
-use crate::followers::{Connect, Disconnect, Followers, SessionId, Subscribe, Unsubscribe};
+use crate::followers::{
+    Connect, Disconnect, Followers, HEARTBEAT_INTERVAL, SessionId, Subscribe, Unsubscribe,
+};
 use crate::load::{LOAD_SAMPLE, Load};
 use crate::sequencer::{GAP_WAIT, Sequencers};
 
@@ -80,6 +82,8 @@ pub struct Hub {
     load: Load,
     /// Where missing events are read from (none for a hub tested alone: gaps are given up on).
     log: Option<Arc<dyn EventLog>>,
+    /// The timer set for the soonest access token to run out, and when that is.
+    expiry_timer: Option<(Instant, SpawnHandle)>,
 }
 
 impl Hub {
@@ -179,6 +183,18 @@ impl Hub {
             self.followers.deliver(id, events);
         }
     }
+
+    /// Closes the sessions whose token has run out and sets the timer for the next one.
+    fn expire(&mut self, ctx: &mut Context<Self>) {
+        if let Some((_, timer)) = self.expiry_timer.take() {
+            ctx.cancel_future(timer);
+        }
+        let next = self.followers.expire(Instant::now());
+        self.expiry_timer = next.map(|due| {
+            let wait = due.saturating_duration_since(Instant::now());
+            (due, ctx.run_later(wait, Hub::expire))
+        });
+    }
 }
 
 impl Actor for Hub {
@@ -187,13 +203,19 @@ impl Actor for Hub {
     fn started(&mut self, ctx: &mut Self::Context) {
         ctx.run_interval(GAP_WAIT / 2, Hub::fill_gaps);
         ctx.run_interval(LOAD_SAMPLE, |hub, _| hub.load.sample());
+        // One heartbeat and one expiry timer for every session here, not two timers each.
+        ctx.run_interval(HEARTBEAT_INTERVAL, |hub, _| hub.followers.heartbeat());
     }
 }
 
 impl Handler<Connect> for Hub {
     type Result = ();
-    fn handle(&mut self, msg: Connect, _: &mut Context<Self>) {
+    fn handle(&mut self, msg: Connect, ctx: &mut Context<Self>) {
+        let expires_at = msg.expires_at;
         self.followers.connect(msg);
+        if self.expiry_timer.is_none_or(|(due, _)| expires_at < due) {
+            self.expire(ctx);
+        }
     }
 }
 
@@ -252,7 +274,7 @@ impl Handler<CatchUp> for Hub {
             .followers
             .businesses()
             .into_iter()
-            .filter_map(|business| Some((business.clone(), self.order.released(business)?)))
+            .filter_map(|business| Some((business.to_string(), self.order.released(business)?)))
             .collect();
         for (business, after) in reads {
             self.read_log(business, after, None, ctx);
@@ -302,7 +324,7 @@ impl EventBus for InProcessBus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::followers::{CloseSession, Deliver};
+    use crate::followers::Notice;
     use serde_json::json;
 
     fn logged(seq: i64) -> Event {
@@ -322,17 +344,14 @@ mod tests {
         type Context = Context<Self>;
     }
 
-    impl Handler<Deliver> for Recorder {
+    impl Handler<Notice> for Recorder {
         type Result = ();
-        fn handle(&mut self, msg: Deliver, _: &mut Context<Self>) {
-            let seqs = msg.0.iter().map(|e| e.event.seq).collect();
-            self.0.lock().expect("recorder lock").push(seqs);
+        fn handle(&mut self, msg: Notice, _: &mut Context<Self>) {
+            if let Notice::Deliver(events) = msg {
+                let seqs = events.iter().map(|e| e.event.seq).collect();
+                self.0.lock().expect("recorder lock").push(seqs);
+            }
         }
-    }
-
-    impl Handler<CloseSession> for Recorder {
-        type Result = ();
-        fn handle(&mut self, _: CloseSession, _: &mut Context<Self>) {}
     }
 
     /// Publishes seqs 1, 2 and 3 one by one to a hub whose load is fixed; answers the hand-overs
@@ -349,8 +368,8 @@ mod tests {
             id: 1,
             business_id: "b".into(),
             user_id: "u".into(),
-            deliver: recorder.clone().recipient(),
-            close: recorder.recipient(),
+            session: recorder.recipient(),
+            expires_at: Instant::now() + Duration::from_secs(60),
         });
         hub.do_send(Subscribe {
             id: 1,

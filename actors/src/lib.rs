@@ -5,8 +5,8 @@
 //! - `event_log`: the store's event log as sessions and the hub read it (`EventLog`, `Replay`)
 //! - `conversation`: one actor per conversation, the single writer of it; its registry
 //! - `hub`: one per node, routes events to the sessions that follow their channels; `EventBus`
-//! - `followers`: the hub's table of connected sessions and their channels, and the messages
-//!   sessions use to join it
+//! - `followers`: the hub's table of connected sessions and their channels, the messages
+//!   sessions use to join it, and the heartbeat and token expiry the hub keeps for all of them
 //! - `sequencer` (private): puts each business's events back in `seq` order, filling gaps from
 //!   the log
 //! - `load` (private): samples the process's CPU use, so a busy hub merges hand-overs

@@ -65,8 +65,9 @@ pub fn presence_event(
 /// One session's presence: where it is not idle, and its own events on their way back.
 pub struct SessionPresence {
     bus: Arc<dyn EventBus>,
-    business_id: String,
-    user_id: String,
+    /// Shared with the session.
+    business_id: Arc<str>,
+    user_id: Arc<str>,
     /// The user's name as the others see it.
     name: String,
     /// Conversations this session is viewing or typing in; cleared when it closes.
@@ -81,8 +82,8 @@ const MAX_ACTIVE: usize = 32;
 impl SessionPresence {
     pub fn new(
         bus: Arc<dyn EventBus>,
-        business_id: String,
-        user_id: String,
+        business_id: Arc<str>,
+        user_id: Arc<str>,
         name: String,
     ) -> SessionPresence {
         SessionPresence {

@@ -130,8 +130,9 @@ enum Taken<T> {
     Ended,
 }
 
-/// Places an empty queue keeps after a burst.
-const IDLE_SLOTS: usize = 4;
+/// Places an empty queue keeps: one, so a session that gets one frame at a time (the common
+/// case) never reallocates, and an idle one holds a single slot.
+const IDLE_SLOTS: usize = 1;
 
 impl<T> Drop for Receiver<T> {
     fn drop(&mut self) {

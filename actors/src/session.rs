@@ -6,22 +6,20 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use actix::WeakAddr;
 use actix::prelude::*;
 use serde_json::json;
 use tungstenite::Utf8Bytes;
 
 use crate::event_log::{EventLog, Replay};
-use crate::events::{SharedEvent, USER_CHANNEL_PREFIX};
-use crate::followers::{
-    CloseSession, Connect, Deliver, Disconnect, SessionId, Subscribe, Unsubscribe,
-};
+use crate::events::{SharedEvent, USER_CHANNEL_PREFIX, channel_name};
+use crate::followers::{Connect, Disconnect, Notice, SessionId, Subscribe, Unsubscribe};
 use crate::hub::{EventBus, Hub};
 use crate::presence::{PresenceState, SessionPresence};
 use crate::queue;
 
-/// How often the server pings (WebSocket) or sends a keep-alive comment (SSE).
-pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(15);
-/// A WebSocket client silent this long is gone.
+/// A WebSocket client silent this long is gone (the hub's heartbeat checks every
+/// `followers::HEARTBEAT_INTERVAL`).
 pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(45);
 /// Longest channel name a client may follow.
 const MAX_CHANNEL_LEN: usize = 160;
@@ -74,17 +72,20 @@ pub enum ClientOp {
     Gone,
 }
 
+/// Thousands are held at once, mostly idle, so what each holds is kept small: its ids are shared
+/// with the hub and its presence, and its timers are the hub's (one for all sessions).
 pub struct SessionActor {
     id: SessionId,
-    business_id: String,
-    user_id: String,
+    business_id: Arc<str>,
+    user_id: Arc<str>,
     transport: Transport,
-    hub: Addr<Hub>,
+    /// Weak: the hub outlives every session, and a strong address costs each one an allocation.
+    hub: WeakAddr<Hub>,
     log: Arc<dyn EventLog>,
     /// Bounded: when it is full the client is too slow and gets closed.
     out: queue::Sender<Frame>,
     /// Followed channels: a handful at most, so a vector (smaller than a set when idle).
-    channels: Vec<String>,
+    channels: Vec<Arc<str>>,
     last_heard: Instant,
     /// Time left on the access token; the stream ends when it runs out.
     expires_in: Duration,
@@ -107,7 +108,7 @@ pub struct SessionSetup {
     /// Where presence is published (it crosses nodes).
     pub bus: Arc<dyn EventBus>,
     pub transport: Transport,
-    pub hub: Addr<Hub>,
+    pub hub: WeakAddr<Hub>,
     pub log: Arc<dyn EventLog>,
     pub out: queue::Sender<Frame>,
     pub channels: Vec<String>,
@@ -117,22 +118,20 @@ pub struct SessionSetup {
 
 impl SessionActor {
     pub fn new(setup: SessionSetup) -> SessionActor {
-        let presence = SessionPresence::new(
-            setup.bus,
-            setup.business_id.clone(),
-            setup.user_id.clone(),
-            setup.name,
-        );
+        let business_id: Arc<str> = setup.business_id.into();
+        let user_id: Arc<str> = setup.user_id.into();
+        let presence =
+            SessionPresence::new(setup.bus, business_id.clone(), user_id.clone(), setup.name);
         SessionActor {
             presence,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            business_id: setup.business_id,
-            user_id: setup.user_id,
+            business_id,
+            user_id,
             transport: setup.transport,
             hub: setup.hub,
             log: setup.log,
             out: setup.out,
-            channels: setup.channels,
+            channels: setup.channels.into_iter().map(channel_name).collect(),
             last_heard: Instant::now(),
             expires_in: setup.expires_in,
             held: None,
@@ -196,12 +195,25 @@ impl SessionActor {
             && !channel.starts_with(USER_CHANNEL_PREFIX)
     }
 
+    /// Tells the hub, if it is still there (it lives as long as the process).
+    fn tell_hub<M>(&self, msg: M)
+    where
+        M: Message + Send + 'static,
+        M::Result: Send,
+        Hub: Handler<M>,
+    {
+        if let Some(hub) = self.hub.upgrade() {
+            hub.do_send(msg);
+        }
+    }
+
     fn subscribe(&mut self, channel: String, ctx: &mut Context<Self>) {
         if !Self::may_follow(&channel) {
             self.send_control("invalid_channel", None, ctx);
             return;
         }
-        self.hub.do_send(Subscribe {
+        let channel = channel_name(channel);
+        self.tell_hub(Subscribe {
             id: self.id,
             channel: channel.clone(),
         });
@@ -211,6 +223,15 @@ impl SessionActor {
         if !self.channels.contains(&channel) {
             self.channels.push(channel);
         }
+    }
+
+    /// The hub's heartbeat: a WebSocket client silent too long is gone; others get a ping.
+    fn heartbeat(&mut self, ctx: &mut Context<Self>) {
+        if self.transport == Transport::WebSocket && self.last_heard.elapsed() > CLIENT_TIMEOUT {
+            self.close("heartbeat timeout", ctx);
+            return;
+        }
+        self.push(Frame::Ping, ctx);
     }
 
     fn resume(&mut self, after: i64, ctx: &mut Context<Self>) {
@@ -243,17 +264,17 @@ impl Actor for SessionActor {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         metrics::gauge!(SESSIONS_CONNECTED, "transport" => self.transport.label()).increment(1.0);
-        self.hub.do_send(Connect {
+        self.tell_hub(Connect {
             id: self.id,
             business_id: self.business_id.clone(),
             user_id: self.user_id.clone(),
-            deliver: ctx.address().recipient(),
-            close: ctx.address().recipient(),
+            session: ctx.address().recipient(),
+            expires_at: Instant::now() + self.expires_in,
         });
-        for channel in self.channels.clone() {
-            self.hub.do_send(Subscribe {
+        for channel in &self.channels {
+            self.tell_hub(Subscribe {
                 id: self.id,
-                channel,
+                channel: channel.clone(),
             });
         }
         // The hub has our registration queued ahead of any event published after this frame.
@@ -261,45 +282,30 @@ impl Actor for SessionActor {
         if let Some(after) = self.resume_from.take() {
             self.resume(after, ctx);
         }
-        ctx.run_later(self.expires_in, |session, ctx| {
-            session.close("token expired", ctx);
-        });
-        ctx.run_interval(HEARTBEAT_INTERVAL, |session, ctx| {
-            if session.transport == Transport::WebSocket
-                && session.last_heard.elapsed() > CLIENT_TIMEOUT
-            {
-                session.close("heartbeat timeout", ctx);
-                return;
-            }
-            session.push(Frame::Ping, ctx);
-        });
     }
 
     fn stopped(&mut self, _: &mut Self::Context) {
         metrics::gauge!(SESSIONS_CONNECTED, "transport" => self.transport.label()).decrement(1.0);
         self.presence.clear();
-        self.hub.do_send(Disconnect { id: self.id });
+        self.tell_hub(Disconnect { id: self.id });
     }
 }
 
-impl Handler<Deliver> for SessionActor {
+impl Handler<Notice> for SessionActor {
     type Result = ();
-    fn handle(&mut self, msg: Deliver, ctx: &mut Context<Self>) {
-        match self.held.as_mut() {
-            Some(held) => held.extend(msg.0),
-            None => {
-                for event in &msg.0 {
-                    self.send_event(event, ctx);
+    fn handle(&mut self, msg: Notice, ctx: &mut Context<Self>) {
+        match msg {
+            Notice::Deliver(events) => match self.held.as_mut() {
+                Some(held) => held.extend(events),
+                None => {
+                    for event in &events {
+                        self.send_event(event, ctx);
+                    }
                 }
-            }
+            },
+            Notice::Close(reason) => self.close(&reason, ctx),
+            Notice::Heartbeat => self.heartbeat(ctx),
         }
-    }
-}
-
-impl Handler<CloseSession> for SessionActor {
-    type Result = ();
-    fn handle(&mut self, msg: CloseSession, ctx: &mut Context<Self>) {
-        self.close(&msg.0, ctx);
     }
 }
 
@@ -310,16 +316,16 @@ impl Handler<ClientOp> for SessionActor {
         match msg {
             ClientOp::Subscribe(channel) => self.subscribe(channel, ctx),
             ClientOp::Unsubscribe(channel) => {
-                self.hub.do_send(Unsubscribe {
+                self.channels.retain(|c| **c != *channel);
+                self.tell_hub(Unsubscribe {
                     id: self.id,
-                    channel: channel.clone(),
+                    channel,
                 });
-                self.channels.retain(|c| *c != channel);
             }
             ClientOp::Resume(after) => self.resume(after, ctx),
             ClientOp::Presence(channel, state) => {
                 if Self::may_follow(&channel) {
-                    let following = self.channels.contains(&channel);
+                    let following = self.channels.iter().any(|c| **c == *channel);
                     self.presence.set(&channel, state, following);
                 } else {
                     self.send_control("invalid_channel", None, ctx);

@@ -50,7 +50,7 @@ fn session(
         name: "Agent One".into(),
         bus: Arc::new(InProcessBus(hub.clone())),
         transport: Transport::WebSocket,
-        hub: hub.clone(),
+        hub: hub.downgrade(),
         log: Arc::new(SlowLog),
         out,
         channels: vec!["c".into()],

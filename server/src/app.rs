@@ -21,6 +21,7 @@ use actix_web::rt::net::TcpStream;
 use actix_web::{App, HttpRequest, HttpResponse, web};
 use anyhow::Context;
 use parley_actors::conversation::Conversations;
+use parley_actors::event_log::EventLog;
 use parley_actors::hub::{EventBus, Hub, InProcessBus};
 
 use crate::answer_journal::AnswerJournal;
@@ -101,8 +102,9 @@ impl Application {
         };
         // The hub continues each business's log where it stands, so it orders even the first
         // events after a start (group commit publishes a batch's events in any order).
+        let event_log: Arc<dyn EventLog> = Arc::new(store.clone());
         let hub = Hub::resuming(store.last_seqs().await?)
-            .reading(Arc::new(store.clone()))
+            .reading(event_log.clone())
             .start();
         let token_versions = Arc::new(TokenVersions::default());
         let bus: Arc<dyn EventBus> = match other_nodes {
@@ -188,6 +190,7 @@ impl Application {
             sending,
             hub,
             bus,
+            event_log,
             conversations,
             provider,
             outbox,

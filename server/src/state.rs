@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use actix::Addr;
 use parley_actors::conversation::Conversations;
+use parley_actors::event_log::EventLog;
 use parley_actors::hub::{EventBus, Hub};
 
 use crate::auth::google::GoogleVerifier;
@@ -39,6 +40,8 @@ pub struct AppState {
     pub hub: Addr<Hub>,
     /// Where events are published (the hub, through the bus).
     pub bus: Arc<dyn EventBus>,
+    /// The store's event log as the hub and every session replay it (one, shared).
+    pub event_log: Arc<dyn EventLog>,
     /// This process's id among the nodes sharing the database (random per start).
     pub node: String,
     /// The conversation actors, started on demand.

@@ -1,7 +1,6 @@
 //! Live pushes over SSE (`/api/events/stream/…`); the WebSocket (`/api/ws`) is in `ws`. Both are
 //! fronted by a `SessionActor`; these handlers only wire sockets to it.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use actix::Actor;
@@ -46,8 +45,8 @@ pub(super) async fn setup(
         name,
         bus: state.bus.clone(),
         transport,
-        hub: state.hub.clone(),
-        log: Arc::new(state.store.clone()),
+        hub: state.hub.downgrade(),
+        log: state.event_log.clone(),
         out,
         channels,
         expires_in: Duration::from_millis(expires_in_ms.max(0) as u64),

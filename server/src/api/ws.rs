@@ -8,7 +8,7 @@
 use std::io;
 use std::time::Instant;
 
-use actix::Actor;
+use actix::{Actor, WeakAddr};
 use actix_codec::Framed;
 use actix_http::body::{self, BodySize};
 use actix_http::h1::{Codec, Message as H1};
@@ -32,8 +32,9 @@ use crate::telemetry;
 const PATH: &str = "/api/ws";
 /// Client operations are a few hundred bytes; anything past this closes the socket.
 const MAX_MESSAGE: usize = 64 * 1024;
-/// Grows only while a larger frame is read.
-const READ_BUFFER: usize = 256;
+/// Client operations are a few dozen bytes; a larger frame grows it while it is read. Held by
+/// every idle session.
+const READ_BUFFER: usize = 128;
 /// Frames waiting in the session's queue go out together, in writes of about this size (one
 /// system call for many frames when a busy conversation outpaces the socket): room for what the
 /// hub merges into one hand-over while the node is busy (~20 events of ~550 bytes).
@@ -70,7 +71,10 @@ pub async fn serve(
         let leftover = parts.read_buf.to_vec();
         WebSocketStream::from_partially_read(parts.io, leftover, Role::Server, Some(config)).await
     };
-    run(&state, auth, socket).await;
+    // The session runs in a task of its own, holding only its own state: the HTTP connection's
+    // task (with actix-http's dispatcher and the handshake's request id) ends here.
+    drop((span, request_id));
+    actix_web::rt::spawn(async move { run(&state, auth, socket).await });
     Ok(())
 }
 
@@ -108,7 +112,8 @@ async fn refuse(
 /// Moves frames both ways until either side ends the session.
 async fn run(state: &AppState, auth: Auth, mut socket: WebSocketStream<TcpStream>) {
     let (setup, mut frames) = setup(state, auth, Transport::WebSocket, Vec::new(), None).await;
-    let actor = SessionActor::new(setup).start();
+    // Weak: the hub's address keeps the actor alive, and a strong one costs an allocation.
+    let actor = SessionActor::new(setup).start().downgrade();
     loop {
         tokio::select! {
             frame = frames.recv() => {
@@ -141,7 +146,7 @@ async fn run(state: &AppState, auth: Auth, mut socket: WebSocketStream<TcpStream
                 }
             }
             incoming = socket.next() => match incoming {
-                Some(Ok(Message::Text(text))) => actor.do_send(ClientOp::parse(&text)),
+                Some(Ok(Message::Text(text))) => tell(&actor, ClientOp::parse(&text)),
                 // Pings are answered by tungstenite; any frame shows the client is there.
                 Some(Ok(Message::Close(_))) => {
                     // Sends tungstenite's queued answer, completing the closing handshake.
@@ -149,11 +154,18 @@ async fn run(state: &AppState, auth: Auth, mut socket: WebSocketStream<TcpStream
                     break;
                 }
                 Some(Err(_)) | None => break,
-                Some(Ok(_)) => actor.do_send(ClientOp::Heard),
+                Some(Ok(_)) => tell(&actor, ClientOp::Heard),
             },
         }
     }
-    actor.do_send(ClientOp::Gone);
+    tell(&actor, ClientOp::Gone);
+}
+
+/// Hands the session actor what the client did, unless it has stopped already.
+fn tell(actor: &WeakAddr<SessionActor>, op: ClientOp) {
+    if let Some(actor) = actor.upgrade() {
+        actor.do_send(op);
+    }
 }
 
 /// `/api/ws` without an `Upgrade: websocket` header.

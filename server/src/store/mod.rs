@@ -81,7 +81,7 @@ mod users;
 
 pub use businesses::{Business, ProviderCredentials};
 pub use canned::{CannedMedia, CannedReply};
-pub use contact_list::{ContactPage, ContactRow};
+pub use contact_list::{ContactPage, ContactRow, ConversationJson};
 pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};
 pub use labels::Label;

@@ -24,7 +24,7 @@ use crate::templates::catalog::sync_templates;
     get,
     path = "/api/templates",
     tag = "templates",
-    responses((status = 200, description = "The business's templates", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The business's templates", body = Vec<crate::store::TemplateJson>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn list_templates(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {

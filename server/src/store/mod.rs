@@ -97,7 +97,7 @@ pub use reports::{SlotCount, Step, TimelineRow};
 pub use search::{Cursor, SearchHit, SearchScope, parse_cursor};
 pub use team::{Assigned, Person, TabCounts};
 pub use team_settings::TeamSettings;
-pub use templates::{JobRecipient, SendJob, TemplateRow};
+pub use templates::{JobRecipient, SendJob, TemplateJson, TemplateRow};
 pub use tokens::RefreshOutcome;
 pub use users::{NewUser, ROLE_AGENT, ROLE_OWNER, User, UserChanges};
 

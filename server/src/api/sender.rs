@@ -206,7 +206,7 @@ fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<(String, BTreeMap<S
     path = "/api/send-template/jobs/{id}",
     tag = "templates",
     params(("id" = String, Path, description = "The bulk job")),
-    responses((status = 200, description = "Progress and results so far", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Progress and results so far", body = crate::sending::JobReport), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn get_job(

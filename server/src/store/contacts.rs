@@ -149,7 +149,7 @@ pub(super) async fn ensure_contact(
 }
 
 /// What a contact import changed.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct ImportCounts {
     pub added: u64,
     pub updated: u64,

@@ -25,6 +25,16 @@ use crate::templates::catalog::CatalogError;
 /// The text the web client refreshes on; it must stay exactly this.
 pub const TOKEN_EXPIRED: &str = "Forbidden: Token expired";
 
+/// The answer of a change that has nothing more to say: `{"status": "success"}`.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Success {
+    /// Always `success`.
+    status: &'static str,
+}
+
+/// The one `Success` answer.
+pub const SUCCESS: Success = Success { status: "success" };
+
 /// The body of every refusal.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {

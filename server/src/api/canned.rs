@@ -4,15 +4,15 @@
 use actix_multipart::Multipart;
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
 use crate::canned::{self, CannedInput};
 use crate::error::{ApiError, ApiResult};
 use crate::multipart::Form;
 use crate::state::AppState;
-use crate::store::{CannedReply, MediaFile, iso_time};
+use crate::store::{CannedReply, iso_time};
 
 /// The largest file read (a document); smaller kinds are held to their own limits.
 const MAX_FILE: usize = 100 * 1024 * 1024;
@@ -93,7 +93,7 @@ impl CannedBody {
     path = "/api/canned-replies",
     tag = "canned",
     params(crate::api::canned::ListQuery),
-    responses((status = 200, description = "`{canned_replies}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The canned replies", body = CannedList), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn list_canned_replies(
@@ -103,8 +103,15 @@ pub async fn list_canned_replies(
 ) -> ApiResult<HttpResponse> {
     let replies = state.store.canned_replies(&auth.business_id).await?;
     let replies = canned::starting_with(replies, query.q.as_deref());
-    let replies: Vec<Value> = replies.iter().map(canned_json).collect();
-    Ok(HttpResponse::Ok().json(json!({ "canned_replies": replies })))
+    Ok(HttpResponse::Ok().json(CannedList {
+        canned_replies: replies.iter().map(canned_json).collect(),
+    }))
+}
+
+/// The canned replies, by shortcut.
+#[derive(Serialize, ToSchema)]
+pub struct CannedList<'a> {
+    canned_replies: Vec<CannedJson<'a>>,
 }
 
 /// `POST /api/canned-replies` → 201 with the reply.
@@ -114,7 +121,7 @@ pub async fn list_canned_replies(
     path = "/api/canned-replies",
     tag = "canned",
     request_body(content((crate::api::canned::CannedForm = "application/json"), (crate::api::described::CannedUpload = "multipart/form-data"))),
-    responses((status = 201, description = "The canned reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 201, description = "The canned reply", body = CannedJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn create_canned_reply(
@@ -140,7 +147,7 @@ pub async fn create_canned_reply(
     tag = "canned",
     params(("id" = String, Path, description = "The canned reply")),
     request_body(content((crate::api::canned::CannedForm = "application/json"), (crate::api::described::CannedUpload = "multipart/form-data"))),
-    responses((status = 200, description = "The canned reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The canned reply", body = CannedJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn update_canned_reply(
@@ -189,22 +196,37 @@ pub async fn delete_canned_reply(
 }
 
 /// A canned reply as the API shows it.
-fn canned_json(reply: &CannedReply) -> Value {
-    json!({
-        "id": reply.id,
-        "shortcut": reply.shortcut,
-        "text": reply.text,
-        "media": reply.media.as_ref().map(media_json),
-        "updated_at": iso_time(reply.updated_at),
-    })
+fn canned_json(reply: &CannedReply) -> CannedJson<'_> {
+    CannedJson {
+        id: &reply.id,
+        shortcut: &reply.shortcut,
+        text: &reply.text,
+        media: reply.media.as_ref().map(|file| CannedFile {
+            id: &file.id,
+            mime_type: &file.mime_type,
+            filename: &file.filename,
+            size: file.size,
+        }),
+        updated_at: iso_time(reply.updated_at),
+    }
+}
+
+/// A canned reply.
+#[derive(Serialize, ToSchema)]
+pub struct CannedJson<'a> {
+    id: &'a str,
+    shortcut: &'a str,
+    text: &'a str,
+    media: Option<CannedFile<'a>>,
+    /// ISO 8601.
+    updated_at: String,
 }
 
 /// A canned reply's file, served by `GET /api/media/{id}`.
-fn media_json(file: &MediaFile) -> Value {
-    json!({
-        "id": file.id,
-        "mime_type": file.mime_type,
-        "filename": file.filename,
-        "size": file.size,
-    })
+#[derive(Serialize, ToSchema)]
+pub struct CannedFile<'a> {
+    id: &'a str,
+    mime_type: &'a str,
+    filename: &'a str,
+    size: i64,
 }

@@ -3,17 +3,18 @@
 use actix_multipart::Multipart;
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
 use crate::contact_file;
 use crate::customer::CustomerKey;
-use crate::error::{ApiError, ApiResult, non_blank, required};
+use crate::error::{ApiError, ApiResult, SUCCESS, non_blank, required};
 use crate::multipart::Form;
 use crate::names::{self, required_name};
 use crate::phone::Region;
 use crate::state::AppState;
+use crate::store::ImportCounts;
 
 /// Most contacts one import call may carry.
 const MAX_IMPORT: usize = 10_000;
@@ -32,7 +33,7 @@ pub struct ContactForm {
     post,
     path = "/api/contacts/add",
     tag = "contacts",
-    responses((status = 201, description = "The contact", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 201, description = "The contact", body = ContactSaved), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn add_contact(
@@ -49,8 +50,27 @@ pub async fn add_contact(
         .add_contact(&auth.business_id, &phone, &name)
         .await?;
     state.bus.publish(events);
-    Ok(HttpResponse::Created()
-        .json(json!({"status": "success", "phone_number": phone, "name": name})))
+    Ok(HttpResponse::Created().json(ContactSaved::new(phone, name)))
+}
+
+/// A contact as added or updated.
+#[derive(Serialize, ToSchema)]
+pub struct ContactSaved {
+    /// Always `success`.
+    status: &'static str,
+    /// Its customer key (the new one after a renumbering).
+    phone_number: String,
+    name: String,
+}
+
+impl ContactSaved {
+    fn new(phone_number: String, name: String) -> Self {
+        ContactSaved {
+            status: "success",
+            phone_number,
+            name,
+        }
+    }
 }
 
 /// `POST /api/users/update` {name, phone_number, new_phone_number?}.
@@ -58,7 +78,7 @@ pub async fn add_contact(
     post,
     path = "/api/users/update",
     tag = "contacts",
-    responses((status = 200, description = "The contact", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The contact", body = ContactSaved), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn update_contact(
@@ -78,11 +98,7 @@ pub async fn update_contact(
         .update_contact(&auth.business_id, &phone, &name, new_phone.as_deref())
         .await?;
     state.bus.publish(events);
-    Ok(HttpResponse::Ok().json(json!({
-        "status": "success",
-        "phone_number": new_phone.unwrap_or(phone),
-        "name": name,
-    })))
+    Ok(HttpResponse::Ok().json(ContactSaved::new(new_phone.unwrap_or(phone), name)))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -98,7 +114,7 @@ pub struct ImportForm {
     path = "/api/contacts/import",
     tag = "contacts",
     request_body(content((crate::api::contacts::ImportForm = "application/json"), (crate::api::described::FileUpload = "multipart/form-data")), description = "A JSON list, or a CSV, Excel or vCard file"),
-    responses((status = 200, description = "`{added, updated, unchanged, skipped}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "What the import changed", body = Imported), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn import_contacts(
@@ -133,12 +149,16 @@ pub async fn import_contacts(
         .await
         .map_err(ApiError::from)?;
     state.bus.publish(events);
-    Ok(HttpResponse::Ok().json(json!({
-        "added": counts.added,
-        "updated": counts.updated,
-        "unchanged": counts.unchanged,
-        "skipped": skipped,
-    })))
+    Ok(HttpResponse::Ok().json(Imported { counts, skipped }))
+}
+
+/// What an import changed, and how many entries it skipped.
+#[derive(Serialize, ToSchema)]
+pub struct Imported {
+    #[serde(flatten)]
+    counts: ImportCounts,
+    /// Entries without a valid name and number.
+    skipped: usize,
 }
 
 /// The (phone, name) pairs of a JSON import (a device's address book), and how many entries
@@ -212,7 +232,7 @@ fn check_count(count: usize) -> ApiResult<()> {
     path = "/api/contacts/delete/{phone}",
     tag = "contacts",
     params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
-    responses((status = 200, description = "Deleted", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Deleted", body = crate::error::Success), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn delete_contact(
@@ -225,5 +245,5 @@ pub async fn delete_contact(
         .store
         .delete_contact(&auth.business_id, &phone)
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"status": "success"})))
+    Ok(HttpResponse::Ok().json(SUCCESS))
 }

@@ -2,15 +2,17 @@
 
 use actix_web::{HttpResponse, web};
 use parley_actors::conversation::{ConversationKey, MarkRead};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::api::team::status_filter;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::store::{AssigneeFilter, ListFilter, ListSearch, parse_time};
+use crate::store::{
+    AssigneeFilter, ConversationJson, ListFilter, ListSearch, MessageJson, parse_time,
+};
 
 /// Most rows one page may ask for.
 const MAX_PAGE: i64 = 100;
@@ -35,7 +37,7 @@ pub struct ListQuery {
     path = "/api/users",
     tag = "conversations",
     params(crate::api::conversations::ListQuery),
-    responses((status = 200, description = "A page of conversations", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "A page of conversations", body = ConversationList), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn list_conversations(
@@ -68,15 +70,30 @@ pub async fn list_conversations(
         .store
         .contacts_page(&auth.business_id, &filter, page, limit)
         .await?;
-    let users: Vec<_> = found.rows.iter().map(|row| row.to_json(&pnid)).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "data": {
-            "users": users,
-            "has_more": found.has_more,
-            "page": page,
-            "total_unread": found.total_unread,
-        }
-    })))
+    Ok(HttpResponse::Ok().json(ConversationList {
+        data: ConversationPage {
+            users: found.rows.iter().map(|row| row.to_json(&pnid)).collect(),
+            has_more: found.has_more,
+            page,
+            total_unread: found.total_unread,
+        },
+    }))
+}
+
+/// `GET /api/users`'s answer.
+#[derive(Serialize, ToSchema)]
+pub struct ConversationList<'a> {
+    data: ConversationPage<'a>,
+}
+
+/// A page of the conversation list.
+#[derive(Serialize, ToSchema)]
+pub struct ConversationPage<'a> {
+    users: Vec<ConversationJson<'a>>,
+    has_more: bool,
+    page: i64,
+    /// Unread messages over all the business's conversations.
+    total_unread: i64,
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -92,7 +109,7 @@ pub struct HistoryQuery {
     path = "/api/conversation/{phone}",
     tag = "conversations",
     params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`"), crate::api::conversations::HistoryQuery),
-    responses((status = 200, description = "A page of messages, oldest first", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "A page of messages, oldest first", body = History), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn conversation_history(
@@ -118,12 +135,19 @@ pub async fn conversation_history(
         .store
         .messages_page(&auth.business_id, &phone, before, limit)
         .await?;
-    let messages: Vec<_> = rows.iter().map(|m| m.to_json(&conversation_id)).collect();
-    Ok(HttpResponse::Ok().json(json!({
-        "messages": messages,
-        "has_more_older": has_more,
-        "conversation_id": conversation_id,
-    })))
+    Ok(HttpResponse::Ok().json(History {
+        messages: rows.iter().map(|m| m.to_json(&conversation_id)).collect(),
+        has_more_older: has_more,
+        conversation_id: &conversation_id,
+    }))
+}
+
+/// A page of a conversation's messages, oldest first.
+#[derive(Serialize, ToSchema)]
+pub struct History<'a> {
+    messages: Vec<MessageJson<'a>>,
+    has_more_older: bool,
+    conversation_id: &'a str,
 }
 
 /// `POST /api/conversation/{phone}/mark-as-read`.
@@ -132,7 +156,7 @@ pub async fn conversation_history(
     path = "/api/conversation/{phone}/mark-as-read",
     tag = "conversations",
     params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
-    responses((status = 200, description = "`{status, modified_count}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "How many messages it marked", body = MarkedRead), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn mark_as_read(
@@ -171,5 +195,16 @@ pub async fn mark_as_read(
             }
         });
     }
-    Ok(HttpResponse::Ok().json(json!({"status": "success", "modified_count": modified})))
+    Ok(HttpResponse::Ok().json(MarkedRead {
+        status: "success",
+        modified_count: modified,
+    }))
+}
+
+/// `mark-as-read`'s answer: how many messages it marked.
+#[derive(Serialize, ToSchema)]
+pub struct MarkedRead {
+    /// Always `success`.
+    status: &'static str,
+    modified_count: u64,
 }

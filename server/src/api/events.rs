@@ -10,8 +10,9 @@ use parley_actors::events::{NOTIFICATIONS, user_channel};
 use parley_actors::hub::CloseChannel;
 use parley_actors::queue;
 use parley_actors::session::{Frame, SessionActor, SessionSetup, Transport};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
+use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult, required};
@@ -147,7 +148,7 @@ pub struct CloseRequest {
     post,
     path = "/api/events/close",
     tag = "events",
-    responses((status = 200, description = "`{status, closed}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "How many streams it ended", body = Closed), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn close_stream(
@@ -165,5 +166,17 @@ pub async fn close_stream(
         })
         .await
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("hub unavailable: {e}")))?;
-    Ok(HttpResponse::Ok().json(json!({"status": "success", "closed": closed})))
+    Ok(HttpResponse::Ok().json(Closed {
+        status: "success",
+        closed,
+    }))
+}
+
+/// The streams a close ended.
+#[derive(Serialize, ToSchema)]
+pub struct Closed {
+    /// Always `success`.
+    status: &'static str,
+    /// How many of the caller's streams followed the channel.
+    closed: usize,
 }

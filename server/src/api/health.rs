@@ -2,7 +2,7 @@
 //! whether the database answers.
 
 use actix_web::{HttpResponse, web};
-use serde_json::json;
+use serde::Serialize;
 
 use crate::state::AppState;
 
@@ -20,18 +20,29 @@ pub async fn alive() -> HttpResponse {
     get,
     path = "/api/health",
     tag = "health",
-    responses((status = 200, description = "The database answers", body = serde_json::Value), (status = 503, description = "The database does not answer", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 200, description = "The database answers", body = Health), (status = 503, description = "The database does not answer", body = Health), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn report(state: web::Data<AppState>) -> HttpResponse {
     let database = state.store.ping().await;
-    let body = json!({
-        "status": if database { "ok" } else { "degraded" },
-        "database": if database { "reachable" } else { "unreachable" },
-        "backend": format!("{:?}", state.store.backend()).to_lowercase(),
-    });
+    let body = Health {
+        status: if database { "ok" } else { "degraded" },
+        database: if database { "reachable" } else { "unreachable" },
+        backend: format!("{:?}", state.store.backend()).to_lowercase(),
+    };
     if database {
         HttpResponse::Ok().json(body)
     } else {
         HttpResponse::ServiceUnavailable().json(body)
     }
+}
+
+/// Whether the database answers.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Health {
+    /// `ok` or `degraded`.
+    status: &'static str,
+    /// `reachable` or `unreachable`.
+    database: &'static str,
+    /// `sqlite` or `postgres`.
+    backend: String,
 }

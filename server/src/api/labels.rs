@@ -1,9 +1,10 @@
 //! Labels: the business's list (any member), the owner's create, rename, recolour and delete,
 //! and the labels a conversation carries (any member).
 
+use crate::store::Label;
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::api::team::{member_of, row_json};
 use crate::auth::extract::Auth;
@@ -16,12 +17,18 @@ use crate::state::AppState;
     get,
     path = "/api/labels",
     tag = "labels",
-    responses((status = 200, description = "`{labels}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The business's labels, by name", body = LabelList), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn list_labels(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let labels = state.store.labels(&auth.business_id).await?;
-    Ok(HttpResponse::Ok().json(json!({ "labels": labels })))
+    Ok(HttpResponse::Ok().json(LabelList { labels }))
+}
+
+/// The business's labels.
+#[derive(Serialize, ToSchema)]
+pub struct LabelList {
+    labels: Vec<Label>,
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -114,7 +121,7 @@ pub struct ConversationLabelsBody {
     path = "/api/conversation/{phone}/labels",
     tag = "labels",
     params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
-    responses((status = 200, description = "The conversation's row", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The conversation's row", body = crate::store::ConversationJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn set_conversation_labels(

@@ -2,8 +2,8 @@
 //! its `exp` and `sig` opens the file without a login (docs/API.md, "Media share links").
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
@@ -28,7 +28,7 @@ struct LinkQuery {
     path = "/api/media/{id}/share",
     tag = "media",
     params(("id" = String, Path, description = "The media file")),
-    responses((status = 200, description = "`{url, expires_at}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "A share link", body = ShareLink), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn share_media(
@@ -45,10 +45,19 @@ pub async fn share_media(
     let link = state
         .media_links
         .issue(&auth.business_id, &file.id, now_ms() / 1000);
-    Ok(HttpResponse::Ok().json(json!({
-        "url": format!("/api/media/{}?exp={}&sig={}", file.id, link.exp, link.sig),
-        "expires_at": iso_time(link.exp.saturating_mul(1000)),
-    })))
+    Ok(HttpResponse::Ok().json(ShareLink {
+        url: format!("/api/media/{}?exp={}&sig={}", file.id, link.exp, link.sig),
+        expires_at: iso_time(link.exp.saturating_mul(1000)),
+    }))
+}
+
+/// A link that opens one file without a token until it expires.
+#[derive(Serialize, ToSchema)]
+pub struct ShareLink {
+    /// Relative to the server.
+    url: String,
+    /// ISO 8601.
+    expires_at: String,
 }
 
 /// The business a share link in `req`'s query opens media `id` of; `None` when the query has

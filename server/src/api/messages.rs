@@ -4,9 +4,9 @@ use actix_files::NamedFile;
 use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpRequest, HttpResponse, web};
 use parley_actors::conversation::{Amend, Amended, Amendment, ConversationKey, Reactor};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use utoipa::ToSchema;
 
 use crate::api::media;
 use crate::api::team::member_of;
@@ -54,12 +54,50 @@ fn text_of(field: &Option<Text<String>>) -> Option<String> {
     non_blank(&field.as_ref().map(|t| t.0.clone()))
 }
 
+/// A send's answer: accepted by the provider (`success`), or stored and queued (`queued`).
+#[derive(Serialize, ToSchema)]
+pub struct Sent<'a> {
+    /// `success` or `queued`.
+    status: &'static str,
+    /// Why it is queued (only when queued).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+    response: ProviderAnswer<'a>,
+    /// Where the sent file can be fetched, for media messages.
+    media_url: &'a Option<String>,
+}
+
+/// The message's id in the Cloud API's own answer shape.
+#[derive(Serialize, ToSchema)]
+pub struct ProviderAnswer<'a> {
+    /// Always `whatsapp`.
+    messaging_product: &'static str,
+    /// One entry: the message's id.
+    messages: [MessageRef<'a>; 1],
+}
+
+/// A message by id.
+#[derive(Serialize, ToSchema)]
+pub struct MessageRef<'a> {
+    id: &'a str,
+}
+
+impl<'a> Sent<'a> {
+    fn new(status: &'static str, id: &'a str, media_url: &'a Option<String>) -> Self {
+        Sent {
+            status,
+            detail: None,
+            response: ProviderAnswer {
+                messaging_product: "whatsapp",
+                messages: [MessageRef { id }],
+            },
+            media_url,
+        }
+    }
+}
+
 fn accepted(id: &str, media_url: &Option<String>) -> HttpResponse {
-    HttpResponse::Ok().json(json!({
-        "status": "success",
-        "response": {"messaging_product": "whatsapp", "messages": [{"id": id}]},
-        "media_url": media_url,
-    }))
+    HttpResponse::Ok().json(Sent::new("success", id, media_url))
 }
 
 /// `POST /api/send-message` (multipart). Idempotent on `message_id`: a retry answers what the
@@ -69,7 +107,7 @@ fn accepted(id: &str, media_url: &Option<String>) -> HttpResponse {
     path = "/api/send-message",
     tag = "messages",
     request_body(content = crate::api::messages::SendForm, content_type = "multipart/form-data", description = "A text, or a file with its type and caption"),
-    responses((status = 200, description = "Accepted by the provider", body = serde_json::Value), (status = 202, description = "Stored and queued", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Accepted by the provider", body = Sent), (status = 202, description = "Stored and queued", body = Sent), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn send_message(
@@ -134,7 +172,7 @@ pub struct ReactionBody {
     path = "/api/conversation/{phone}/messages/{message_id}/reaction",
     tag = "messages",
     params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`"), ("message_id" = String, Path, description = "The message reacted to")),
-    responses((status = 200, description = "`{status, reaction_id}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The reaction's id", body = Reacted), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn react_to_message(
@@ -172,7 +210,18 @@ pub async fn react_to_message(
         .await
         .and_then(|r| r)
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("reaction not recorded: {e}")))?;
-    Ok(HttpResponse::Ok().json(json!({"status": "success", "reaction_id": id})))
+    Ok(HttpResponse::Ok().json(Reacted {
+        status: "success",
+        reaction_id: &id,
+    }))
+}
+
+/// A reaction's answer: the id of the reaction message.
+#[derive(Serialize, ToSchema)]
+pub struct Reacted<'a> {
+    /// Always `success`.
+    status: &'static str,
+    reaction_id: &'a str,
 }
 
 /// An uploaded file read from its temporary file; `filename` names it when the form did.
@@ -197,12 +246,12 @@ pub fn delivery_response(delivery: Delivery, media_url: &Option<String>) -> Http
 
 /// 202: stored and queued; the outbox keeps trying and status events follow.
 fn queued(id: &str, reason: &str, media_url: &Option<String>) -> HttpResponse {
-    HttpResponse::Accepted().json(json!({
-        "status": "queued",
-        "detail": format!("Stored; the provider has not accepted it yet ({reason}). It will be retried."),
-        "response": {"messaging_product": "whatsapp", "messages": [{"id": id}]},
-        "media_url": media_url,
-    }))
+    HttpResponse::Accepted().json(Sent {
+        detail: Some(format!(
+            "Stored; the provider has not accepted it yet ({reason}). It will be retried."
+        )),
+        ..Sent::new("queued", id, media_url)
+    })
 }
 
 /// `GET /api/config`.
@@ -210,7 +259,7 @@ fn queued(id: &str, reason: &str, media_url: &Option<String>) -> HttpResponse {
     get,
     path = "/api/config",
     tag = "messages",
-    responses((status = 200, description = "`{phoneNumberId, defaultRegion}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The business's number", body = UserConfig), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn get_config(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
@@ -218,10 +267,20 @@ pub async fn get_config(state: web::Data<AppState>, auth: Auth) -> ApiResult<Htt
     // The country of the business's own number: the sender's default for numbers typed
     // without a country code.
     let region = business.region().map(|r| r.as_ref().to_string());
-    Ok(HttpResponse::Ok().json(json!({
-        "phoneNumberId": business.phone_number_id.unwrap_or_default(),
-        "defaultRegion": region,
-    })))
+    Ok(HttpResponse::Ok().json(UserConfig {
+        phone_number_id: business.phone_number_id.unwrap_or_default(),
+        default_region: region,
+    }))
+}
+
+/// What the web app needs to know of the business's number.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserConfig {
+    /// The business's WhatsApp number id (empty before it is set).
+    phone_number_id: String,
+    /// The country of that number (`DE`, `EG`, …), for numbers typed without a country code.
+    default_region: Option<String>,
 }
 
 /// `GET /api/media/{id}`: a file of the caller's business (bearer or `?token=`, or a share

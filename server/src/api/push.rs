@@ -2,8 +2,9 @@
 //! caller's browsers and native app devices (docs/API.md, "Push notifications").
 
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult, required};
@@ -33,10 +34,20 @@ pub struct UnsubscribeForm {
     get,
     path = "/api/push/public-key",
     tag = "push",
-    responses((status = 200, description = "The VAPID public key", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 200, description = "The VAPID public key", body = PublicKey), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn get_public_key(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(json!({"publicKey": state.push.public_key()}))
+    HttpResponse::Ok().json(PublicKey {
+        public_key: state.push.public_key(),
+    })
+}
+
+/// The VAPID public key.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicKey<'a> {
+    /// Base64url, for `applicationServerKey`.
+    public_key: &'a str,
 }
 
 /// `POST /api/subscribe-to-notifications` {token, platform: "web" | "android" | "ios"}:
@@ -46,7 +57,7 @@ pub async fn get_public_key(state: web::Data<AppState>) -> HttpResponse {
     post,
     path = "/api/subscribe-to-notifications",
     tag = "push",
-    responses((status = 200, description = "Subscribed", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Subscribed", body = Subscribed), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn subscribe_to_notifications(
@@ -76,10 +87,19 @@ pub async fn subscribe_to_notifications(
         .store
         .upsert_push_subscription(&auth.business_id, &auth.user_id, &subscription)
         .await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "status": "success",
-        "refresh_after": iso_time(refreshed + REFRESH_AFTER_MS),
-    })))
+    Ok(HttpResponse::Ok().json(Subscribed {
+        status: "success",
+        refresh_after: iso_time(refreshed + REFRESH_AFTER_MS),
+    }))
+}
+
+/// A registered subscription.
+#[derive(Serialize, ToSchema)]
+pub struct Subscribed {
+    /// Always `success`.
+    status: &'static str,
+    /// ISO 8601: when the client should register again to keep it.
+    refresh_after: String,
 }
 
 /// `POST /api/unsubscribe-from-notifications` {token}: forgets one of the caller's browsers or
@@ -89,7 +109,7 @@ pub async fn subscribe_to_notifications(
     post,
     path = "/api/unsubscribe-from-notifications",
     tag = "push",
-    responses((status = 200, description = "`{status, removed}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Whether a subscription was removed", body = Unsubscribed), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn unsubscribe_from_notifications(
@@ -102,5 +122,17 @@ pub async fn unsubscribe_from_notifications(
         .store
         .delete_push_subscription(&auth.business_id, &auth.user_id, &endpoint)
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"status": "success", "removed": removed})))
+    Ok(HttpResponse::Ok().json(Unsubscribed {
+        status: "success",
+        removed,
+    }))
+}
+
+/// A forgotten subscription.
+#[derive(Serialize, ToSchema)]
+pub struct Unsubscribed {
+    /// Always `success`.
+    status: &'static str,
+    /// How many of the caller's subscriptions it removed (0 or 1).
+    removed: u64,
 }

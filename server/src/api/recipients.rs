@@ -3,13 +3,16 @@
 use actix_multipart::Multipart;
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
 use actix_web::{HttpResponse, web};
-use serde_json::json;
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
 use crate::multipart::Form;
 use crate::state::AppState;
-use crate::templates::recipient_rows::{Reading, SkipReason, skipped_csv};
+use crate::templates::recipient_rows::{Reading, SkipReason, SkippedRow, skipped_csv};
 use crate::templates::recipients::{FileType, SAMPLE_CSV, SAMPLE_FILE_NAME, parse};
 
 /// Largest recipient file: far more than a million numbers.
@@ -23,7 +26,7 @@ const MAX_FILE: usize = 32 * 1024 * 1024;
     path = "/api/recipients/parse",
     tag = "templates",
     request_body(content = crate::api::described::RecipientsUpload, content_type = "multipart/form-data", description = "Part `file` (CSV or Excel), optional part `variables`"),
-    responses((status = 200, description = "The recipients read", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The recipients read", body = ParsedRecipients), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn parse_recipients(
@@ -65,21 +68,46 @@ pub async fn parse_recipients(
         )));
     }
     let count = |reason| parsed.skipped.iter().filter(|s| s.reason == reason).count();
-    let skipped = json!({
-        "count": parsed.skipped.len(),
-        "invalid_number": count(SkipReason::InvalidNumber),
-        "duplicate": count(SkipReason::Duplicate),
-        "missing_variable": count(SkipReason::MissingVariable),
-        "rows": parsed.skipped,
-        "csv": skipped_csv(&parsed.skipped),
-    });
-    Ok(HttpResponse::Ok().json(json!({
-        "fileName": file_name,
-        "count": parsed.numbers.len(),
-        "numbers": parsed.numbers,
-        "variables": parsed.variables,
-        "skipped": skipped,
-    })))
+    let skipped = Skipped {
+        count: parsed.skipped.len(),
+        invalid_number: count(SkipReason::InvalidNumber),
+        duplicate: count(SkipReason::Duplicate),
+        missing_variable: count(SkipReason::MissingVariable),
+        rows: &parsed.skipped,
+        csv: skipped_csv(&parsed.skipped),
+    };
+    Ok(HttpResponse::Ok().json(ParsedRecipients {
+        file_name: &file_name,
+        count: parsed.numbers.len(),
+        numbers: &parsed.numbers,
+        variables: &parsed.variables,
+        skipped,
+    }))
+}
+
+/// The recipients a file holds, and the rows it skipped.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParsedRecipients<'a> {
+    file_name: &'a str,
+    count: usize,
+    /// Customer keys: digits with the country code, in file order.
+    numbers: &'a [String],
+    /// Each number's own template variables, by column name.
+    variables: &'a BTreeMap<String, BTreeMap<String, String>>,
+    skipped: Skipped<'a>,
+}
+
+/// The rows left out, and why.
+#[derive(Serialize, ToSchema)]
+pub struct Skipped<'a> {
+    count: usize,
+    invalid_number: usize,
+    duplicate: usize,
+    missing_variable: usize,
+    rows: &'a [SkippedRow],
+    /// The skipped rows as a CSV file's text.
+    csv: String,
 }
 
 /// `GET /api/recipients/sample`: a download; it holds no business data, so no token is needed.

@@ -4,7 +4,9 @@ use std::collections::HashSet;
 
 use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
+use serde::Serialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
@@ -23,7 +25,7 @@ const MAX_FILE: usize = 100 * 1024 * 1024;
     get,
     path = "/api/automated-replies",
     tag = "replies",
-    responses((status = 200, description = "The automated replies", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The automated replies", body = Vec<ReplyJson>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn list_replies(auth: Auth, state: web::Data<AppState>) -> ApiResult<HttpResponse> {
@@ -38,7 +40,7 @@ pub async fn list_replies(auth: Auth, state: web::Data<AppState>) -> ApiResult<H
     path = "/api/automated-replies",
     tag = "replies",
     request_body(content = serde_json::Value, content_type = "multipart/form-data", description = "The reply's fields, media files as parts"),
-    responses((status = 201, description = "The reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 201, description = "The reply", body = ReplyJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn create_reply(
@@ -62,7 +64,7 @@ pub async fn create_reply(
     tag = "replies",
     params(("id" = String, Path, description = "The automated reply")),
     request_body(content = serde_json::Value, content_type = "multipart/form-data", description = "Fields left out keep their values"),
-    responses((status = 200, description = "The reply", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The reply", body = ReplyJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn update_reply(
@@ -87,7 +89,7 @@ pub async fn update_reply(
     path = "/api/automated-replies/{id}",
     tag = "replies",
     params(("id" = String, Path, description = "The automated reply")),
-    responses((status = 200, description = "`{message}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Deleted", body = ReplyDeleted), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn delete_reply(
@@ -99,7 +101,16 @@ pub async fn delete_reply(
         .store
         .delete_reply(&auth.business_id, &path.into_inner())
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"message": "Automated reply deleted"})))
+    Ok(HttpResponse::Ok().json(ReplyDeleted {
+        message: "Automated reply deleted",
+    }))
+}
+
+/// A deleted automated reply.
+#[derive(Serialize, ToSchema)]
+pub struct ReplyDeleted {
+    /// Always `Automated reply deleted`.
+    message: &'static str,
 }
 
 /// `GET /api/automated-replies/{id}/flows`
@@ -108,7 +119,7 @@ pub async fn delete_reply(
     path = "/api/automated-replies/{id}/flows",
     tag = "replies",
     params(("id" = String, Path, description = "The automated reply")),
-    responses((status = 200, description = "The flow steps", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The flow steps", body = Vec<StepJson>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn list_flow_steps(
@@ -248,38 +259,78 @@ fn hours_json(hours: f64) -> Value {
     }
 }
 
-fn buttons_json(buttons: &[QuickReplyButton]) -> Value {
-    json!(buttons)
-}
-
 /// A reply as the API shows it.
-pub fn reply_json(reply: &Reply) -> Value {
-    json!({
-        "_id": reply.id,
-        "trigger": reply.trigger,
-        "type": reply.kind,
-        "responseText": reply.response_text,
-        "caption": reply.caption,
-        "isActive": reply.is_active,
-        "isDefault": reply.is_default,
-        "cooldownHours": hours_json(reply.cooldown_hours),
-        "matchMode": reply.match_mode.as_str(),
-        "quickReplyButtons": buttons_json(&reply.quick_reply_buttons),
-        "mediaUrl": reply.media.as_ref().map(ReplyMedia::url),
-        "mediaType": reply.media.as_ref().map(|m| m.media_type.clone()),
-        "interactive": reply.interactive,
-        "flowStepCount": reply.flow_step_count,
-        "updatedAt": iso_time(reply.updated_at),
-    })
+fn reply_json(reply: &Reply) -> ReplyJson<'_> {
+    ReplyJson {
+        id: &reply.id,
+        trigger: &reply.trigger,
+        kind: &reply.kind,
+        response_text: &reply.response_text,
+        caption: &reply.caption,
+        is_active: reply.is_active,
+        is_default: reply.is_default,
+        cooldown_hours: hours_json(reply.cooldown_hours),
+        match_mode: reply.match_mode.as_str(),
+        quick_reply_buttons: &reply.quick_reply_buttons,
+        media_url: reply.media.as_ref().map(ReplyMedia::url),
+        media_type: reply.media.as_ref().map(|m| m.media_type.as_str()),
+        interactive: reply.interactive.as_ref(),
+        flow_step_count: reply.flow_step_count,
+        updated_at: iso_time(reply.updated_at),
+    }
 }
 
-fn step_json(step: &FlowStep) -> Value {
-    json!({
-        "trigger": step.trigger,
-        "responseText": step.response_text,
-        "caption": step.caption,
-        "quickReplyButtons": buttons_json(&step.quick_reply_buttons),
-        "mediaUrl": step.media.as_ref().map(ReplyMedia::url),
-        "mediaType": step.media.as_ref().map(|m| m.media_type.clone()),
-    })
+/// An automated reply.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplyJson<'a> {
+    #[serde(rename = "_id")]
+    id: &'a str,
+    trigger: &'a str,
+    /// `text`, `image`, `video`, `document`, `audio`, `interactive`, …
+    #[serde(rename = "type")]
+    kind: &'a str,
+    response_text: &'a str,
+    caption: &'a str,
+    is_active: bool,
+    is_default: bool,
+    /// Hours before the same customer gets it again (a whole number reads back as one).
+    #[schema(value_type = f64)]
+    cooldown_hours: Value,
+    /// `exact`, `contains` or `starts_with`.
+    match_mode: &'a str,
+    quick_reply_buttons: &'a [QuickReplyButton],
+    /// `GET /api/media/{id}` of its file.
+    media_url: Option<String>,
+    media_type: Option<&'a str>,
+    /// The interactive message as the provider takes it: free-form on purpose.
+    #[schema(value_type = Option<Object>)]
+    interactive: Option<&'a Value>,
+    flow_step_count: i64,
+    /// ISO 8601.
+    updated_at: String,
+}
+
+fn step_json(step: &FlowStep) -> StepJson<'_> {
+    StepJson {
+        trigger: &step.trigger,
+        response_text: &step.response_text,
+        caption: &step.caption,
+        quick_reply_buttons: &step.quick_reply_buttons,
+        media_url: step.media.as_ref().map(ReplyMedia::url),
+        media_type: step.media.as_ref().map(|m| m.media_type.as_str()),
+    }
+}
+
+/// A step of a reply's flow: what a button's press answers.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StepJson<'a> {
+    trigger: &'a str,
+    response_text: &'a str,
+    caption: &'a str,
+    quick_reply_buttons: &'a [QuickReplyButton],
+    /// `GET /api/media/{id}` of its file.
+    media_url: Option<String>,
+    media_type: Option<&'a str>,
 }

@@ -31,7 +31,7 @@ pub struct OverviewQuery {
     path = "/api/reports/overview",
     tag = "reports",
     params(crate::api::reports::OverviewQuery),
-    responses((status = 200, description = "The report as JSON, or as a CSV file with `format=csv`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The report as JSON, or as a CSV file with `format=csv`", content((crate::reports::overview::Report = "application/json"), (String = "text/csv"))), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn get_overview(

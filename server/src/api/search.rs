@@ -1,8 +1,8 @@
 //! Full-history search: `GET /api/search`.
 
 use actix_web::{HttpResponse, web};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
@@ -46,7 +46,7 @@ fn time_bound(raw: Option<&str>, field: &str) -> ApiResult<Option<i64>> {
     path = "/api/search",
     tag = "search",
     params(crate::api::search::SearchQuery),
-    responses((status = 200, description = "`{results, next_cursor}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "A page of results", body = SearchPage), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn search(
@@ -87,18 +87,42 @@ pub async fn search(
         .store
         .search(&auth.business_id, &query, &scope, limit)
         .await?;
-    let results: Vec<_> = hits
+    let results = hits
         .iter()
-        .map(|hit| {
-            json!({
-                "conversation_id": hit.conversation_id,
-                "phone_number": hit.phone,
-                "name": hit.name,
-                "message_id": hit.message_id,
-                "timestamp": iso_time(hit.at),
-                "snippet": snippet(&hit.body, &query),
-            })
+        .map(|hit| SearchResult {
+            conversation_id: &hit.conversation_id,
+            phone_number: &hit.phone,
+            name: &hit.name,
+            message_id: hit.message_id.as_deref(),
+            timestamp: iso_time(hit.at),
+            snippet: snippet(&hit.body, &query),
         })
         .collect();
-    Ok(HttpResponse::Ok().json(json!({"results": results, "next_cursor": next_cursor})))
+    Ok(HttpResponse::Ok().json(SearchPage {
+        results,
+        next_cursor,
+    }))
+}
+
+/// A page of search results.
+#[derive(Serialize, ToSchema)]
+pub struct SearchPage<'a> {
+    results: Vec<SearchResult<'a>>,
+    /// Gives the next page as `cursor`; null on the last page.
+    next_cursor: Option<String>,
+}
+
+/// One search result: a message, or a contact's name or number.
+#[derive(Serialize, ToSchema)]
+pub struct SearchResult<'a> {
+    conversation_id: &'a str,
+    /// The conversation's customer key.
+    phone_number: &'a str,
+    name: &'a str,
+    /// The message; null for a contact's name or number.
+    message_id: Option<&'a str>,
+    /// ISO 8601.
+    timestamp: String,
+    /// The matching words in their context.
+    snippet: String,
 }

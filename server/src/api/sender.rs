@@ -5,9 +5,11 @@ use std::collections::BTreeMap;
 
 use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpResponse, web};
+use serde::Serialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 
-use crate::api::messages::{delivery_response, read_upload};
+use crate::api::messages::{Sent, delivery_response, read_upload};
 use crate::api::team::member_of;
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
@@ -22,7 +24,7 @@ use crate::templates::catalog::sync_templates;
     get,
     path = "/api/templates",
     tag = "templates",
-    responses((status = 200, description = "The business's templates", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The business's templates", body = Vec<crate::store::TemplateJson>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn list_templates(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
@@ -64,7 +66,7 @@ fn field(value: &Option<Text<String>>) -> Option<String> {
     path = "/api/send-template",
     tag = "templates",
     request_body(content = crate::api::sender::SendTemplateForm, content_type = "multipart/form-data", description = "One recipient (`to`) or a bulk job (`recipients_json`)"),
-    responses((status = 200, description = "Sent to one recipient", body = serde_json::Value), (status = 202, description = "Queued, or a bulk job started", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Sent to one recipient", body = Sent), (status = 202, description = "Queued, or a bulk job started", body = SendTemplateAccepted), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn send_template_message(
@@ -127,9 +129,35 @@ pub async fn send_template_message(
         .await?;
     Ok(match sent {
         TemplateSent::One(sent) => delivery_response(sent.delivery, &sent.media_url),
-        TemplateSent::Job { id, total } => HttpResponse::Accepted()
-            .json(json!({"status": "accepted", "job_id": id, "total": total, "results": {}})),
+        TemplateSent::Job { id, total } => {
+            HttpResponse::Accepted().json(SendTemplateAccepted::Job(JobStarted {
+                status: "accepted",
+                job_id: id,
+                total,
+                results: BTreeMap::new(),
+            }))
+        }
     })
+}
+
+/// A bulk job's start: its id and size; its results come from `GET /api/send-template/jobs/{id}`.
+#[derive(Serialize, ToSchema)]
+pub struct JobStarted {
+    /// Always `accepted`.
+    status: &'static str,
+    job_id: String,
+    total: i64,
+    /// Always empty at the start.
+    results: BTreeMap<String, String>,
+}
+
+/// `send-template`'s 202: one recipient's send stored and queued, or a bulk job started.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum SendTemplateAccepted<'a> {
+    /// Answered by `delivery_response` with a `Sent` of status `queued`.
+    Queued(Sent<'a>),
+    Job(JobStarted),
 }
 
 /// The distinct phone numbers of `recipients_json`, in order: plain numbers, or objects with
@@ -178,7 +206,7 @@ fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<(String, BTreeMap<S
     path = "/api/send-template/jobs/{id}",
     tag = "templates",
     params(("id" = String, Path, description = "The bulk job")),
-    responses((status = 200, description = "Progress and results so far", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Progress and results so far", body = crate::sending::JobReport), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn get_job(

@@ -6,7 +6,6 @@ use parley_actors::conversation::ConversationKey;
 use parley_actors::events::conversation_channel;
 use parley_actors::presence::{PresenceState, presence_event};
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
@@ -43,7 +42,7 @@ pub struct StatusBody {
     path = "/api/conversation/{phone}/status",
     tag = "team",
     params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
-    responses((status = 200, description = "The conversation's row", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The conversation's row", body = crate::store::ConversationJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn set_status(
@@ -80,7 +79,7 @@ pub struct AssignmentBody {
     path = "/api/conversation/{phone}/assignment",
     tag = "team",
     params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
-    responses((status = 200, description = "The conversation's row", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The conversation's row", body = crate::store::ConversationJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn set_assignment(
@@ -113,7 +112,7 @@ pub struct NoteBody {
     path = "/api/conversation/{phone}/notes",
     tag = "team",
     params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
-    responses((status = 201, description = "The note", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 201, description = "The note", body = crate::store::MessageJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn add_note(
@@ -157,7 +156,7 @@ pub struct CountsQuery {
     path = "/api/users/counts",
     tag = "team",
     params(crate::api::team::CountsQuery),
-    responses((status = 200, description = "Counts per tab", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Counts per tab", body = crate::store::TabCounts), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn tab_counts(
@@ -175,7 +174,7 @@ pub async fn tab_counts(
             query.label.as_deref().filter(|id| !id.is_empty()),
         )
         .await?;
-    Ok(HttpResponse::Ok().json(json!(counts)))
+    Ok(HttpResponse::Ok().json(counts))
 }
 
 /// The list's `status` parameter: one status (default `open`), or `None` for `all`.

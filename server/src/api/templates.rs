@@ -3,7 +3,9 @@
 
 use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
@@ -21,7 +23,7 @@ use crate::templates::rules::check_template;
     path = "/api/create-template",
     tag = "templates",
     request_body(content = crate::api::described::TemplateUpload, content_type = "multipart/form-data", description = "Part `template` (the JSON) and part `file` for a media header"),
-    responses((status = 200, description = "`{result}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The provider's answer", body = TemplateSubmitted), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn create_template(
@@ -56,7 +58,14 @@ pub async fn create_template(
         header,
     )
     .await?;
-    Ok(HttpResponse::Ok().json(json!({ "result": result })))
+    Ok(HttpResponse::Ok().json(TemplateSubmitted { result }))
+}
+
+/// A submitted template.
+#[derive(Serialize, ToSchema)]
+pub struct TemplateSubmitted {
+    /// The provider's answer as it gave it (`id`, `status`, `category`): free-form on purpose.
+    result: Value,
 }
 
 /// `DELETE /api/templates/{name}`: every language of the template, at the provider and here.
@@ -66,7 +75,7 @@ pub async fn create_template(
     path = "/api/templates/{name}",
     tag = "templates",
     params(("name" = String, Path, description = "The template")),
-    responses((status = 200, description = "`{message, name}`", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Deleted in every language", body = TemplateDeleted), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn delete_template(
@@ -85,5 +94,16 @@ pub async fn delete_template(
     {
         return Err(ApiError::NotFound(format!("No template named {name}")));
     }
-    Ok(HttpResponse::Ok().json(json!({ "message": "Template deleted", "name": name })))
+    Ok(HttpResponse::Ok().json(TemplateDeleted {
+        message: "Template deleted",
+        name,
+    }))
+}
+
+/// A deleted template.
+#[derive(Serialize, ToSchema)]
+pub struct TemplateDeleted {
+    /// Always `Template deleted`.
+    message: &'static str,
+    name: String,
 }

@@ -4,8 +4,7 @@
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::{HttpRequest, HttpResponse, web};
 use rand::RngCore;
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
 use super::google::IdClaims;
@@ -231,8 +230,16 @@ pub async fn mobile(
     get,
     path = "/identity/auth/google/config",
     tag = "identity",
-    responses((status = 200, description = "Whether Google sign-in is on", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 200, description = "Whether Google sign-in is on", body = GoogleConfig), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn config(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(json!({"enabled": !state.settings.google.client_id.is_empty()}))
+    HttpResponse::Ok().json(GoogleConfig {
+        enabled: !state.settings.google.client_id.is_empty(),
+    })
+}
+
+/// Whether Google sign-in is configured.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct GoogleConfig {
+    enabled: bool,
 }

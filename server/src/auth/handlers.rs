@@ -2,13 +2,12 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::extract::Auth;
 use super::password::{hash_password, verify_password};
 use super::rules::{check_password, normalize_email, normalize_username};
 use super::tokens::TokenPair;
-use crate::error::{ApiError, ApiResult, required};
+use crate::error::{ApiError, ApiResult, SUCCESS, required};
 use crate::names::{NAME_MAX, required_name};
 use crate::sandbox;
 use crate::state::AppState;
@@ -208,7 +207,7 @@ pub async fn refresh(
     post,
     path = "/identity/auth/logout",
     tag = "identity",
-    responses((status = 200, description = "Signed out", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
+    responses((status = 200, description = "Signed out", body = crate::error::Success), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
 pub async fn logout(
     state: web::Data<AppState>,
@@ -219,7 +218,7 @@ pub async fn logout(
         .store
         .revoke_refresh_token(&super::tokens::hash_refresh_token(&token))
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"status": "success"})))
+    Ok(HttpResponse::Ok().json(SUCCESS))
 }
 
 /// `POST /identity/auth/logout-all`: ends every session of the caller, on every device.
@@ -228,7 +227,7 @@ pub async fn logout(
     post,
     path = "/identity/auth/logout-all",
     tag = "identity",
-    responses((status = 200, description = "Every session ended", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Every session ended", body = crate::error::Success), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn logout_all(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
@@ -236,7 +235,7 @@ pub async fn logout_all(state: web::Data<AppState>, auth: Auth) -> ApiResult<Htt
         .revocations
         .end_sessions(&auth.business_id, &auth.user_id)
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"status": "success"})))
+    Ok(HttpResponse::Ok().json(SUCCESS))
 }
 
 /// The web client's background session check.
@@ -244,11 +243,18 @@ pub async fn logout_all(state: web::Data<AppState>, auth: Auth) -> ApiResult<Htt
     get,
     path = "/api/auth/protected-route",
     tag = "identity",
-    responses((status = 200, description = "The caller's role", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The caller's role", body = RoleJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn protected_route(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     // A deleted agent's unexpired token stops here.
     let user = auth.user(&state).await?;
-    Ok(HttpResponse::Ok().json(json!({"role": user.role})))
+    Ok(HttpResponse::Ok().json(RoleJson { role: &user.role }))
+}
+
+/// The caller's role.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct RoleJson<'a> {
+    /// `admin` for the owner, `agent` for the staff.
+    role: &'a str,
 }

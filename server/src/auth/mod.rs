@@ -20,6 +20,7 @@ pub mod google_sign_in;
 pub mod handlers;
 pub mod password;
 pub mod profile;
+pub mod profile_json;
 pub mod revocation;
 pub mod rules;
 pub mod throttle;

@@ -2,52 +2,31 @@
 
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::extract::Auth;
 use super::password::hash_password;
+use super::profile_json::{LanguageJson, Profile, UserJson, UserProfile};
 use super::rules::{check_password, normalize_email, normalize_username};
-use crate::error::{ApiError, ApiResult, non_blank, required};
+use crate::error::{ApiError, ApiResult, SUCCESS, non_blank, required};
 use crate::names::{optional_name, required_name};
 use crate::state::AppState;
-use crate::store::{NewUser, ProviderCredentials, User, UserChanges};
+use crate::store::{NewUser, ProviderCredentials, UserChanges};
 use crate::team::SettingsChange;
-
-fn user_json(user: &User) -> Value {
-    json!({
-        "_id": user.id,
-        "firstName": user.first_name,
-        "lastName": user.last_name,
-        "username": user.username,
-        "email": user.email,
-        "role": user.role,
-        "language": user.language,
-    })
-}
 
 /// `GET /identity/users/profile`: the caller and, for the owner, the provider credentials.
 #[utoipa::path(
     get,
     path = "/identity/users/profile",
     tag = "identity",
-    responses((status = 200, description = "The caller's profile", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The caller's profile", body = Profile), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn get_profile(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let user = auth.user(&state).await?;
     let business = state.store.business(&auth.business_id).await?;
-    let mut body = user_json(&user);
-    body["phoneNumberId"] = json!(business.phone_number_id.unwrap_or_default());
-    body["phoneNumber"] = json!(business.phone_number);
-    body["whatsappBusinessAccountID"] = json!(business.waba_id);
-    body["appId"] = json!(business.app_id);
-    add_team_settings(&state, &auth, &mut body).await?;
-    if auth.is_owner() {
-        body["accessToken"] = json!(business.access_token);
-        body["verifyToken"] = json!(business.verify_token);
-        body["appSecretSet"] = json!(!business.app_secret.is_empty());
-    }
-    Ok(HttpResponse::Ok().json(body))
+    let settings = state.store.team_settings(&auth.business_id).await?;
+    Ok(HttpResponse::Ok().json(Profile::new(&user, &business, settings, auth.is_owner())))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -109,7 +88,7 @@ fn check_language(language: &Option<String>) -> ApiResult<Option<String>> {
     patch,
     path = "/identity/users/profile",
     tag = "identity",
-    responses((status = 200, description = "The updated profile", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The updated profile", body = Profile), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn update_profile(
@@ -154,27 +133,22 @@ pub async fn update_profile(
     get_profile(state, auth).await
 }
 
-/// The business's team settings, which every member reads.
-async fn add_team_settings(state: &AppState, auth: &Auth, body: &mut Value) -> ApiResult<()> {
-    let settings = state.store.team_settings(&auth.business_id).await?;
-    body["assignment_mode"] = json!(settings.assignment_mode);
-    body["claim_timeout_minutes"] = json!(settings.claim_timeout_minutes);
-    Ok(())
-}
-
 /// `GET /api/users/profile`.
 #[utoipa::path(
     get,
     path = "/api/users/profile",
     tag = "identity",
-    responses((status = 200, description = "The caller's profile", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The caller and the team settings", body = UserProfile), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn get_user(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     let user = auth.user(&state).await?;
-    let mut body = user_json(&user);
-    add_team_settings(&state, &auth, &mut body).await?;
-    Ok(HttpResponse::Ok().json(body))
+    // Every member reads the team settings.
+    let settings = state.store.team_settings(&auth.business_id).await?;
+    Ok(HttpResponse::Ok().json(UserProfile {
+        user: (&user).into(),
+        settings,
+    }))
 }
 
 /// `PATCH /api/users/profile`: the same as `PATCH /identity/users/profile`, answering the user
@@ -183,7 +157,7 @@ pub async fn get_user(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpR
     patch,
     path = "/api/users/profile",
     tag = "identity",
-    responses((status = 200, description = "The updated profile", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The caller and the team settings", body = UserProfile), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn update_user(
@@ -200,7 +174,7 @@ pub async fn update_user(
     patch,
     path = "/api/users/toggle-language",
     tag = "identity",
-    responses((status = 200, description = "The new language", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The new language", body = LanguageJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn toggle_language(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
@@ -214,7 +188,7 @@ pub async fn toggle_language(state: web::Data<AppState>, auth: Auth) -> ApiResul
         .store
         .update_user(&auth.business_id, &auth.user_id, changes)
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"language": language})))
+    Ok(HttpResponse::Ok().json(LanguageJson { language }))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -231,20 +205,20 @@ pub struct AgentForm {
     get,
     path = "/identity/users/agents",
     tag = "identity",
-    responses((status = 200, description = "The agents", body = Vec<serde_json::Value>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The agents", body = Vec<UserJson>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn list_agents(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
     auth.require_owner()?;
     let agents = state.store.agents(&auth.business_id).await?;
-    Ok(HttpResponse::Ok().json(agents.iter().map(user_json).collect::<Vec<_>>()))
+    Ok(HttpResponse::Ok().json(agents.iter().map(UserJson::from).collect::<Vec<_>>()))
 }
 
 #[utoipa::path(
     post,
     path = "/identity/users/agents",
     tag = "identity",
-    responses((status = 201, description = "The agent", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 201, description = "The agent", body = UserJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn create_agent(
@@ -273,7 +247,7 @@ pub async fn create_agent(
             },
         )
         .await?;
-    Ok(HttpResponse::Created().json(user_json(&agent)))
+    Ok(HttpResponse::Created().json(UserJson::from(&agent)))
 }
 
 #[utoipa::path(
@@ -281,7 +255,7 @@ pub async fn create_agent(
     path = "/identity/users/agents/{id}",
     tag = "identity",
     params(("id" = String, Path, description = "The agent")),
-    responses((status = 200, description = "The agent", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "The agent", body = UserJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn update_agent(
@@ -339,7 +313,7 @@ pub async fn update_agent(
             .end_sessions(&auth.business_id, &agent.id)
             .await?;
     }
-    Ok(HttpResponse::Ok().json(user_json(&agent)))
+    Ok(HttpResponse::Ok().json(UserJson::from(&agent)))
 }
 
 #[utoipa::path(
@@ -347,7 +321,7 @@ pub async fn update_agent(
     path = "/identity/users/agents/{id}",
     tag = "identity",
     params(("id" = String, Path, description = "The agent")),
-    responses((status = 200, description = "Deleted", body = serde_json::Value), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    responses((status = 200, description = "Deleted", body = crate::error::Success), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
 pub async fn delete_agent(
@@ -368,5 +342,5 @@ pub async fn delete_agent(
         .team
         .agent_removed(&auth.business_id, &agent_id)
         .await?;
-    Ok(HttpResponse::Ok().json(json!({"status": "success"})))
+    Ok(HttpResponse::Ok().json(SUCCESS))
 }

@@ -10,7 +10,7 @@ use super::range::Range;
 use crate::store::{Step, Store, StoreResult, TimelineRow};
 
 /// The numbers of one bucket, or of the whole range.
-#[derive(Serialize, Default, Debug, PartialEq)]
+#[derive(Serialize, Default, Debug, PartialEq, utoipa::ToSchema)]
 pub struct Numbers {
     pub conversations_opened: i64,
     pub conversations_resolved: i64,
@@ -22,7 +22,8 @@ pub struct Numbers {
     pub resolution_p90_secs: Option<i64>,
 }
 
-#[derive(Serialize)]
+/// One bucket of the range.
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct BucketRow {
     /// The bucket's start in the report's time zone (RFC 3339).
     pub start: String,
@@ -30,7 +31,8 @@ pub struct BucketRow {
     pub numbers: Numbers,
 }
 
-#[derive(Serialize)]
+/// One team member's share.
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct AgentRow {
     pub user_id: String,
     pub name: String,
@@ -38,7 +40,8 @@ pub struct AgentRow {
     pub first_response_median_secs: Option<i64>,
 }
 
-#[derive(Serialize)]
+/// The overview report.
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct Report {
     pub from: String,
     pub to: String,

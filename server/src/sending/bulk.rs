@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use parley_actors::events::{Event, NOTIFICATIONS, event_data};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::SendError;
@@ -274,41 +275,40 @@ impl Sending {
     }
 
     /// The job's progress (and, once done, its results) as the API and the events show it.
-    pub async fn job_report(&self, business_id: &str, job_id: &str) -> Result<Value, SendError> {
+    pub async fn job_report(
+        &self,
+        business_id: &str,
+        job_id: &str,
+    ) -> Result<JobReport, SendError> {
         let job = self.store.send_job(business_id, job_id).await?;
         let recipients = self.store.job_recipients(business_id, job_id).await?;
-        let mut results = serde_json::Map::new();
+        let mut results = BTreeMap::new();
         let (mut success, mut errors) = (0, 0);
-        for r in &recipients {
-            match r.status.as_str() {
+        for r in recipients {
+            let result = match r.status.as_str() {
                 "success" => {
                     success += 1;
-                    results.insert(
-                        r.phone.clone(),
-                        json!({"status": "success", "id": r.message_id}),
-                    );
+                    JobResult::Success { id: r.message_id }
                 }
                 "error" => {
                     errors += 1;
-                    results.insert(
-                        r.phone.clone(),
-                        json!({"status": "error", "error": r.error}),
-                    );
+                    JobResult::Error { error: r.error }
                 }
-                _ => {}
-            }
+                _ => continue,
+            };
+            results.insert(r.phone, result);
         }
-        Ok(json!({
-            "job_id": job.id,
-            "template_name": job.template_name,
-            "language_code": job.language_code,
-            "total": job.total,
-            "done": success + errors,
-            "success": success,
-            "errors": errors,
-            "finished": job.finished_at.is_some(),
-            "results": results,
-        }))
+        Ok(JobReport {
+            job_id: job.id,
+            template_name: job.template_name,
+            language_code: job.language_code,
+            total: job.total,
+            done: success + errors,
+            success,
+            errors,
+            finished: job.finished_at.is_some(),
+            results,
+        })
     }
 
     /// Runs for good: resumes the unfinished jobs whose lease has run out (a restart interrupted
@@ -333,4 +333,30 @@ impl Sending {
             }
         }
     }
+}
+
+/// A bulk job's progress, and the results so far.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct JobReport {
+    job_id: String,
+    template_name: String,
+    language_code: String,
+    total: i64,
+    /// Recipients answered so far: `success + errors`.
+    done: i64,
+    success: i64,
+    errors: i64,
+    finished: bool,
+    /// Each answered recipient's outcome, by customer key.
+    results: BTreeMap<String, JobResult>,
+}
+
+/// One recipient's outcome.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum JobResult {
+    /// The provider's message id.
+    Success { id: Option<String> },
+    /// Why the provider refused it.
+    Error { error: Option<String> },
 }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use parley_actors::hub::EventBus;
 
-pub use bulk::BULK_SEND_PROGRESS;
+pub use bulk::{BULK_SEND_PROGRESS, JobReport};
 pub use message::MessageRequest;
 pub use template::{Recipients, TemplateRequest, TemplateSent, rendered};
 pub use upload::Upload;

@@ -1,10 +1,11 @@
 //! The conversation list: its rows (customer, last activity, status and assignee) and pages,
 //! filtered by search, status, assignee and label (`list_query` says how each page is read).
 
-use serde_json::{Value, json};
+use serde::Serialize;
 use sqlx::{AnyConnection, FromRow};
+use utoipa::ToSchema;
 
-use super::contacts::customer_json;
+use super::contacts::Customer;
 use super::error::{Error, StoreResult};
 use super::labels::{Label, labels_of};
 use super::list_filter::{ListFilter, ListSearch};
@@ -58,32 +59,66 @@ pub struct ContactPage {
 }
 
 impl ContactRow {
-    pub fn to_json(&self, phone_number_id: &str) -> Value {
-        let mut row = customer_json(
-            phone_number_id,
-            &self.phone,
-            &self.name,
-            self.user_id.as_deref(),
-            self.username.as_deref(),
-        );
-        let activity = json!({
-            "last_message_content": {"text": self.last_text, "caption": self.last_caption},
-            "last_message_timestamp": self.last_message_at.map(iso_time),
-            "last_incoming_timestamp": self.last_incoming_at.map(iso_time),
-            "unread_count": self.unread_count,
-            "status": self.status,
-            "snoozed_until": self.snoozed_until.map(iso_time),
-            "assignee": self.assignee_id.as_ref().map(|id| json!({
-                "id": id,
-                "name": self.assignee_name.as_deref().unwrap_or_default(),
-            })),
-            "labels": self.labels,
-        });
-        if let (Some(row), Value::Object(activity)) = (row.as_object_mut(), activity) {
-            row.extend(activity);
+    /// The row as the list and the team answers show it.
+    pub fn to_json(&self, phone_number_id: &str) -> ConversationJson<'_> {
+        ConversationJson {
+            customer: Customer::new(
+                phone_number_id,
+                &self.phone,
+                &self.name,
+                self.user_id.as_deref(),
+                self.username.as_deref(),
+            ),
+            last_message_content: LastContent {
+                text: self.last_text.as_deref(),
+                caption: self.last_caption.as_deref(),
+            },
+            last_message_timestamp: self.last_message_at.map(iso_time),
+            last_incoming_timestamp: self.last_incoming_at.map(iso_time),
+            unread_count: self.unread_count,
+            status: &self.status,
+            snoozed_until: self.snoozed_until.map(iso_time),
+            assignee: self.assignee_id.as_deref().map(|id| Assignee {
+                id,
+                name: self.assignee_name.as_deref().unwrap_or_default(),
+            }),
+            labels: &self.labels,
         }
-        row
     }
+}
+
+/// A conversation as the list shows it: its customer, last activity, status and assignee.
+#[derive(Serialize, ToSchema)]
+pub struct ConversationJson<'a> {
+    #[serde(flatten)]
+    customer: Customer,
+    last_message_content: LastContent<'a>,
+    /// ISO 8601; null before the first message.
+    last_message_timestamp: Option<String>,
+    /// ISO 8601; null until the customer writes (the 24-hour window opens then).
+    last_incoming_timestamp: Option<String>,
+    unread_count: i64,
+    /// `open`, `pending`, `resolved` or `snoozed`.
+    status: &'a str,
+    /// ISO 8601, while snoozed.
+    snoozed_until: Option<String>,
+    assignee: Option<Assignee<'a>>,
+    labels: &'a [Label],
+}
+
+/// The preview of the last message: its text, else its caption.
+#[derive(Serialize, ToSchema)]
+pub struct LastContent<'a> {
+    text: Option<&'a str>,
+    caption: Option<&'a str>,
+}
+
+/// The agent a conversation is assigned to.
+#[derive(Serialize, ToSchema)]
+pub struct Assignee<'a> {
+    id: &'a str,
+    /// Full name.
+    name: &'a str,
 }
 
 /// One conversation's list row, or `NotFound`.

@@ -3,7 +3,8 @@
 
 use parley_actors::conversation::ConversationKey;
 use parley_actors::events::{Event, NEW_CONTACT, NOTIFICATIONS, conversation_channel, event_data};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::json;
 use sqlx::AnyConnection;
 
 use super::error::{Error, StoreResult};
@@ -13,23 +14,41 @@ use super::unread::add_unread;
 use super::{Store, now_ms};
 use crate::customer::CustomerKey;
 
-/// Who a conversation's customer is: `phone_number` (null for a customer known only by BSUID),
-/// `user_id`, `username`, name and conversation id.
-pub(super) fn customer_json(
-    pnid: &str,
-    key: &str,
-    name: &str,
-    user_id: Option<&str>,
-    username: Option<&str>,
-) -> Value {
-    let bsuid_key = CustomerKey::from_user_id(key).map(CustomerKey::into_string);
-    json!({
-        "phone_number": if bsuid_key.is_some() { None } else { Some(key) },
-        "user_id": user_id.map(str::to_string).or(bsuid_key),
-        "username": username,
-        "name": name,
-        "conversation_id": conversation_channel(pnid, key),
-    })
+/// Who a conversation's customer is, as the list, the contact answers and `new_contact` show it.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Customer {
+    /// The customer's phone digits; null for a customer known only by BSUID.
+    pub phone_number: Option<String>,
+    /// The customer's BSUID, when known.
+    pub user_id: Option<String>,
+    /// The customer's WhatsApp username, when they took one.
+    pub username: Option<String>,
+    pub name: String,
+    /// `{phoneNumberId}_{customerKey}`.
+    pub conversation_id: String,
+}
+
+impl Customer {
+    pub(super) fn new(
+        pnid: &str,
+        key: &str,
+        name: &str,
+        user_id: Option<&str>,
+        username: Option<&str>,
+    ) -> Self {
+        let bsuid_key = CustomerKey::from_user_id(key).map(CustomerKey::into_string);
+        Customer {
+            phone_number: if bsuid_key.is_some() {
+                None
+            } else {
+                Some(key.to_string())
+            },
+            user_id: user_id.map(str::to_string).or(bsuid_key),
+            username: username.map(str::to_string),
+            name: name.to_string(),
+            conversation_id: conversation_channel(pnid, key),
+        }
+    }
 }
 
 /// The ids a contact is announced with besides its key: (BSUID, username).
@@ -43,7 +62,7 @@ pub(super) fn new_contact_draft(
     ids: ContactIds,
     previous: Option<&str>,
 ) -> Draft {
-    let mut data = customer_json(pnid, phone, name, ids.0, ids.1);
+    let mut data = json!(Customer::new(pnid, phone, name, ids.0, ids.1));
     if let Some(previous) = previous {
         data["previous_phone_number"] = json!(previous);
     }
@@ -130,7 +149,7 @@ pub(super) async fn ensure_contact(
 }
 
 /// What a contact import changed.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct ImportCounts {
     pub added: u64,
     pub updated: u64,

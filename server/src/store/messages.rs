@@ -79,22 +79,33 @@ impl MessageRow {
 }
 
 /// A message as clients see it (docs/API.md).
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct MessageJson<'a> {
     message_id: &'a str,
+    /// ISO 8601.
     timestamp: String,
+    /// `pending`, `queued`, `sent`, `delivered`, `read` or `failed`.
     status: &'a str,
+    /// `incoming` or `outgoing`.
     direction: &'a str,
+    /// `text`, `image`, `template`, `reaction`, `note`, …
     #[serde(rename = "type")]
     kind: &'a str,
+    /// The message's content, whose fields vary with its type (text, caption, media, template,
+    /// `context` of a quoted reply, `reactions`, …): free-form on purpose.
+    #[schema(value_type = Option<Object>)]
     content: Option<&'a RawValue>,
     is_read: bool,
     sender_name: &'a str,
     conversation_id: &'a str,
+    /// Why it failed: the provider's error object, or a plain message.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<serde_json::Value>)]
     error: Option<StoredError<'a>>,
+    /// ISO 8601, when the customer edited it.
     #[serde(skip_serializing_if = "Option::is_none")]
     edited_at: Option<String>,
+    /// ISO 8601, when the customer deleted it for everyone.
     #[serde(skip_serializing_if = "Option::is_none")]
     revoked_at: Option<String>,
 }

@@ -82,7 +82,7 @@ mod users;
 
 pub use businesses::{Business, ProviderCredentials};
 pub use canned::{CannedMedia, CannedReply};
-pub use contact_list::{ContactPage, ContactRow};
+pub use contact_list::{ContactPage, ContactRow, ConversationJson};
 pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};
 pub use labels::Label;
@@ -99,7 +99,7 @@ pub use search::{Cursor, SearchHit, SearchScope, parse_cursor};
 pub use team::{Assigned, Person, TabCounts};
 pub use team_auto::Standing;
 pub use team_settings::TeamSettings;
-pub use templates::{JobRecipient, SendJob, TemplateRow};
+pub use templates::{JobRecipient, SendJob, TemplateJson, TemplateRow};
 pub use tokens::RefreshOutcome;
 pub use users::{NewUser, ROLE_AGENT, ROLE_OWNER, User, UserChanges};
 

@@ -11,7 +11,7 @@ use super::Store;
 use super::error::{Error, StoreResult};
 
 /// A quick-reply button: its id is what the customer's press sends back.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct QuickReplyButton {
     pub id: String,
     pub title: String,

@@ -35,7 +35,7 @@ pub enum Assigned {
 }
 
 /// The three tabs' counts for one status filter.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct TabCounts {
     pub mine: i64,
     pub unassigned: i64,

@@ -6,7 +6,7 @@ use super::Store;
 use super::error::StoreResult;
 
 /// The business's team settings.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct TeamSettings {
     /// `manual` or `round_robin`.
     pub assignment_mode: String,

@@ -1,5 +1,6 @@
 //! Message templates as the provider reports them, and bulk template sends.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 use sqlx::FromRow;
 
@@ -21,17 +22,33 @@ pub struct TemplateRow {
 }
 
 impl TemplateRow {
-    pub fn to_json(&self) -> Value {
-        json!({
-            "id": self.id,
-            "name": self.name,
-            "language": self.language,
-            "status": self.status,
-            "category": self.category,
-            "components": serde_json::from_str::<Value>(&self.components).unwrap_or(json!([])),
-            "reason": self.rejection_reason,
-        })
+    /// The template as `GET /api/templates` shows it.
+    pub fn to_json(&self) -> TemplateJson<'_> {
+        TemplateJson {
+            id: &self.id,
+            name: &self.name,
+            language: &self.language,
+            status: &self.status,
+            category: &self.category,
+            components: serde_json::from_str(&self.components).unwrap_or(json!([])),
+            reason: self.rejection_reason.as_deref(),
+        }
     }
+}
+
+/// A template as the API shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct TemplateJson<'a> {
+    id: &'a str,
+    name: &'a str,
+    language: &'a str,
+    /// `APPROVED`, `PENDING`, `REJECTED`, `PAUSED`, `DISABLED`, … as the provider says.
+    status: &'a str,
+    category: &'a str,
+    /// The components array exactly as the provider gives it: free-form on purpose.
+    components: Value,
+    /// Why the provider rejected, paused or disabled it.
+    reason: Option<&'a str>,
 }
 
 /// One recipient of a bulk send.

@@ -11,7 +11,7 @@ use crate::phone::Region;
 use crate::templates::recipient_limits::{Bounds, Limit};
 
 /// Why a row was skipped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SkipReason {
     InvalidNumber,
@@ -20,7 +20,7 @@ pub enum SkipReason {
 }
 
 /// A row that gives no recipient.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SkippedRow {
     pub row: u64,
     /// The number cell as written.

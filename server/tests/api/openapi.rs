@@ -134,3 +134,62 @@ both_backends!(
         }
     }
 );
+
+/// The `(METHOD path status)` of every 2xx JSON answer whose schema names no type: a
+/// `serde_json::Value` body, which the schema checks say nothing about.
+fn untyped_answers(doc: &Value) -> Vec<String> {
+    let mut untyped = Vec::new();
+    let paths = doc["paths"].as_object().expect("the document has paths");
+    for (path, item) in paths {
+        let item = item.as_object().expect("a path item is an object");
+        for (method, operation) in item {
+            let Some(responses) = operation["responses"].as_object() else {
+                continue;
+            };
+            for (status, response) in responses {
+                let schema = &response["content"]["application/json"]["schema"];
+                let typed = schema.is_null()
+                    || schema.get("$ref").is_some()
+                    || schema["items"].get("$ref").is_some();
+                if status.starts_with('2') && !typed {
+                    untyped.push(format!("{} {path} {status}", method.to_uppercase()));
+                }
+            }
+        }
+    }
+    untyped
+}
+
+both_backends!(every_json_answer_names_its_schema, |backend| async move {
+    let app = spawn_app(backend).await;
+    let doc: Value = app
+        .client
+        .get(app.url("/api/openapi.json"))
+        .send()
+        .await
+        .expect("the document is served")
+        .json()
+        .await
+        .expect("the document is JSON");
+    // The document itself is the one answer whose shape is another standard's.
+    assert_eq!(untyped_answers(&doc), ["GET /api/openapi.json 200"]);
+    let list = &doc["paths"]["/api/users"]["get"]["responses"]["200"];
+    assert_eq!(
+        list["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/ConversationList"
+    );
+    let message = &doc["components"]["schemas"]["MessageJson"];
+    for field in [
+        "message_id",
+        "timestamp",
+        "status",
+        "direction",
+        "type",
+        "content",
+    ] {
+        assert!(
+            message["properties"].get(field).is_some(),
+            "a message has {field}"
+        );
+    }
+});

@@ -112,16 +112,22 @@ describe('an agent’s first hour', () => {
       await page.locator('.conversation-row', { hasText: 'Cora Toast' }).click();
       await page.locator('.composer').waitFor();
       const composer = await page.locator('.composer').boundingBox();
-      await page.route('**/api/users/update', (route) =>
-        route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'Try again soon', message: 'Try again soon', code: 'unavailable' }) }),
-      );
+      let refused = 0;
+      await page.route('**/api/users/update', async (route) => {
+        await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ detail: 'Try again soon', message: 'Try again soon', code: 'unavailable' }) });
+        refused += 1;
+      });
       await page.getByRole('button', { name: TEXT[language].contactMenu }).click();
       await page.getByRole('menuitem', { name: TEXT[language].edit }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: TEXT[language].save }).click();
       await dialog.getByRole('button', { name: TEXT[language].save }).click();
+      // Both refusals answered first: the second one's toast merges into the first.
+      for (let i = 0; i < 200 && refused < 2; i += 1) await page.waitForTimeout(50);
+      assert.equal(refused, 2, 'both saves reached the server');
       const toast = page.locator('.toast', { hasText: 'Try again soon' });
       await toast.waitFor();
+      await page.waitForTimeout(300); // the stack settles after the merge
       assert.equal(await toast.count(), 1, 'the repeated toast shows once');
       const box = await toast.boundingBox();
       assert.ok(box.y + box.height <= composer.y, 'the toast is clear of the composer');

@@ -127,7 +127,7 @@ impl Intake<'_> {
                 self.follow_up(sets_off, arrival);
             }
         }
-        self.reopen_or_assign(wrote);
+        self.team.follow_up(wrote);
         metrics::messages_ingested(ingested);
         // Media is kept now, while the provider still has it (its URLs expire); a failure here
         // is retried when someone opens the file.
@@ -152,21 +152,6 @@ impl Intake<'_> {
         self.bus.publish(events);
         key.phone = settled;
         Ok(())
-    }
-
-    /// Reopens or assigns the conversations that got new messages, in one task that reads them
-    /// together: a webhook of a thousand messages then costs a query, not a thousand tasks or
-    /// round trips queueing for the pool.
-    fn reopen_or_assign(&self, keys: Vec<ConversationKey>) {
-        if keys.is_empty() {
-            return;
-        }
-        let team = self.team.clone();
-        actix_web::rt::spawn(async move {
-            if let Err(err) = team.customers_wrote(&keys).await {
-                tracing::warn!(error = %err, "conversations not reopened or assigned");
-            }
-        });
     }
 
     /// A new message's push and automated reply.

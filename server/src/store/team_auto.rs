@@ -13,14 +13,14 @@ use super::{Params, Store, now_ms, rows_per_statement};
 /// The reason logged when a customer's message reopens their conversation.
 pub(super) const REOPEN_REASON: &str = "customer_message";
 
-/// What decides whether a customer's message reopens or assigns their conversation.
+/// A conversation a customer's message reopens or assigns, as it stood when read.
 pub struct Standing {
-    /// `open`, `pending`, `resolved` or `snoozed`.
+    /// The customer's key.
+    pub phone: String,
+    /// `open`, `resolved` or `snoozed`.
     pub status: String,
     /// Whether a member holds the conversation.
     pub assigned: bool,
-    /// Whether the business hands new conversations out round robin.
-    pub round_robin: bool,
 }
 
 impl Store {
@@ -32,13 +32,13 @@ impl Store {
         business_id: &str,
         phones: &[&str],
         assigning: bool,
-    ) -> StoreResult<Vec<String>> {
+    ) -> StoreResult<Vec<Standing>> {
         let mut conn = self.pool.acquire().await?;
         let params = Params::of(&conn);
         let mut found = Vec::new();
         for chunk in phones.chunks(rows_per_statement(1) - 2) {
             let sql = format!(
-                "SELECT phone FROM contacts WHERE business_id = {} AND phone IN ({}) \
+                "SELECT phone, status, assignee_id FROM contacts WHERE business_id = {} AND phone IN ({}) \
                  AND (status IN ('resolved', 'snoozed') \
                  OR ({} = 1 AND status = 'open' AND assignee_id IS NULL))",
                 params.nth(1),
@@ -50,31 +50,17 @@ impl Store {
             for phone in chunk {
                 select = select.bind(*phone);
             }
-            let rows: Vec<(String,)> = select
+            let rows: Vec<(String, String, Option<String>)> = select
                 .bind(i64::from(assigning))
                 .fetch_all(&mut *conn)
                 .await?;
-            found.extend(rows.into_iter().map(|(phone,)| phone));
+            found.extend(rows.into_iter().map(|(phone, status, assignee)| Standing {
+                phone,
+                status,
+                assigned: assignee.is_some(),
+            }));
         }
         Ok(found)
-    }
-
-    /// The conversation's status and holder and the business's assignment mode, in one read:
-    /// it follows each inbound message that may change it, so it costs one round trip, not three.
-    pub async fn standing(&self, key: &ConversationKey) -> StoreResult<Standing> {
-        let (status, assignee, mode): (String, Option<String>, String) = sqlx::query_as(
-            "SELECT c.status, c.assignee_id, b.assignment_mode FROM contacts c \
-             JOIN businesses b ON b.id = c.business_id WHERE c.business_id = $1 AND c.phone = $2",
-        )
-        .bind(&key.business_id)
-        .bind(&key.phone)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(Standing {
-            status,
-            assigned: assignee.is_some(),
-            round_robin: mode == "round_robin",
-        })
     }
 
     /// Reopens a resolved or snoozed conversation its customer wrote to; answers the events,

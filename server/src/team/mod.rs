@@ -16,7 +16,7 @@ mod notes;
 mod settings;
 mod sweep;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use actix::Addr;
@@ -28,7 +28,7 @@ pub use notes::Note;
 pub use settings::SettingsChange;
 pub use sweep::spawn_team_sweep;
 
-use crate::store::{self, Assigned, ContactRow, Person, Store};
+use crate::store::{self, Assigned, ContactRow, Person, Standing, Store};
 
 /// The statuses a conversation can have.
 pub const STATUSES: [&str; 4] = ["open", "pending", "resolved", "snoozed"];
@@ -131,12 +131,17 @@ impl Team {
                 .collect();
             let settings = self.store.team_settings(business_id).await?;
             let assigning = settings.assignment_mode == "round_robin";
-            let awaiting = self
+            let awaiting: HashMap<String, Standing> = self
                 .store
                 .awaiting_team(business_id, &phones, assigning)
-                .await?;
-            for key in keys.iter().filter(|k| awaiting.contains(&k.phone)) {
-                self.customer_wrote(key).await?;
+                .await?
+                .into_iter()
+                .map(|standing| (standing.phone.clone(), standing))
+                .collect();
+            for key in keys.iter().filter(|k| k.business_id == business_id) {
+                if let Some(standing) = awaiting.get(&key.phone) {
+                    self.customer_wrote(key, standing, assigning).await?;
+                }
             }
         }
         Ok(())
@@ -144,16 +149,20 @@ impl Team {
 
     /// After a customer's new message: a resolved or snoozed conversation opens again, and
     /// with round-robin assignment an open conversation nobody holds goes to the least busy
-    /// agent with a session on this node. Reads first, so the common case writes nothing.
-    async fn customer_wrote(&self, key: &ConversationKey) -> Result<(), TeamError> {
-        let standing = self.store.standing(key).await?;
+    /// agent with a session on this node; `standing` is how the conversation stood when read.
+    async fn customer_wrote(
+        &self,
+        key: &ConversationKey,
+        standing: &Standing,
+        assigning: bool,
+    ) -> Result<(), TeamError> {
         if matches!(standing.status.as_str(), "resolved" | "snoozed") {
             let events = self.store.reopen(key).await?;
             self.bus.publish(events);
         } else if standing.status != "open" {
             return Ok(());
         }
-        if standing.assigned || !standing.round_robin {
+        if standing.assigned || !assigning {
             return Ok(());
         }
         let online = self

@@ -15,10 +15,13 @@ void testI18n.use(initReactI18next).init({
   initAsync: false,
 });
 
+/** Renders `element` inside the app's providers; `rerender` keeps them, so only `element` updates. */
 export function renderWithApp(element: ReactElement, showToast: ShowToast = () => undefined) {
-  return render(
-    <I18nextProvider i18n={testI18n}>
-      <ToastContext.Provider value={showToast}>{element}</ToastContext.Provider>
-    </I18nextProvider>,
-  );
+  return render(element, {
+    wrapper: ({ children }) => (
+      <I18nextProvider i18n={testI18n}>
+        <ToastContext.Provider value={showToast}>{children}</ToastContext.Provider>
+      </I18nextProvider>
+    ),
+  });
 }

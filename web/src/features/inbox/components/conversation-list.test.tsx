@@ -3,6 +3,14 @@ import type { Conversation } from '../../../lib/api/types';
 import { renderWithApp } from '../../../testing/render';
 import { ConversationList } from './conversation-list';
 
+// Each row formats its time once per render: counting the calls counts the rows rendered.
+const { formatListTime } = vi.hoisted(() => ({ formatListTime: vi.fn<(value: string) => string>() }));
+vi.mock('../../../lib/format/dates', async (actual) => {
+  const dates = await actual<typeof import('../../../lib/format/dates')>();
+  formatListTime.mockImplementation((value) => dates.formatListTime(value));
+  return { ...dates, formatListTime };
+});
+
 const rows = (count: number): Conversation[] =>
   Array.from({ length: count }, (_, index) => ({
     phone_number: `1555${String(index).padStart(6, '0')}`,
@@ -28,8 +36,8 @@ function renderList(overrides: Partial<Parameters<typeof ConversationList>[0]> =
     onClearSearch: vi.fn<() => void>(),
     ...overrides,
   };
-  renderWithApp(<ConversationList {...props} />);
-  return props;
+  const view = renderWithApp(<ConversationList {...props} />);
+  return { ...props, view };
 }
 
 describe('conversation list', () => {
@@ -50,6 +58,17 @@ describe('conversation list', () => {
     scroller.scrollTop = 76 * 10_000;
     fireEvent.scroll(scroller);
     expect(props.onLoadMore).toHaveBeenCalled();
+  });
+
+  it('renders none of the shown rows again when the next page arrives', () => {
+    const shown = rows(20).map((row) => ({ ...row, last_message_timestamp: '2026-01-01T10:00:00Z' }));
+    const props = renderList({ items: shown });
+    const rendered = screen.getAllByRole('listitem').length;
+    expect(formatListTime).toHaveBeenCalledTimes(rendered);
+
+    formatListTime.mockClear();
+    props.view.rerender(<ConversationList {...props} items={[...shown, ...rows(20)]} loadingMore />);
+    expect(formatListTime).not.toHaveBeenCalled();
   });
 
   it('shows name or Unknown, the phone, unread badge and the preview fallback', () => {

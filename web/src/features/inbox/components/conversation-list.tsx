@@ -84,6 +84,7 @@ export function ConversationList(props: Props) {
                 query={query}
                 selected={key === props.selectedKey}
                 onSelect={props.onSelect}
+                t={t}
               />
             </div>
           );

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import type { Conversation } from '../../../lib/api/types';
-import { renderWithApp } from '../../../testing/render';
+import { renderWithApp, testI18n } from '../../../testing/render';
 import { ConversationRow } from './conversation-row';
 
 const LONG: Conversation = {
@@ -15,7 +15,7 @@ const LONG: Conversation = {
 
 describe('chat list row', () => {
   it('keeps the time and unread badge beside a long name and preview, which truncate', () => {
-    renderWithApp(<ConversationRow conversation={LONG} query="" selected={false} onSelect={() => undefined} />);
+    renderWithApp(<ConversationRow conversation={LONG} query="" selected={false} onSelect={() => undefined} t={testI18n.t} />);
     const row = screen.getByRole('button', { name: LONG.name ?? '' });
     expect(row.querySelector('time')).toHaveAttribute('dateTime', '2026-01-01T10:00:00Z');
     expect(within(row).getByLabelText('4 unread')).toHaveTextContent('4');
@@ -23,7 +23,7 @@ describe('chat list row', () => {
   });
 
   it('isolates the phone as a left-to-right run, whatever the page direction', () => {
-    renderWithApp(<ConversationRow conversation={LONG} query="" selected={false} onSelect={() => undefined} />);
+    renderWithApp(<ConversationRow conversation={LONG} query="" selected={false} onSelect={() => undefined} t={testI18n.t} />);
     const phone = screen.getByText('+16505551234');
     expect(phone.closest('bdi')).toHaveAttribute('dir', 'ltr');
     expect(phone.closest('.row-phone')).not.toHaveAttribute('dir');

@@ -1,4 +1,5 @@
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { memo } from 'react';
 import { Avatar } from '../../../components/avatar';
 import { LabelChips } from '../../../components/label-chip';
 import type { Conversation } from '../../../lib/api/types';
@@ -12,10 +13,15 @@ interface Props {
   query: string;
   selected: boolean;
   onSelect: (conversation: Conversation) => void;
+  /** The list's `t`: a row of its own would subscribe to i18next on every mount while scrolling. */
+  t: TFunction;
 }
 
-export function ConversationRow({ conversation, query, selected, onSelect }: Props) {
-  const { t } = useTranslation();
+/**
+ * One chat list row. Memoised: a scroll step or an arriving page re-renders the list, and only
+ * the rows whose conversation, selection or search changed need to render again.
+ */
+export const ConversationRow = memo(function ConversationRow({ conversation, query, selected, onSelect, t }: Props) {
   const name = titleOf(conversation) || t('inbox.unknown');
   const handle = handleOf(conversation);
   const last = conversation.last_message_content;
@@ -63,4 +69,4 @@ export function ConversationRow({ conversation, query, selected, onSelect }: Pro
       </span>
     </button>
   );
-}
+});

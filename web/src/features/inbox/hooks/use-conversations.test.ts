@@ -1,6 +1,6 @@
 import type { Conversation, Message } from '../../../lib/api/types';
 import type { ListView } from '../list-view';
-import { applyListEvent, type ConversationsState, withFirstPage } from './use-conversations';
+import { applyListEvent, type ConversationsState, withFirstPage, withNextPage } from './use-conversations';
 
 const row = (phone: string, unread = 0): Conversation => ({
   phone_number: phone,
@@ -79,6 +79,13 @@ describe('live chat list updates', () => {
     const live = applyListEvent(state([]), notification('9', 1, 1), ALL).items;
     expect(withFirstPage(live, [row('1'), row('2')]).map((item) => item.phone_number)).toEqual(['9', '1', '2']);
     expect(withFirstPage(live, [row('9', 1), row('1')]).map((item) => item.phone_number)).toEqual(['9', '1']);
+  });
+
+  it('appends a further page without the rows the list already holds', () => {
+    const items = [row('3'), row('1'), row('2')];
+    const next = withNextPage(items, [row('2'), row('4'), row('5')]);
+    expect(next.map((item) => item.phone_number)).toEqual(['3', '1', '2', '4', '5']);
+    expect(next[2]).toBe(items[2]);
   });
 
   const bsuidRow = (id: string, extra: Partial<Conversation> = {}): Conversation => ({

@@ -158,6 +158,16 @@ export function withFirstPage(live: Conversation[], page: Conversation[]): Conve
 }
 
 /**
+ * The list with a further page after it, less the rows it already holds (a live event may have
+ * moved one up). The keys are gathered once: asking each new row of the page to search the whole
+ * list made every page's cost grow with the list.
+ */
+export function withNextPage(items: Conversation[], page: Conversation[]): Conversation[] {
+  const known = new Set(items.map(customerKey));
+  return [...items, ...page.filter((row) => !known.has(customerKey(row)))];
+}
+
+/**
  * The chat list: pages of 20 for the current search and tab, kept live by the notifications
  * channel; a conversation that enters the tab from elsewhere brings a quiet reload of the first page.
  * Loaded rows are saved; when the server cannot be reached the saved list shows. The inbox is
@@ -203,7 +213,7 @@ export function useConversations(search: string, filter: ListFilter) {
         setState((current) => ({
           items:
             next > 1
-              ? [...current.items, ...answer.users.filter((row) => !hasKey(current.items, customerKey(row)))]
+              ? withNextPage(current.items, answer.users)
               : quiet
                 ? answer.users
                 : withFirstPage(current.items, answer.users),

@@ -10,8 +10,9 @@ use super::error::{Error, StoreResult};
 use super::labels::{Label, labels_of};
 use super::list_filter::{ListFilter, ListSearch};
 use super::list_query::{numbers_count, page_query};
-use super::unread::total_unread;
+use super::unread::list_heading;
 use super::{Store, iso_time};
+use crate::phone::region_of;
 
 /// A number search matching this many contacts or more is checked along the list's order
 /// rather than gathered and sorted.
@@ -56,6 +57,8 @@ pub struct ContactPage {
     pub rows: Vec<ContactRow>,
     pub has_more: bool,
     pub total_unread: i64,
+    /// The business's phone number id, which names its conversations.
+    pub phone_number_id: String,
 }
 
 impl ContactRow {
@@ -174,7 +177,8 @@ impl Store {
         read_row(&mut conn, business_id, phone).await
     }
 
-    /// A page of the conversation list, newest activity first, filtered by `filter`.
+    /// A page of the conversation list, newest activity first, filtered by `filter`. Every
+    /// statement of the page runs on one connection: on Postgres each acquire is also a ping.
     pub async fn contacts_page(
         &self,
         business_id: &str,
@@ -182,7 +186,10 @@ impl Store {
         page: i64,
         limit: i64,
     ) -> StoreResult<ContactPage> {
-        let many_numbers = match &filter.search {
+        let mut conn = self.pool.acquire().await?;
+        let heading = list_heading(&mut conn, business_id).await?;
+        let search = ListSearch::read(&filter.typed, region_of(&heading.own_number));
+        let many_numbers = match &search {
             ListSearch::Number(prefixes) => {
                 let count = numbers_count(business_id, prefixes);
                 let mut select = sqlx::query_as(sqlx::AssertSqlSafe(count.sql))
@@ -191,7 +198,7 @@ impl Store {
                 for text in count.texts {
                     select = select.bind(text);
                 }
-                let (found,): (i64,) = select.fetch_one(&self.pool).await?;
+                let (found,): (i64,) = select.fetch_one(&mut *conn).await?;
                 found >= MANY_NUMBERS
             }
             _ => false,
@@ -200,6 +207,7 @@ impl Store {
             self.backend,
             business_id,
             filter,
+            &search,
             row_columns!(),
             many_numbers,
         );
@@ -211,16 +219,15 @@ impl Store {
         for text in query.texts {
             select = select.bind(text);
         }
-        let mut rows: Vec<ContactRow> = select.fetch_all(&self.pool).await?;
+        let mut rows: Vec<ContactRow> = select.fetch_all(&mut *conn).await?;
         let has_more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);
-        let mut conn = self.pool.acquire().await?;
         with_labels(&mut conn, business_id, &mut rows).await?;
-        let total_unread = total_unread(&mut conn, business_id).await?;
         Ok(ContactPage {
             rows,
             has_more,
-            total_unread,
+            total_unread: heading.total_unread,
+            phone_number_id: heading.phone_number_id,
         })
     }
 }

@@ -166,3 +166,100 @@ both_backends!(
         assert_eq!(numbers(&few), tens);
     }
 );
+
+both_backends!(
+    a_label_with_a_status_and_an_assignee_pages_in_the_list_order,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("list_combined").await;
+        let token = &biz.session.access;
+        customers_write(&app, &biz).await;
+        let (status, me) = app.get("/identity/users/profile", token).await;
+        assert_eq!(status, 200, "{me}");
+        let vip = app.label(token, "VIP", "#D93F0B").await;
+        // Every customer but the German one carries the label; the owner holds three of them
+        // and resolves one.
+        for (phone, _) in CUSTOMERS
+            .iter()
+            .filter(|(phone, _)| !phone.starts_with("49"))
+        {
+            let (status, body) = app
+                .put(&labels_path(phone), json!({"labels": [vip]}), token)
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+        for phone in ["447700911111", "447700900456", "447700900123"] {
+            let (status, body) = app
+                .patch(
+                    &format!("/api/conversation/{phone}/assignment"),
+                    json!({"assignee_id": me["_id"]}),
+                    token,
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+        let (status, body) = app
+            .patch(
+                "/api/conversation/447700900456/status",
+                json!({"status": "resolved"}),
+                token,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+
+        let mine = format!("label={vip}&status=open&assignee=me&limit=1");
+        let (status, first) = app.get(&format!("/api/users?{mine}"), token).await;
+        assert_eq!(status, 200, "{first}");
+        let first = &first["data"];
+        assert_eq!(
+            numbers(first["users"].as_array().expect("users")),
+            ["447700911111"]
+        );
+        assert_eq!(first["has_more"], true);
+        assert_eq!(
+            first["users"][0]["conversation_id"],
+            format!("{}_447700911111", biz.phone_number_id)
+        );
+        let (status, second) = app.get(&format!("/api/users?{mine}&page=2"), token).await;
+        assert_eq!(status, 200, "{second}");
+        let second = &second["data"];
+        assert_eq!(
+            numbers(second["users"].as_array().expect("users")),
+            ["447700900123"]
+        );
+        assert_eq!(second["has_more"], false);
+        assert!(
+            rows(&app, token, &format!("{mine}&page=3"))
+                .await
+                .is_empty()
+        );
+
+        let open = rows(&app, token, &format!("label={vip}&assignee=unassigned")).await;
+        assert_eq!(numbers(&open), ["15550100002"]);
+        let all_mine = rows(&app, token, &format!("label={vip}&status=all&assignee=me")).await;
+        assert_eq!(
+            numbers(&all_mine),
+            ["447700911111", "447700900456", "447700900123"]
+        );
+        let resolved = rows(
+            &app,
+            token,
+            &format!("label={vip}&status=resolved&assignee=me"),
+        )
+        .await;
+        assert_eq!(numbers(&resolved), ["447700900456"]);
+        // A number typed with + and spaces, with the same filters.
+        let typed = rows(
+            &app,
+            token,
+            &format!("label={vip}&assignee=me&search_query=%2B44%207700%209"),
+        )
+        .await;
+        assert_eq!(numbers(&typed), ["447700911111", "447700900123"]);
+        assert!(
+            typed
+                .iter()
+                .all(|row| row["labels"][0]["id"] == vip.as_str())
+        );
+    }
+);

@@ -11,12 +11,21 @@ use super::labels::{Label, labels_of};
 use super::list_filter::{ListFilter, ListSearch};
 use super::list_query::{numbers_count, page_query};
 use super::unread::list_heading;
-use super::{Store, iso_time};
+use super::{Backend, Store, iso_time};
 use crate::phone::region_of;
 
-/// A number search matching this many contacts or more is checked along the list's order
-/// rather than gathered and sorted.
-const MANY_NUMBERS: i64 = 200;
+/// How many contacts a number search must match to be checked along the list's order rather
+/// than gathered by key and sorted: walking the order pays off once matches are dense enough to
+/// fill a page soon. Postgres's planner weighs the key range against the order by its statistics
+/// below that; SQLite has none and always walks the list's covering status index when it may,
+/// which for a band of a thousand numbers far down the list reads tens of thousands of entries,
+/// so it gathers up to ten times as many first.
+fn many_numbers(backend: Backend) -> i64 {
+    match backend {
+        Backend::Sqlite => 2_000,
+        Backend::Postgres => 200,
+    }
+}
 
 /// A row of the conversation list.
 #[derive(FromRow)]
@@ -191,15 +200,16 @@ impl Store {
         let search = ListSearch::read(&filter.typed, region_of(&heading.own_number));
         let many_numbers = match &search {
             ListSearch::Number(prefixes) => {
+                let many = many_numbers(self.backend);
                 let count = numbers_count(business_id, prefixes);
                 let mut select = sqlx::query_as(sqlx::AssertSqlSafe(count.sql))
-                    .bind(MANY_NUMBERS)
+                    .bind(many)
                     .bind(0_i64);
                 for text in count.texts {
                     select = select.bind(text);
                 }
                 let (found,): (i64,) = select.fetch_one(&mut *conn).await?;
-                found >= MANY_NUMBERS
+                found >= many
             }
             _ => false,
         };

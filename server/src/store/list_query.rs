@@ -154,11 +154,14 @@ pub(super) fn page_query(
         Some(found) => {
             let pattern = q.text(anywhere(&filter.typed));
             steps.push(format!("found(phone) AS ({found})"));
+            // The fallback's LIMIT is 0 when the search found someone: a `NOT EXISTS` in its
+            // WHERE would be tested on each of the business's contacts by SQLite.
             steps.push(format!(
-                "matched(phone) AS (SELECT phone FROM found \
-                 UNION ALL SELECT phone FROM contacts WHERE business_id = {business} \
-                 AND NOT EXISTS (SELECT 1 FROM found) AND (LOWER(name) LIKE {pattern} \
-                 ESCAPE '\\' OR phone LIKE {pattern} ESCAPE '\\'))"
+                "matched(phone) AS (SELECT phone FROM found UNION ALL SELECT phone FROM \
+                 (SELECT phone FROM contacts WHERE business_id = {business} \
+                 AND (LOWER(name) LIKE {pattern} ESCAPE '\\' OR phone LIKE {pattern} ESCAPE '\\') \
+                 LIMIT CASE WHEN EXISTS (SELECT 1 FROM found) THEN 0 ELSE {} END) anywhere)",
+                i64::MAX
             ));
             conditions.push(format!("c.business_id = {business}"));
             if let Some(label) = &filter.label {

@@ -40,6 +40,21 @@ fn numbers(rows: &[Value]) -> Vec<&str> {
         .collect()
 }
 
+/// Resolves the conversation with `phone`.
+async fn resolve(app: &TestApp, token: &str, phone: &str) {
+    let path = format!("/api/conversation/{phone}/status");
+    let (status, body) = app.patch(&path, json!({"status": "resolved"}), token).await;
+    assert_eq!(status, 200, "{body}");
+}
+
+/// A page of the list for a query: its rows and whether more follow.
+async fn page_of(app: &TestApp, token: &str, query: &str) -> (Vec<Value>, bool) {
+    let (status, body) = app.get(&format!("/api/users?{query}"), token).await;
+    assert_eq!(status, 200, "{body}");
+    let users = body["data"]["users"].as_array().expect("users").clone();
+    (users, body["data"]["has_more"] == true)
+}
+
 /// The numbers a list search finds, in the list's order.
 async fn found(app: &TestApp, token: &str, typed: &str) -> Vec<String> {
     let query: String = url::form_urlencoded::byte_serialize(typed.as_bytes()).collect();
@@ -110,14 +125,7 @@ both_backends!(
         assert_eq!(numbers(&second), ["447700900123"]);
 
         // Resolving one leaves the open pages and joins the resolved one, still in order.
-        let (status, body) = app
-            .patch(
-                "/api/conversation/15550100002/status",
-                json!({"status": "resolved"}),
-                token,
-            )
-            .await;
-        assert_eq!(status, 200, "{body}");
+        resolve(&app, token, "15550100002").await;
         let open = rows(&app, token, &format!("label={vip}&assignee=unassigned")).await;
         assert_eq!(numbers(&open), ["447700911111", "447700900123"]);
         let resolved = rows(&app, token, "status=resolved").await;
@@ -207,36 +215,19 @@ both_backends!(
                 .await;
             assert_eq!(status, 200, "{body}");
         }
-        let (status, body) = app
-            .patch(
-                "/api/conversation/447700900456/status",
-                json!({"status": "resolved"}),
-                token,
-            )
-            .await;
-        assert_eq!(status, 200, "{body}");
+        resolve(&app, token, "447700900456").await;
 
         let mine = format!("label={vip}&status=open&assignee=me&limit=1");
-        let (status, first) = app.get(&format!("/api/users?{mine}"), token).await;
-        assert_eq!(status, 200, "{first}");
-        let first = &first["data"];
+        let first = page_of(&app, token, &mine).await;
+        assert_eq!(numbers(&first.0), ["447700911111"]);
+        assert!(first.1, "more after the first page");
         assert_eq!(
-            numbers(first["users"].as_array().expect("users")),
-            ["447700911111"]
-        );
-        assert_eq!(first["has_more"], true);
-        assert_eq!(
-            first["users"][0]["conversation_id"],
+            first.0[0]["conversation_id"],
             format!("{}_447700911111", biz.phone_number_id)
         );
-        let (status, second) = app.get(&format!("/api/users?{mine}&page=2"), token).await;
-        assert_eq!(status, 200, "{second}");
-        let second = &second["data"];
-        assert_eq!(
-            numbers(second["users"].as_array().expect("users")),
-            ["447700900123"]
-        );
-        assert_eq!(second["has_more"], false);
+        let second = page_of(&app, token, &format!("{mine}&page=2")).await;
+        assert_eq!(numbers(&second.0), ["447700900123"]);
+        assert!(!second.1, "nothing after the second page");
         assert!(
             rows(&app, token, &format!("{mine}&page=3"))
                 .await

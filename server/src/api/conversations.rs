@@ -10,9 +10,7 @@ use crate::auth::extract::Auth;
 use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::store::{
-    AssigneeFilter, ConversationJson, ListFilter, ListSearch, MessageJson, parse_time,
-};
+use crate::store::{AssigneeFilter, ConversationJson, ListFilter, MessageJson, parse_time};
 
 /// Most rows one page may ask for.
 const MAX_PAGE: i64 = 100;
@@ -48,9 +46,7 @@ pub async fn list_conversations(
     let page = query.page.unwrap_or(1).max(1);
     let limit = query.limit.unwrap_or(20).clamp(1, MAX_PAGE);
     let search = query.search_query.as_deref().unwrap_or("").trim();
-    let business = state.store.business(&auth.business_id).await?;
     let filter = ListFilter {
-        search: ListSearch::read(search, business.region()),
         typed: search.to_string(),
         status: status_filter(query.status.as_deref())?,
         assignee: match query.assignee.as_deref().unwrap_or("all") {
@@ -65,14 +61,17 @@ pub async fn list_conversations(
         },
         label: query.label.clone().filter(|id| !id.is_empty()),
     };
-    let pnid = business.phone_number_id.unwrap_or_default();
     let found = state
         .store
         .contacts_page(&auth.business_id, &filter, page, limit)
         .await?;
     Ok(HttpResponse::Ok().json(ConversationList {
         data: ConversationPage {
-            users: found.rows.iter().map(|row| row.to_json(&pnid)).collect(),
+            users: found
+                .rows
+                .iter()
+                .map(|row| row.to_json(&found.phone_number_id))
+                .collect(),
             has_more: found.has_more,
             page,
             total_unread: found.total_unread,

@@ -10,12 +10,22 @@ use super::error::{Error, StoreResult};
 use super::labels::{Label, labels_of};
 use super::list_filter::{ListFilter, ListSearch};
 use super::list_query::{numbers_count, page_query};
-use super::unread::total_unread;
-use super::{Store, iso_time};
+use super::unread::list_heading;
+use super::{Backend, Store, iso_time};
+use crate::phone::region_of;
 
-/// A number search matching this many contacts or more is checked along the list's order
-/// rather than gathered and sorted.
-const MANY_NUMBERS: i64 = 200;
+/// How many contacts a number search must match to be checked along the list's order rather
+/// than gathered by key and sorted: walking the order pays off once matches are dense enough to
+/// fill a page soon. Postgres's planner weighs the key range against the order by its statistics
+/// below that; SQLite has none and always walks the list's covering status index when it may,
+/// which for a band of a thousand numbers far down the list reads tens of thousands of entries,
+/// so it gathers up to ten times as many first.
+fn many_numbers(backend: Backend) -> i64 {
+    match backend {
+        Backend::Sqlite => 2_000,
+        Backend::Postgres => 200,
+    }
+}
 
 /// A row of the conversation list.
 #[derive(FromRow)]
@@ -56,6 +66,8 @@ pub struct ContactPage {
     pub rows: Vec<ContactRow>,
     pub has_more: bool,
     pub total_unread: i64,
+    /// The business's phone number id, which names its conversations.
+    pub phone_number_id: String,
 }
 
 impl ContactRow {
@@ -174,7 +186,8 @@ impl Store {
         read_row(&mut conn, business_id, phone).await
     }
 
-    /// A page of the conversation list, newest activity first, filtered by `filter`.
+    /// A page of the conversation list, newest activity first, filtered by `filter`. Every
+    /// statement of the page runs on one connection: on Postgres each acquire is also a ping.
     pub async fn contacts_page(
         &self,
         business_id: &str,
@@ -182,17 +195,21 @@ impl Store {
         page: i64,
         limit: i64,
     ) -> StoreResult<ContactPage> {
-        let many_numbers = match &filter.search {
+        let mut conn = self.pool.acquire().await?;
+        let heading = list_heading(&mut conn, business_id).await?;
+        let search = ListSearch::read(&filter.typed, region_of(&heading.own_number));
+        let many_numbers = match &search {
             ListSearch::Number(prefixes) => {
+                let many = many_numbers(self.backend);
                 let count = numbers_count(business_id, prefixes);
                 let mut select = sqlx::query_as(sqlx::AssertSqlSafe(count.sql))
-                    .bind(MANY_NUMBERS)
+                    .bind(many)
                     .bind(0_i64);
                 for text in count.texts {
                     select = select.bind(text);
                 }
-                let (found,): (i64,) = select.fetch_one(&self.pool).await?;
-                found >= MANY_NUMBERS
+                let (found,): (i64,) = select.fetch_one(&mut *conn).await?;
+                found >= many
             }
             _ => false,
         };
@@ -200,6 +217,7 @@ impl Store {
             self.backend,
             business_id,
             filter,
+            &search,
             row_columns!(),
             many_numbers,
         );
@@ -211,16 +229,15 @@ impl Store {
         for text in query.texts {
             select = select.bind(text);
         }
-        let mut rows: Vec<ContactRow> = select.fetch_all(&self.pool).await?;
+        let mut rows: Vec<ContactRow> = select.fetch_all(&mut *conn).await?;
         let has_more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);
-        let mut conn = self.pool.acquire().await?;
         with_labels(&mut conn, business_id, &mut rows).await?;
-        let total_unread = total_unread(&mut conn, business_id).await?;
         Ok(ContactPage {
             rows,
             has_more,
-            total_unread,
+            total_unread: heading.total_unread,
+            phone_number_id: heading.phone_number_id,
         })
     }
 }

@@ -25,10 +25,10 @@ pub enum ListSearch {
     Nothing,
 }
 
-/// What the list filters on: the search (`typed` keeps its text for matching anywhere), a
-/// status (`None` for all), the assignee, and a label the conversations carry (`None`: any).
+/// What the list filters on: the search as typed (read with the business's region into a
+/// `ListSearch`, and kept for matching anywhere), a status (`None` for all), the assignee, and a
+/// label the conversations carry (`None`: any).
 pub struct ListFilter {
-    pub search: ListSearch,
     pub typed: String,
     pub status: Option<String>,
     pub assignee: AssigneeFilter,

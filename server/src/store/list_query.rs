@@ -113,13 +113,18 @@ fn found(
     }
 }
 
-/// The statement of a page of the list for `filter`: `columns` of the contacts `c` and their
-/// assignee `u`. With `many_numbers` a number search is checked along the list's order (its
-/// page meets its rows soon) instead of gathering every match and sorting them.
+/// The statement of a page of the list for `filter` and its `search`: `columns` of the contacts
+/// `c` and their assignee `u`. With `many_numbers` a number search is checked along the list's
+/// order (its page meets its rows soon) instead of gathering every match and sorting them.
+///
+/// The page's keys are found and ordered first (`page`: customer key and list time, read from
+/// indexes where the source allows), and only its rows are then read whole and joined to their
+/// assignees, so skipped and sorted rows cost an index entry, not a row and a join.
 pub(super) fn page_query(
     backend: Backend,
     business_id: &str,
     filter: &ListFilter,
+    search: &ListSearch,
     columns: &str,
     many_numbers: bool,
 ) -> PageQuery {
@@ -133,9 +138,9 @@ pub(super) fn page_query(
         Backend::Sqlite => "CROSS JOIN",
         Backend::Postgres => "JOIN",
     };
-    let assignee = "LEFT JOIN users u ON u.id = c.assignee_id AND u.business_id = c.business_id";
+    let mut steps = Vec::new();
     let mut conditions = Vec::new();
-    let found = match &filter.search {
+    let found = match search {
         ListSearch::Number(prefixes) if many_numbers => {
             let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
             conditions.push(format!("({ranges})"));
@@ -148,12 +153,16 @@ pub(super) fn page_query(
         // lower-cased name or number (as the list has always matched).
         Some(found) => {
             let pattern = q.text(anywhere(&filter.typed));
-            q.sql = format!(
-                "WITH found(phone) AS ({found}), matched(phone) AS (SELECT phone FROM found \
-                 UNION ALL SELECT phone FROM contacts WHERE business_id = {business} \
-                 AND NOT EXISTS (SELECT 1 FROM found) AND (LOWER(name) LIKE {pattern} \
-                 ESCAPE '\\' OR phone LIKE {pattern} ESCAPE '\\')) "
-            );
+            steps.push(format!("found(phone) AS ({found})"));
+            // The fallback's LIMIT is 0 when the search found someone: a `NOT EXISTS` in its
+            // WHERE would be tested on each of the business's contacts by SQLite.
+            steps.push(format!(
+                "matched(phone) AS (SELECT phone FROM found UNION ALL SELECT phone FROM \
+                 (SELECT phone FROM contacts WHERE business_id = {business} \
+                 AND (LOWER(name) LIKE {pattern} ESCAPE '\\' OR phone LIKE {pattern} ESCAPE '\\') \
+                 LIMIT CASE WHEN EXISTS (SELECT 1 FROM found) THEN 0 ELSE {} END) anywhere)",
+                i64::MAX
+            ));
             conditions.push(format!("c.business_id = {business}"));
             if let Some(label) = &filter.label {
                 let label = q.text(label.as_str());
@@ -163,24 +172,25 @@ pub(super) fn page_query(
                 ));
             }
             format!(
-                "matched m {then} contacts c ON c.business_id = {business} \
-                 AND c.phone = m.phone {assignee}"
+                "matched m {then} contacts c ON c.business_id = {business} AND c.phone = m.phone"
             )
         }
-        // A label's conversations through its index, then their rows.
+        // A label's conversations through its index, then their rows. Materialized, so that
+        // Postgres too starts from the label's few rows rather than walking the list's order
+        // and probing each row for the label (about 200 rows per labelled one read that way).
         None if filter.label.is_some() => {
             let label = q.text(filter.label.as_deref().unwrap_or_default());
-            conditions.push(format!(
-                "cl.label_id = {label} AND cl.business_id = {business}"
+            steps.push(format!(
+                "labelled(phone) AS MATERIALIZED (SELECT phone FROM conversation_labels \
+                 WHERE business_id = {business} AND label_id = {label})"
             ));
             format!(
-                "conversation_labels cl {then} contacts c ON c.business_id = cl.business_id \
-                 AND c.phone = cl.phone {assignee}"
+                "labelled l {then} contacts c ON c.business_id = {business} AND c.phone = l.phone"
             )
         }
         None => {
             conditions.push(format!("c.business_id = {business}"));
-            format!("contacts c {assignee}")
+            "contacts c".into()
         }
     };
     if let Some(status) = &filter.status {
@@ -193,10 +203,16 @@ pub(super) fn page_query(
             conditions.push(format!("c.assignee_id = {}", q.text(id.as_str())))
         }
     }
-    q.sql = format!(
-        "{}{columns} FROM {source} WHERE {} {LIST_ORDER} LIMIT $1 OFFSET $2",
-        q.sql,
+    steps.push(format!(
+        "page(phone, list_at) AS (SELECT c.phone, COALESCE(c.last_message_at, c.created_at) \
+         FROM {source} WHERE {} {LIST_ORDER} LIMIT $1 OFFSET $2)",
         conditions.join(" AND ")
+    ));
+    q.sql = format!(
+        "WITH {} {columns} FROM page p {then} contacts c ON c.business_id = {business} \
+         AND c.phone = p.phone LEFT JOIN users u ON u.id = c.assignee_id \
+         AND u.business_id = c.business_id ORDER BY p.list_at DESC, p.phone",
+        steps.join(", ")
     );
     q
 }

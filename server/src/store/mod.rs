@@ -86,7 +86,7 @@ pub use contact_list::{ContactPage, ContactRow, ConversationJson};
 pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};
 pub use labels::Label;
-pub use list_filter::{AssigneeFilter, ListFilter, ListSearch};
+pub use list_filter::{AssigneeFilter, ListFilter};
 pub(crate) use messages::preview;
 pub use messages::{MessageJson, MessageRow};
 pub use outbox::{MediaFile, OutboxItem};

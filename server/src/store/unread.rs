@@ -25,17 +25,33 @@ pub(super) async fn number_and_unread(
     Ok((pnid.unwrap_or_default(), total.unwrap_or_default()))
 }
 
-/// The business's unread total, as `add_unread` keeps it (one row, not a sum over contacts).
-pub(super) async fn total_unread(
+/// What the conversation list shows beside its rows: the business's phone number id (it names
+/// the conversations), its own number (the region of numbers typed without a country code) and
+/// its unread total as `add_unread` keeps it (one row, not a sum over contacts).
+pub(super) struct ListHeading {
+    pub phone_number_id: String,
+    pub own_number: String,
+    pub total_unread: i64,
+}
+
+/// The business's `ListHeading`, in one query.
+pub(super) async fn list_heading(
     conn: &mut AnyConnection,
     business_id: &str,
-) -> Result<i64, sqlx::Error> {
-    let total: Option<(i64,)> =
-        sqlx::query_as("SELECT total FROM unread_totals WHERE business_id = $1")
-            .bind(business_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    Ok(total.map_or(0, |(total,)| total))
+) -> Result<ListHeading, sqlx::Error> {
+    let row: Option<(Option<String>, String, Option<i64>)> = sqlx::query_as(
+        "SELECT b.phone_number_id, b.phone_number, t.total FROM businesses b \
+         LEFT JOIN unread_totals t ON t.business_id = b.id WHERE b.id = $1",
+    )
+    .bind(business_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let (pnid, own_number, total) = row.unwrap_or_default();
+    Ok(ListHeading {
+        phone_number_id: pnid.unwrap_or_default(),
+        own_number,
+        total_unread: total.unwrap_or_default(),
+    })
 }
 
 /// Moves the business's unread total by `delta`, in the transaction that changed a contact's

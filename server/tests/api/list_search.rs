@@ -40,6 +40,21 @@ fn numbers(rows: &[Value]) -> Vec<&str> {
         .collect()
 }
 
+/// Resolves the conversation with `phone`.
+async fn resolve(app: &TestApp, token: &str, phone: &str) {
+    let path = format!("/api/conversation/{phone}/status");
+    let (status, body) = app.patch(&path, json!({"status": "resolved"}), token).await;
+    assert_eq!(status, 200, "{body}");
+}
+
+/// A page of the list for a query: its rows and whether more follow.
+async fn page_of(app: &TestApp, token: &str, query: &str) -> (Vec<Value>, bool) {
+    let (status, body) = app.get(&format!("/api/users?{query}"), token).await;
+    assert_eq!(status, 200, "{body}");
+    let users = body["data"]["users"].as_array().expect("users").clone();
+    (users, body["data"]["has_more"] == true)
+}
+
 /// The numbers a list search finds, in the list's order.
 async fn found(app: &TestApp, token: &str, typed: &str) -> Vec<String> {
     let query: String = url::form_urlencoded::byte_serialize(typed.as_bytes()).collect();
@@ -110,14 +125,7 @@ both_backends!(
         assert_eq!(numbers(&second), ["447700900123"]);
 
         // Resolving one leaves the open pages and joins the resolved one, still in order.
-        let (status, body) = app
-            .patch(
-                "/api/conversation/15550100002/status",
-                json!({"status": "resolved"}),
-                token,
-            )
-            .await;
-        assert_eq!(status, 200, "{body}");
+        resolve(&app, token, "15550100002").await;
         let open = rows(&app, token, &format!("label={vip}&assignee=unassigned")).await;
         assert_eq!(numbers(&open), ["447700911111", "447700900123"]);
         let resolved = rows(&app, token, "status=resolved").await;
@@ -135,34 +143,123 @@ both_backends!(
         let app = spawn_app(backend).await;
         let biz = app.business("list_many").await;
         let token = &biz.session.access;
-        // 250 customers whose numbers share a start, one webhook, each a second after the last.
-        let phones: Vec<String> = (0..250).map(|i| format!("4477009{i:05}")).collect();
-        let contacts: Vec<Value> = phones
-            .iter()
-            .map(|phone| json!({"profile": {"name": "Many"}, "wa_id": phone}))
-            .collect();
-        let messages: Vec<Value> = phones
-            .iter()
-            .enumerate()
-            .map(|(i, phone)| {
-                let mut message = text(phone, &format!("wamid.many{i}"), "hi");
-                message["timestamp"] = json!((1_763_700_000 + i).to_string());
-                message
-            })
-            .collect();
-        let mut webhook = inbound(&biz.phone_number_id, &phones[0], "Many", messages);
-        webhook["entry"][0]["changes"][0]["value"]["contacts"] = json!(contacts);
-        let (status, body) = app.webhook(&webhook, &biz.app_secret).await;
-        assert_eq!(status, 200, "{body}");
+        // 2,100 customers whose numbers share a start (enough for either backend to check the
+        // search along the list's order), each a second after the last, in webhooks of 700.
+        let phones: Vec<String> = (0..2_100).map(|i| format!("4477009{i:05}")).collect();
+        for (batch, chunk) in phones.chunks(700).enumerate() {
+            let contacts: Vec<Value> = chunk
+                .iter()
+                .map(|phone| json!({"profile": {"name": "Many"}, "wa_id": phone}))
+                .collect();
+            let messages: Vec<Value> = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, phone)| {
+                    let n = batch * 700 + i;
+                    let mut message = text(phone, &format!("wamid.many{n}"), "hi");
+                    message["timestamp"] = json!((1_763_700_000 + n).to_string());
+                    message
+                })
+                .collect();
+            let mut webhook = inbound(&biz.phone_number_id, &chunk[0], "Many", messages);
+            webhook["entry"][0]["changes"][0]["value"]["contacts"] = json!(contacts);
+            let (status, body) = app.webhook(&webhook, &biz.app_secret).await;
+            assert_eq!(status, 200, "{body}");
+        }
 
-        let first = rows(&app, token, "search_query=%2B44%20770%200900&limit=100").await;
+        let first = rows(&app, token, "search_query=%2B44%20770%20090&limit=100").await;
         let newest: Vec<&str> = phones.iter().rev().take(100).map(String::as_str).collect();
         assert_eq!(numbers(&first), newest);
-        let last = rows(&app, token, "search_query=44770090&limit=100&page=3").await;
-        let oldest: Vec<&str> = phones.iter().rev().skip(200).map(String::as_str).collect();
+        let last = rows(&app, token, "search_query=44770090&limit=100&page=21").await;
+        let oldest: Vec<&str> = phones
+            .iter()
+            .rev()
+            .skip(2_000)
+            .map(String::as_str)
+            .collect();
         assert_eq!(numbers(&last), oldest);
         let few = rows(&app, token, "search_query=44770090020").await;
         let tens: Vec<&str> = phones[200..210].iter().rev().map(String::as_str).collect();
         assert_eq!(numbers(&few), tens);
+    }
+);
+
+both_backends!(
+    a_label_with_a_status_and_an_assignee_pages_in_the_list_order,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("list_combined").await;
+        let token = &biz.session.access;
+        customers_write(&app, &biz).await;
+        let (status, me) = app.get("/identity/users/profile", token).await;
+        assert_eq!(status, 200, "{me}");
+        let vip = app.label(token, "VIP", "#D93F0B").await;
+        // Every customer but the German one carries the label; the owner holds three of them
+        // and resolves one.
+        for (phone, _) in CUSTOMERS
+            .iter()
+            .filter(|(phone, _)| !phone.starts_with("49"))
+        {
+            let (status, body) = app
+                .put(&labels_path(phone), json!({"labels": [vip]}), token)
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+        for phone in ["447700911111", "447700900456", "447700900123"] {
+            let (status, body) = app
+                .patch(
+                    &format!("/api/conversation/{phone}/assignment"),
+                    json!({"assignee_id": me["_id"]}),
+                    token,
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+        resolve(&app, token, "447700900456").await;
+
+        let mine = format!("label={vip}&status=open&assignee=me&limit=1");
+        let first = page_of(&app, token, &mine).await;
+        assert_eq!(numbers(&first.0), ["447700911111"]);
+        assert!(first.1, "more after the first page");
+        assert_eq!(
+            first.0[0]["conversation_id"],
+            format!("{}_447700911111", biz.phone_number_id)
+        );
+        let second = page_of(&app, token, &format!("{mine}&page=2")).await;
+        assert_eq!(numbers(&second.0), ["447700900123"]);
+        assert!(!second.1, "nothing after the second page");
+        assert!(
+            rows(&app, token, &format!("{mine}&page=3"))
+                .await
+                .is_empty()
+        );
+
+        let open = rows(&app, token, &format!("label={vip}&assignee=unassigned")).await;
+        assert_eq!(numbers(&open), ["15550100002"]);
+        let all_mine = rows(&app, token, &format!("label={vip}&status=all&assignee=me")).await;
+        assert_eq!(
+            numbers(&all_mine),
+            ["447700911111", "447700900456", "447700900123"]
+        );
+        let resolved = rows(
+            &app,
+            token,
+            &format!("label={vip}&status=resolved&assignee=me"),
+        )
+        .await;
+        assert_eq!(numbers(&resolved), ["447700900456"]);
+        // A number typed with + and spaces, with the same filters.
+        let typed = rows(
+            &app,
+            token,
+            &format!("label={vip}&assignee=me&search_query=%2B44%207700%209"),
+        )
+        .await;
+        assert_eq!(numbers(&typed), ["447700911111", "447700900123"]);
+        assert!(
+            typed
+                .iter()
+                .all(|row| row["labels"][0]["id"] == vip.as_str())
+        );
     }
 );

@@ -34,7 +34,7 @@ pub async fn search(app: &TestApp, biz: &Business, query: &str) -> (u16, Value) 
 }
 
 /// The message ids `q` finds, newest first (contacts left out).
-async fn found(app: &TestApp, biz: &Business, q: &str) -> Vec<String> {
+pub async fn found(app: &TestApp, biz: &Business, q: &str) -> Vec<String> {
     let q = url::form_urlencoded::byte_serialize(q.as_bytes()).collect::<String>();
     let (status, body) = search(app, biz, &format!("q={q}")).await;
     assert_eq!(status, 200, "{body}");

@@ -80,8 +80,9 @@ pub fn parse_cursor(cursor: &str) -> Option<Cursor> {
 /// step; a rarer one widens the window until the page is full, so neither reads every match.
 const WINDOWS: [i64; 3] = [2_000, 20_000, 200_000];
 
-/// A search whose words match fewer documents than this in its scope reads them all at once:
-/// sorting a few matches is cheaper than walking the time index for a window.
+/// A search whose words match fewer documents than this in its scope reads the rest of them at
+/// once after the first window: sorting a few matches is cheaper than walking the time index
+/// for wider windows.
 const FEW_MATCHES: i64 = 2_000;
 
 /// The times (both included) and, on SQLite, the least index rowid one step of a search covers.

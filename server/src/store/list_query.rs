@@ -4,7 +4,7 @@
 
 use super::Backend;
 use super::list_filter::{AssigneeFilter, ListFilter, ListSearch};
-use super::search::word_match;
+use super::search::{Documents, word_match};
 
 /// The list's order: newest activity first (`contacts_list_order` and the filter indexes of
 /// migration 0028 hold it).
@@ -103,7 +103,7 @@ fn found(
                 .join(" UNION "),
         ),
         ListSearch::Words(query) => {
-            let (from, matches, words) = word_match(backend, query, &q.next());
+            let (from, matches, words) = word_match(backend, query, &q.next(), Documents::Contacts);
             q.texts.push(words);
             Some(format!(
                 "SELECT d.phone FROM {from} WHERE {matches} \

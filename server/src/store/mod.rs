@@ -33,8 +33,10 @@
 //! - `canned`: canned replies, the ready texts agents insert by shortcut
 //! - `labels`: the business's labels, and the labels of the list's rows
 //! - `labelled`: a conversation's labels set, and a label deleted from every conversation
-//! - `search_index`: search documents kept in step with messages, notes and contacts, the
-//!   backend's full-text index over them, and the one-time indexing of older history
+//! - `search_index`: search documents kept in step with messages, notes and contacts, and the
+//!   one-time indexing of older history
+//! - `full_text`: the backend's full-text indexes over the search documents (every document,
+//!   and the contacts' alone)
 //! - `search`: full-history search over those documents
 //! - `reports`: message counts per quarter hour and the histories reports are computed from
 //!
@@ -53,6 +55,7 @@ mod customers;
 mod echoes;
 mod error;
 mod events;
+mod full_text;
 mod ingest;
 mod internal;
 mod labelled;

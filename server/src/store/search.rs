@@ -80,8 +80,9 @@ pub fn parse_cursor(cursor: &str) -> Option<Cursor> {
 /// step; a rarer one widens the window until the page is full, so neither reads every match.
 const WINDOWS: [i64; 3] = [2_000, 20_000, 200_000];
 
-/// A search whose words match fewer documents than this in its scope reads them all at once:
-/// sorting a few matches is cheaper than walking the time index for a window.
+/// A search whose words match fewer documents than this in its scope reads the rest of them at
+/// once after the first window: sorting a few matches is cheaper than walking the time index
+/// for wider windows.
 const FEW_MATCHES: i64 = 2_000;
 
 /// The times (both included) and, on SQLite, the least index rowid one step of a search covers.
@@ -97,12 +98,32 @@ struct Bounds {
 const IN_SCOPE: &str = "($3 = '' OR d.phone = $4) \
     AND (d.at < $7 OR (d.at = $8 AND d.doc_id < $9))";
 
-/// The backend's full-text match of `query` on search documents `d`: what to select from, the
-/// condition (its words bound at `param`) and the words to bind.
+/// Whether a search statement is kept prepared. Postgres plans each search for its words and
+/// bounds instead: a plan made for any value intersects the word's index with the time index
+/// over the whole range, which reads every document of the business for a rare word, or every
+/// match of a common prefix for the newest window.
+fn keep_prepared(backend: Backend) -> bool {
+    backend == Backend::Sqlite
+}
+
+/// Which full-text index a match reads.
+#[derive(Clone, Copy)]
+pub(super) enum Documents {
+    /// Every document (full-history search).
+    Every,
+    /// The contacts' documents alone (the chat list's name search); the caller also asks for
+    /// `d.kind = 'contact'`, which picks Postgres's partial index.
+    Contacts,
+}
+
+/// The backend's full-text match of `query` on search documents `d` in the index of
+/// `documents`: what to select from, the condition (its words bound at `param`) and the words to
+/// bind.
 pub(super) fn word_match(
     backend: Backend,
     query: &Query,
     param: &str,
+    documents: Documents,
 ) -> (&'static str, String, String) {
     let last = query.words.len() - 1;
     // Each word quoted, the last one marked as a prefix, joined as the backend's "and".
@@ -119,14 +140,26 @@ pub(super) fn word_match(
         // CROSS JOIN keeps the index first: walking the documents by time and probing the
         // index per row would read a whole history for a rare word. Words are letters and
         // digits only, so quoting them is safe.
-        Backend::Sqlite => (
-            "search_fts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
-            format!("search_fts MATCH {param}"),
-            words("\"", "*", " "),
-        ),
+        Backend::Sqlite => {
+            let (from, table) = match documents {
+                Documents::Every => (
+                    "search_fts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
+                    "search_fts",
+                ),
+                Documents::Contacts => (
+                    "search_contacts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
+                    "search_contacts",
+                ),
+            };
+            (
+                from,
+                format!("{table} MATCH {param}"),
+                words("\"", "*", " "),
+            )
+        }
         Backend::Postgres => (
             "search_documents d",
-            format!("to_tsvector('simple', d.folded) @@ to_tsquery('simple', {param})"),
+            format!("d.words @@ to_tsquery('simple', {param})"),
             words("", ":*", " & "),
         ),
     }
@@ -183,7 +216,7 @@ impl Store {
         query: &Query,
         phone: &str,
     ) -> StoreResult<bool> {
-        let (from, matches, words) = word_match(self.backend, query, "$1");
+        let (from, matches, words) = word_match(self.backend, query, "$1", Documents::Every);
         let in_conversation = if phone.is_empty() {
             ""
         } else {
@@ -195,6 +228,7 @@ impl Store {
         );
         // Only fixed fragments are formatted in; the values are bound.
         let mut count = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .persistent(keep_prepared(self.backend))
             .bind(words)
             .bind(business_id)
             .bind(FEW_MATCHES);
@@ -217,7 +251,7 @@ impl Store {
         if bounds.from > bounds.to {
             return Ok(Vec::new());
         }
-        let (from, matches, words) = word_match(self.backend, query, "$1");
+        let (from, matches, words) = word_match(self.backend, query, "$1", Documents::Every);
         let rowid = match self.backend {
             Backend::Sqlite => "f.rowid",
             Backend::Postgres => "CAST(0 AS BIGINT)",
@@ -233,6 +267,7 @@ impl Store {
         let phone = scope.phone.as_deref().unwrap_or_default();
         // Only fixed fragments are formatted in; the values are bound.
         Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .persistent(keep_prepared(self.backend))
             .bind(words)
             .bind(business_id)
             .bind(phone)
@@ -265,18 +300,16 @@ impl Store {
             to: scope.to_ms.unwrap_or(i64::MAX).min(before_at),
             min_rowid: i64::MIN,
         };
-        // Words with many matches read the newest documents first, in ever wider windows:
-        // strictly after a window's oldest time every document of the scope is in the window,
-        // so its matches come before all older ones and are complete; the next step reads from
-        // that time down. Words with few matches are read in one step.
+        // The newest documents first, in ever wider windows: strictly after a window's oldest
+        // time every document of the scope is in the window, so its matches come before all
+        // older ones and are complete; the next step reads from that time down. A common word
+        // or prefix fills its page in the first window without an index lookup of all its
+        // matches; after it, words with few matches read the rest in one step.
         let mut rows = Vec::new();
-        let windows = if self.few_matches(business_id, query, phone).await? {
-            &[][..]
-        } else {
-            &WINDOWS[..]
-        };
-        for &size in windows {
-            if rows.len() as i64 > limit {
+        for (step, &size) in WINDOWS.iter().enumerate() {
+            if rows.len() as i64 > limit
+                || (step == 1 && self.few_matches(business_id, query, phone).await?)
+            {
                 break;
             }
             let Some((oldest, min_rowid)) = self.window(business_id, phone, &rest, size).await?

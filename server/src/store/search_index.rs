@@ -1,37 +1,17 @@
 //! The search documents, kept in step with what they index: written in the transaction of each
-//! change (new messages, edits, deletions, renumbering, contacts), plus the backend's full-text
-//! index over them and the one-time indexing of what was stored before search existed.
+//! change (new messages, edits, deletions, renumbering, contacts), and the one-time indexing of
+//! what was stored before search existed (the full-text indexes over them are in `full_text`).
 
 use serde_json::Value;
-use sqlx::{AnyConnection, Executor};
+use sqlx::AnyConnection;
 
-use super::{Backend, Params, Store, now_ms, rows_per_statement};
+use super::{Params, Store, now_ms, rows_per_statement};
 use crate::search_text::index_text;
 
 /// Kind of a contact's document (name and number); a message's document has the message's kind.
 pub(super) const CONTACT: &str = "contact";
 /// Items read per step of the one-time indexing.
 const BACKFILL_BATCH: i64 = 500;
-
-/// SQLite: an FTS5 index over the documents' folded text (external content: the words live only
-/// in the index), kept in step by triggers. Idempotent.
-const SQLITE_INDEX: &str = "\
-CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(folded, content='search_documents', \
-    content_rowid='rowid', tokenize='unicode61 remove_diacritics 0');
-CREATE TRIGGER IF NOT EXISTS search_documents_added AFTER INSERT ON search_documents BEGIN
-    INSERT INTO search_fts(rowid, folded) VALUES (new.rowid, new.folded);
-END;
-CREATE TRIGGER IF NOT EXISTS search_documents_removed AFTER DELETE ON search_documents BEGIN
-    INSERT INTO search_fts(search_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
-END;
-CREATE TRIGGER IF NOT EXISTS search_documents_changed AFTER UPDATE ON search_documents BEGIN
-    INSERT INTO search_fts(search_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
-    INSERT INTO search_fts(rowid, folded) VALUES (new.rowid, new.folded);
-END;";
-
-/// Postgres: a GIN index over the folded text's words. Idempotent.
-const POSTGRES_INDEX: &str = "CREATE INDEX IF NOT EXISTS search_documents_words \
-    ON search_documents USING GIN (to_tsvector('simple', folded))";
 
 /// One searchable item.
 pub(super) struct Document {
@@ -222,13 +202,9 @@ pub(super) async fn move_documents(
 }
 
 impl Store {
-    /// Creates this backend's full-text index and indexes what was stored before it, once.
+    /// Creates this backend's full-text indexes and indexes what was stored before them, once.
     pub(super) async fn prepare_search(&self) -> Result<(), sqlx::Error> {
-        let index = match self.backend {
-            Backend::Sqlite => SQLITE_INDEX,
-            Backend::Postgres => POSTGRES_INDEX,
-        };
-        (&self.pool).execute(index).await?;
+        self.prepare_full_text().await?;
         let done: Option<(String,)> =
             sqlx::query_as("SELECT name FROM search_backfills WHERE name = 'history'")
                 .fetch_optional(&self.pool)

@@ -56,7 +56,7 @@ async fn page_of(app: &TestApp, token: &str, query: &str) -> (Vec<Value>, bool) 
 }
 
 /// The numbers a list search finds, in the list's order.
-async fn found(app: &TestApp, token: &str, typed: &str) -> Vec<String> {
+pub async fn found(app: &TestApp, token: &str, typed: &str) -> Vec<String> {
     let query: String = url::form_urlencoded::byte_serialize(typed.as_bytes()).collect();
     let rows = rows(app, token, &format!("status=all&search_query={query}")).await;
     numbers(&rows).into_iter().map(String::from).collect()

@@ -41,6 +41,7 @@ mod sandbox;
 mod sandbox_graph;
 mod search;
 mod search_upkeep;
+mod search_windows;
 mod security;
 mod sending;
 mod team;

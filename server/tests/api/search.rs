@@ -14,27 +14,27 @@ const CUSTOMER: &str = "16505551234";
 const OTHER: &str = "966555123456";
 
 /// Delivers `messages` from `from` and checks the webhook took them.
-async fn deliver(app: &TestApp, biz: &Business, from: &str, messages: Vec<Value>) {
+pub async fn deliver(app: &TestApp, biz: &Business, from: &str, messages: Vec<Value>) {
     let body = inbound(&biz.phone_number_id, from, "Sheena", messages);
     let (status, answer) = app.webhook(&body, &biz.app_secret).await;
     assert_eq!(status, 200, "{answer}");
 }
 
 /// A customer's text at `seconds` after the first message.
-fn text_at(from: &str, id: &str, body: &str, seconds: i64) -> Value {
+pub fn text_at(from: &str, id: &str, body: &str, seconds: i64) -> Value {
     let mut message = text(from, id, body);
     message["timestamp"] = json!((1_763_700_000 + seconds).to_string());
     message
 }
 
 /// `GET /api/search?{query}`; answers (status, body).
-async fn search(app: &TestApp, biz: &Business, query: &str) -> (u16, Value) {
+pub async fn search(app: &TestApp, biz: &Business, query: &str) -> (u16, Value) {
     app.get(&format!("/api/search?{query}"), &biz.session.access)
         .await
 }
 
 /// The message ids `q` finds, newest first (contacts left out).
-async fn found(app: &TestApp, biz: &Business, q: &str) -> Vec<String> {
+pub async fn found(app: &TestApp, biz: &Business, q: &str) -> Vec<String> {
     let q = url::form_urlencoded::byte_serialize(q.as_bytes()).collect::<String>();
     let (status, body) = search(app, biz, &format!("q={q}")).await;
     assert_eq!(status, 200, "{body}");

@@ -5,6 +5,7 @@ use serde_json::json;
 
 use crate::both_backends;
 use crate::helpers::*;
+use crate::list_search::found as listed;
 use crate::live::*;
 
 const CUSTOMER: &str = "16505551234";
@@ -127,5 +128,62 @@ both_backends!(
         store.migrate().await.expect("again");
         let none: Vec<(String, Option<String>)> = Vec::new();
         assert_eq!(found(&app, &biz, "kayaks").await, none);
+    }
+);
+
+/// Replaces the full-text indexes with the definitions of earlier versions: on SQLite an FTS5
+/// table without prefix index and no contacts' table, on Postgres a GIN index over an
+/// expression instead of the stored words.
+const OLDER_INDEXES: [&str; 2] = [
+    "DROP TRIGGER search_contacts_added; DROP TRIGGER search_contacts_removed; \
+     DROP TRIGGER search_contacts_changed; DROP TABLE search_contacts; \
+     DROP TABLE search_fts; CREATE VIRTUAL TABLE search_fts USING fts5(folded, \
+     content='search_documents', content_rowid='rowid', \
+     tokenize='unicode61 remove_diacritics 0'); \
+     INSERT INTO search_fts(search_fts) VALUES ('rebuild')",
+    "ALTER TABLE search_documents DROP COLUMN words; \
+     CREATE INDEX search_documents_words ON search_documents \
+     USING GIN (to_tsvector('simple', folded))",
+];
+
+both_backends!(
+    indexes_of_an_older_definition_are_made_again_at_start_and_find_what_they_held,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("upgrade").await;
+        deliver(&app, &biz, "An old question about kayaks").await;
+        sqlx::any::install_default_drivers();
+        let url = app.settings.database_url();
+        let pool = sqlx::AnyPool::connect(&url).await.expect("database");
+        let older = OLDER_INDEXES[usize::from(url.starts_with("postgres"))];
+        sqlx::raw_sql(sqlx::AssertSqlSafe(older))
+            .execute(&pool)
+            .await
+            .expect("older indexes");
+
+        let (store, _) = store_of(&app, &biz).await;
+        store.migrate().await.expect("migrations and search index");
+        let message = (CUSTOMER.to_string(), Some("wamid.kayak".to_string()));
+        assert_eq!(
+            found(&app, &biz, "kayaks").await,
+            std::slice::from_ref(&message)
+        );
+        assert_eq!(found(&app, &biz, "old qu").await, [message]);
+        // The list's name search reads the contacts' own index: words in any order, the last
+        // a prefix (a text match of the typed string would not find these).
+        let token = &biz.session.access;
+        assert_eq!(listed(&app, token, "sheena 1650").await, [CUSTOMER]);
+        let (status, body) = app
+            .post(
+                "/api/users/update",
+                json!({"name": "Sheena Brave", "phone_number": CUSTOMER}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(listed(&app, token, "brave shee").await, [CUSTOMER]);
+        // A second start leaves the index as it is.
+        store.migrate().await.expect("again");
+        assert_eq!(listed(&app, token, "brave shee").await, [CUSTOMER]);
     }
 );

@@ -1,0 +1,148 @@
+//! The backend's full-text indexes over the search documents: one over every document and one
+//! over the contacts' documents alone (what the chat list's name search reads), created at
+//! start-up and brought up to their current definition once when a database has an older one.
+
+use sqlx::{AnyConnection, Executor};
+
+use super::{Backend, Store};
+
+/// An SQLite FTS5 index over the folded text of search documents (external content: the words
+/// live only in the index), kept in step by triggers.
+struct Fts5 {
+    name: &'static str,
+    /// The `CREATE VIRTUAL TABLE` statement, compared with the one stored in `sqlite_master`:
+    /// a database made with another definition gets the index made again.
+    create: &'static str,
+    /// The triggers that keep it in step (idempotent).
+    triggers: &'static str,
+    /// Drops those triggers (before the table is made again).
+    drop_triggers: &'static str,
+    /// Fills a new index from the documents already stored.
+    fill: &'static str,
+}
+
+/// Every document. The prefix index of two-letter prefixes makes a short prefix (`th*`) one
+/// doclist instead of the thousands of terms it stands for; longer prefixes expand few terms.
+const EVERY_DOCUMENT: Fts5 = Fts5 {
+    name: "search_fts",
+    create: "CREATE VIRTUAL TABLE search_fts USING fts5(folded, content='search_documents', \
+        content_rowid='rowid', tokenize='unicode61 remove_diacritics 0', prefix='2')",
+    triggers: "\
+CREATE TRIGGER IF NOT EXISTS search_documents_added AFTER INSERT ON search_documents BEGIN
+    INSERT INTO search_fts(rowid, folded) VALUES (new.rowid, new.folded);
+END;
+CREATE TRIGGER IF NOT EXISTS search_documents_removed AFTER DELETE ON search_documents BEGIN
+    INSERT INTO search_fts(search_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
+END;
+CREATE TRIGGER IF NOT EXISTS search_documents_changed AFTER UPDATE ON search_documents BEGIN
+    INSERT INTO search_fts(search_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
+    INSERT INTO search_fts(rowid, folded) VALUES (new.rowid, new.folded);
+END;",
+    drop_triggers: "DROP TRIGGER IF EXISTS search_documents_added; \
+        DROP TRIGGER IF EXISTS search_documents_removed; \
+        DROP TRIGGER IF EXISTS search_documents_changed;",
+    fill: "INSERT INTO search_fts(search_fts) VALUES ('rebuild')",
+};
+
+/// The contacts' documents only (name and number): a name search reads a few hundred
+/// thousand contacts' words instead of every message's. FTS5's `rebuild` would index every
+/// document of the external content, so it is filled (and refilled) with the contacts alone.
+const CONTACTS: Fts5 = Fts5 {
+    name: "search_contacts",
+    create: "CREATE VIRTUAL TABLE search_contacts USING fts5(folded, \
+        content='search_documents', content_rowid='rowid', \
+        tokenize='unicode61 remove_diacritics 0')",
+    triggers: "\
+CREATE TRIGGER IF NOT EXISTS search_contacts_added AFTER INSERT ON search_documents
+WHEN new.kind = 'contact' BEGIN
+    INSERT INTO search_contacts(rowid, folded) VALUES (new.rowid, new.folded);
+END;
+CREATE TRIGGER IF NOT EXISTS search_contacts_removed AFTER DELETE ON search_documents
+WHEN old.kind = 'contact' BEGIN
+    INSERT INTO search_contacts(search_contacts, rowid, folded)
+        VALUES ('delete', old.rowid, old.folded);
+END;
+CREATE TRIGGER IF NOT EXISTS search_contacts_changed AFTER UPDATE ON search_documents
+WHEN old.kind = 'contact' OR new.kind = 'contact' BEGIN
+    INSERT INTO search_contacts(search_contacts, rowid, folded)
+        SELECT 'delete', old.rowid, old.folded WHERE old.kind = 'contact';
+    INSERT INTO search_contacts(rowid, folded)
+        SELECT new.rowid, new.folded WHERE new.kind = 'contact';
+END;",
+    drop_triggers: "DROP TRIGGER IF EXISTS search_contacts_added; \
+        DROP TRIGGER IF EXISTS search_contacts_removed; \
+        DROP TRIGGER IF EXISTS search_contacts_changed;",
+    fill: "INSERT INTO search_contacts(rowid, folded) \
+        SELECT rowid, folded FROM search_documents WHERE kind = 'contact'",
+};
+
+/// Postgres: the documents' words stored once as a `tsvector` (a time-ordered walk checks each
+/// row without parsing its text again), a GIN index over them, and a partial one over the
+/// contacts'. Replaces the GIN index over the expression of earlier versions. New entries wait
+/// in a pending list that every search of the index reads through; 512 kB instead of the
+/// default 4 MB bounds that read while keeping inserts batched. Idempotent; adding the column
+/// rewrites the table once.
+const POSTGRES_INDEXES: &str = "\
+ALTER TABLE search_documents ADD COLUMN IF NOT EXISTS words tsvector \
+    GENERATED ALWAYS AS (to_tsvector('simple', folded)) STORED;
+CREATE INDEX IF NOT EXISTS search_words ON search_documents USING GIN (words) \
+    WITH (gin_pending_list_limit = 512);
+CREATE INDEX IF NOT EXISTS search_contact_words ON search_documents USING GIN (words) \
+    WITH (gin_pending_list_limit = 512) WHERE kind = 'contact';
+DROP INDEX IF EXISTS search_documents_words;";
+
+/// Makes `index` if it is missing or was made with another definition (filling it from the
+/// stored documents), and its triggers.
+async fn prepare_fts5(conn: &mut AnyConnection, index: &Fts5) -> Result<(), sqlx::Error> {
+    let made: Option<(String,)> =
+        sqlx::query_as("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = $1")
+            .bind(index.name)
+            .fetch_optional(&mut *conn)
+            .await?;
+    if made.as_ref().map(|(sql,)| sql.as_str()) != Some(index.create) {
+        conn.execute(index.drop_triggers).await?;
+        if made.is_some() {
+            // Only the fixed name of one of our own indexes is formatted in.
+            let drop = format!("DROP TABLE {}", index.name);
+            conn.execute(sqlx::AssertSqlSafe(drop)).await?;
+        }
+        conn.execute(index.create).await?;
+        conn.execute(index.fill).await?;
+    }
+    conn.execute(index.triggers).await?;
+    Ok(())
+}
+
+impl Store {
+    /// Creates this backend's full-text indexes, or brings an older definition up to date.
+    pub(super) async fn prepare_full_text(&self) -> Result<(), sqlx::Error> {
+        let mut tx = self.begin_write().await?;
+        match self.backend {
+            Backend::Sqlite => {
+                for index in [&EVERY_DOCUMENT, &CONTACTS] {
+                    prepare_fts5(&mut tx, index).await?;
+                }
+                tx.commit().await
+            }
+            Backend::Postgres => {
+                let stored: Option<(i32,)> = sqlx::query_as(
+                    "SELECT 1 FROM information_schema.columns WHERE table_schema = \
+                     current_schema() AND table_name = 'search_documents' AND column_name = 'words'",
+                )
+                .fetch_optional(&mut *tx)
+                .await?;
+                tx.execute(POSTGRES_INDEXES).await?;
+                tx.commit().await?;
+                if stored.is_none() {
+                    // The rewritten table has no statistics on the new column (the planner
+                    // needs them to choose between the word's index and a walk by time) and no
+                    // visibility map (the time index is read index-only once it has one).
+                    (&self.pool)
+                        .execute("VACUUM (ANALYZE) search_documents")
+                        .await?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -186,8 +186,10 @@ mod tests {
         serde_json::from_str(payload).expect("a notice")
     }
 
-    /// Each payload's business and what it carries: the seqs carried, or a `Logged` range.
-    fn contents(payloads: &[String]) -> Vec<(String, Result<Vec<i64>, (i64, i64)>)> {
+    /// A payload's business and what it holds: the seqs carried, or a `Logged` range.
+    type Contents = (String, Result<Vec<i64>, (i64, i64)>);
+
+    fn contents(payloads: &[String]) -> Vec<Contents> {
         payloads
             .iter()
             .map(|payload| {
@@ -224,7 +226,11 @@ mod tests {
         let Published::Events(carried) = read(&payloads[0]).what else {
             panic!("not carried");
         };
-        let first = carried.into_iter().next().expect("an event").into_event("a");
+        let first = carried
+            .into_iter()
+            .next()
+            .expect("an event")
+            .into_event("a");
         assert_eq!(first.business_id, "a");
         assert_eq!(first.channels, vec!["notifications/all"]);
         assert_eq!(first.name, "notification");
@@ -239,7 +245,10 @@ mod tests {
         events[19] = event("a", 20, &"é".repeat(4000));
         let contents = contents(&payloads("n1", published(&events)));
         assert!(contents.len() > 3, "{contents:?}");
-        assert!(contents.contains(&("a".into(), Err((20, 20)))), "{contents:?}");
+        assert!(
+            contents.contains(&("a".into(), Err((20, 20)))),
+            "{contents:?}"
+        );
         let carried: Vec<i64> = contents
             .into_iter()
             .flat_map(|(_, what)| what.unwrap_or_default())

@@ -114,7 +114,10 @@ async fn hand_on(nodes: OtherNodes, mut queued: mpsc::UnboundedReceiver<Notice>)
                     events.extend(carried.into_iter().map(|e| e.into_event(&business_id)));
                 }
                 Published::Logged { first, last } => {
-                    announced.entry(business_id).or_default().push((first, last));
+                    announced
+                        .entry(business_id)
+                        .or_default()
+                        .push((first, last));
                 }
                 Published::Transient {
                     channels,

@@ -18,6 +18,7 @@
 //! - `conversations`: the actors' `ConversationStore`, over the modules above
 //! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL,
 //!   `threads`: its conversations' contacts and message times)
+//! - `flush`: a batch's shared rows released before its WAL flush (Postgres)
 //! - `logins`: failed sign-ins, for login throttling
 //! - `outbox`: sends waiting for the provider, and stored media files
 //! - `templates`: message templates and bulk template sends
@@ -55,6 +56,7 @@ mod customers;
 mod echoes;
 mod error;
 mod events;
+mod flush;
 mod full_text;
 mod ingest;
 mod internal;

@@ -1,5 +1,5 @@
 //! Several nodes sharing one Postgres: events committed through one node reach the sessions of
-//! every node, each node's in seq order, even one whose notice never came
+//! every node, each node's in seq order, even one whose notice never came or could not carry them
 //! (docs/decisions/0003-events-across-nodes.md); failed sign-ins count on every node, and a bulk
 //! job is sent by one node only.
 
@@ -116,6 +116,34 @@ async fn after_its_listener_reconnects_a_node_reads_what_it_may_have_missed() {
     let frame = client.next_frame().await;
     assert_eq!(frame["event"], "new_contact", "{frame}");
     assert_eq!(frame["data"]["phone_number"], "15551230008", "{frame}");
+}
+
+#[actix_web::test]
+async fn a_message_too_large_for_a_notice_reaches_the_other_node_from_the_log_in_order() {
+    let (a, business, mut client) = followed_on_b("cluster_large").await;
+    // Its events (about 8,000 bytes of text each) do not fit a notice, those of the message
+    // after it do: the first are read from the log, the second travel in the notice.
+    let customer = "15551230004";
+    let long = "é".repeat(4000);
+    let messages = vec![
+        text(customer, "wamid.cluster.large", &long),
+        text(customer, "wamid.cluster.small", "and a short one"),
+    ];
+    let body = inbound(&business.phone_number_id, customer, "Di", messages);
+    let (status, answer) = a.webhook(&body, &business.app_secret).await;
+    assert_eq!(status, 200, "{answer}");
+
+    let (mut previews, mut seqs) = (Vec::new(), Vec::new());
+    while previews.len() < 2 {
+        let frame = client.next_frame().await;
+        seqs.push(frame["seq"].as_i64().expect("a logged event"));
+        if frame["event"] == "notification" && frame["data"]["phone_number"] == customer {
+            previews.push(frame["data"]["preview"].clone());
+        }
+    }
+    let expected: Vec<serde_json::Value> = vec![long.into(), "and a short one".into()];
+    assert_eq!(previews, expected);
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
 }
 
 #[actix_web::test]

@@ -34,6 +34,7 @@ impl Store {
         items: &[(ConversationKey, Write)],
     ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
         let mut tx = conn.begin_with(self.write_start()).await?;
+        self.commit_unflushed(&mut tx).await?;
         // Per business: its phone number id and unread total before the batch.
         let mut businesses: HashMap<&str, (String, i64)> = HashMap::new();
         for (key, _) in items {
@@ -77,6 +78,7 @@ impl Store {
         }
         let events = number_by_business(&mut tx, items, drafts).await?;
         tx.commit().await?;
+        self.flushed(conn).await?;
         Ok(events)
     }
 }

@@ -1,0 +1,40 @@
+//! A group-commit batch's shared rows released before its WAL flush, on Postgres
+//! (docs/decisions/0023-cross-node-delivery.md).
+//!
+//! Every batch of a business locks the business's unread total and event counter until its
+//! commit ends, and a durable commit ends only after its WAL flush: with two nodes, each node's
+//! batch waited for the other's fsync. A batch commits without waiting for the flush, which
+//! releases the rows at once, then waits for a tiny durable write of its own whose flush covers
+//! the batch's commit (the WAL is flushed in order), before any write is answered or any event
+//! published. Meanwhile the other node's batch runs, and the two flushes can be one.
+
+use sqlx::AnyConnection;
+
+use super::{Backend, Store};
+
+impl Store {
+    /// The first statement of a batch's transaction: its commit will not wait for the flush.
+    pub(super) async fn commit_unflushed(
+        &self,
+        conn: &mut AnyConnection,
+    ) -> Result<(), sqlx::Error> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SET LOCAL synchronous_commit = off")
+                .execute(conn)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// After such a commit, on the same connection: answers once the commit is durable. A
+    /// transactional message in the WAL (read by no one) commits with the session's
+    /// `synchronous_commit`, so it returns once the WAL is flushed past it.
+    pub(super) async fn flushed(&self, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_logical_emit_message(true, 'parley', '')::text")
+                .execute(conn)
+                .await?;
+        }
+        Ok(())
+    }
+}

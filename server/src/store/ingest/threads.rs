@@ -1,7 +1,7 @@
 //! The conversations of a batch's inbound messages: their contacts as they were, the time each
 //! new message takes in its conversation, and the contacts' rows written back.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use sqlx::{AssertSqlSafe, FromRow};
@@ -79,8 +79,8 @@ pub(super) async fn free_time(
 }
 
 /// Reads the stored message times of every conversation and second the batch's new messages
-/// want (only where the conversation has a message that late), a few hundred in one statement,
-/// so a batch costs one read however many conversations and seconds it touches.
+/// want (only where the conversation has a message that late), a statement per second for
+/// all its conversations, not one per conversation and second.
 pub(super) async fn read_stored_seconds(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -105,32 +105,40 @@ pub(super) async fn read_stored_seconds(
     Ok(())
 }
 
-/// The stored message times of each (conversation, second) asked.
+/// The stored message times of each (conversation, second) asked: one statement per second
+/// for all its conversations (a batch's messages mostly want the same one or two seconds), an
+/// index range of `messages_conversation` per conversation. Kept to one table: as a join with a
+/// `VALUES` list of pairs, Postgres planned a hash join over all the business's messages while
+/// the table's statistics still showed it small.
 async fn stored_times(
     conn: &mut sqlx::AnyConnection,
     business: &str,
     seconds: &[(&str, i64)],
 ) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    let mut by_second: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+    for &(phone, second) in seconds {
+        by_second.entry(second).or_default().push(phone);
+    }
     let mut times = Vec::new();
-    for chunk in seconds.chunks(rows_per_statement(3) - 1) {
-        let params = Params::of(conn);
-        let sql = format!(
-            "WITH wanted (phone, since, until) AS (VALUES {}) \
-             SELECT m.phone, m.sent_at FROM wanted JOIN messages m \
-             ON m.business_id = {} AND m.phone = wanted.phone \
-             AND m.sent_at >= wanted.since AND m.sent_at < wanted.until",
-            params.rows(chunk.len(), 3),
-            params.nth(chunk.len() * 3 + 1)
-        );
-        // Only numbered placeholders are formatted in; the values are bound.
-        let mut select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql));
-        for (phone, second) in chunk {
-            select = select
-                .bind(*phone)
-                .bind(second * 1000)
-                .bind((second + 1) * 1000);
+    for (second, phones) in by_second {
+        for chunk in phones.chunks(rows_per_statement(1) - 3) {
+            let params = Params::of(conn);
+            let sql = format!(
+                "SELECT phone, sent_at FROM messages WHERE business_id = {} AND phone IN ({}) \
+                 AND sent_at >= {} AND sent_at < {}",
+                params.nth(1),
+                params.list(2, chunk.len()),
+                params.nth(chunk.len() + 2),
+                params.nth(chunk.len() + 3)
+            );
+            // Only numbered placeholders are formatted in; the values are bound.
+            let mut select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql)).bind(business);
+            for phone in chunk {
+                select = select.bind(*phone);
+            }
+            let select = select.bind(second * 1000).bind((second + 1) * 1000);
+            times.extend(select.fetch_all(&mut *conn).await?);
         }
-        times.extend(select.bind(business).fetch_all(&mut *conn).await?);
     }
     Ok(times)
 }

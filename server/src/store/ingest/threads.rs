@@ -1,7 +1,7 @@
 //! The conversations of a batch's inbound messages: their contacts as they were, the time each
 //! new message takes in its conversation, and the contacts' rows written back.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use sqlx::{AssertSqlSafe, FromRow};
@@ -79,8 +79,8 @@ pub(super) async fn free_time(
 }
 
 /// Reads the stored message times of every conversation and second the batch's new messages
-/// want (only where the conversation has a message that late), a hundred pairs a statement,
-/// not a statement per conversation and second.
+/// want (only where the conversation has a message that late), a statement per second for
+/// all its conversations, not one per conversation and second.
 pub(super) async fn read_stored_seconds(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -105,47 +105,40 @@ pub(super) async fn read_stored_seconds(
     Ok(())
 }
 
-/// Conversations and seconds read in one statement: SQLite allows 500 terms in a compound
-/// `SELECT`.
-const SECONDS_PER_STATEMENT: usize = 100;
-
-/// The stored message times of each (conversation, second) asked: one `SELECT` per pair,
-/// joined by `UNION ALL`, so each is an index range of `messages_conversation` whatever the
-/// table's statistics say. Postgres, with statistics from when a busy table was small, planned
-/// a join of the pairs as a hash join over all the business's messages, and one range of the
-/// second for all the conversations (`phone IN (…)`) as a walk of all the business's messages
-/// of that second through `messages_business_time`, with a heap fetch each.
+/// The stored message times of each (conversation, second) asked: one statement per second
+/// for all its conversations (a batch's messages mostly want the same one or two seconds).
+/// Kept to one table and one range: a join with a `VALUES` list of pairs became a hash join
+/// over all the business's messages, and a `UNION ALL` of one `SELECT` per pair cost more in
+/// Postgres than the reads it replaced (docs/decisions/0022-postgres-ingest-round-trips.md).
 async fn stored_times(
     conn: &mut sqlx::AnyConnection,
     business: &str,
     seconds: &[(&str, i64)],
 ) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    let mut by_second: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+    for &(phone, second) in seconds {
+        by_second.entry(second).or_default().push(phone);
+    }
     let mut times = Vec::new();
-    for chunk in seconds.chunks(SECONDS_PER_STATEMENT) {
-        let params = Params::of(conn);
-        let sql = (0..chunk.len())
-            .map(|i| {
-                format!(
-                    "SELECT phone, sent_at FROM messages WHERE business_id = {} AND phone = {} \
-                     AND sent_at >= {} AND sent_at < {}",
-                    params.nth(i * 4 + 1),
-                    params.nth(i * 4 + 2),
-                    params.nth(i * 4 + 3),
-                    params.nth(i * 4 + 4)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(" UNION ALL ");
-        // Only numbered placeholders are formatted in; the values are bound.
-        let mut select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql));
-        for (phone, second) in chunk {
-            select = select
-                .bind(business)
-                .bind(*phone)
-                .bind(second * 1000)
-                .bind((second + 1) * 1000);
+    for (second, phones) in by_second {
+        for chunk in phones.chunks(rows_per_statement(1) - 3) {
+            let params = Params::of(conn);
+            let sql = format!(
+                "SELECT phone, sent_at FROM messages WHERE business_id = {} AND phone IN ({}) \
+                 AND sent_at >= {} AND sent_at < {}",
+                params.nth(1),
+                params.list(2, chunk.len()),
+                params.nth(chunk.len() + 2),
+                params.nth(chunk.len() + 3)
+            );
+            // Only numbered placeholders are formatted in; the values are bound.
+            let mut select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql)).bind(business);
+            for phone in chunk {
+                select = select.bind(*phone);
+            }
+            let select = select.bind(second * 1000).bind((second + 1) * 1000);
+            times.extend(select.fetch_all(&mut *conn).await?);
         }
-        times.extend(select.fetch_all(&mut *conn).await?);
     }
     Ok(times)
 }

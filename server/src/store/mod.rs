@@ -109,11 +109,11 @@ pub use tokens::RefreshOutcome;
 pub use users::{NewUser, ROLE_AGENT, ROLE_OWNER, User, UserChanges};
 
 use std::str::FromStr;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, ConnectOptions, Executor};
+use sqlx::{AnyPool, ConnectOptions, Connection as _, Executor};
 
 use crate::config::Settings;
 
@@ -139,6 +139,9 @@ pub struct Store {
 /// One set of migrations for both backends: the SQL keeps to what SQLite and Postgres share
 /// (TEXT, BIGINT, ON CONFLICT, partial indexes), so the two schemas cannot drift apart.
 static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+/// How long a pooled Postgres connection may sit idle before it is pinged on acquire.
+const PING_WHEN_IDLE: Duration = Duration::from_secs(1);
 
 impl Store {
     /// Connects to the configured database; creates the data dir for SQLite.
@@ -171,8 +174,19 @@ impl Store {
             .max_connections(settings.database.max_connections)
             // A SQLite connection is a local file that does not go stale; pinging it before each
             // use is one more round trip to its worker thread (about 0.1 ms here). A Postgres
-            // connection may have been dropped by the server, so it keeps the check.
-            .test_before_acquire(backend == Backend::Postgres)
+            // connection may have been dropped by the server while it sat idle, so one idle for
+            // a while is pinged first; one that was just in use is not: under load a ping per
+            // acquire was a round trip per media lookup and follow-up read, on the same core
+            // as Postgres (docs/decisions/0022-postgres-ingest-round-trips.md).
+            .test_before_acquire(false)
+            .before_acquire(move |conn, meta| {
+                Box::pin(async move {
+                    if backend == Backend::Postgres && meta.idle_for > PING_WHEN_IDLE {
+                        conn.ping().await?;
+                    }
+                    Ok(true)
+                })
+            })
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {

@@ -21,44 +21,49 @@ pub struct Standing {
     pub status: String,
     /// Whether a member holds the conversation.
     pub assigned: bool,
+    /// Whether the business assigns conversations by round robin.
+    pub assigning: bool,
 }
 
 impl Store {
     /// Of these conversations of a business, the ones a customer's message changes: resolved
-    /// or snoozed ones, and when `assigning`, open ones nobody holds. One read for a webhook's
-    /// conversations, so the common case (open and held, or no round robin) costs one query.
+    /// or snoozed ones, and, when the business assigns by round robin, open ones nobody holds.
+    /// One read for a webhook's conversations and the business's assignment mode, so the
+    /// common case (open and held, or no round robin) costs one query.
     pub async fn awaiting_team(
         &self,
         business_id: &str,
         phones: &[&str],
-        assigning: bool,
     ) -> StoreResult<Vec<Standing>> {
         let mut conn = self.pool.acquire().await?;
         let params = Params::of(&conn);
         let mut found = Vec::new();
-        for chunk in phones.chunks(rows_per_statement(1) - 2) {
+        for chunk in phones.chunks(rows_per_statement(1) - 1) {
             let sql = format!(
-                "SELECT phone, status, assignee_id FROM contacts WHERE business_id = {} AND phone IN ({}) \
-                 AND (status IN ('resolved', 'snoozed') \
-                 OR ({} = 1 AND status = 'open' AND assignee_id IS NULL))",
+                "SELECT c.phone, c.status, c.assignee_id, b.assignment_mode FROM contacts c \
+                 JOIN businesses b ON b.id = c.business_id \
+                 WHERE c.business_id = {} AND c.phone IN ({}) \
+                 AND (c.status IN ('resolved', 'snoozed') OR (b.assignment_mode = 'round_robin' \
+                 AND c.status = 'open' AND c.assignee_id IS NULL))",
                 params.nth(1),
                 params.list(2, chunk.len()),
-                params.nth(chunk.len() + 2)
             );
             // Only numbered placeholders are formatted in; the values are bound.
             let mut select = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(business_id);
             for phone in chunk {
                 select = select.bind(*phone);
             }
-            let rows: Vec<(String, String, Option<String>)> = select
-                .bind(i64::from(assigning))
-                .fetch_all(&mut *conn)
-                .await?;
-            found.extend(rows.into_iter().map(|(phone, status, assignee)| Standing {
-                phone,
-                status,
-                assigned: assignee.is_some(),
-            }));
+            let rows: Vec<(String, String, Option<String>, String)> =
+                select.fetch_all(&mut *conn).await?;
+            found.extend(
+                rows.into_iter()
+                    .map(|(phone, status, assignee, mode)| Standing {
+                        phone,
+                        status,
+                        assigned: assignee.is_some(),
+                        assigning: mode == "round_robin",
+                    }),
+            );
         }
         Ok(found)
     }

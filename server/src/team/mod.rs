@@ -116,9 +116,9 @@ impl Team {
     }
 
     /// After customers' new messages (a webhook's conversations, each once, in order): each
-    /// conversation is followed up by `customer_wrote` only when one read of them all says it
-    /// would change, so a webhook of a thousand conversations costs a query per business,
-    /// not several per conversation.
+    /// conversation is followed up by `customer_wrote` only when one read of them all (with the
+    /// business's assignment mode) says it would change, so a webhook of a thousand
+    /// conversations costs a query per business, not several per conversation.
     async fn customers_wrote(&self, keys: &[ConversationKey]) -> Result<(), TeamError> {
         let mut businesses: Vec<&str> = keys.iter().map(|k| k.business_id.as_str()).collect();
         businesses.sort_unstable();
@@ -129,18 +129,16 @@ impl Team {
                 .filter(|k| k.business_id == business_id)
                 .map(|k| k.phone.as_str())
                 .collect();
-            let settings = self.store.team_settings(business_id).await?;
-            let assigning = settings.assignment_mode == "round_robin";
             let awaiting: HashMap<String, Standing> = self
                 .store
-                .awaiting_team(business_id, &phones, assigning)
+                .awaiting_team(business_id, &phones)
                 .await?
                 .into_iter()
                 .map(|standing| (standing.phone.clone(), standing))
                 .collect();
             for key in keys.iter().filter(|k| k.business_id == business_id) {
                 if let Some(standing) = awaiting.get(&key.phone) {
-                    self.customer_wrote(key, standing, assigning).await?;
+                    self.customer_wrote(key, standing).await?;
                 }
             }
         }
@@ -154,7 +152,6 @@ impl Team {
         &self,
         key: &ConversationKey,
         standing: &Standing,
-        assigning: bool,
     ) -> Result<(), TeamError> {
         if matches!(standing.status.as_str(), "resolved" | "snoozed") {
             let events = self.store.reopen(key).await?;
@@ -162,7 +159,7 @@ impl Team {
         } else if standing.status != "open" {
             return Ok(());
         }
-        if standing.assigned || !assigning {
+        if standing.assigned || !standing.assigning {
             return Ok(());
         }
         let online = self

@@ -176,3 +176,63 @@ both_backends!(
         assert_eq!(status, 422, "{body}");
     }
 );
+
+both_backends!(
+    messages_of_one_second_in_separate_webhooks_each_keep_a_time_of_their_own,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("crowded").await;
+        let pnid = biz.phone_number_id.clone();
+        let second = 1_763_700_000_i64;
+        let at = |id: String, secs: i64| {
+            let mut message = text(CUSTOMER, &id, &id);
+            message["timestamp"] = json!(secs.to_string());
+            message
+        };
+        // A whole second taken, and the first millisecond of the next.
+        let mut full: Vec<Value> = (0..1000)
+            .map(|n| at(format!("wamid.s{n}"), second))
+            .collect();
+        full.push(at("wamid.next".into(), second + 1));
+        app.webhook(&inbound(&pnid, CUSTOMER, "C", full), &biz.app_secret)
+            .await;
+        // In later webhooks: one more of the full second moves into the next one, past the
+        // stored message there; then two of the next second.
+        let late = vec![at("wamid.more".into(), second)];
+        app.webhook(&inbound(&pnid, CUSTOMER, "C", late), &biz.app_secret)
+            .await;
+        let next = vec![
+            at("wamid.n1".into(), second + 1),
+            at("wamid.n2".into(), second + 1),
+        ];
+        app.webhook(&inbound(&pnid, CUSTOMER, "C", next), &biz.app_secret)
+            .await;
+
+        let (_, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}?limit=6"),
+                &biz.session.access,
+            )
+            .await;
+        let stored: Vec<(&str, &str)> = history["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| {
+                let id = m["message_id"].as_str().expect("id");
+                (id, m["timestamp"].as_str().expect("time"))
+            })
+            .collect();
+        assert_eq!(
+            stored,
+            vec![
+                ("wamid.s998", "2025-11-21T04:40:00.998Z"),
+                ("wamid.s999", "2025-11-21T04:40:00.999Z"),
+                ("wamid.next", "2025-11-21T04:40:01.000Z"),
+                ("wamid.more", "2025-11-21T04:40:01.001Z"),
+                ("wamid.n1", "2025-11-21T04:40:01.002Z"),
+                ("wamid.n2", "2025-11-21T04:40:01.003Z"),
+            ]
+        );
+    }
+);

@@ -12,7 +12,7 @@ use sqlx::Connection as _;
 use super::Write;
 use super::threads::{
     Activity, OwnedIds, Shown, Thread, free_time, index_changed_contacts, known_threads,
-    record_activity, save_contacts, thread_ids,
+    read_stored_seconds, record_activity, save_contacts, thread_ids,
 };
 use crate::store::amend::apply_amendment;
 use crate::store::echoes::insert_echo;
@@ -102,6 +102,10 @@ async fn insert_inbound(
     messages: &[(usize, &ConversationKey, &InboundMessage)],
 ) -> Result<Vec<(usize, Vec<Draft>)>, sqlx::Error> {
     let mut threads = known_threads(conn, business, messages).await?;
+    let wanted = messages
+        .iter()
+        .map(|(_, key, m)| (key.phone.as_str(), m.timestamp_ms));
+    read_stored_seconds(conn, business, &mut threads, wanted).await?;
     let mut rows: Vec<NewRow> = Vec::with_capacity(messages.len());
     let mut seen: HashSet<&str> = HashSet::new();
     for &(i, key, message) in messages {
@@ -113,7 +117,7 @@ async fn insert_inbound(
             username: message.username.clone(),
             created: true,
             renamed: false,
-            latest: 0,
+            stored_latest: 0,
             times: HashSet::new(),
             seconds_read: HashSet::new(),
             shown: Shown::default(),

@@ -239,7 +239,10 @@ impl Store {
         Ok(found < FEW_MATCHES)
     }
 
-    /// Up to `limit` matching documents within `bounds`, newest first.
+    /// Up to `limit` matching documents within `bounds`, newest first. With `few` the words are
+    /// known to match few documents, and Postgres reads them from the words' index whatever its
+    /// statistics say (before a large table's first analysis it would walk the time index for a
+    /// rare word).
     async fn find(
         &self,
         business_id: &str,
@@ -247,6 +250,7 @@ impl Store {
         scope: &SearchScope,
         bounds: &Bounds,
         limit: i64,
+        few: bool,
     ) -> StoreResult<Vec<Found>> {
         if bounds.from > bounds.to {
             return Ok(Vec::new());
@@ -256,12 +260,18 @@ impl Store {
             Backend::Sqlite => "f.rowid",
             Backend::Postgres => "CAST(0 AS BIGINT)",
         };
+        // An order the time index cannot give leaves Postgres the words' index alone.
+        let newest = if few && self.backend == Backend::Postgres {
+            "(d.at + 0)"
+        } else {
+            "d.at"
+        };
         let sql = format!(
             "SELECT d.doc_id, d.phone, d.kind, d.at, d.body, c.name FROM {from} \
              LEFT JOIN contacts c ON c.business_id = d.business_id AND c.phone = d.phone \
              WHERE {matches} AND d.business_id = $2 AND {IN_SCOPE} \
              AND d.at >= $5 AND d.at <= $6 AND {rowid} >= $11 \
-             ORDER BY d.at DESC, d.doc_id DESC LIMIT $10"
+             ORDER BY {newest} DESC, d.doc_id DESC LIMIT $10"
         );
         let (before_at, before_id) = cursor_binds(scope);
         let phone = scope.phone.as_deref().unwrap_or_default();
@@ -306,10 +316,13 @@ impl Store {
         // or prefix fills its page in the first window without an index lookup of all its
         // matches; after it, words with few matches read the rest in one step.
         let mut rows = Vec::new();
+        let mut few = false;
         for (step, &size) in WINDOWS.iter().enumerate() {
-            if rows.len() as i64 > limit
-                || (step == 1 && self.few_matches(business_id, query, phone).await?)
-            {
+            if rows.len() as i64 > limit {
+                break;
+            }
+            if step == 1 && self.few_matches(business_id, query, phone).await? {
+                few = true;
                 break;
             }
             let Some((oldest, min_rowid)) = self.window(business_id, phone, &rest, size).await?
@@ -323,14 +336,17 @@ impl Store {
             };
             let wanted = limit + 1 - rows.len() as i64;
             rows.extend(
-                self.find(business_id, query, scope, &newest, wanted)
+                self.find(business_id, query, scope, &newest, wanted, false)
                     .await?,
             );
             rest.to = oldest;
         }
         if rows.len() as i64 <= limit {
             let wanted = limit + 1 - rows.len() as i64;
-            rows.extend(self.find(business_id, query, scope, &rest, wanted).await?);
+            rows.extend(
+                self.find(business_id, query, scope, &rest, wanted, few)
+                    .await?,
+            );
         }
         let more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);

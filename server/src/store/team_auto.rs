@@ -122,7 +122,8 @@ impl Store {
     }
 
     /// Frees each open conversation whose customer has waited longer than the business's claim
-    /// timeout for an answer since they wrote or it was claimed, whichever is later.
+    /// timeout for an answer since they wrote or it was claimed, whichever is later. Reads only
+    /// the open, assigned conversations (`contacts_claimed`).
     pub async fn release_stale_claims(&self) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
         let released: Vec<(String, String)> = sqlx::query_as(

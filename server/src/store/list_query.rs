@@ -12,6 +12,7 @@ const LIST_ORDER: &str = "ORDER BY COALESCE(c.last_message_at, c.created_at) DES
 
 /// A page's statement and its text values, bound from `$3` on (`$1` is the row limit and `$2`
 /// the offset).
+#[derive(Default)]
 pub(super) struct PageQuery {
     pub sql: String,
     pub texts: Vec<String>,
@@ -70,10 +71,7 @@ fn number_ranges(q: &mut PageQuery, prefixes: &[String], phone: &str) -> Vec<Str
 
 /// Counts the business's numbers starting with `prefixes`, up to `$1` (`$2` is 0).
 pub(super) fn numbers_count(business_id: &str, prefixes: &[String]) -> PageQuery {
-    let mut q = PageQuery {
-        sql: String::new(),
-        texts: Vec::new(),
-    };
+    let mut q = PageQuery::default();
     let business = q.text(business_id);
     let ranges = number_ranges(&mut q, prefixes, "phone").join(" OR ");
     q.sql = format!(
@@ -128,10 +126,7 @@ pub(super) fn page_query(
     columns: &str,
     many_numbers: bool,
 ) -> PageQuery {
-    let mut q = PageQuery {
-        sql: String::new(),
-        texts: Vec::new(),
-    };
+    let mut q = PageQuery::default();
     let business = q.text(business_id);
     // SQLite's CROSS JOIN keeps the found rows first (Postgres has no such join with ON).
     let then = match backend {

@@ -9,20 +9,13 @@ use sqlx::AnyConnection;
 use super::Store;
 use super::events::{Draft, append_events};
 
-/// The business's phone number id and unread total, in one query.
+/// The business's phone number id and unread total, in one query (its `ListHeading`).
 pub(super) async fn number_and_unread(
     conn: &mut AnyConnection,
     business_id: &str,
 ) -> Result<(String, i64), sqlx::Error> {
-    let row: Option<(Option<String>, Option<i64>)> = sqlx::query_as(
-        "SELECT b.phone_number_id, t.total FROM businesses b \
-         LEFT JOIN unread_totals t ON t.business_id = b.id WHERE b.id = $1",
-    )
-    .bind(business_id)
-    .fetch_optional(&mut *conn)
-    .await?;
-    let (pnid, total) = row.unwrap_or_default();
-    Ok((pnid.unwrap_or_default(), total.unwrap_or_default()))
+    let heading = list_heading(conn, business_id).await?;
+    Ok((heading.phone_number_id, heading.total_unread))
 }
 
 /// What the conversation list shows beside its rows: the business's phone number id (it names

@@ -66,10 +66,9 @@ pub(super) async fn free_time(
     let mut at = wanted;
     loop {
         let second = at.div_euclid(1000);
-        if at <= thread.stored_latest && !thread.seconds_read.contains(&second) {
+        if at <= thread.stored_latest && thread.seconds_read.insert(second) {
             let stored = stored_times(conn, business, &[(phone, second)]).await?;
             thread.times.extend(stored.into_iter().map(|(_, t)| t));
-            thread.seconds_read.insert(second);
         }
         if thread.times.insert(at) {
             return Ok(at);

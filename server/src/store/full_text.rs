@@ -2,9 +2,19 @@
 //! over the contacts' documents alone (what the chat list's name search reads), created at
 //! start-up and brought up to their current definition once when a database has an older one.
 
+use std::time::Duration;
+
 use sqlx::{AnyConnection, Executor};
 
 use super::{Backend, Store};
+
+/// How long the pending-list cleaner rests between passes: a pass moves what gathered meanwhile
+/// (at 5,000 messages/s, well under the lists' 512 kB) into the indexes proper.
+const PENDING_CLEAN_INTERVAL: Duration = Duration::from_millis(100);
+
+/// How long the cleaner waits after a failed pass (the database down, or the role not owning
+/// the indexes), so a lasting failure is one warning a minute.
+const PENDING_CLEAN_BACKOFF: Duration = Duration::from_secs(60);
 
 /// An SQLite FTS5 index over the folded text of search documents (external content: the words
 /// live only in the index), kept in step by triggers.
@@ -114,6 +124,36 @@ async fn prepare_fts5(conn: &mut AnyConnection, index: &Fts5) -> Result<(), sqlx
 }
 
 impl Store {
+    /// On Postgres, starts this node's cleaner of the GIN indexes' pending lists. An insert that
+    /// finds a list full merges it into the index itself, inside its statement: tens of
+    /// milliseconds that a batch of inbound messages waited for in its transaction, every few
+    /// seconds. Cleaned from outside the batches, a list never fills; an insert that finds a
+    /// clean-up running does not wait for it (docs/decisions/0025-postgres-ingest-tail.md).
+    pub(super) fn spawn_pending_list_cleaner(&self) {
+        if self.backend != Backend::Postgres {
+            return;
+        }
+        let pool = self.pool.clone();
+        tokio::spawn(async move {
+            while !pool.is_closed() {
+                tokio::time::sleep(PENDING_CLEAN_INTERVAL).await;
+                let cleaned = sqlx::query(
+                    "SELECT gin_clean_pending_list('search_words'::regclass), \
+                     gin_clean_pending_list('search_contact_words'::regclass)",
+                )
+                .execute(&pool)
+                .await;
+                if let Err(err) = cleaned
+                    && !pool.is_closed()
+                {
+                    tracing::warn!(error = %err, "cleaning the search indexes' pending lists failed");
+                    // Inserts still clean a full list themselves; try again later.
+                    tokio::time::sleep(PENDING_CLEAN_BACKOFF).await;
+                }
+            }
+        });
+    }
+
     /// Creates this backend's full-text indexes, or brings an older definition up to date.
     pub(super) async fn prepare_full_text(&self) -> Result<(), sqlx::Error> {
         let mut tx = self.begin_write().await?;

@@ -17,7 +17,8 @@
 //! - `echoes`: messages the business sent from the WhatsApp Business app
 //! - `conversations`: the actors' `ConversationStore`, over the modules above
 //! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL,
-//!   `threads`: its conversations' contacts and message times)
+//!   `threads`: its conversations' contacts, `times`: the time each new message takes, and
+//!   what the writer remembers of conversations' times between batches)
 //! - `flush`: a batch's shared rows released before its WAL flush (Postgres)
 //! - `logins`: failed sign-ins, for login throttling
 //! - `outbox`: sends waiting for the provider, and stored media files
@@ -140,6 +141,9 @@ pub struct Store {
 /// (TEXT, BIGINT, ON CONFLICT, partial indexes), so the two schemas cannot drift apart.
 static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
+/// Set on each Postgres connection: its statements run in its own process only.
+const SERIAL_READS: &str = "SET max_parallel_workers_per_gather = 0";
+
 /// How long a pooled Postgres connection may sit idle before it is pinged on acquire.
 const PING_WHEN_IDLE: Duration = Duration::from_secs(1);
 
@@ -189,9 +193,13 @@ impl Store {
             })
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
-                    if backend == Backend::Sqlite {
-                        conn.execute(pragmas).await?;
-                    }
+                    match backend {
+                        Backend::Sqlite => conn.execute(pragmas).await?,
+                        // Every read of Parley's is a few milliseconds at most: starting parallel
+                        // workers for one took longer than the read
+                        // (docs/decisions/0025-postgres-ingest-tail.md).
+                        Backend::Postgres => conn.execute(SERIAL_READS).await?,
+                    };
                     Ok(())
                 })
             })
@@ -218,7 +226,9 @@ impl Store {
             .context("Failed to apply migrations")?;
         self.prepare_search()
             .await
-            .context("Failed to prepare the search index")
+            .context("Failed to prepare the search index")?;
+        self.spawn_pending_list_cleaner();
+        Ok(())
     }
 
     pub fn backend(&self) -> Backend {

@@ -141,9 +141,6 @@ pub struct Store {
 /// (TEXT, BIGINT, ON CONFLICT, partial indexes), so the two schemas cannot drift apart.
 static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
-/// Set on each Postgres connection: its statements run in its own process only.
-const SERIAL_READS: &str = "SET max_parallel_workers_per_gather = 0";
-
 /// How long a pooled Postgres connection may sit idle before it is pinged on acquire.
 const PING_WHEN_IDLE: Duration = Duration::from_secs(1);
 
@@ -193,13 +190,9 @@ impl Store {
             })
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
-                    match backend {
-                        Backend::Sqlite => conn.execute(pragmas).await?,
-                        // Every read of Parley's is a few milliseconds at most: starting parallel
-                        // workers for one took longer than the read
-                        // (docs/decisions/0025-postgres-ingest-tail.md).
-                        Backend::Postgres => conn.execute(SERIAL_READS).await?,
-                    };
+                    if backend == Backend::Sqlite {
+                        conn.execute(pragmas).await?;
+                    }
                     Ok(())
                 })
             })

@@ -17,8 +17,7 @@
 //! - `echoes`: messages the business sent from the WhatsApp Business app
 //! - `conversations`: the actors' `ConversationStore`, over the modules above
 //! - `ingest`: group commit of inbound messages and receipts (`batch`: one batch's SQL,
-//!   `threads`: its conversations' contacts, `times`: the time each new message takes, and
-//!   what the writer remembers of conversations' times between batches)
+//!   `threads`: its conversations' contacts and message times)
 //! - `flush`: a batch's shared rows released before its WAL flush (Postgres)
 //! - `logins`: failed sign-ins, for login throttling
 //! - `outbox`: sends waiting for the provider, and stored media files

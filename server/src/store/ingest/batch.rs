@@ -11,10 +11,9 @@ use sqlx::Connection as _;
 
 use super::Write;
 use super::threads::{
-    Activity, OwnedIds, Shown, Thread, index_changed_contacts, known_threads, read_stored_seconds,
-    record_activity, save_contacts, thread_ids,
+    Activity, OwnedIds, Shown, Thread, free_time, index_changed_contacts, known_threads,
+    read_stored_seconds, record_activity, save_contacts, thread_ids,
 };
-use super::times::{Times, TimesMemory, free_time};
 use crate::store::amend::apply_amendment;
 use crate::store::echoes::insert_echo;
 use crate::store::events::{Draft, append_events};
@@ -33,7 +32,6 @@ impl Store {
         &self,
         conn: &mut sqlx::AnyConnection,
         items: &[(ConversationKey, Write)],
-        memory: &mut TimesMemory,
     ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
         let mut tx = conn.begin_with(self.write_start()).await?;
         self.commit_unflushed(&mut tx).await?;
@@ -64,24 +62,12 @@ impl Store {
                 Write::Amend(_) | Write::Echo(_) => afterwards.push((i, key, write)),
             }
         }
-        let mut learned = Vec::new();
         for (business, messages) in inbound {
             let (pnid, unread) = &businesses[business];
-            let written =
-                insert_inbound(&mut tx, business, pnid, *unread, &messages, memory).await?;
-            for (i, mine) in written.drafts {
+            for (i, mine) in insert_inbound(&mut tx, business, pnid, *unread, &messages).await? {
                 drafts[i] = mine;
             }
-            learned.extend(
-                (written.learned.into_iter()).map(|(phone, t)| (business.to_string(), phone, t)),
-            );
         }
-        // Their messages are not in what the batch learned.
-        let others: HashSet<(&str, &str)> = afterwards
-            .iter()
-            .map(|(_, key, _)| (key.business_id.as_str(), key.phone.as_str()))
-            .collect();
-        learned.retain(|(business, phone, _)| !others.contains(&(business, phone)));
         for (i, key, write) in afterwards {
             let pnid = &businesses[key.business_id.as_str()].0;
             drafts[i] = match write {
@@ -92,10 +78,6 @@ impl Store {
         }
         let events = number_by_business(&mut tx, items, drafts).await?;
         tx.commit().await?;
-        for (business, phone) in others {
-            memory.forget(business, phone);
-        }
-        memory.learn(learned);
         self.flushed(conn).await?;
         Ok(events)
     }
@@ -104,13 +86,6 @@ impl Store {
 /// A new message of the batch: its item, row, its contact's ids when it is the contact's first
 /// message, and content.
 type NewRow<'a> = (usize, MessageRow, Option<OwnedIds>, &'a serde_json::Value);
-
-/// What one business's inbound messages of a batch wrote: the events of each new one by item
-/// index, and what the writer may remember of their conversations' times once committed.
-struct Written {
-    drafts: Vec<(usize, Vec<Draft>)>,
-    learned: Vec<(String, Times)>,
-}
 
 /// Writes one business's inbound messages (in order) and answers the events of each new one, by
 /// item index. Each message behaves as if written alone: a new contact's first message announces
@@ -125,12 +100,8 @@ async fn insert_inbound(
     pnid: &str,
     total_unread: i64,
     messages: &[(usize, &ConversationKey, &InboundMessage)],
-    memory: &TimesMemory,
-) -> Result<Written, sqlx::Error> {
+) -> Result<Vec<(usize, Vec<Draft>)>, sqlx::Error> {
     let mut threads = known_threads(conn, business, messages).await?;
-    for (phone, thread) in threads.iter_mut() {
-        memory.recall(business, phone, &mut thread.times);
-    }
     let wanted = messages
         .iter()
         .map(|(_, key, m)| (key.phone.as_str(), m.timestamp_ms));
@@ -146,7 +117,9 @@ async fn insert_inbound(
             username: message.username.clone(),
             created: true,
             renamed: false,
-            times: Times::stored_until(0),
+            stored_latest: 0,
+            times: HashSet::new(),
+            seconds_read: HashSet::new(),
             shown: Shown::default(),
         });
         if !name.is_empty() && name != thread.name {
@@ -165,14 +138,7 @@ async fn insert_inbound(
         if !seen.insert(message.provider_id.as_str()) {
             continue; // The same message twice in one batch: the second is a redelivery.
         }
-        let sent_at = free_time(
-            conn,
-            business,
-            &key.phone,
-            &mut thread.times,
-            message.timestamp_ms,
-        )
-        .await?;
+        let sent_at = free_time(conn, business, &key.phone, thread, message.timestamp_ms).await?;
         let mut content = message.content.clone();
         add_quote(conn, business, &key.phone, &mut content).await?;
         let row = MessageRow {
@@ -201,20 +167,6 @@ async fn insert_inbound(
     let inserted = insert_messages(conn, business, &new).await?;
     index_changed_contacts(conn, business, &threads).await?;
     rows.retain(|(_, row, ..)| inserted.contains(&row.message_id));
-    let mut stored: HashMap<&str, Vec<i64>> = HashMap::new();
-    for (_, row, ..) in &rows {
-        stored
-            .entry(row.phone.as_str())
-            .or_default()
-            .push(row.sent_at);
-    }
-    let learned = stored
-        .into_iter()
-        .filter_map(|(phone, at)| {
-            let after = threads.get(phone)?.times.after(&at)?;
-            Some((phone.to_string(), after))
-        })
-        .collect();
 
     let mut activity: HashMap<&str, Activity> = HashMap::new();
     for (_, row, _, content) in &rows {
@@ -234,7 +186,7 @@ async fn insert_inbound(
     }
     let mut total = total_unread;
     add_unread(conn, business, rows.len() as i64).await?;
-    let drafts = rows
+    Ok(rows
         .into_iter()
         .map(|(i, row, first, content)| {
             total += 1;
@@ -268,8 +220,7 @@ async fn insert_inbound(
             });
             (i, drafts)
         })
-        .collect();
-    Ok(Written { drafts, learned })
+        .collect())
 }
 
 /// The `notification` event of a new inbound message: the list's row and the unread counts.

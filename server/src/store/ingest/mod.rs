@@ -21,7 +21,6 @@ use crate::metrics;
 
 mod batch;
 mod threads;
-mod times;
 
 /// Most writes in one transaction: bounds how long one commit holds the write lock.
 const MAX_BATCH: usize = 512;
@@ -128,11 +127,7 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
 /// is free read the hot index pages back from the file on every batch; this one keeps them (its
 /// cache is sized for them). Closed after an error (it may be broken) and taken anew next time.
 #[derive(Default)]
-struct Connection {
-    pooled: Option<PoolConnection<sqlx::Any>>,
-    /// What the writer's batches learned of conversations' message times.
-    memory: times::TimesMemory,
-}
+struct Connection(Option<PoolConnection<sqlx::Any>>);
 
 /// The writer connection's page cache, in KiB: the indexes' pages that inserts touch.
 const WRITER_CACHE_KIB: i64 = 64 * 1024;
@@ -143,7 +138,7 @@ impl Connection {
         store: &Store,
         items: &[(ConversationKey, Write)],
     ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
-        let conn = match &mut self.pooled {
+        let conn = match &mut self.0 {
             Some(conn) => conn,
             empty => {
                 let mut conn = store.pool.acquire().await?;
@@ -157,9 +152,9 @@ impl Connection {
                 empty.insert(conn)
             }
         };
-        let written = store.write_batch(conn, items, &mut self.memory).await;
+        let written = store.write_batch(conn, items).await;
         if written.is_err()
-            && let Some(mut broken) = self.pooled.take()
+            && let Some(mut broken) = self.0.take()
         {
             broken.close_on_drop();
         }

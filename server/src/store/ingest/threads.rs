@@ -1,25 +1,28 @@
-//! The conversations of a batch's inbound messages: their contacts as they were, the stored
-//! message times their new messages need to know, and the contacts' rows written back.
+//! The conversations of a batch's inbound messages: their contacts as they were, the time each
+//! new message takes in its conversation, and the contacts' rows written back.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use sqlx::{AssertSqlSafe, FromRow};
 
-use super::times::{Times, stored_times};
 use crate::store::search_index::index_contacts;
 use crate::store::{Params, now_ms, rows_per_statement};
 
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
-/// creates the contact or changes its name or ids, its message times, and what the list shows
-/// of it.
+/// creates the contact or changes its name or ids, the time of its latest stored message, the
+/// message times it knows to be taken, and what the list shows of it.
 pub(super) struct Thread {
     pub(super) name: String,
     pub(super) user_id: Option<String>,
     pub(super) username: Option<String>,
     pub(super) created: bool,
     pub(super) renamed: bool,
-    pub(super) times: Times,
+    /// Its latest message's time before the batch: a later time cannot be stored already.
+    pub(super) stored_latest: i64,
+    pub(super) times: HashSet<i64>,
+    /// The seconds whose stored times are in `times`.
+    pub(super) seconds_read: HashSet<i64>,
     /// What the conversation list shows of it.
     pub(super) shown: Shown,
 }
@@ -48,9 +51,35 @@ pub(super) fn thread_ids(thread: &Thread) -> OwnedIds {
     (thread.user_id.clone(), thread.username.clone())
 }
 
+/// The provider's time for a new message of `phone`, or the next millisecond free in its
+/// conversation: only a message at that exact time (stored, or earlier in this batch) moves it.
+/// Stored times matter only up to the conversation's latest stored time; `read_stored_seconds`
+/// reads the seconds a batch needs beforehand, and a time moved into a second not read yet
+/// (a second's every millisecond taken) reads that second here.
+pub(super) async fn free_time(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    phone: &str,
+    thread: &mut Thread,
+    wanted: i64,
+) -> Result<i64, sqlx::Error> {
+    let mut at = wanted;
+    loop {
+        let second = at.div_euclid(1000);
+        if at <= thread.stored_latest && thread.seconds_read.insert(second) {
+            let stored = stored_times(conn, business, &[(phone, second)]).await?;
+            thread.times.extend(stored.into_iter().map(|(_, t)| t));
+        }
+        if thread.times.insert(at) {
+            return Ok(at);
+        }
+        at += 1;
+    }
+}
+
 /// Reads the stored message times of every conversation and second the batch's new messages
-/// want (only where the conversation has a message that late and the second is not known yet),
-/// a statement per second for all its conversations, not one per conversation and second.
+/// want (only where the conversation has a message that late), a statement per second for
+/// all its conversations, not one per conversation and second.
 pub(super) async fn read_stored_seconds(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -59,18 +88,58 @@ pub(super) async fn read_stored_seconds(
 ) -> Result<(), sqlx::Error> {
     let mut seconds: Vec<(&str, i64)> = Vec::new();
     for (phone, at) in wanted {
+        let second = at.div_euclid(1000);
         if let Some(thread) = threads.get_mut(phone)
-            && let Some(second) = thread.times.unknown_second(at)
+            && at <= thread.stored_latest
+            && thread.seconds_read.insert(second)
         {
             seconds.push((phone, second));
         }
     }
     for (phone, at) in stored_times(conn, business, &seconds).await? {
         if let Some(thread) = threads.get_mut(&phone) {
-            thread.times.take(at);
+            thread.times.insert(at);
         }
     }
     Ok(())
+}
+
+/// The stored message times of each (conversation, second) asked: one statement per second
+/// for all its conversations (a batch's messages mostly want the same one or two seconds).
+/// Kept to one table and one range: a join with a `VALUES` list of pairs became a hash join
+/// over all the business's messages, and a `UNION ALL` of one `SELECT` per pair cost more in
+/// Postgres than the reads it replaced (docs/decisions/0022-postgres-ingest-round-trips.md).
+async fn stored_times(
+    conn: &mut sqlx::AnyConnection,
+    business: &str,
+    seconds: &[(&str, i64)],
+) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    let mut by_second: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+    for &(phone, second) in seconds {
+        by_second.entry(second).or_default().push(phone);
+    }
+    let mut times = Vec::new();
+    for (second, phones) in by_second {
+        for chunk in phones.chunks(rows_per_statement(1) - 3) {
+            let params = Params::of(conn);
+            let sql = format!(
+                "SELECT phone, sent_at FROM messages WHERE business_id = {} AND phone IN ({}) \
+                 AND sent_at >= {} AND sent_at < {}",
+                params.nth(1),
+                params.list(2, chunk.len()),
+                params.nth(chunk.len() + 2),
+                params.nth(chunk.len() + 3)
+            );
+            // Only numbered placeholders are formatted in; the values are bound.
+            let mut select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql)).bind(business);
+            for phone in chunk {
+                select = select.bind(*phone);
+            }
+            let select = select.bind(second * 1000).bind((second + 1) * 1000);
+            times.extend(select.fetch_all(&mut *conn).await?);
+        }
+    }
+    Ok(times)
 }
 
 /// What a batch's new messages change on one contact: the count, and the newest of them.
@@ -132,7 +201,9 @@ pub(super) async fn known_threads(
                 username: known.username,
                 created: false,
                 renamed: false,
-                times: Times::stored_until(known.latest.unwrap_or(0)),
+                stored_latest: known.latest.unwrap_or(0),
+                times: HashSet::new(),
+                seconds_read: HashSet::new(),
                 shown: Shown {
                     at: known.last_message_at.unwrap_or(0),
                     preview: known.last_text.or(known.last_caption),

@@ -182,6 +182,7 @@ impl Application {
         actix_web::rt::spawn(sending.clone().take_over_jobs());
         let team = Team::new(store.clone(), bus.clone(), hub.clone());
         spawn_team_sweep(store.clone(), bus.clone());
+        store.spawn_pending_list_cleaner();
         let revocations = Revocations::new(store.clone(), token_versions.clone(), bus.clone());
         let state = web::Data::new(AppState {
             team,

@@ -9,7 +9,7 @@ use sqlx::{AnyConnection, Executor};
 use super::{Backend, Store};
 
 /// How long the pending-list cleaner rests between passes: a pass moves what gathered meanwhile
-/// (at 5,000 messages/s, well under the lists' 512 kB) into the indexes proper.
+/// into the indexes proper (at 1,000 messages/s, far less than the lists' 512 kB).
 const PENDING_CLEAN_INTERVAL: Duration = Duration::from_millis(100);
 
 /// How long the cleaner waits after a failed pass (the database down, or the role not owning
@@ -127,9 +127,10 @@ impl Store {
     /// On Postgres, starts this node's cleaner of the GIN indexes' pending lists. An insert that
     /// finds a list full merges it into the index itself, inside its statement: tens of
     /// milliseconds that a batch of inbound messages waited for in its transaction, every few
-    /// seconds. Cleaned from outside the batches, a list never fills; an insert that finds a
-    /// clean-up running does not wait for it (docs/decisions/0025-postgres-ingest-tail.md).
-    pub(super) fn spawn_pending_list_cleaner(&self) {
+    /// seconds. Cleaned from outside the batches, a list does not fill at 1,000 messages/s; an
+    /// insert that finds a clean-up running does not wait for it
+    /// (docs/decisions/0025-postgres-ingest-tail.md). Started by the server, not by `migrate`.
+    pub fn spawn_pending_list_cleaner(&self) {
         if self.backend != Backend::Postgres {
             return;
         }

@@ -218,9 +218,7 @@ impl Store {
             .context("Failed to apply migrations")?;
         self.prepare_search()
             .await
-            .context("Failed to prepare the search index")?;
-        self.spawn_pending_list_cleaner();
-        Ok(())
+            .context("Failed to prepare the search index")
     }
 
     pub fn backend(&self) -> Backend {

@@ -358,7 +358,7 @@ for backend in ("sqlite", "postgres"):
     w("")
     w(f"{r['customers']:,} conversations and {r['delivered']:,} of {r['expected']:,} messages seeded through signed webhooks of")
     w(f"up to 1,000 messages in {f(r['duration_secs'], 0)} s ({f(r['delivered_per_sec'], 0)} messages/s); server RSS after seeding")
-    w(f"{f(rss / 2**20 if rss else None, 0)} MiB. Each read repeated {r['queries'][0]['requests']} times, one after another:")
+    w(f"{f(rss / 2**20 if rss else None, 0)} MiB. Each read timed {r['queries'][0]['requests']} times one after another, after {r['queries'][0].get('warm_up', 3)} untimed runs:")
     w("")
     w("| read | request | results | p50 ms | p90 ms | p99 ms | max ms | target p99 | verdict |")
     w("|---|---|---|---|---|---|---|---|---|")

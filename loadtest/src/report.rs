@@ -154,6 +154,8 @@ pub struct Step {
 pub struct QueryTiming {
     pub name: String,
     pub path: String,
+    /// Untimed requests before the timed ones.
+    pub warm_up: u64,
     pub requests: u64,
     /// Items in the answer (conversations, search results or messages).
     pub results: usize,

@@ -149,6 +149,10 @@ pub enum Scenario {
         /// Timed repetitions of each read.
         #[arg(long, default_value_t = 300)]
         repeats: u64,
+        /// A shell command run after seeding, before the reads (the suite's Postgres run passes
+        /// a `VACUUM ANALYZE`, the pass autovacuum makes over a long-lived history).
+        #[arg(long)]
+        before_reads: Option<String>,
     },
 }
 
@@ -279,6 +283,7 @@ impl Common {
                 deep,
                 batch,
                 repeats,
+                ..
             } => {
                 if *conversations < 2 || *conversations > MAX_BIG_CONVERSATIONS {
                     bail!("--conversations must be in 2..={MAX_BIG_CONVERSATIONS}");

@@ -63,6 +63,7 @@ pub async fn run(cli: &Cli) -> Result<Report> {
             deep,
             batch,
             repeats,
+            before_reads,
         } => {
             let size = scenarios::BigInbox {
                 conversations: *conversations,
@@ -70,6 +71,7 @@ pub async fn run(cli: &Cli) -> Result<Report> {
                 deep: *deep,
                 batch: *batch,
                 repeats: *repeats,
+                before_reads: before_reads.clone(),
             };
             scenarios::big_inbox(&run, &size).await?
         }

@@ -2,8 +2,9 @@
 //! temp data dir. They assert that each run completes with zero losses and zero duplicates,
 //! never its speed: benchmarks live in `make bench`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Parser;
 use parley_loadtest::cli::Cli;
@@ -17,15 +18,22 @@ struct Server {
     data_dir: tempfile::TempDir,
 }
 
-/// Starts Parley on its own actix system in a background thread.
+/// Starts Parley on SQLite in a fresh data dir.
 fn spawn_server() -> Server {
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let target = spawn_node(data_dir.path(), String::new());
+    Server { target, data_dir }
+}
+
+/// Starts a Parley node on `database_url` (empty: SQLite in `data_dir`) on its own actix system
+/// in a background thread; answers its base URL.
+fn spawn_node(data_dir: &Path, database_url: String) -> String {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut settings = Settings::load(&root).expect("config loads");
-    let data_dir = tempfile::tempdir().expect("temp dir");
     settings.server.bind = "127.0.0.1:0".into();
-    settings.server.data_dir = data_dir.path().to_path_buf();
-    settings.server.web_dir = data_dir.path().join("no-web");
-    settings.database.url = String::new();
+    settings.server.data_dir = data_dir.to_path_buf();
+    settings.server.web_dir = data_dir.join("no-web");
+    settings.database.url = database_url;
     // The bulk smoke run sends at the outbox's pace; the sandbox's limit must stay above it.
     settings.outbox.rate_per_second = 400.0;
     settings.sandbox.rate_per_second = 4_000.0;
@@ -38,18 +46,42 @@ fn spawn_server() -> Server {
         })
     });
     let port = port_rx.recv().expect("server started");
-    let target = format!("http://127.0.0.1:{port}");
-    Server { target, data_dir }
+    format!("http://127.0.0.1:{port}")
 }
 
+/// A fresh database on the Postgres named by `PARLEY_TEST_DATABASE_URL` (`make test` starts one
+/// and drops its `parley_test_` databases when it ends).
+async fn fresh_postgres_database() -> String {
+    use sqlx::migrate::MigrateDatabase;
+    let base = std::env::var("PARLEY_TEST_DATABASE_URL")
+        .expect("PARLEY_TEST_DATABASE_URL must name a Postgres server (make test starts one)");
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_nanos();
+    let mut url = url::Url::parse(&base).expect("PARLEY_TEST_DATABASE_URL is a URL");
+    url.set_path(&format!(
+        "parley_test_cluster_{}_{nanos}",
+        std::process::id()
+    ));
+    sqlx::Postgres::create_database(url.as_str())
+        .await
+        .expect("test database created");
+    url.to_string()
+}
+
+/// Runs the scenario of `args` against a fresh SQLite server.
 async fn run(args: &str) -> Report {
     let server = spawn_server();
     // `{data}` in the arguments stands for the server's data dir.
     let args = args.replace("{data}", &server.data_dir.path().display().to_string());
-    let line = format!(
-        "parley-loadtest {args} --target {} --quiet --drain 10",
-        server.target
-    );
+    run_on(&server.target, &args).await
+}
+
+/// Runs the scenario of `args` against `target`; asserts nothing was lost, duplicated or
+/// refused.
+async fn run_on(target: &str, args: &str) -> Report {
+    let line = format!("parley-loadtest {args} --target {target} --quiet --drain 10");
     let cli = Cli::try_parse_from(line.split_whitespace()).expect("arguments parse");
     let report = parley_loadtest::run(&cli)
         .await
@@ -125,6 +157,25 @@ async fn big_inbox_seeds_every_message_and_answers_every_read() {
     assert_eq!(read("open deep conversation"), 30);
     assert_eq!(read("search common word"), 20);
     assert!(read("list filtered") > 0, "{}", report.table());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cluster_delivers_across_two_nodes_on_one_postgres() {
+    let database = fresh_postgres_database().await;
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let first = spawn_node(data_dir.path(), database.clone());
+    let second = spawn_node(data_dir.path(), database);
+    let report = run_on(
+        &first,
+        &format!(
+            "cluster --second-target {second} --rate 20 --duration 2 --customers 4 --agents 2"
+        ),
+    )
+    .await;
+    // Customer n posts to node n % 2 and one agent on the other node receives each message.
+    assert_eq!(report.expected, 40);
+    assert_eq!(report.delivered, 40);
+    assert_eq!(report.dropped, Some(0));
 }
 
 #[test]

@@ -34,6 +34,8 @@ pub struct BigInbox {
     /// Messages per webhook.
     pub batch: usize,
     pub repeats: u64,
+    /// A shell command run between seeding and the reads.
+    pub before_reads: Option<String>,
 }
 
 /// `big-inbox`: seeds the history, labels some conversations, times each read `repeats` times.
@@ -45,6 +47,16 @@ pub async fn big_inbox(run: &Run, size: &BigInbox) -> Result<Report> {
     let seed_secs = started.elapsed().as_secs_f64();
     let rss_after_seed = rss_bytes(&c.server_pid);
     let label = label_some(run, &business, size.conversations).await?;
+    if let Some(command) = &size.before_reads {
+        run.stage("before reads", 0);
+        let status = tokio::process::Command::new("sh")
+            .args(["-c", command])
+            .status()
+            .await?;
+        if !status.success() {
+            bail!("--before-reads failed ({status}): {command}");
+        }
+    }
 
     let token = business.owner_token.clone();
     let deep = customer_phone(0);

@@ -9,21 +9,32 @@ use super::contacts::Customer;
 use super::error::{Error, StoreResult};
 use super::labels::{Label, labels_of};
 use super::list_filter::{ListFilter, ListSearch};
-use super::list_query::{numbers_count, page_query};
+use super::list_query::{NumberRead, numbers_count, page_query};
 use super::unread::list_heading;
 use super::{Backend, Store, iso_time};
 use crate::phone::region_of;
 
-/// How many contacts a number search must match to be checked along the list's order rather
-/// than gathered by key and sorted: walking the order pays off once matches are dense enough to
-/// fill a page soon. Postgres's planner weighs the key range against the order by its statistics
-/// below that; SQLite has none and always walks the list's covering status index when it may,
-/// which for a band of a thousand numbers far down the list reads tens of thousands of entries,
-/// so it gathers up to ten times as many first.
-fn many_numbers(backend: Backend) -> i64 {
+/// SQLite gathers a number search's matches and sorts them when fewer than this many: it has no
+/// statistics and walks the list's covering status index whenever it may, which for a band of a
+/// thousand numbers far down the list reads tens of thousands of entries.
+const SQLITE_GATHERS_BELOW: i64 = 2_000;
+
+/// How many matches of a number search are counted: as many as decide how it is read.
+fn numbers_counted(backend: Backend) -> i64 {
     match backend {
-        Backend::Sqlite => 2_000,
-        Backend::Postgres => 200,
+        Backend::Sqlite => SQLITE_GATHERS_BELOW,
+        Backend::Postgres => 1,
+    }
+}
+
+/// How a number search that matched `found` of the business's numbers (counted up to
+/// `numbers_counted`) is read. Postgres's planner weighs the key range against the list's order
+/// by its statistics: a range and a sort for a few, the order for many.
+fn number_read(backend: Backend, found: i64) -> NumberRead {
+    match backend {
+        _ if found == 0 => NumberRead::Found,
+        Backend::Sqlite if found < SQLITE_GATHERS_BELOW => NumberRead::Gathered,
+        _ => NumberRead::AlongTheOrder,
     }
 }
 
@@ -198,20 +209,19 @@ impl Store {
         let mut conn = self.pool.acquire().await?;
         let heading = list_heading(&mut conn, business_id).await?;
         let search = ListSearch::read(&filter.typed, region_of(&heading.own_number));
-        let many_numbers = match &search {
+        let numbers = match &search {
             ListSearch::Number(prefixes) => {
-                let many = many_numbers(self.backend);
                 let count = numbers_count(business_id, prefixes);
                 let mut select = sqlx::query_as(sqlx::AssertSqlSafe(count.sql))
-                    .bind(many)
+                    .bind(numbers_counted(self.backend))
                     .bind(0_i64);
                 for text in count.texts {
                     select = select.bind(text);
                 }
                 let (found,): (i64,) = select.fetch_one(&mut *conn).await?;
-                found >= many
+                number_read(self.backend, found)
             }
-            _ => false,
+            _ => NumberRead::Found,
         };
         let query = page_query(
             self.backend,
@@ -219,7 +229,7 @@ impl Store {
             filter,
             &search,
             row_columns!(),
-            many_numbers,
+            numbers,
         );
         // Only fixed fragments and numbered placeholders are formatted in; the values are bound.
         let mut select = sqlx::query_as(sqlx::AssertSqlSafe(query.sql))

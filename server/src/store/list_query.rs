@@ -81,39 +81,124 @@ pub(super) fn numbers_count(business_id: &str, prefixes: &[String]) -> PageQuery
     q
 }
 
-/// The customer keys a search finds by an index, or `None` without a search.
-fn found(
+/// How a number search's matches are read, from how many there are (counted before the page).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(super) enum NumberRead {
+    /// None matched (or the search is not for a number): what the search found by an index,
+    /// and when that is nobody, the typed text anywhere.
+    #[default]
+    Found,
+    /// A few: their keys and list columns in one range of `contacts_list_keys`, then sorted,
+    /// with no row of `contacts` read.
+    Gathered,
+    /// Dense enough to meet a page soon: checked along the list's order.
+    AlongTheOrder,
+}
+
+/// The columns of `contacts_list_keys`: a page that reads its rows from there reads that index
+/// alone.
+const KEY_COLUMNS: &str = "business_id, phone, status, assignee_id, last_message_at, created_at";
+
+/// How SQLite is told to read a conversation's list columns from `contacts_list_keys`: by its
+/// key alone it picks the primary key and then the row (twice the lookups). Postgres reads the
+/// index by itself.
+fn by_keys(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Sqlite => " INDEXED BY contacts_list_keys",
+        Backend::Postgres => "",
+    }
+}
+
+/// How a page joins its source's keys to their rows: SQLite's CROSS JOIN keeps the source first
+/// (Postgres has no such join with ON).
+fn then(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Sqlite => "CROSS JOIN",
+        Backend::Postgres => "JOIN",
+    }
+}
+
+/// `columns` of the business's contacts whose numbers start with one of `prefixes`: one range of
+/// the index `from` names (or the primary key) per prefix.
+fn number_rows(
     q: &mut PageQuery,
-    backend: Backend,
     business: &str,
-    search: &ListSearch,
-) -> Option<String> {
+    prefixes: &[String],
+    columns: &str,
+    from: &str,
+) -> String {
+    number_ranges(q, prefixes, "phone")
+        .iter()
+        .map(|range| {
+            format!(
+                "SELECT {columns} FROM contacts{from} WHERE business_id = {business} AND {range}"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" UNION ")
+}
+
+/// The customer keys a search finds by an index.
+fn found(q: &mut PageQuery, backend: Backend, business: &str, search: &ListSearch) -> String {
     match search {
-        ListSearch::Everything => None,
-        ListSearch::Nothing => Some("SELECT phone FROM contacts WHERE 1 = 0".into()),
-        ListSearch::Number(prefixes) => Some(
-            number_ranges(q, prefixes, "phone")
-                .iter()
-                .map(|range| {
-                    format!("SELECT phone FROM contacts WHERE business_id = {business} AND {range}")
-                })
-                .collect::<Vec<_>>()
-                .join(" UNION "),
-        ),
+        ListSearch::Everything | ListSearch::Nothing => {
+            "SELECT phone FROM contacts WHERE 1 = 0".into()
+        }
+        ListSearch::Number(prefixes) => number_rows(q, business, prefixes, "phone", ""),
         ListSearch::Words(query) => {
             let (from, matches, words) = word_match(backend, query, &q.next(), Documents::Contacts);
             q.texts.push(words);
-            Some(format!(
+            format!(
                 "SELECT d.phone FROM {from} WHERE {matches} \
                  AND d.business_id = {business} AND d.kind = 'contact'"
-            ))
+            )
+        }
+    }
+}
+
+/// The condition that the conversation `c` carries the filter's label, if it asks for one.
+fn carries_label(q: &mut PageQuery, filter: &ListFilter) -> Option<String> {
+    let label = q.text(filter.label.as_deref()?);
+    Some(format!(
+        "EXISTS (SELECT 1 FROM conversation_labels cl WHERE cl.business_id = c.business_id \
+         AND cl.phone = c.phone AND cl.label_id = {label})"
+    ))
+}
+
+/// The list's own rows: a label's conversations through its index, or every conversation.
+fn listed(
+    q: &mut PageQuery,
+    backend: Backend,
+    business: &str,
+    filter: &ListFilter,
+    steps: &mut Vec<String>,
+    conditions: &mut Vec<String>,
+) -> String {
+    match &filter.label {
+        // A label's conversations through its index, then their rows. Materialized, so that
+        // Postgres too starts from the label's few rows rather than walking the list's order
+        // and probing each row for the label (about 200 rows per labelled one read that way).
+        Some(label) => {
+            let label = q.text(label.as_str());
+            steps.push(format!(
+                "labelled(phone) AS MATERIALIZED (SELECT phone FROM conversation_labels \
+                 WHERE business_id = {business} AND label_id = {label})"
+            ));
+            format!(
+                "labelled l {} contacts c{} ON c.business_id = {business} AND c.phone = l.phone",
+                then(backend),
+                by_keys(backend)
+            )
+        }
+        None => {
+            conditions.push(format!("c.business_id = {business}"));
+            "contacts c".into()
         }
     }
 }
 
 /// The statement of a page of the list for `filter` and its `search`: `columns` of the contacts
-/// `c` and their assignee `u`. With `many_numbers` a number search is checked along the list's
-/// order (its page meets its rows soon) instead of gathering every match and sorting them.
+/// `c` and their assignee `u`. `numbers` says how a number search's matches are read.
 ///
 /// The page's keys are found and ordered first (`page`: customer key and list time, read from
 /// indexes where the source allows), and only its rows are then read whole and joined to their
@@ -124,29 +209,39 @@ pub(super) fn page_query(
     filter: &ListFilter,
     search: &ListSearch,
     columns: &str,
-    many_numbers: bool,
+    numbers: NumberRead,
 ) -> PageQuery {
     let mut q = PageQuery::default();
     let business = q.text(business_id);
-    // SQLite's CROSS JOIN keeps the found rows first (Postgres has no such join with ON).
-    let then = match backend {
-        Backend::Sqlite => "CROSS JOIN",
-        Backend::Postgres => "JOIN",
-    };
+    let (then, keys) = (then(backend), by_keys(backend));
     let mut steps = Vec::new();
     let mut conditions = Vec::new();
-    let found = match search {
-        ListSearch::Number(prefixes) if many_numbers => {
-            let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
-            conditions.push(format!("({ranges})"));
-            None
+    let source = match (search, numbers) {
+        (ListSearch::Number(prefixes), NumberRead::Gathered) => {
+            let rows = number_rows(&mut q, &business, prefixes, KEY_COLUMNS, keys);
+            steps.push(format!("numbers AS MATERIALIZED ({rows})"));
+            conditions.push(format!("c.business_id = {business}"));
+            conditions.extend(carries_label(&mut q, filter));
+            "numbers c".to_string()
         }
-        search => found(&mut q, backend, &business, search),
-    };
-    let source = match found {
+        (ListSearch::Everything, _) | (ListSearch::Number(_), NumberRead::AlongTheOrder) => {
+            if let ListSearch::Number(prefixes) = search {
+                let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
+                conditions.push(format!("({ranges})"));
+            }
+            listed(
+                &mut q,
+                backend,
+                &business,
+                filter,
+                &mut steps,
+                &mut conditions,
+            )
+        }
         // What the search found, or when it found nothing, the typed text anywhere in the
         // lower-cased name or number (as the list has always matched).
-        Some(found) => {
+        (search, _) => {
+            let found = found(&mut q, backend, &business, search);
             let pattern = q.text(anywhere(&filter.typed));
             steps.push(format!("found(phone) AS ({found})"));
             // The fallback's LIMIT is 0 when the search found someone: a `NOT EXISTS` in its
@@ -159,33 +254,11 @@ pub(super) fn page_query(
                 i64::MAX
             ));
             conditions.push(format!("c.business_id = {business}"));
-            if let Some(label) = &filter.label {
-                let label = q.text(label.as_str());
-                conditions.push(format!(
-                    "EXISTS (SELECT 1 FROM conversation_labels cl WHERE cl.business_id = \
-                     c.business_id AND cl.phone = c.phone AND cl.label_id = {label})"
-                ));
-            }
+            conditions.extend(carries_label(&mut q, filter));
             format!(
-                "matched m {then} contacts c ON c.business_id = {business} AND c.phone = m.phone"
+                "matched m {then} contacts c{keys} ON c.business_id = {business} \
+                 AND c.phone = m.phone"
             )
-        }
-        // A label's conversations through its index, then their rows. Materialized, so that
-        // Postgres too starts from the label's few rows rather than walking the list's order
-        // and probing each row for the label (about 200 rows per labelled one read that way).
-        None if filter.label.is_some() => {
-            let label = q.text(filter.label.as_deref().unwrap_or_default());
-            steps.push(format!(
-                "labelled(phone) AS MATERIALIZED (SELECT phone FROM conversation_labels \
-                 WHERE business_id = {business} AND label_id = {label})"
-            ));
-            format!(
-                "labelled l {then} contacts c ON c.business_id = {business} AND c.phone = l.phone"
-            )
-        }
-        None => {
-            conditions.push(format!("c.business_id = {business}"));
-            "contacts c".into()
         }
     };
     if let Some(status) = &filter.status {

@@ -56,8 +56,8 @@ step.\n\
 * send: --agents send text messages through /api/send-message at --rate for --duration; \
 reports send latency and time to the sandbox's delivered and read receipts.\n* bulk: uploads a generated csv of --recipients numbers to /api/recipients/parse, creates and waits for an approved template, starts one bulk job through /api/send-template and follows its bulk_send_progress events; --rate must equal the server's [outbox] rate_per_second (and the sandbox's rate_per_second must be higher). Reports the achieved rate and its deviation from --rate overall and in the worst 1 s and 10 s windows, the job's wall time, and from --sandbox-log (the server's data_dir/sandbox-sent.jsonl) recipients never sent (lost) and sent more than once (duplicates); a job not finished within three times its planned time is reported as it stands (job_finished false).\n* big-inbox: seeds one business with --conversations and --messages \
 (text in English and Arabic, customer 0 holding --deep of them) as signed webhooks of --batch \
-messages, --max-inflight at a time, puts a label on every 200th conversation, then times each read \
---repeats times one after another: the chat list's first page, a later page, a filtered page, a \
+messages, --max-inflight at a time, puts a label on every 200th conversation, runs --before-reads \
+if given, then runs each read 100 times untimed and times it --repeats times one after another: the chat list's first page, a later page, a filtered page, a \
 contact search by phone and by name, full-history search for a rare word, a common word, an \
 Arabic word and a common two-letter prefix, and the deep conversation's last 30 messages. \
 Reports seeding time and rate, the server's RSS after seeding (--server-pid) and each read's \

@@ -82,11 +82,10 @@ pub(super) fn numbers_count(business_id: &str, prefixes: &[String]) -> PageQuery
 }
 
 /// How a number search's matches are read, from how many there are (counted before the page).
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy)]
 pub(super) enum NumberRead {
     /// None matched (or the search is not for a number): what the search found by an index,
     /// and when that is nobody, the typed text anywhere.
-    #[default]
     Found,
     /// A few: their keys and list columns in one range of `contacts_list_keys`, then sorted,
     /// with no row of `contacts` read.

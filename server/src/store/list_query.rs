@@ -171,7 +171,6 @@ fn listed(
     business: &str,
     filter: &ListFilter,
     steps: &mut Vec<String>,
-    conditions: &mut Vec<String>,
 ) -> String {
     match &filter.label {
         // A label's conversations through its index, then their rows. Materialized, so that
@@ -189,10 +188,7 @@ fn listed(
                 by_keys(backend)
             )
         }
-        None => {
-            conditions.push(format!("c.business_id = {business}"));
-            "contacts c".into()
-        }
+        None => "contacts c".into(),
     }
 }
 
@@ -214,12 +210,12 @@ pub(super) fn page_query(
     let business = q.text(business_id);
     let (then, keys) = (then(backend), by_keys(backend));
     let mut steps = Vec::new();
-    let mut conditions = Vec::new();
+    // Every source is the business's own; the page's WHERE is never empty.
+    let mut conditions = vec![format!("c.business_id = {business}")];
     let source = match (search, numbers) {
         (ListSearch::Number(prefixes), NumberRead::Gathered) => {
             let rows = number_rows(&mut q, &business, prefixes, KEY_COLUMNS, keys);
             steps.push(format!("numbers AS MATERIALIZED ({rows})"));
-            conditions.push(format!("c.business_id = {business}"));
             conditions.extend(carries_label(&mut q, filter));
             "numbers c".to_string()
         }
@@ -228,14 +224,7 @@ pub(super) fn page_query(
                 let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
                 conditions.push(format!("({ranges})"));
             }
-            listed(
-                &mut q,
-                backend,
-                &business,
-                filter,
-                &mut steps,
-                &mut conditions,
-            )
+            listed(&mut q, backend, &business, filter, &mut steps)
         }
         // What the search found, or when it found nothing, the typed text anywhere in the
         // lower-cased name or number (as the list has always matched).
@@ -252,7 +241,6 @@ pub(super) fn page_query(
                  LIMIT CASE WHEN EXISTS (SELECT 1 FROM found) THEN 0 ELSE {} END) anywhere)",
                 i64::MAX
             ));
-            conditions.push(format!("c.business_id = {business}"));
             conditions.extend(carries_label(&mut q, filter));
             format!(
                 "matched m {then} contacts c{keys} ON c.business_id = {business} \

@@ -130,6 +130,12 @@ both_backends!(
         assert_eq!(numbers(&open), ["447700911111", "447700900123"]);
         let resolved = rows(&app, token, "status=resolved").await;
         assert_eq!(numbers(&resolved), ["15550100002"]);
+        // The label alone, every status and assignee: nothing else filters the page.
+        let every = rows(&app, token, &format!("label={vip}&status=all")).await;
+        assert_eq!(
+            numbers(&every),
+            ["447700911111", "15550100002", "447700900123"]
+        );
         let unassigned = rows(&app, token, "assignee=unassigned&limit=3&page=2").await;
         assert_eq!(numbers(&unassigned), ["447700900123"]);
         let searched = rows(&app, token, &format!("label={vip}&search_query=4477")).await;

@@ -31,10 +31,12 @@ fn numbers_counted(backend: Backend) -> i64 {
 /// `numbers_counted`) is read. Postgres's planner weighs the key range against the list's order
 /// by its statistics: a range and a sort for a few, the order for many.
 fn number_read(backend: Backend, found: i64) -> NumberRead {
-    match backend {
-        _ if found == 0 => NumberRead::Found,
-        Backend::Sqlite if found < SQLITE_GATHERS_BELOW => NumberRead::Gathered,
-        _ => NumberRead::AlongTheOrder,
+    if found == 0 {
+        NumberRead::Found
+    } else if backend == Backend::Sqlite && found < SQLITE_GATHERS_BELOW {
+        NumberRead::Gathered
+    } else {
+        NumberRead::AlongTheOrder
     }
 }
 

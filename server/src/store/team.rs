@@ -146,11 +146,12 @@ impl Store {
         let mut tx = self.begin_write().await?;
         read_row(&mut tx, &key.business_id, &key.phone).await?;
         sqlx::query(
-            "UPDATE contacts SET status = $1, snoozed_until = $2 \
-             WHERE business_id = $3 AND phone = $4",
+            "UPDATE contacts SET status = $1, snoozed_until = $2, status_at = $3 \
+             WHERE business_id = $4 AND phone = $5",
         )
         .bind(status)
         .bind(snoozed_until)
+        .bind(now_ms())
         .bind(&key.business_id)
         .bind(&key.phone)
         .execute(&mut *tx)

@@ -68,16 +68,20 @@ impl Store {
         Ok(found)
     }
 
-    /// Reopens a resolved or snoozed conversation its customer wrote to; answers the events,
-    /// none when it was neither.
-    pub async fn reopen(&self, key: &ConversationKey) -> StoreResult<Vec<Event>> {
+    /// Reopens a resolved or snoozed conversation its customer wrote to, when the message was
+    /// stored (`wrote_at`, Unix ms) no earlier than the status was set: a member who resolved it
+    /// after the message keeps it resolved. Answers the events, none when nothing changed.
+    pub async fn reopen(&self, key: &ConversationKey, wrote_at: i64) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
         let reopened: Vec<(String, String)> = sqlx::query_as(
-            "UPDATE contacts SET status = 'open', snoozed_until = NULL WHERE business_id = $1 \
-             AND phone = $2 AND status IN ('resolved', 'snoozed') RETURNING business_id, phone",
+            "UPDATE contacts SET status = 'open', snoozed_until = NULL, status_at = $3 \
+             WHERE business_id = $1 AND phone = $2 AND status IN ('resolved', 'snoozed') \
+             AND COALESCE(status_at, 0) <= $4 RETURNING business_id, phone",
         )
         .bind(&key.business_id)
         .bind(&key.phone)
+        .bind(now_ms())
+        .bind(wrote_at)
         .fetch_all(&mut *tx)
         .await?;
         let events = log_swept(&mut tx, reopened, "status", REOPEN_REASON).await?;
@@ -110,7 +114,7 @@ impl Store {
     pub async fn wake_snoozed(&self) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
         let woken: Vec<(String, String)> = sqlx::query_as(
-            "UPDATE contacts SET status = 'open', snoozed_until = NULL \
+            "UPDATE contacts SET status = 'open', snoozed_until = NULL, status_at = $1 \
              WHERE status = 'snoozed' AND snoozed_until <= $1 RETURNING business_id, phone",
         )
         .bind(now_ms())

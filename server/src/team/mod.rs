@@ -16,7 +16,7 @@ mod notes;
 mod settings;
 mod sweep;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use actix::Addr;
@@ -73,7 +73,26 @@ pub struct Team {
     /// Knows which users have a session on this node.
     hub: Addr<Hub>,
     /// Conversations customers wrote to, waiting for `customers_wrote`.
-    wrote: mpsc::UnboundedSender<ConversationKey>,
+    wrote: mpsc::UnboundedSender<Wrote>,
+}
+
+/// A conversation a customer wrote to, and when their message was stored (Unix ms).
+type Wrote = (ConversationKey, i64);
+
+/// Each conversation of `queued` once, where it first came, with its latest message's time.
+fn each_once(queued: &mut Vec<Wrote>) -> Vec<Wrote> {
+    let mut place: HashMap<ConversationKey, usize> = HashMap::new();
+    let mut once: Vec<Wrote> = Vec::with_capacity(queued.len());
+    for (key, at) in queued.drain(..) {
+        match place.get(&key) {
+            Some(&i) => once[i].1 = once[i].1.max(at),
+            None => {
+                place.insert(key.clone(), once.len());
+                once.push((key, at));
+            }
+        }
+    }
+    once
 }
 
 /// Most conversations one follow-up reads together.
@@ -94,24 +113,24 @@ impl Team {
         };
         let follower = team.clone();
         actix_web::rt::spawn(async move {
-            let mut keys = Vec::new();
-            while queued.recv_many(&mut keys, FOLLOW_UP_BATCH).await > 0 {
-                let mut seen = HashSet::new();
-                keys.retain(|key| seen.insert(key.clone()));
-                if let Err(err) = follower.customers_wrote(&keys).await {
+            let mut queue = Vec::new();
+            while queued.recv_many(&mut queue, FOLLOW_UP_BATCH).await > 0 {
+                let wrote = each_once(&mut queue);
+                if let Err(err) = follower.customers_wrote(&wrote).await {
                     tracing::warn!(error = %err, "conversations not reopened or assigned");
                 }
-                keys.clear();
             }
         });
         team
     }
 
-    /// Queues customers' conversations for `customers_wrote`, in the order given.
+    /// Queues customers' conversations for `customers_wrote`, in the order given, once their
+    /// messages are stored.
     pub fn follow_up(&self, keys: Vec<ConversationKey>) {
+        let stored_at = store::now_ms();
         for key in keys {
             // Closed only when the runtime stops, with nothing left to follow up.
-            let _ = self.wrote.send(key);
+            let _ = self.wrote.send((key, stored_at));
         }
     }
 
@@ -119,16 +138,13 @@ impl Team {
     /// conversation is followed up by `customer_wrote` only when one read of them all (with the
     /// business's assignment mode) says it would change, so a webhook of a thousand
     /// conversations costs a query per business, not several per conversation.
-    async fn customers_wrote(&self, keys: &[ConversationKey]) -> Result<(), TeamError> {
-        let mut businesses: Vec<&str> = keys.iter().map(|k| k.business_id.as_str()).collect();
+    async fn customers_wrote(&self, wrote: &[Wrote]) -> Result<(), TeamError> {
+        let mut businesses: Vec<&str> = wrote.iter().map(|(k, _)| k.business_id.as_str()).collect();
         businesses.sort_unstable();
         businesses.dedup();
         for business_id in businesses {
-            let phones: Vec<&str> = keys
-                .iter()
-                .filter(|k| k.business_id == business_id)
-                .map(|k| k.phone.as_str())
-                .collect();
+            let theirs = || wrote.iter().filter(|(k, _)| k.business_id == business_id);
+            let phones: Vec<&str> = theirs().map(|(k, _)| k.phone.as_str()).collect();
             let awaiting: HashMap<String, Standing> = self
                 .store
                 .awaiting_team(business_id, &phones)
@@ -136,25 +152,30 @@ impl Team {
                 .into_iter()
                 .map(|standing| (standing.phone.clone(), standing))
                 .collect();
-            for key in keys.iter().filter(|k| k.business_id == business_id) {
+            for (key, stored_at) in theirs() {
                 if let Some(standing) = awaiting.get(&key.phone) {
-                    self.customer_wrote(key, standing).await?;
+                    self.customer_wrote(key, *stored_at, standing).await?;
                 }
             }
         }
         Ok(())
     }
 
-    /// After a customer's new message: a resolved or snoozed conversation opens again, and
-    /// with round-robin assignment an open conversation nobody holds goes to the least busy
-    /// agent with a session on this node; `standing` is how the conversation stood when read.
+    /// After a customer's new message, stored at `stored_at`: a conversation resolved or
+    /// snoozed before it opens again, and with round-robin assignment an open conversation
+    /// nobody holds goes to the least busy agent with a session on this node; `standing` is how
+    /// the conversation stood when read.
     async fn customer_wrote(
         &self,
         key: &ConversationKey,
+        stored_at: i64,
         standing: &Standing,
     ) -> Result<(), TeamError> {
         if matches!(standing.status.as_str(), "resolved" | "snoozed") {
-            let events = self.store.reopen(key).await?;
+            let events = self.store.reopen(key, stored_at).await?;
+            if events.is_empty() {
+                return Ok(());
+            }
             self.bus.publish(events);
         } else if standing.status != "open" {
             return Ok(());
@@ -294,5 +315,29 @@ impl Team {
             }
             _ => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(phone: &str) -> ConversationKey {
+        ConversationKey {
+            business_id: "b".into(),
+            phone: phone.into(),
+        }
+    }
+
+    #[test]
+    fn each_conversation_is_followed_up_once_with_its_latest_message() {
+        let mut queued = vec![
+            (key("1"), 10),
+            (key("2"), 11),
+            (key("1"), 12),
+            (key("1"), 9),
+        ];
+        assert_eq!(each_once(&mut queued), vec![(key("1"), 12), (key("2"), 11)]);
+        assert!(queued.is_empty());
     }
 }

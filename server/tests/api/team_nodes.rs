@@ -1,15 +1,51 @@
-//! Team workflow beyond one process: a snooze stored before a restart still wakes, and an
-//! assignment or a presence made through one node reaches the sessions of another.
+//! Team workflow beyond one process and its order: a snooze stored before a restart still wakes,
+//! an assignment or a presence made through one node reaches the sessions of another, and a
+//! customer's message followed up late leaves a conversation resolved after it.
 
 use std::time::{Duration, Instant};
 
+use parley_actors::conversation::ConversationKey;
 use serde_json::json;
 
 use crate::both_backends;
 use crate::cluster::two_nodes;
 use crate::crash::{start, unstarted_app};
+use crate::helpers::spawn_app;
 use crate::live::*;
 use crate::team::{CUSTOMER, agent, customer_writes};
+
+both_backends!(
+    a_message_followed_up_late_leaves_a_conversation_resolved_after_it,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("late_follow_up").await;
+        customer_writes(&app, &biz, "wamid.late-1").await;
+        let stored_at = parley_server::store::now_ms();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let path = format!("/api/conversation/{CUSTOMER}/status");
+        let token = &biz.session.access;
+        let (status, row) = app.patch(&path, json!({"status": "resolved"}), token).await;
+        assert_eq!(status, 200, "{row}");
+
+        // The message's follow-up, however late it runs, keeps what the member did after it.
+        let (store, business_id) = store_of(&app, &biz).await;
+        let key = ConversationKey {
+            business_id,
+            phone: CUSTOMER.into(),
+        };
+        let events = store.reopen(&key, stored_at).await.expect("reopen");
+        assert!(events.is_empty(), "reopened by an older message");
+        let (_, list) = app.get("/api/users?status=resolved", token).await;
+        assert_eq!(list["data"]["users"][0]["phone_number"], CUSTOMER, "{list}");
+
+        // A message stored after the resolve opens it again.
+        let later = parley_server::store::now_ms();
+        let events = store.reopen(&key, later).await.expect("reopen");
+        assert!(!events.is_empty(), "not reopened");
+        let (_, list) = app.get("/api/users", token).await;
+        assert_eq!(list["data"]["users"][0]["status"], "open", "{list}");
+    }
+);
 
 both_backends!(
     a_snooze_stored_before_a_restart_wakes_after_it,

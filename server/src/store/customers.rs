@@ -10,6 +10,7 @@ use super::Store;
 use super::contacts::{move_history, new_contact_draft, phone_number_id};
 use super::error::StoreResult;
 use super::events::append_events;
+use super::labels::relist_labels;
 use super::search_index::index_contacts;
 use crate::customer::{CustomerKey, Sighting};
 
@@ -191,5 +192,6 @@ async fn join(
         .bind(from)
         .execute(&mut *conn)
         .await?;
+    relist_labels(conn, business_id, &[to]).await?;
     index_contacts(conn, business_id, &[to]).await
 }

@@ -62,7 +62,9 @@ impl Store {
             .await?;
         for id in wanted {
             sqlx::query(
-                "INSERT INTO conversation_labels (business_id, phone, label_id) VALUES ($1, $2, $3)",
+                "INSERT INTO conversation_labels (business_id, phone, label_id, list_at) \
+                 SELECT business_id, phone, $3, COALESCE(last_message_at, created_at) \
+                 FROM contacts WHERE business_id = $1 AND phone = $2",
             )
             .bind(&key.business_id)
             .bind(&key.phone)

@@ -1,5 +1,6 @@
 //! The business's labels: list, create, rename and recolour (each change announced with the whole
-//! list as `labels_changed`), and the labels each conversation of a list page carries.
+//! list as `labels_changed`), the labels each conversation of a list page carries, and the list
+//! time they carry for a label's page.
 
 use std::collections::HashMap;
 
@@ -10,7 +11,7 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
-use super::{Params, Store, is_unique_violation, now_ms};
+use super::{Params, Store, is_unique_violation, now_ms, rows_per_statement};
 
 /// A label as lists, rows and events show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, FromRow, utoipa::ToSchema)]
@@ -184,4 +185,31 @@ impl Store {
         tx.commit().await?;
         Ok((label, events))
     }
+}
+
+/// Sets the list time the labels of these conversations carry to their conversations' own, after
+/// a write that moved it (`conversation_labels_order` keeps a label's conversations in the list's
+/// order).
+pub(super) async fn relist_labels(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    phones: &[&str],
+) -> Result<(), sqlx::Error> {
+    for chunk in phones.chunks(rows_per_statement(1) - 1) {
+        let params = Params::of(conn);
+        let sql = format!(
+            "UPDATE conversation_labels SET list_at = (SELECT COALESCE(c.last_message_at, \
+             c.created_at) FROM contacts c WHERE c.business_id = conversation_labels.business_id \
+             AND c.phone = conversation_labels.phone) WHERE business_id = {} AND phone IN ({})",
+            params.nth(1),
+            params.list(2, chunk.len())
+        );
+        // Only numbered placeholders are formatted in; the values are bound.
+        let mut update = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(business_id);
+        for phone in chunk {
+            update = update.bind(*phone);
+        }
+        update.execute(&mut *conn).await?;
+    }
+    Ok(())
 }

@@ -164,31 +164,48 @@ fn carries_label(q: &mut PageQuery, filter: &ListFilter) -> Option<String> {
     ))
 }
 
-/// The list's own rows: a label's conversations through its index, or every conversation.
+/// How a page's rows are put in the list's order: the time each is listed by, and the order.
+struct Order {
+    at: &'static str,
+    by: &'static str,
+}
+
+/// The contacts' own list order.
+const CONTACT_ORDER: Order = Order {
+    at: "COALESCE(c.last_message_at, c.created_at)",
+    by: LIST_ORDER,
+};
+
+/// A label's conversations in the list's order, by the time they carry (the same as their
+/// contacts', `conversation_labels_order`).
+const LABEL_ORDER: Order = Order {
+    at: "l.list_at",
+    by: "ORDER BY l.list_at DESC, l.phone",
+};
+
+/// The list's own rows and their order: a label's conversations along its order index, each
+/// checked against the other filters until the page is full, or every conversation.
 fn listed(
     q: &mut PageQuery,
     backend: Backend,
-    business: &str,
     filter: &ListFilter,
-    steps: &mut Vec<String>,
-) -> String {
+    conditions: &mut Vec<String>,
+) -> (String, Order) {
     match &filter.label {
-        // A label's conversations through its index, then their rows. Materialized, so that
-        // Postgres too starts from the label's few rows rather than walking the list's order
-        // and probing each row for the label (about 200 rows per labelled one read that way).
         Some(label) => {
-            let label = q.text(label.as_str());
-            steps.push(format!(
-                "labelled(phone) AS MATERIALIZED (SELECT phone FROM conversation_labels \
-                 WHERE business_id = {business} AND label_id = {label})"
+            conditions.push(format!(
+                "l.business_id = c.business_id AND l.label_id = {}",
+                q.text(label.as_str())
             ));
-            format!(
-                "labelled l {} contacts c{} ON c.business_id = {business} AND c.phone = l.phone",
+            let from = format!(
+                "conversation_labels l {} contacts c{} ON c.business_id = l.business_id \
+                 AND c.phone = l.phone",
                 then(backend),
                 by_keys(backend)
-            )
+            );
+            (from, LABEL_ORDER)
         }
-        None => "contacts c".into(),
+        None => ("contacts c".into(), CONTACT_ORDER),
     }
 }
 
@@ -212,19 +229,19 @@ pub(super) fn page_query(
     let mut steps = Vec::new();
     // Every source is the business's own; the page's WHERE is never empty.
     let mut conditions = vec![format!("c.business_id = {business}")];
-    let source = match (search, numbers) {
+    let (source, order) = match (search, numbers) {
         (ListSearch::Number(prefixes), NumberRead::Gathered) => {
             let rows = number_rows(&mut q, &business, prefixes, KEY_COLUMNS, keys);
             steps.push(format!("numbers AS MATERIALIZED ({rows})"));
             conditions.extend(carries_label(&mut q, filter));
-            "numbers c".to_string()
+            ("numbers c".to_string(), CONTACT_ORDER)
         }
         (ListSearch::Everything, _) | (ListSearch::Number(_), NumberRead::AlongTheOrder) => {
             if let ListSearch::Number(prefixes) = search {
                 let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
                 conditions.push(format!("({ranges})"));
             }
-            listed(&mut q, backend, &business, filter, &mut steps)
+            listed(&mut q, backend, filter, &mut conditions)
         }
         // What the search found, or when it found nothing, the typed text anywhere in the
         // lower-cased name or number (as the list has always matched).
@@ -242,10 +259,11 @@ pub(super) fn page_query(
                 i64::MAX
             ));
             conditions.extend(carries_label(&mut q, filter));
-            format!(
+            let from = format!(
                 "matched m {then} contacts c{keys} ON c.business_id = {business} \
                  AND c.phone = m.phone"
-            )
+            );
+            (from, CONTACT_ORDER)
         }
     };
     if let Some(status) = &filter.status {
@@ -259,9 +277,11 @@ pub(super) fn page_query(
         }
     }
     steps.push(format!(
-        "page(phone, list_at) AS (SELECT c.phone, COALESCE(c.last_message_at, c.created_at) \
-         FROM {source} WHERE {} {LIST_ORDER} LIMIT $1 OFFSET $2)",
-        conditions.join(" AND ")
+        "page(phone, list_at) AS (SELECT c.phone, {} FROM {source} WHERE {} {} \
+         LIMIT $1 OFFSET $2)",
+        order.at,
+        conditions.join(" AND "),
+        order.by
     ));
     q.sql = format!(
         "WITH {} {columns} FROM page p {then} contacts c ON c.business_id = {business} \

@@ -13,6 +13,7 @@ use sqlx::{AnyConnection, FromRow};
 use super::contacts::{ContactIds, new_contact_draft};
 use super::error::StoreResult;
 use super::events::Draft;
+use super::labels::relist_labels;
 use super::search_index::{MessageSource, index_messages};
 use super::{Params, Store, iso_time, now_ms, rows_per_statement};
 
@@ -214,7 +215,8 @@ pub(super) async fn insert_messages(
     Ok(inserted)
 }
 
-/// Moves the conversation's last message (time and preview) to a message the business sent.
+/// Moves the conversation's last message (time and preview, and its labels' list time) to a
+/// message the business sent.
 pub(super) async fn record_last_sent(
     conn: &mut AnyConnection,
     key: &ConversationKey,
@@ -233,7 +235,7 @@ pub(super) async fn record_last_sent(
     .bind(&key.phone)
     .execute(&mut *conn)
     .await?;
-    Ok(())
+    relist_labels(conn, &key.business_id, &[&key.phone]).await
 }
 
 /// The next time in a conversation: now-ish, but after every message already in it, so times

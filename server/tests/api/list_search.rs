@@ -140,6 +140,31 @@ both_backends!(
         assert_eq!(numbers(&unassigned), ["447700900123"]);
         let searched = rows(&app, token, &format!("label={vip}&search_query=4477")).await;
         assert_eq!(numbers(&searched), ["447700911111", "447700900123"]);
+
+        // New activity takes a labelled conversation to the top of the label's pages: a
+        // customer's message, then one the business sent from the WhatsApp Business app.
+        let mut again = text("447700900123", "wamid.ls-again", "again");
+        again["timestamp"] = json!("1763700600");
+        let body = inbound(&biz.phone_number_id, "447700900123", "Sara Khan", vec![again]);
+        let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+        let every = rows(&app, token, &format!("label={vip}&status=all")).await;
+        assert_eq!(
+            numbers(&every),
+            ["447700900123", "447700911111", "15550100002"]
+        );
+        let echo = json!({"object": "whatsapp_business_account", "entry": [{"id": "waba",
+            "changes": [{"field": "smb_message_echoes", "value": {
+                "messaging_product": "whatsapp",
+                "metadata": {"display_phone_number": "15550000000",
+                             "phone_number_id": biz.phone_number_id},
+                "message_echoes": [{"from": "15550000000", "to": "15550100002",
+                    "id": "wamid.ls-echo", "timestamp": "1763700660", "type": "text",
+                    "text": {"body": "We are on it"}}]}}]}]});
+        let (status, answer) = app.webhook(&echo, &biz.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+        let every = rows(&app, token, &format!("label={vip}&status=all&limit=2")).await;
+        assert_eq!(numbers(&every), ["15550100002", "447700900123"]);
     }
 );
 

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use sqlx::{AssertSqlSafe, FromRow};
 
+use crate::store::labels::relist_labels;
 use crate::store::search_index::index_contacts;
 use crate::store::{Params, now_ms, rows_per_statement};
 
@@ -274,8 +275,8 @@ pub(super) async fn index_changed_contacts(
 }
 
 /// Moves each contact's last message and preview (only forward: a late message does not take
-/// the place of a newer one), latest inbound time and unread count; answers the unread counts
-/// after.
+/// the place of a newer one), latest inbound time and unread count, and its labels' list time;
+/// answers the unread counts after.
 pub(super) async fn record_activity(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -313,5 +314,7 @@ pub(super) async fn record_activity(
         }
         unread.extend(update.bind(business).fetch_all(&mut *conn).await?);
     }
+    let phones: Vec<&str> = activity.iter().map(|(phone, _)| **phone).collect();
+    relist_labels(conn, business, &phones).await?;
     Ok(unread)
 }

@@ -1,6 +1,7 @@
 //! The SQL of one conversation list page: where its rows come from (the contacts a search found,
-//! a label's conversations, or the list's own index) and what filters them. Each source is read
-//! by an index it can seek; the rows are then put in the list's order and paged.
+//! a label's conversations along its order index, or the list's own index) and what filters
+//! them. Each source is read by an index it can seek; the rows are then put in the list's order
+//! and paged.
 
 use super::Backend;
 use super::list_filter::{AssigneeFilter, ListFilter, ListSearch};

@@ -145,7 +145,12 @@ both_backends!(
         // customer's message, then one the business sent from the WhatsApp Business app.
         let mut again = text("447700900123", "wamid.ls-again", "again");
         again["timestamp"] = json!("1763700600");
-        let body = inbound(&biz.phone_number_id, "447700900123", "Sara Khan", vec![again]);
+        let body = inbound(
+            &biz.phone_number_id,
+            "447700900123",
+            "Sara Khan",
+            vec![again],
+        );
         let (status, answer) = app.webhook(&body, &biz.app_secret).await;
         assert_eq!(status, 200, "{answer}");
         let every = rows(&app, token, &format!("label={vip}&status=all")).await;

@@ -69,9 +69,9 @@ impl Store {
     }
 
     /// Reopens a resolved or snoozed conversation its customer wrote to, when the message was
-    /// stored (`wrote_at`, Unix ms) no earlier than the status was set: a member who resolved it
+    /// stored (`stored_at`, Unix ms) no earlier than the status was set: a member who resolved it
     /// after the message keeps it resolved. Answers the events, none when nothing changed.
-    pub async fn reopen(&self, key: &ConversationKey, wrote_at: i64) -> StoreResult<Vec<Event>> {
+    pub async fn reopen(&self, key: &ConversationKey, stored_at: i64) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
         let reopened: Vec<(String, String)> = sqlx::query_as(
             "UPDATE contacts SET status = 'open', snoozed_until = NULL, status_at = $3 \
@@ -81,7 +81,7 @@ impl Store {
         .bind(&key.business_id)
         .bind(&key.phone)
         .bind(now_ms())
-        .bind(wrote_at)
+        .bind(stored_at)
         .fetch_all(&mut *tx)
         .await?;
         let events = log_swept(&mut tx, reopened, "status", REOPEN_REASON).await?;

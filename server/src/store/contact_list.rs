@@ -213,10 +213,8 @@ impl Store {
         let search = ListSearch::read(&filter.typed, region_of(&heading.own_number));
         let numbers = match &search {
             ListSearch::Number(prefixes) => {
-                let count = numbers_count(business_id, prefixes);
-                let mut select = sqlx::query_as(sqlx::AssertSqlSafe(count.sql))
-                    .bind(numbers_counted(self.backend))
-                    .bind(0_i64);
+                let count = numbers_count(business_id, prefixes, numbers_counted(self.backend));
+                let mut select = sqlx::query_as(sqlx::AssertSqlSafe(count.sql));
                 for text in count.texts {
                     select = select.bind(text);
                 }
@@ -225,21 +223,25 @@ impl Store {
             }
             _ => NumberRead::Found,
         };
+        // A page far past the end is an empty page, never an overflow.
+        let window = (limit + 1, (page - 1).saturating_mul(limit));
         let query = page_query(
             self.backend,
             business_id,
             filter,
             &search,
             row_columns!(),
+            window,
             numbers,
         );
-        // Only fixed fragments and numbered placeholders are formatted in; the values are bound.
-        let mut select = sqlx::query_as(sqlx::AssertSqlSafe(query.sql))
-            .bind(limit + 1)
-            // A page far past the end is an empty page, never an overflow.
-            .bind((page - 1).saturating_mul(limit));
+        // Only fixed fragments, numbers and numbered placeholders are formatted in; the texts
+        // are bound.
+        let mut select = sqlx::query_as(sqlx::AssertSqlSafe(query.sql));
         for text in query.texts {
             select = select.bind(text);
+        }
+        if let Some((rows, skip)) = query.bounds {
+            select = select.bind(rows).bind(skip);
         }
         let mut rows: Vec<ContactRow> = select.fetch_all(&mut *conn).await?;
         let has_more = rows.len() as i64 > limit;

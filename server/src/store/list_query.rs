@@ -11,18 +11,20 @@ use super::search::{Documents, word_match};
 /// migration 0028 hold it).
 const LIST_ORDER: &str = "ORDER BY COALESCE(c.last_message_at, c.created_at) DESC, c.phone";
 
-/// A page's statement and its text values, bound from `$3` on (`$1` is the row limit and `$2`
-/// the offset).
+/// A page's statement and its values: texts bound from `$1` on, then the row limit and offset
+/// when they are bound rather than written in.
 #[derive(Default)]
 pub(super) struct PageQuery {
     pub sql: String,
     pub texts: Vec<String>,
+    /// The row limit and offset, bound after the texts.
+    pub bounds: Option<(i64, i64)>,
 }
 
 impl PageQuery {
     /// The placeholder the next text value takes.
     fn next(&self) -> String {
-        format!("${}", self.texts.len() + 3)
+        format!("${}", self.texts.len() + 1)
     }
 
     /// Binds `value` as the next text value; answers its placeholder.
@@ -70,14 +72,14 @@ fn number_ranges(q: &mut PageQuery, prefixes: &[String], phone: &str) -> Vec<Str
         .collect()
 }
 
-/// Counts the business's numbers starting with `prefixes`, up to `$1` (`$2` is 0).
-pub(super) fn numbers_count(business_id: &str, prefixes: &[String]) -> PageQuery {
+/// Counts the business's numbers starting with `prefixes`, up to `most`.
+pub(super) fn numbers_count(business_id: &str, prefixes: &[String], most: i64) -> PageQuery {
     let mut q = PageQuery::default();
     let business = q.text(business_id);
     let ranges = number_ranges(&mut q, prefixes, "phone").join(" OR ");
     q.sql = format!(
         "SELECT COUNT(*) FROM (SELECT 1 FROM contacts WHERE business_id = {business} \
-         AND ({ranges}) LIMIT $1 OFFSET $2) n"
+         AND ({ranges}) LIMIT {most}) n"
     );
     q
 }
@@ -211,7 +213,8 @@ fn listed(
 }
 
 /// The statement of a page of the list for `filter` and its `search`: `columns` of the contacts
-/// `c` and their assignee `u`. `numbers` says how a number search's matches are read.
+/// `c` and their assignee `u`, `window` rows after skipping as many (the limit and offset).
+/// `numbers` says how a number search's matches are read.
 ///
 /// The page's keys are found and ordered first (`page`: customer key and list time, read from
 /// indexes where the source allows), and only its rows are then read whole and joined to their
@@ -222,6 +225,7 @@ pub(super) fn page_query(
     filter: &ListFilter,
     search: &ListSearch,
     columns: &str,
+    (rows, skip): (i64, i64),
     numbers: NumberRead,
 ) -> PageQuery {
     let mut q = PageQuery::default();
@@ -277,9 +281,21 @@ pub(super) fn page_query(
             conditions.push(format!("c.assignee_id = {}", q.text(id.as_str())))
         }
     }
+    let window = match search {
+        // The list's own rows or a label's: one plan serves every business and page, so the
+        // limit and offset are written in and Postgres keeps one generic plan instead of
+        // planning each run (with them bound, its generic plan sorts the whole business).
+        ListSearch::Everything => format!("LIMIT {rows} OFFSET {skip}"),
+        // A search's best plan depends on what was typed: bound, so Postgres plans each run for
+        // its values.
+        _ => {
+            let first = q.texts.len() + 1;
+            q.bounds = Some((rows, skip));
+            format!("LIMIT ${first} OFFSET ${}", first + 1)
+        }
+    };
     steps.push(format!(
-        "page(phone, list_at) AS (SELECT c.phone, {} FROM {source} WHERE {} {} \
-         LIMIT $1 OFFSET $2)",
+        "page(phone, list_at) AS (SELECT c.phone, {} FROM {source} WHERE {} {} {window})",
         order.at,
         conditions.join(" AND "),
         order.by

@@ -141,7 +141,11 @@ both_backends!(
         // A page far past the end, of the list or of a label, is empty.
         let far = "page=9223372036854775807";
         assert!(rows(&app, token, far).await.is_empty());
-        assert!(rows(&app, token, &format!("label={vip}&{far}")).await.is_empty());
+        assert!(
+            rows(&app, token, &format!("label={vip}&{far}"))
+                .await
+                .is_empty()
+        );
         let searched = rows(&app, token, &format!("label={vip}&search_query=4477")).await;
         assert_eq!(numbers(&searched), ["447700911111", "447700900123"]);
 

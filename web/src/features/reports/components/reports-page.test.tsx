@@ -78,7 +78,8 @@ describe('ReportsPage', () => {
   it('shows totals, both charts with their legends, and the team table', async () => {
     const server = renderPage(BUSY);
     const conversations = await screen.findByRole('region', { name: 'Conversations' });
-    expect(conversations.querySelector('canvas')).not.toBeNull();
+    // The chart draws once its library has loaded, which may be after the region shows.
+    await waitFor(() => expect(conversations.querySelector('canvas')).not.toBeNull());
     expect(within(conversations).getAllByText('Conversations opened').length).toBeGreaterThan(0);
     const messages = screen.getByRole('region', { name: 'Messages' });
     expect(within(messages).getAllByText('Messages received').length).toBeGreaterThan(0);

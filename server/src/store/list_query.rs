@@ -191,13 +191,14 @@ const LABEL_ORDER: Order = Order {
 fn listed(
     q: &mut PageQuery,
     backend: Backend,
+    business: &str,
     filter: &ListFilter,
     conditions: &mut Vec<String>,
 ) -> (String, Order) {
     match &filter.label {
         Some(label) => {
             conditions.push(format!(
-                "l.business_id = c.business_id AND l.label_id = {}",
+                "l.business_id = {business} AND l.label_id = {}",
                 q.text(label.as_str())
             ));
             let from = format!(
@@ -246,7 +247,7 @@ pub(super) fn page_query(
                 let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
                 conditions.push(format!("({ranges})"));
             }
-            listed(&mut q, backend, filter, &mut conditions)
+            listed(&mut q, backend, &business, filter, &mut conditions)
         }
         // What the search found, or when it found nothing, the typed text anywhere in the
         // lower-cased name or number (as the list has always matched).

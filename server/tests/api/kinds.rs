@@ -25,7 +25,7 @@ fn revoke(from: &str, id: &str, original: &str) -> Value {
 }
 
 /// The envelope of a `smb_message_echoes` change: messages the business sent from its phone.
-fn echoes(pnid: &str, echoes: Vec<Value>) -> Value {
+pub fn echoes(pnid: &str, echoes: Vec<Value>) -> Value {
     json!({"object": "whatsapp_business_account", "entry": [{"id": "waba", "changes": [{
     "field": "smb_message_echoes",
     "value": {

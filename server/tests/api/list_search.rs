@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use crate::both_backends;
 use crate::helpers::*;
+use crate::kinds::echoes;
 use crate::labels::{labels_path, rows};
 use crate::live::*;
 use crate::phone_numbers::set_business_number;
@@ -166,14 +167,14 @@ both_backends!(
             numbers(&every),
             ["447700900123", "447700911111", "15550100002"]
         );
-        let echo = json!({"object": "whatsapp_business_account", "entry": [{"id": "waba",
-            "changes": [{"field": "smb_message_echoes", "value": {
-                "messaging_product": "whatsapp",
-                "metadata": {"display_phone_number": "15550000000",
-                             "phone_number_id": biz.phone_number_id},
-                "message_echoes": [{"from": "15550000000", "to": "15550100002",
-                    "id": "wamid.ls-echo", "timestamp": "1763700660", "type": "text",
-                    "text": {"body": "We are on it"}}]}}]}]});
+        let echo = echoes(
+            &biz.phone_number_id,
+            vec![
+                json!({"from": "15550000000", "to": "15550100002", "id": "wamid.ls-echo",
+                        "timestamp": "1763700660", "type": "text",
+                        "text": {"body": "We are on it"}}),
+            ],
+        );
         let (status, answer) = app.webhook(&echo, &biz.app_secret).await;
         assert_eq!(status, 200, "{answer}");
         let every = rows(&app, token, &format!("label={vip}&status=all&limit=2")).await;

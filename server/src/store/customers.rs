@@ -143,7 +143,8 @@ async fn phone_of(
 }
 
 /// Moves the customer `from` onto `to`: their history, and their contact (merged into `to`'s
-/// when both exist: unread counts add up, the newer activity wins, ids and a holder are kept).
+/// when both exist: unread counts add up, the newer activity wins, ids, a holder and every label
+/// are kept).
 async fn join(
     conn: &mut AnyConnection,
     business_id: &str,
@@ -184,6 +185,17 @@ async fn join(
     )
     .bind(business_id)
     .bind(to)
+    .bind(from)
+    .execute(&mut *conn)
+    .await?;
+    // The conversation's labels stay with it: the delete below would take them off.
+    sqlx::query(
+        "INSERT INTO conversation_labels (business_id, phone, label_id, list_at) \
+         SELECT business_id, $1, label_id, list_at FROM conversation_labels \
+         WHERE business_id = $2 AND phone = $3 ON CONFLICT DO NOTHING",
+    )
+    .bind(to)
+    .bind(business_id)
     .bind(from)
     .execute(&mut *conn)
     .await?;

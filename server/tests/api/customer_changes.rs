@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 use crate::both_backends;
 use crate::customers::{BSUID, PHONE, bsuid_text, from_username, history};
 use crate::helpers::*;
-use crate::live::Business;
+use crate::labels::{labels_path, rows};
+use crate::live::{Business, inbound, text};
 
 /// 2025-11-21T04:40:00Z and a minute later.
 const SENT: &str = "1763700000";
@@ -95,5 +96,66 @@ both_backends!(
         let (_, list) = app.get("/api/users", &biz.session.access).await;
         let rows = list["data"]["users"].as_array().expect("rows");
         assert_eq!(rows.len(), 1, "one customer, one row: {list}");
+    }
+);
+
+/// The names of a list row's labels, sorted.
+fn label_names(row: &Value) -> Vec<&str> {
+    let mut names: Vec<&str> = row["labels"]
+        .as_array()
+        .expect("labels")
+        .iter()
+        .map(|l| l["name"].as_str().unwrap_or_default())
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+both_backends!(
+    a_bsuid_conversation_joined_to_its_phone_keeps_its_labels_in_the_list_order,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("joined_labels").await;
+        let (pnid, owner) = (biz.phone_number_id.clone(), biz.session.access.clone());
+        let other = "4915187654321";
+        let at = |from: &str, id: &str, timestamp: &str| {
+            let mut message = text(from, id, "hello");
+            message["timestamp"] = json!(timestamp);
+            message
+        };
+        // The phone writes first, then the same customer by BSUID alone, then someone else.
+        let by_phone = at(PHONE, "wamid.phone", "1749416100");
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sheena", vec![by_phone])).await;
+        let by_bsuid = bsuid_text(None, "wamid.bsuid", "it's me", "1749416200");
+        deliver(&app, &biz, &from_username(&pnid, None, vec![by_bsuid])).await;
+        let by_other = at(other, "wamid.other", "1749416300");
+        deliver(&app, &biz, &inbound(&pnid, other, "Olu", vec![by_other])).await;
+        let refund = app.label(&owner, "Refund", "#D93F0B").await;
+        let vip = app.label(&owner, "VIP", "#0E8A16").await;
+        for (key, labels) in [
+            (BSUID, vec![&refund]),
+            (PHONE, vec![&vip]),
+            (other, vec![&refund]),
+        ] {
+            let (status, body) = app
+                .put(&labels_path(key), json!({"labels": labels}), &owner)
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+
+        // A message naming both joins the BSUID's conversation to the phone's: one row, with
+        // both conversations' labels, listed by its new message under either label.
+        let both = bsuid_text(Some(PHONE), "wamid.both", "still me", "1749416400");
+        deliver(&app, &biz, &from_username(&pnid, Some(PHONE), vec![both])).await;
+        let all = rows(&app, &owner, "status=all").await;
+        let keys: Vec<&Value> = all.iter().map(|r| &r["phone_number"]).collect();
+        assert_eq!(keys, [&json!(PHONE), &json!(other)], "{all:?}");
+        assert_eq!(label_names(&all[0]), ["Refund", "VIP"]);
+        let refunds = rows(&app, &owner, &format!("status=all&label={refund}")).await;
+        let keys: Vec<&Value> = refunds.iter().map(|r| &r["phone_number"]).collect();
+        assert_eq!(keys, [&json!(PHONE), &json!(other)], "{refunds:?}");
+        let vips = rows(&app, &owner, &format!("status=all&label={vip}")).await;
+        assert_eq!(vips.len(), 1, "{vips:?}");
+        assert_eq!(vips[0]["phone_number"], PHONE);
     }
 );

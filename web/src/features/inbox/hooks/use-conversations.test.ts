@@ -112,7 +112,9 @@ describe('live chat list updates', () => {
   });
 
   it('merges the row of a previous key into the customer’s new one', () => {
-    const old = bsuidRow('US.134', { unread_count: 2, last_message_timestamp: '2026-01-02T10:00:00Z' });
+    const vip = { id: 'l1', name: 'VIP', color: '#0E8A16' };
+    const refund = { id: 'l2', name: 'Refund', color: '#D93F0B' };
+    const old = bsuidRow('US.134', { unread_count: 2, last_message_timestamp: '2026-01-02T10:00:00Z', labels: [vip, refund] });
     const data = {
       phone_number: '16505551234',
       user_id: 'US.134',
@@ -121,9 +123,11 @@ describe('live chat list updates', () => {
       conversation_id: 'pn_16505551234',
       previous_phone_number: 'US.134',
     };
-    const next = applyListEvent(state([row('1'), old, row('16505551234')]), { event: 'new_contact', data }, ALL);
+    const current = { ...row('16505551234'), labels: [refund] };
+    const next = applyListEvent(state([row('1'), old, current]), { event: 'new_contact', data }, ALL);
     expect(next.items).toHaveLength(2);
     expect(next.items[0]).toMatchObject({ phone_number: '16505551234', user_id: 'US.134', name: 'Sheena', unread_count: 2, conversation_id: 'pn_16505551234' });
+    expect(next.items[0]?.labels).toEqual([vip, refund]);
   });
 
   it('updates the preview when the newest message is deleted, not when an older one is', () => {

@@ -54,7 +54,8 @@ function previewOf(message: Message): Conversation['last_message_content'] {
 
 /**
  * A contact seen anew: a new row, or a known one renamed. With `previous_phone_number` the
- * customer was known under another key (a BSUID, then the phone): that row becomes this one.
+ * customer was known under another key (a BSUID, then the phone): that row becomes this one,
+ * with both rows' labels.
  */
 function withContact(items: Conversation[], contact: NewContactEvent, takesNew: boolean): Conversation[] {
   const key = customerKey(contact);
@@ -71,7 +72,9 @@ function withContact(items: Conversation[], contact: NewContactEvent, takesNew: 
     const current = items.find((item) => customerKey(item) === key);
     const base = current && (current.last_message_timestamp ?? '') > (old.last_message_timestamp ?? '') ? current : old;
     const rest = items.filter((item) => item !== old && item !== current);
-    return [{ ...base, ...identity, name: contact.name ?? base.name }, ...rest];
+    // The server keeps both rows' labels on the one it keeps.
+    const labels = [...(old.labels ?? []), ...(current?.labels ?? [])].filter((label, i, all) => all.findIndex((l) => l.id === label.id) === i);
+    return [{ ...base, ...identity, name: contact.name ?? base.name, labels }, ...rest];
   }
   if (hasKey(items, key)) {
     return items.map((item) => (customerKey(item) === key ? { ...item, ...identity, name: contact.name ?? item.name } : item));

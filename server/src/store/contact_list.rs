@@ -7,9 +7,9 @@ use utoipa::ToSchema;
 
 use super::contacts::Customer;
 use super::error::{Error, StoreResult};
-use super::labels::{Label, labels_of};
+use super::labels::Label;
 use super::list_filter::{ListFilter, ListSearch};
-use super::list_query::{NumberRead, numbers_count, page_query};
+use super::list_query::{NumberRead, RowRead, numbers_count, page_query};
 use super::unread::list_heading;
 use super::{Backend, Store, iso_time};
 use crate::phone::region_of;
@@ -60,18 +60,56 @@ pub struct ContactRow {
     pub assignee_id: Option<String>,
     /// The assignee's full name (empty when unassigned).
     pub assignee_name: Option<String>,
-    /// The labels the conversation carries, by name (read after the row).
+    /// The labels the conversation carries, by name (gathered from its rows as read).
     #[sqlx(skip)]
     pub labels: Vec<Label>,
 }
 
-/// The list row's columns, with the assignee's name; contacts are `c`, the assignee `u`.
-macro_rules! row_columns {
-    () => {
-        "SELECT c.phone, c.name, c.last_message_at, c.last_incoming_at, c.last_text, \
-         c.last_caption, c.unread_count, c.user_id, c.username, c.status, c.snoozed_until, c.assignee_id, \
-         TRIM(u.first_name || ' ' || u.last_name) AS assignee_name"
-    };
+/// How a list row is read: its columns with the assignee's name and one of its labels (`NULL`s
+/// when it carries none), after the contact `c`, its assignee `u` and its labels `l`. A
+/// conversation with several labels comes as one row per label, in the labels' order;
+/// `gathered` makes them one row.
+const ROW_READ: RowRead = RowRead {
+    columns: "SELECT c.phone, c.name, c.last_message_at, c.last_incoming_at, c.last_text, \
+        c.last_caption, c.unread_count, c.user_id, c.username, c.status, c.snoozed_until, \
+        c.assignee_id, TRIM(u.first_name || ' ' || u.last_name) AS assignee_name, \
+        l.id AS label_id, l.name AS label_name, l.color AS label_color",
+    joins: "LEFT JOIN users u ON u.id = c.assignee_id AND u.business_id = c.business_id \
+        LEFT JOIN conversation_labels cl ON cl.business_id = c.business_id AND cl.phone = c.phone \
+        LEFT JOIN labels l ON l.id = cl.label_id",
+    label_order: "l.name_key, l.id",
+};
+
+/// A list row as read: the row, and one of its labels.
+#[derive(FromRow)]
+struct LabelledRow {
+    #[sqlx(flatten)]
+    row: ContactRow,
+    label_id: Option<String>,
+    label_name: Option<String>,
+    label_color: Option<String>,
+}
+
+/// The rows read with `ROW_READ`, one per conversation with all its labels.
+fn gathered(read: Vec<LabelledRow>) -> Vec<ContactRow> {
+    let mut rows: Vec<ContactRow> = Vec::new();
+    for LabelledRow {
+        row,
+        label_id,
+        label_name,
+        label_color,
+    } in read
+    {
+        if rows.last().is_none_or(|last| last.phone != row.phone) {
+            rows.push(row);
+        }
+        if let (Some(id), Some(name), Some(color), Some(last)) =
+            (label_id, label_name, label_color, rows.last_mut())
+        {
+            last.labels.push(Label { id, name, color });
+        }
+    }
+    rows
 }
 
 /// A page of the conversation list.
@@ -152,34 +190,19 @@ pub(super) async fn read_row(
     business_id: &str,
     phone: &str,
 ) -> StoreResult<ContactRow> {
-    let row: ContactRow = sqlx::query_as(concat!(
-        row_columns!(),
-        " FROM contacts c LEFT JOIN users u ON u.id = c.assignee_id \
-         AND u.business_id = c.business_id WHERE c.business_id = $1 AND c.phone = $2"
-    ))
-    .bind(business_id)
-    .bind(phone)
-    .fetch_optional(&mut *conn)
-    .await?
-    .ok_or_else(|| Error::NotFound(format!("No conversation with {phone}")))?;
-    let mut rows = [row];
-    with_labels(conn, business_id, &mut rows).await?;
-    let [row] = rows;
-    Ok(row)
-}
-
-/// Fills in the rows' labels.
-async fn with_labels(
-    conn: &mut AnyConnection,
-    business_id: &str,
-    rows: &mut [ContactRow],
-) -> StoreResult<()> {
-    let phones: Vec<&str> = rows.iter().map(|row| row.phone.as_str()).collect();
-    let mut labels = labels_of(conn, business_id, &phones).await?;
-    for row in rows {
-        row.labels = labels.remove(&row.phone).unwrap_or_default();
-    }
-    Ok(())
+    let sql = format!(
+        "{} FROM contacts c {} WHERE c.business_id = $1 AND c.phone = $2 ORDER BY {}",
+        ROW_READ.columns, ROW_READ.joins, ROW_READ.label_order
+    );
+    // Only the fixed fragments of `ROW_READ` are formatted in.
+    let read: Vec<LabelledRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(business_id)
+        .bind(phone)
+        .fetch_all(&mut *conn)
+        .await?;
+    gathered(read)
+        .pop()
+        .ok_or_else(|| Error::NotFound(format!("No conversation with {phone}")))
 }
 
 impl Store {
@@ -230,7 +253,7 @@ impl Store {
             business_id,
             filter,
             &search,
-            row_columns!(),
+            &ROW_READ,
             window,
             numbers,
         );
@@ -243,10 +266,9 @@ impl Store {
         if let Some((rows, skip)) = query.bounds {
             select = select.bind(rows).bind(skip);
         }
-        let mut rows: Vec<ContactRow> = select.fetch_all(&mut *conn).await?;
+        let mut rows = gathered(select.fetch_all(&mut *conn).await?);
         let has_more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);
-        with_labels(&mut conn, business_id, &mut rows).await?;
         Ok(ContactPage {
             rows,
             has_more,

@@ -1,8 +1,5 @@
 //! The business's labels: list, create, rename and recolour (each change announced with the whole
-//! list as `labels_changed`), the labels each conversation of a list page carries, and the list
-//! time they carry for a label's page.
-
-use std::collections::HashMap;
+//! list as `labels_changed`), and the list time conversations carry for a label's page.
 
 use parley_actors::events::{Event, LABELS_CHANGED, NOTIFICATIONS, event_data};
 use serde::Serialize;
@@ -57,40 +54,6 @@ pub(super) async fn one_label(
         .fetch_optional(&mut *conn)
         .await?
         .ok_or_else(|| Error::NotFound(format!("No label {id}")))
-}
-
-/// The labels of each of these conversations (by customer key), by name; a conversation without
-/// labels is absent.
-pub(super) async fn labels_of(
-    conn: &mut AnyConnection,
-    business_id: &str,
-    phones: &[&str],
-) -> StoreResult<HashMap<String, Vec<Label>>> {
-    let mut found: HashMap<String, Vec<Label>> = HashMap::new();
-    if phones.is_empty() {
-        return Ok(found);
-    }
-    let params = Params::of(conn);
-    let sql = format!(
-        "SELECT cl.phone, l.id, l.name, l.color FROM conversation_labels cl \
-         JOIN labels l ON l.id = cl.label_id \
-         WHERE cl.business_id = {} AND cl.phone IN ({}) ORDER BY l.name_key, l.id",
-        params.nth(1),
-        params.list(2, phones.len())
-    );
-    // Only numbered placeholders are formatted in; the values are bound.
-    let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(business_id);
-    for phone in phones {
-        query = query.bind(*phone);
-    }
-    let rows: Vec<(String, String, String, String)> = query.fetch_all(&mut *conn).await?;
-    for (phone, id, name, color) in rows {
-        found
-            .entry(phone)
-            .or_default()
-            .push(Label { id, name, color });
-    }
-    Ok(found)
 }
 
 /// `labels_changed` with the business's labels as they are now.

@@ -11,6 +11,14 @@ use super::search::{Documents, word_match};
 /// migration 0028 hold it).
 const LIST_ORDER: &str = "ORDER BY COALESCE(c.last_message_at, c.created_at) DESC, c.phone";
 
+/// How a page's rows are read once its keys are found: their columns, what they are joined from
+/// after the contact `c`, and the order of a conversation's several rows (one per label).
+pub(super) struct RowRead {
+    pub columns: &'static str,
+    pub joins: &'static str,
+    pub label_order: &'static str,
+}
+
 /// A page's statement and its values: texts bound from `$1` on, then the row limit and offset
 /// when they are bound rather than written in.
 #[derive(Default)]
@@ -213,19 +221,19 @@ fn listed(
     }
 }
 
-/// The statement of a page of the list for `filter` and its `search`: `columns` of the contacts
-/// `c` and their assignee `u`, `window` rows after skipping as many (the limit and offset).
-/// `numbers` says how a number search's matches are read.
+/// The statement of a page of the list for `filter` and its `search`: rows read as `row` says,
+/// for `window` conversations after skipping as many (the limit and offset). `numbers` says how
+/// a number search's matches are read.
 ///
 /// The page's keys are found and ordered first (`page`: customer key and list time, read from
 /// indexes where the source allows), and only its rows are then read whole and joined to their
-/// assignees, so skipped and sorted rows cost an index entry, not a row and a join.
+/// assignees and labels, so skipped and sorted rows cost an index entry, not a row and a join.
 pub(super) fn page_query(
     backend: Backend,
     business_id: &str,
     filter: &ListFilter,
     search: &ListSearch,
-    columns: &str,
+    row: &RowRead,
     (rows, skip): (i64, i64),
     numbers: NumberRead,
 ) -> PageQuery {
@@ -302,10 +310,12 @@ pub(super) fn page_query(
         order.by
     ));
     q.sql = format!(
-        "WITH {} {columns} FROM page p {then} contacts c ON c.business_id = {business} \
-         AND c.phone = p.phone LEFT JOIN users u ON u.id = c.assignee_id \
-         AND u.business_id = c.business_id ORDER BY p.list_at DESC, p.phone",
-        steps.join(", ")
+        "WITH {} {} FROM page p {then} contacts c ON c.business_id = {business} \
+         AND c.phone = p.phone {} ORDER BY p.list_at DESC, p.phone, {}",
+        steps.join(", "),
+        row.columns,
+        row.joins,
+        row.label_order
     );
     q
 }

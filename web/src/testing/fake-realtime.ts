@@ -16,6 +16,7 @@ export function fakeRealtime() {
     },
     presence: (channel, state) => presences.push({ channel, state }),
     state: 'open',
+    ready: true,
   };
   const emit = (event: RealtimeEvent) => act(() => listeners.forEach((listener) => listener(event)));
   return { Provider: RealtimeContext.Provider, value, emit, presences };

@@ -11,6 +11,11 @@ export interface Realtime {
   /** Tells the teammates following the channel what this user is doing there; resent on reconnect. */
   presence(channel: string, state: PresenceState): void;
   state: ConnectionState;
+  /**
+   * Whether screens may read what they show: events reach the tab from the time they read (the
+   * server has confirmed notifications/all), or the stream is late and a `reset` will follow.
+   */
+  ready: boolean;
 }
 
 export const RealtimeContext = createContext<Realtime>({
@@ -18,6 +23,7 @@ export const RealtimeContext = createContext<Realtime>({
   listen: () => () => undefined,
   presence: () => undefined,
   state: 'closed',
+  ready: true,
 });
 
 export function useRealtime(): Realtime {

@@ -1,7 +1,11 @@
 // One WebSocket per signed-in tab. It follows notifications/all plus whatever channels the screens
 // ask for, reconnects by itself, and on reconnect asks the server to replay events after the last
-// seq it saw (the server answers `reset` when it cannot; listeners then re-fetch). Presence
-// (viewing, typing) is a frame the other way; the latest one per channel is resent on reconnect.
+// seq it saw (the server answers `reset` when it cannot; listeners then re-fetch). Screens read
+// once the server has confirmed notifications/all (`ready`), so no event falls between their read
+// and the stream; if that takes over READ_WAIT_MS (or the tab is offline) they read at once, and
+// when a connection with no seq to resume from is confirmed after they read, they re-fetch.
+// Presence (viewing, typing) is a frame the other way; the latest one per channel is resent on
+// reconnect.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useWebSocket } from 'react-use-websocket/dist/lib/use-websocket';
 import { ReadyState } from 'react-use-websocket/dist/lib/constants';
@@ -12,6 +16,14 @@ import { registerStream } from './streams';
 
 const TOKEN_EXPIRED_REASON = 'token expired';
 const MAX_RECONNECT_DELAY_MS = 5000;
+/** How long screens wait for the stream before they read what they show without it. */
+const READ_WAIT_MS = 1000;
+
+/** The server's answer to a subscription: the channel's events reach this socket from now on. */
+interface SubscribedFrame {
+  event: 'subscribed';
+  channel: string;
+}
 
 function socketUrl(token: string): string {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
@@ -26,7 +38,19 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const presences = useRef(new Map<string, PresenceState>());
   const lastSeq = useRef(0);
   const tokenExpired = useRef(false);
-  const everOpened = useRef(false);
+  /** Set on a connection with no seq to resume from, until notifications/all is confirmed. */
+  const refetchOnSubscribed = useRef(false);
+  const [ready, setReady] = useState(() => !navigator.onLine);
+  const readRef = useRef(ready);
+  const letScreensRead = useCallback(() => {
+    readRef.current = true;
+    setReady(true);
+  }, []);
+
+  useEffect(() => {
+    const timer = setTimeout(letScreensRead, READ_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [letScreensRead]);
 
   const url = useCallback(async () => {
     const token = await freshAccessToken(tokenExpired.current);
@@ -51,18 +75,25 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         channels.current.forEach((_count, channel) => sendJsonMessage({ op: 'subscribe', channel }));
         presences.current.forEach((state, channel) => sendJsonMessage({ op: 'presence', channel, state }));
         if (lastSeq.current > 0) sendJsonMessage({ op: 'resume', after: lastSeq.current });
-        // A reconnect with no seq to resume from may have missed events: re-fetch instead.
-        else if (everOpened.current) dispatch({ event: 'reset' });
-        everOpened.current = true;
+        else refetchOnSubscribed.current = true;
       },
       onClose: (event) => {
         if (event.reason === TOKEN_EXPIRED_REASON) tokenExpired.current = true;
       },
       onMessage: (message) => {
-        let event: RealtimeEvent;
+        let event: RealtimeEvent | SubscribedFrame;
         try {
-          event = JSON.parse(String(message.data)) as RealtimeEvent;
+          event = JSON.parse(String(message.data)) as RealtimeEvent | SubscribedFrame;
         } catch {
+          return;
+        }
+        if (event.event === 'subscribed') {
+          // Events reach this tab from here on: screens read now, or read again if they did before.
+          if (event.channel === NOTIFICATIONS_CHANNEL && refetchOnSubscribed.current) {
+            refetchOnSubscribed.current = false;
+            if (readRef.current) dispatch({ event: 'reset' });
+            else letScreensRead();
+          }
           return;
         }
         // seq 0 marks a transient event (bulk send progress): never logged, so never replayed.
@@ -116,6 +147,6 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
 
   const state: ConnectionState =
     readyState === ReadyState.OPEN ? 'open' : readyState === ReadyState.CONNECTING ? 'connecting' : 'closed';
-  const value = useMemo<Realtime>(() => ({ follow, listen, presence, state }), [follow, listen, presence, state]);
+  const value = useMemo<Realtime>(() => ({ follow, listen, presence, state, ready }), [follow, listen, presence, state, ready]);
   return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
 }

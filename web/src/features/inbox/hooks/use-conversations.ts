@@ -5,7 +5,7 @@ import { customerKey } from '../../../lib/customer/customer-key';
 import { isOnline, useConnectivityToasts } from '../../../lib/offline/connectivity';
 import { saveConversations, savedConversations } from '../../../lib/offline/local-store';
 import { usePushSubscription } from '../../../lib/push/use-push-subscription';
-import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
+import { useRealtime, useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import type { NewContactEvent, RealtimeEvent } from '../../../lib/realtime/events';
 import { currentUserId } from '../../../lib/api/token-claims';
@@ -236,10 +236,12 @@ export function useConversations(search: string, filter: ListFilter) {
     [search, assignee, status, label],
   );
 
+  const { ready } = useRealtime();
   useEffect(() => {
+    if (!ready) return undefined;
     void load(1);
     return () => request.current?.abort();
-  }, [load]);
+  }, [load, ready]);
 
   const loadMore = useCallback(() => {
     if (state.hasMore && !state.loadingMore && !state.loading) void load(page.current + 1);
@@ -257,7 +259,8 @@ export function useConversations(search: string, filter: ListFilter) {
 
   useRealtimeEvents((event) => {
     const current = view();
-    if (event.event === 'reset') reload();
+    // A shown list is refreshed in place; one still loading starts its first page again.
+    if (event.event === 'reset') void load(1, !state.loading);
     else if (event.event === 'conversation_updated' && !hasKey(state.items, customerKey(event.data))) {
       if (!current.searching && inView(event.data, current)) void load(1, true);
     } else setState((previous) => applyListEvent(previous, event, current));

@@ -9,7 +9,7 @@ import { saveMessages, savedMessages } from '../../../lib/offline/local-store';
 import { enqueue, onOutboxChange, pendingMessages, retryMessage } from '../../../lib/offline/outbox';
 import { syncFromPage } from '../../../lib/offline/send-message';
 import { requestBackgroundSync } from '../../../lib/offline/service-worker';
-import { useFollow, useRealtimeEvents } from '../../../lib/realtime/realtime-context';
+import { useFollow, useRealtime, useRealtimeEvents } from '../../../lib/realtime/realtime-context';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getMessages } from '../api/inbox-api';
 import { contextOf } from '../reply-context';
@@ -122,7 +122,9 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     [key, conversationId, showToast, t],
   );
 
+  const { ready } = useRealtime();
   useEffect(() => {
+    if (!ready) return undefined;
     const controller = new AbortController();
     void pendingMessages(currentAccount())
       .then((all) => {
@@ -133,7 +135,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
       .catch((error: unknown) => console.warn('outbox not readable', error))
       .finally(() => void loadLatest(controller.signal));
     return () => controller.abort();
-  }, [key, loadLatest]);
+  }, [key, loadLatest, ready]);
 
   useEffect(
     () =>

@@ -178,3 +178,38 @@ describe('chat pane for a team', () => {
     expect(realtime.presences.at(-1)).toEqual({ channel: CHANNEL, state: 'idle' });
   });
 });
+
+describe('chat pane after the live stream was reset', () => {
+  beforeEach(async () => {
+    signInAs('u1', 'agent');
+    await (await db()).clear('pending-messages');
+  });
+
+  it('keeps a message sent while the re-read was on its way, and adds what the re-read found', async () => {
+    let release = () => undefined as void;
+    let reads = 0;
+    const missed = entry('m9', 'text', { text: 'Sent while you were away' }, { direction: 'incoming', status: 'read', timestamp: '2026-01-01T11:00:00Z' });
+    const { realtime } = renderPane({
+      [`GET /api/conversation/${PHONE}`]: async () => {
+        reads += 1;
+        if (reads === 1) return json({ messages: HISTORY, has_more_older: false });
+        // The re-read is answered only after the message below was sent and confirmed.
+        await new Promise<void>((done) => (release = done));
+        return json({ messages: [...HISTORY, missed], has_more_older: false });
+      },
+      'POST /api/send-message': () => json({ status: 'success', response: { messages: [{ id: 'wamid.during' }] } }),
+    });
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    realtime.emit({ event: 'reset' });
+    await waitFor(() => expect(reads).toBe(2));
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Type a message' }), 'Sent during the re-read{Enter}');
+    const mine = () => within(log).getByRole('article', { name: 'Your message' });
+    await waitFor(() => expect(mine().querySelector('[data-status="sent"]')).not.toBeNull());
+    release();
+
+    expect(await within(log).findByText('Sent while you were away')).toBeInTheDocument();
+    expect(mine()).toHaveTextContent('Sent during the re-read');
+  });
+});
+

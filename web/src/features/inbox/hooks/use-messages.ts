@@ -87,8 +87,8 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
   const showToast = useToast();
   useFollow(conversationId);
 
-  const keepQueued = (messages: Message[]) => messages.filter((m) => queued.current.has(m.message_id));
-
+  // The newest page joins what shows rather than replacing it: a message sent or received while
+  // the page was on its way is not in it, and must not vanish (nor the older pages read before).
   const loadLatest = useCallback(
     async (signal?: AbortSignal) => {
       try {
@@ -96,7 +96,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
         void saveMessages(conversationId, page.messages).catch((error: unknown) => console.warn('messages not saved', error));
         setState((current) => ({
           ...current,
-          messages: mergeMessages(keepQueued(current.messages), page.messages),
+          messages: mergeMessages(current.messages, page.messages),
           hasOlder: page.has_more_older,
           loading: false,
           failed: false,
@@ -109,7 +109,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
           showToast(t(isOnline() ? 'failed_loading_latest_messages' : 'offline_showing_saved_data'), 'info', CHAT_TOAST_MS);
           setState((current) => ({
             ...current,
-            messages: mergeMessages(keepQueued(current.messages), saved),
+            messages: mergeMessages(current.messages, saved),
             loading: false,
             failed: saved.length === 0,
           }));

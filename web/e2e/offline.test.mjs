@@ -83,6 +83,9 @@ describe('offline', () => {
   });
   afterEach(async () => {
     await browser.context.setOffline(false);
+    // Pages share the outbox and the signed-in account: one left open by a failed test would
+    // send the next test's messages.
+    await Promise.all(browser.context.pages().map((page) => page.close()));
   });
   after(async () => {
     await browser?.close();

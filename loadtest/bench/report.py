@@ -346,7 +346,8 @@ w("")
 
 # Big inbox
 BIG_TARGETS = {"list first page": 5, "list later page": 5, "list filtered": 5,
-               "contact by phone": 5, "contact by name": 5, "open deep conversation": 5,
+               "contact by phone": 5, "contact by name": 5, "contact by first name": 5,
+               "open deep conversation": 5,
                "search rare word": 50, "search common word": 50, "search arabic word": 50,
                "search common prefix": 50}
 for backend in ("sqlite", "postgres"):

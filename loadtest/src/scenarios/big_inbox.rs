@@ -79,6 +79,11 @@ pub async fn big_inbox(run: &Run, size: &BigInbox) -> Result<Report> {
             "contact by name",
             "/api/users?page=1&search_query=sara%20khan".to_string(),
         ),
+        // A common first name: one customer in twenty is a Sara.
+        (
+            "contact by first name",
+            "/api/users?page=1&search_query=sara".to_string(),
+        ),
         ("search rare word", search(RARE_WORD)),
         ("search common word", search(COMMON_WORD)),
         ("search arabic word", search(ARABIC_WORD)),

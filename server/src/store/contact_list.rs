@@ -9,7 +9,7 @@ use super::contacts::Customer;
 use super::error::{Error, StoreResult};
 use super::labels::Label;
 use super::list_filter::{ListFilter, ListSearch};
-use super::list_query::{NumberRead, RowRead, numbers_count, page_query};
+use super::list_query::{PageQuery, RowRead, SearchRead, numbers_count, page_query};
 use super::unread::list_heading;
 use super::{Backend, Store, iso_time};
 use crate::phone::region_of;
@@ -30,14 +30,37 @@ fn numbers_counted(backend: Backend) -> i64 {
 /// How a number search that matched `found` of the business's numbers (counted up to
 /// `numbers_counted`) is read. Postgres's planner weighs the key range against the list's order
 /// by its statistics: a range and a sort for a few, the order for many.
-fn number_read(backend: Backend, found: i64) -> NumberRead {
+fn number_read(backend: Backend, found: i64) -> SearchRead {
     if found == 0 {
-        NumberRead::Found
+        SearchRead::Found
     } else if backend == Backend::Sqlite && found < SQLITE_GATHERS_BELOW {
-        NumberRead::Gathered
+        SearchRead::Gathered
     } else {
-        NumberRead::AlongTheOrder
+        SearchRead::AlongTheOrder
     }
+}
+
+/// How a name's words are read. Postgres weighs their matches against the list's order (a
+/// common first name matches thousands: gathering and sorting them all took tens of
+/// milliseconds). SQLite has no statistics to weigh them by: it gathers them, by its word index.
+fn words_read(backend: Backend) -> SearchRead {
+    match backend {
+        Backend::Sqlite => SearchRead::Found,
+        Backend::Postgres => SearchRead::AlongTheOrder,
+    }
+}
+
+/// The rows of a page's statement, one per conversation. Only fixed fragments, numbers and
+/// numbered placeholders are formatted into its SQL; the texts are bound.
+async fn read_page(conn: &mut AnyConnection, query: PageQuery) -> StoreResult<Vec<ContactRow>> {
+    let mut select = sqlx::query_as(sqlx::AssertSqlSafe(query.sql));
+    for text in query.texts {
+        select = select.bind(text);
+    }
+    if let Some((rows, skip)) = query.bounds {
+        select = select.bind(rows).bind(skip);
+    }
+    Ok(gathered(select.fetch_all(&mut *conn).await?))
 }
 
 /// A row of the conversation list.
@@ -234,7 +257,7 @@ impl Store {
         let mut conn = self.pool.acquire().await?;
         let heading = list_heading(&mut conn, business_id).await?;
         let search = ListSearch::read(&filter.typed, region_of(&heading.own_number));
-        let numbers = match &search {
+        let read = match &search {
             ListSearch::Number(prefixes) => {
                 let count = numbers_count(business_id, prefixes, numbers_counted(self.backend));
                 let mut select = sqlx::query_as(sqlx::AssertSqlSafe(count.sql));
@@ -244,29 +267,31 @@ impl Store {
                 let (found,): (i64,) = select.fetch_one(&mut *conn).await?;
                 number_read(self.backend, found)
             }
-            _ => NumberRead::Found,
+            ListSearch::Words(_) => words_read(self.backend),
+            _ => SearchRead::Found,
         };
         // A page far past the end is an empty page, never an overflow.
         let window = (limit + 1, (page - 1).saturating_mul(limit));
-        let query = page_query(
-            self.backend,
-            business_id,
-            filter,
-            &search,
-            &ROW_READ,
-            window,
-            numbers,
-        );
-        // Only fixed fragments, numbers and numbered placeholders are formatted in; the texts
-        // are bound.
-        let mut select = sqlx::query_as(sqlx::AssertSqlSafe(query.sql));
-        for text in query.texts {
-            select = select.bind(text);
+        let page_of = |read| {
+            page_query(
+                self.backend,
+                business_id,
+                filter,
+                &search,
+                &ROW_READ,
+                window,
+                read,
+            )
+        };
+        let mut rows = read_page(&mut conn, page_of(read)).await?;
+        // An empty page of words read along the order may be so because the index found the
+        // words in no name: read as found, it is then the typed text anywhere.
+        if rows.is_empty()
+            && read == SearchRead::AlongTheOrder
+            && matches!(search, ListSearch::Words(_))
+        {
+            rows = read_page(&mut conn, page_of(SearchRead::Found)).await?;
         }
-        if let Some((rows, skip)) = query.bounds {
-            select = select.bind(rows).bind(skip);
-        }
-        let mut rows = gathered(select.fetch_all(&mut *conn).await?);
         let has_more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);
         Ok(ContactPage {

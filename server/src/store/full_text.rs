@@ -87,8 +87,9 @@ END;",
 };
 
 /// Postgres: the documents' words stored once as a `tsvector` (a time-ordered walk checks each
-/// row without parsing its text again), a GIN index over them, and a partial one over the
-/// contacts'. Replaces the GIN index over the expression of earlier versions. New entries wait
+/// row without parsing its text again), a GIN index over them, a partial one over the
+/// contacts', and the contacts' documents by customer (a walk of the list's order checks each
+/// conversation's name there, not among its messages'). Replaces the GIN index over the expression of earlier versions. New entries wait
 /// in a pending list that every search of the index reads through; 512 kB instead of the
 /// default 4 MB bounds that read while keeping inserts batched. Idempotent; adding the column
 /// rewrites the table once.
@@ -99,6 +100,8 @@ CREATE INDEX IF NOT EXISTS search_words ON search_documents USING GIN (words) \
     WITH (gin_pending_list_limit = 512);
 CREATE INDEX IF NOT EXISTS search_contact_words ON search_documents USING GIN (words) \
     WITH (gin_pending_list_limit = 512) WHERE kind = 'contact';
+CREATE INDEX IF NOT EXISTS search_documents_contact ON search_documents (business_id, phone) \
+    WHERE kind = 'contact';
 DROP INDEX IF EXISTS search_documents_words;";
 
 /// Makes `index` if it is missing or was made with another definition (filling it from the

@@ -92,16 +92,20 @@ pub(super) fn numbers_count(business_id: &str, prefixes: &[String], most: i64) -
     q
 }
 
-/// How a number search's matches are read, from how many there are (counted before the page).
-#[derive(Clone, Copy)]
-pub(super) enum NumberRead {
-    /// None matched (or the search is not for a number): what the search found by an index,
-    /// and when that is nobody, the typed text anywhere.
+/// How a search's matches are read: for a number, from how many there are (counted before the
+/// page); for words, from the backend.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum SearchRead {
+    /// What the search found by an index, and when that is nobody, the typed text anywhere:
+    /// gathered, then sorted.
     Found,
-    /// A few: their keys and list columns in one range of `contacts_list_keys`, then sorted,
-    /// with no row of `contacts` read.
+    /// A number's few matches: their keys and list columns in one range of
+    /// `contacts_list_keys`, then sorted, with no row of `contacts` read.
     Gathered,
-    /// Dense enough to meet a page soon: checked along the list's order.
+    /// The match as a condition on the list's own rows (never the text anywhere). A number
+    /// dense enough to meet a page soon is checked along the list's order; for words, Postgres
+    /// weighs their matches against that order by its statistics of the words, and gathers a
+    /// rare name's matches or walks the order for a common one.
     AlongTheOrder,
 }
 
@@ -222,8 +226,8 @@ fn listed(
 }
 
 /// The statement of a page of the list for `filter` and its `search`: rows read as `row` says,
-/// for `window` conversations after skipping as many (the limit and offset). `numbers` says how
-/// a number search's matches are read.
+/// for `window` conversations after skipping as many (the limit and offset). `read` says how the
+/// search's matches are read.
 ///
 /// The page's keys are found and ordered first (`page`: customer key and list time, read from
 /// indexes where the source allows), and only its rows are then read whole and joined to their
@@ -235,7 +239,7 @@ pub(super) fn page_query(
     search: &ListSearch,
     row: &RowRead,
     (rows, skip): (i64, i64),
-    numbers: NumberRead,
+    read: SearchRead,
 ) -> PageQuery {
     let mut q = PageQuery::default();
     let business = q.text(business_id);
@@ -243,17 +247,25 @@ pub(super) fn page_query(
     let mut steps = Vec::new();
     // Every source is the business's own; the page's WHERE is never empty.
     let mut conditions = vec![format!("c.business_id = {business}")];
-    let (source, order) = match (search, numbers) {
-        (ListSearch::Number(prefixes), NumberRead::Gathered) => {
+    let (source, order) = match (search, read) {
+        (ListSearch::Number(prefixes), SearchRead::Gathered) => {
             let rows = number_rows(&mut q, &business, prefixes, KEY_COLUMNS, keys);
             steps.push(format!("numbers AS MATERIALIZED ({rows})"));
             conditions.extend(carries_label(&mut q, filter));
             ("numbers c".to_string(), CONTACT_ORDER)
         }
-        (ListSearch::Everything, _) | (ListSearch::Number(_), NumberRead::AlongTheOrder) => {
-            if let ListSearch::Number(prefixes) = search {
-                let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
-                conditions.push(format!("({ranges})"));
+        (ListSearch::Everything, _)
+        | (ListSearch::Number(_) | ListSearch::Words(_), SearchRead::AlongTheOrder) => {
+            match search {
+                ListSearch::Number(prefixes) => {
+                    let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
+                    conditions.push(format!("({ranges})"));
+                }
+                ListSearch::Words(_) => {
+                    let found = found(&mut q, backend, &business, search);
+                    conditions.push(format!("c.phone IN ({found})"));
+                }
+                _ => {}
             }
             listed(&mut q, backend, &business, filter, &mut conditions)
         }

@@ -21,9 +21,15 @@ const CUSTOMERS: [(&str, &str); 5] = [
 
 /// Each customer writes once, a minute after the one before.
 async fn customers_write(app: &TestApp, biz: &Business) {
-    for (i, (phone, name)) in CUSTOMERS.iter().enumerate() {
-        let mut message = text(phone, &format!("wamid.ls{i}"), "hello");
-        message["timestamp"] = json!((1_763_700_000 + 60 * i).to_string());
+    write_in(app, biz, &CUSTOMERS, 1_763_700_000).await;
+}
+
+/// Each of `customers` writes once, the first at `first_at` (seconds), each a minute after the
+/// one before.
+async fn write_in(app: &TestApp, biz: &Business, customers: &[(&str, &str)], first_at: usize) {
+    for (i, (phone, name)) in customers.iter().enumerate() {
+        let mut message = text(phone, &format!("wamid.ls{phone}"), "hello");
+        message["timestamp"] = json!((first_at + 60 * i).to_string());
         let (status, body) = app
             .webhook(
                 &inbound(&biz.phone_number_id, phone, name, vec![message]),
@@ -103,6 +109,46 @@ both_backends!(
         let other = app.business("list_search_other").await;
         assert!(found(&app, &other.session.access, "4477").await.is_empty());
         assert!(found(&app, &other.session.access, "sara").await.is_empty());
+    }
+);
+
+both_backends!(
+    a_name_search_keeps_to_the_filters_and_pages_in_the_list_order,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("name_filters").await;
+        let token = &biz.session.access;
+        customers_write(&app, &biz).await;
+        let later = [
+            ("447700922222", "Salim Haddad"),
+            ("447700933333", "Ali Noor"),
+        ];
+        write_in(&app, &biz, &later, 1_763_800_000).await;
+        resolve(&app, token, "447700922222").await;
+        let search = |query: &'static str| page_of(&app, token, query);
+
+        // A name's matches page in the list's order, newest activity first.
+        let (first, more) = search("status=all&search_query=sara&limit=1").await;
+        assert_eq!((numbers(&first), more), (vec!["4915112345678"], true));
+        let (second, more) = search("status=all&search_query=sara&limit=1&page=2").await;
+        assert_eq!((numbers(&second), more), (vec!["447700900123"], false));
+        let (past, more) = search("status=all&search_query=sara&limit=1&page=3").await;
+        assert!(past.is_empty() && !more);
+
+        // The index finds "ali" as a word (Ali Noor): the text inside other names (Salim,
+        // Khalid) is not searched then, with or without a filter that leaves nobody.
+        let (all, _) = search("status=all&search_query=ali").await;
+        assert_eq!(numbers(&all), ["447700933333"]);
+        let (resolved, _) = search("status=resolved&search_query=ali").await;
+        assert!(resolved.is_empty(), "{resolved:?}");
+        // No name has a word starting with "alim": the text is found inside Salim's, under the
+        // filters.
+        let (resolved, _) = search("status=resolved&search_query=alim").await;
+        assert_eq!(numbers(&resolved), ["447700922222"]);
+        let (open, _) = search("status=open&search_query=alim").await;
+        assert!(open.is_empty(), "{open:?}");
+        let (open, _) = search("search_query=noor").await;
+        assert_eq!(numbers(&open), ["447700933333", "447700911111"]);
     }
 );
 

@@ -104,6 +104,18 @@ CREATE INDEX IF NOT EXISTS search_documents_contact ON search_documents (busines
     WHERE kind = 'contact';
 DROP INDEX IF EXISTS search_documents_words;";
 
+/// Postgres: whether `POSTGRES_INDEXES`' column is there (1 or 0), and how many of its three
+/// indexes. Asked first, so that a node starting on an up-to-date database takes no lock on the
+/// search documents: `ALTER TABLE` locks the table against every read and `CREATE INDEX`
+/// against every write even when there is nothing to make, and both wait for the other nodes'
+/// open transactions on it.
+const POSTGRES_INDEXES_THERE: &str = "\
+SELECT (SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema() \
+    AND table_name = 'search_documents' AND column_name = 'words'), \
+    (SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() \
+    AND tablename = 'search_documents' \
+    AND indexname IN ('search_words', 'search_contact_words', 'search_documents_contact'))";
+
 /// Makes `index` if it is missing or was made with another definition (filling it from the
 /// stored documents), and its triggers.
 async fn prepare_fts5(conn: &mut AnyConnection, index: &Fts5) -> Result<(), sqlx::Error> {
@@ -169,15 +181,15 @@ impl Store {
                 tx.commit().await
             }
             Backend::Postgres => {
-                let stored: Option<(i32,)> = sqlx::query_as(
-                    "SELECT 1 FROM information_schema.columns WHERE table_schema = \
-                     current_schema() AND table_name = 'search_documents' AND column_name = 'words'",
-                )
-                .fetch_optional(&mut *tx)
-                .await?;
+                let (words, indexes): (i64, i64) = sqlx::query_as(POSTGRES_INDEXES_THERE)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                if words == 1 && indexes == 3 {
+                    return tx.commit().await;
+                }
                 tx.execute(POSTGRES_INDEXES).await?;
                 tx.commit().await?;
-                if stored.is_none() {
+                if words == 0 {
                     // The rewritten table has no statistics on the new column (the planner
                     // needs them to choose between the word's index and a walk by time) and no
                     // visibility map (the time index is read index-only once it has one).

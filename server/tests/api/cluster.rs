@@ -1,7 +1,7 @@
 //! Several nodes sharing one Postgres: events committed through one node reach the sessions of
 //! every node, each node's in seq order, even one whose notice never came or could not carry them
-//! (docs/decisions/0003-events-across-nodes.md); failed sign-ins count on every node, and a bulk
-//! job is sent by one node only.
+//! (docs/decisions/0003-events-across-nodes.md); failed sign-ins count on every node, a bulk
+//! job is sent by one node only, and a node starts while the others write.
 
 use std::time::Duration;
 
@@ -237,4 +237,29 @@ async fn a_node_started_while_another_sends_a_bulk_job_leaves_the_job_to_it() {
         20,
         "each recipient sent once, through node a"
     );
+}
+
+#[actix_web::test]
+async fn a_node_starts_while_another_holds_a_write_on_the_search_documents() {
+    use sqlx::Connection;
+
+    let (settings, data_dir) = cluster_settings().await;
+    let _a = spawn_with(settings.clone(), data_dir).await;
+    // What every message's commit holds on the search documents while its batch is written.
+    let mut writer = sqlx::PgConnection::connect(&settings.database.url)
+        .await
+        .expect("a connection of its own");
+    let mut batch = writer.begin().await.expect("begin");
+    sqlx::query("LOCK TABLE search_documents IN ROW EXCLUSIVE MODE")
+        .execute(&mut *batch)
+        .await
+        .expect("the writers' lock");
+
+    // A node that took a lock against writes on starting would wait for the batch forever.
+    let b = tokio::time::timeout(Duration::from_secs(60), another_node(&settings))
+        .await
+        .expect("node b started while a batch was being written");
+    batch.rollback().await.expect("rollback");
+    // And it works: a business registers through it.
+    b.business("cluster_start").await;
 }

@@ -149,6 +149,20 @@ both_backends!(
         assert!(open.is_empty(), "{open:?}");
         let (open, _) = search("search_query=noor").await;
         assert_eq!(numbers(&open), ["447700933333", "447700911111"]);
+
+        // Under a label, a name finds only the conversations that carry it.
+        let vip = app.label(token, "VIP", "#D93F0B").await;
+        for phone in ["447700900123", "447700933333"] {
+            let (status, body) = app
+                .put(&labels_path(phone), json!({"labels": [vip]}), token)
+                .await;
+            assert_eq!(status, 200, "{body}");
+        }
+        for (typed, found) in [("sara", "447700900123"), ("noor", "447700933333")] {
+            let query = format!("label={vip}&search_query={typed}");
+            let (labelled, _) = page_of(&app, token, &query).await;
+            assert_eq!(numbers(&labelled), [found], "{typed}");
+        }
     }
 );
 

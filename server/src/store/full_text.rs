@@ -89,10 +89,10 @@ END;",
 /// Postgres: the documents' words stored once as a `tsvector` (a time-ordered walk checks each
 /// row without parsing its text again), a GIN index over them, a partial one over the
 /// contacts', and the contacts' documents by customer (a walk of the list's order checks each
-/// conversation's name there, not among its messages'). Replaces the GIN index over the expression of earlier versions. New entries wait
-/// in a pending list that every search of the index reads through; 512 kB instead of the
-/// default 4 MB bounds that read while keeping inserts batched. Idempotent; adding the column
-/// rewrites the table once.
+/// conversation's name there, not among its messages'). Replaces the GIN index over the
+/// expression of earlier versions. New entries wait in a pending list that every search of the
+/// index reads through; 512 kB instead of the default 4 MB bounds that read while keeping
+/// inserts batched. Idempotent; adding the column rewrites the table once.
 const POSTGRES_INDEXES: &str = "\
 ALTER TABLE search_documents ADD COLUMN IF NOT EXISTS words tsvector \
     GENERATED ALWAYS AS (to_tsvector('simple', folded)) STORED;

@@ -47,6 +47,21 @@ fn numbers(rows: &[Value]) -> Vec<&str> {
         .collect()
 }
 
+/// Puts `label` on the conversations with `phones`, as their only label.
+async fn label_all<'a>(
+    app: &TestApp,
+    token: &str,
+    phones: impl IntoIterator<Item = &'a str>,
+    label: &str,
+) {
+    for phone in phones {
+        let (status, body) = app
+            .put(&labels_path(phone), json!({"labels": [label]}), token)
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+}
+
 /// Resolves the conversation with `phone`.
 async fn resolve(app: &TestApp, token: &str, phone: &str) {
     let path = format!("/api/conversation/{phone}/status");
@@ -152,12 +167,7 @@ both_backends!(
 
         // Under a label, a name finds only the conversations that carry it.
         let vip = app.label(token, "VIP", "#D93F0B").await;
-        for phone in ["447700900123", "447700933333"] {
-            let (status, body) = app
-                .put(&labels_path(phone), json!({"labels": [vip]}), token)
-                .await;
-            assert_eq!(status, 200, "{body}");
-        }
+        label_all(&app, token, ["447700900123", "447700933333"], &vip).await;
         for (typed, found) in [("sara", "447700900123"), ("noor", "447700933333")] {
             let query = format!("label={vip}&search_query={typed}");
             let (labelled, _) = page_of(&app, token, &query).await;
@@ -174,12 +184,13 @@ both_backends!(
         let token = &biz.session.access;
         customers_write(&app, &biz).await;
         let vip = app.label(token, "VIP", "#D93F0B").await;
-        for (phone, _) in CUSTOMERS.iter().step_by(2) {
-            let (status, body) = app
-                .put(&labels_path(phone), json!({"labels": [vip]}), token)
-                .await;
-            assert_eq!(status, 200, "{body}");
-        }
+        label_all(
+            &app,
+            token,
+            CUSTOMERS.iter().step_by(2).map(|(phone, _)| *phone),
+            &vip,
+        )
+        .await;
         let first = rows(&app, token, &format!("label={vip}&limit=2")).await;
         assert_eq!(numbers(&first), ["447700911111", "15550100002"]);
         let second = rows(&app, token, &format!("label={vip}&limit=2&page=2")).await;
@@ -301,15 +312,14 @@ both_backends!(
         let vip = app.label(token, "VIP", "#D93F0B").await;
         // Every customer but the German one carries the label; the owner holds three of them
         // and resolves one.
-        for (phone, _) in CUSTOMERS
-            .iter()
-            .filter(|(phone, _)| !phone.starts_with("49"))
-        {
-            let (status, body) = app
-                .put(&labels_path(phone), json!({"labels": [vip]}), token)
-                .await;
-            assert_eq!(status, 200, "{body}");
-        }
+        let not_german = CUSTOMERS.iter().map(|(phone, _)| *phone);
+        label_all(
+            &app,
+            token,
+            not_german.filter(|phone| !phone.starts_with("49")),
+            &vip,
+        )
+        .await;
         for phone in ["447700911111", "447700900456", "447700900123"] {
             let (status, body) = app
                 .patch(

@@ -6,6 +6,8 @@
 use super::Backend;
 use super::list_filter::{AssigneeFilter, ListFilter, ListSearch};
 use super::search::{Documents, word_match};
+use super::search_index::CONTACT;
+use crate::search_text::Query;
 
 /// The list's order: newest activity first (`contacts_list_order` and the filter indexes of
 /// migration 0028 hold it).
@@ -92,6 +94,22 @@ pub(super) fn numbers_count(business_id: &str, prefixes: &[String], most: i64) -
     q
 }
 
+/// SQLite: the rowids of the contacts' documents, of every business, whose words match `query`:
+/// from their word index alone, with no document read.
+fn contacts_matching(q: &mut PageQuery, query: &Query) -> String {
+    let (_, matches, words) = word_match(Backend::Sqlite, query, &q.next(), Documents::Contacts);
+    q.texts.push(words);
+    format!("SELECT rowid FROM search_contacts WHERE {matches}")
+}
+
+/// SQLite: counts the contacts of every business whose words match `query`, up to `most`.
+pub(super) fn words_count(query: &Query, most: i64) -> PageQuery {
+    let mut q = PageQuery::default();
+    let matching = contacts_matching(&mut q, query);
+    q.sql = format!("SELECT COUNT(*) FROM ({matching} LIMIT {most}) n");
+    q
+}
+
 /// How a search's matches are read: for a number, from how many there are (counted before the
 /// page); for words, from the backend.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -103,9 +121,10 @@ pub(super) enum SearchRead {
     /// `contacts_list_keys`, then sorted, with no row of `contacts` read.
     Gathered,
     /// The match as a condition on the list's own rows (never the text anywhere). A number
-    /// dense enough to meet a page soon is checked along the list's order; for words, Postgres
-    /// weighs their matches against that order by its statistics of the words, and gathers a
-    /// rare name's matches or walks the order for a common one.
+    /// dense enough to meet a page soon is checked along the list's order, and so is a name
+    /// common enough on SQLite; for any name, Postgres weighs its matches against that order by
+    /// its statistics of the words, and gathers a rare name's matches or walks the order for a
+    /// common one.
     AlongTheOrder,
 }
 
@@ -261,10 +280,21 @@ pub(super) fn page_query(
                     let ranges = number_ranges(&mut q, prefixes, "c.phone").join(" OR ");
                     conditions.push(format!("({ranges})"));
                 }
-                ListSearch::Words(_) => {
-                    let found = found(&mut q, backend, &business, search);
-                    conditions.push(format!("c.phone IN ({found})"));
-                }
+                ListSearch::Words(query) => conditions.push(match backend {
+                    Backend::Postgres => {
+                        format!("c.phone IN ({})", found(&mut q, backend, &business, search))
+                    }
+                    // Each conversation's contact document, by its key, among the matches'
+                    // rowids (gathered once from the word index): reading every match's
+                    // document to learn its business is what gathering spends its time on.
+                    Backend::Sqlite => format!(
+                        "EXISTS (SELECT 1 FROM search_documents d \
+                         WHERE d.business_id = c.business_id \
+                         AND d.doc_id = '{CONTACT}:' || c.phone \
+                         AND d.rowid IN ({}))",
+                        contacts_matching(&mut q, query)
+                    ),
+                }),
                 _ => {}
             }
             listed(&mut q, backend, &business, filter, &mut conditions)

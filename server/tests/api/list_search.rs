@@ -40,15 +40,45 @@ async fn write_in(app: &TestApp, biz: &Business, customers: &[(&str, &str)], fir
     }
 }
 
+/// `customers` (number, name) write in, in webhooks of 700: each once, the first at `first_at`
+/// (seconds), each a second after the one before.
+pub async fn write_many(
+    app: &TestApp,
+    biz: &Business,
+    customers: &[(String, String)],
+    first_at: usize,
+) {
+    for (batch, chunk) in customers.chunks(700).enumerate() {
+        let contacts: Vec<Value> = chunk
+            .iter()
+            .map(|(phone, name)| json!({"profile": {"name": name}, "wa_id": phone}))
+            .collect();
+        let messages: Vec<Value> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, (phone, _))| {
+                let mut message = text(phone, &format!("wamid.many{phone}"), "hi");
+                message["timestamp"] = json!((first_at + batch * 700 + i).to_string());
+                message
+            })
+            .collect();
+        let (phone, name) = &chunk[0];
+        let mut webhook = inbound(&biz.phone_number_id, phone, name, messages);
+        webhook["entry"][0]["changes"][0]["value"]["contacts"] = json!(contacts);
+        let (status, body) = app.webhook(&webhook, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
+    }
+}
+
 /// The numbers of the list's rows, in order.
-fn numbers(rows: &[Value]) -> Vec<&str> {
+pub fn numbers(rows: &[Value]) -> Vec<&str> {
     rows.iter()
         .map(|row| row["phone_number"].as_str().expect("phone"))
         .collect()
 }
 
 /// Puts `label` on the conversations with `phones`, as their only label.
-async fn label_all<'a>(
+pub async fn label_all<'a>(
     app: &TestApp,
     token: &str,
     phones: impl IntoIterator<Item = &'a str>,
@@ -63,14 +93,14 @@ async fn label_all<'a>(
 }
 
 /// Resolves the conversation with `phone`.
-async fn resolve(app: &TestApp, token: &str, phone: &str) {
+pub async fn resolve(app: &TestApp, token: &str, phone: &str) {
     let path = format!("/api/conversation/{phone}/status");
     let (status, body) = app.patch(&path, json!({"status": "resolved"}), token).await;
     assert_eq!(status, 200, "{body}");
 }
 
 /// A page of the list for a query: its rows and whether more follow.
-async fn page_of(app: &TestApp, token: &str, query: &str) -> (Vec<Value>, bool) {
+pub async fn page_of(app: &TestApp, token: &str, query: &str) -> (Vec<Value>, bool) {
     let (status, body) = app.get(&format!("/api/users?{query}"), token).await;
     assert_eq!(status, 200, "{body}");
     let users = body["data"]["users"].as_array().expect("users").clone();
@@ -260,29 +290,13 @@ both_backends!(
         let biz = app.business("list_many").await;
         let token = &biz.session.access;
         // 2,100 customers whose numbers share a start (enough for either backend to check the
-        // search along the list's order), each a second after the last, in webhooks of 700.
+        // search along the list's order), each a second after the last.
         let phones: Vec<String> = (0..2_100).map(|i| format!("4477009{i:05}")).collect();
-        for (batch, chunk) in phones.chunks(700).enumerate() {
-            let contacts: Vec<Value> = chunk
-                .iter()
-                .map(|phone| json!({"profile": {"name": "Many"}, "wa_id": phone}))
-                .collect();
-            let messages: Vec<Value> = chunk
-                .iter()
-                .enumerate()
-                .map(|(i, phone)| {
-                    let n = batch * 700 + i;
-                    let mut message = text(phone, &format!("wamid.many{n}"), "hi");
-                    message["timestamp"] = json!((1_763_700_000 + n).to_string());
-                    message
-                })
-                .collect();
-            let mut webhook = inbound(&biz.phone_number_id, &chunk[0], "Many", messages);
-            webhook["entry"][0]["changes"][0]["value"]["contacts"] = json!(contacts);
-            let (status, body) = app.webhook(&webhook, &biz.app_secret).await;
-            assert_eq!(status, 200, "{body}");
-        }
-
+        let customers: Vec<(String, String)> = phones
+            .iter()
+            .map(|phone| (phone.clone(), "Many".to_string()))
+            .collect();
+        write_many(&app, &biz, &customers, 1_763_700_000).await;
         let first = rows(&app, token, "search_query=%2B44%20770%20090&limit=100").await;
         let newest: Vec<&str> = phones.iter().rev().take(100).map(String::as_str).collect();
         assert_eq!(numbers(&first), newest);

@@ -21,6 +21,7 @@ mod inbox;
 mod kinds;
 mod labels;
 mod limits;
+mod list_common_names;
 mod list_search;
 mod live;
 mod media_links;

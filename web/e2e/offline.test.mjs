@@ -120,6 +120,9 @@ describe('offline', () => {
       await mine.filter({ hasText: text }).locator('[data-status="sent"], [data-status="delivered"], [data-status="read"]').waitFor({ timeout: 20_000 });
     }
     assert.deepEqual(await sentTexts(tokens, phone), texts);
+    // The reconnection's re-read may bring a message's server copy a moment before the outbox
+    // confirms its queued copy, which it then replaces.
+    await eventually(async () => (await mine.count()) === texts.length, 'a queued copy stayed beside its sent one');
     const order = await mine.evaluateAll((nodes) => nodes.map((node) => node.textContent));
     assert.deepEqual(
       texts.map((text) => order.findIndex((content) => content.includes(text))),

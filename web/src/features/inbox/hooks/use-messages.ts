@@ -82,6 +82,11 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
   const [state, setState] = useState<MessagesState>(EMPTY);
   /** Temporary ids of this conversation's messages still in the outbox. */
   const queued = useRef(new Set<string>());
+  /**
+   * Temporary ids confirmed sent while this pane is open: a read of the outbox that began before
+   * a confirmation must not bring the queued copy back beside the server's.
+   */
+  const confirmed = useRef(new Set<string>());
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const { t } = useTranslation();
   const showToast = useToast();
@@ -128,7 +133,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     const controller = new AbortController();
     void pendingMessages(currentAccount())
       .then((all) => {
-        const mine = all.filter((message) => message.to === key);
+        const mine = all.filter((message) => message.to === key && !confirmed.current.has(message.tempMessageId));
         mine.forEach((message) => queued.current.add(message.tempMessageId));
         if (!controller.signal.aborted) setState((current) => ({ ...current, messages: mergeMessages(current.messages, mine.map(displayed)) }));
       })
@@ -141,6 +146,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     () =>
       onOutboxChange((change) => {
         const id = change.tempMessageId;
+        if (change.status === 'sent') confirmed.current.add(id);
         if (!queued.current.has(id)) return;
         if (change.status === 'sent') {
           queued.current.delete(id);
@@ -180,7 +186,10 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
       setState((current) => ({ ...current, messages: replaceMessage(current.messages, event.data.message) }));
     } else if (event.event === 'message_status_update' && customerKey(event.data) === key) {
       const update = event.data;
-      if (update.client_message_id) queued.current.delete(update.client_message_id);
+      if (update.client_message_id) {
+        queued.current.delete(update.client_message_id);
+        confirmed.current.add(update.client_message_id);
+      }
       setState((current) => ({ ...current, messages: applyStatusEvent(current.messages, update) }));
     }
   });

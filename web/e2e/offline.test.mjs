@@ -49,10 +49,11 @@ async function type(pane, text) {
   await box.press('Enter');
 }
 
-/** Polls a check made outside the page (in the worker) until it holds. */
+/** Polls a check made outside the page (in the worker) until it holds; `what` may be a function
+ * that describes the failure when it is reached. */
 async function eventually(check, what) {
   for (let tries = 0; !(await check()); tries += 1) {
-    assert.ok(tries < 100, what);
+    if (tries >= 100) assert.fail(typeof what === 'function' ? await what() : what);
     await new Promise((wait) => setTimeout(wait, 100));
   }
 }
@@ -122,7 +123,8 @@ describe('offline', () => {
     assert.deepEqual(await sentTexts(tokens, phone), texts);
     // The reconnection's re-read may bring a message's server copy a moment before the outbox
     // confirms its queued copy, which it then replaces.
-    await eventually(async () => (await mine.count()) === texts.length, 'a queued copy stayed beside its sent one');
+    const shown = () => mine.evaluateAll((nodes) => nodes.map((node) => `${node.textContent} [${node.querySelector('[data-status]')?.getAttribute('data-status')}]`));
+    await eventually(async () => (await mine.count()) === texts.length, async () => `a queued copy stayed beside its sent one: ${JSON.stringify(await shown())}`);
     const order = await mine.evaluateAll((nodes) => nodes.map((node) => node.textContent));
     assert.deepEqual(
       texts.map((text) => order.findIndex((content) => content.includes(text))),

@@ -1,5 +1,5 @@
 import type { Message } from '../../lib/api/types';
-import { applyStatus, applyStatusEvent, confirmSent, lastIncomingTimestamp, mergeMessages, replaceMessage } from './messages-state';
+import { applyStatus, applyStatusEvent, confirmSent, lastIncomingTimestamp, mergeMessages, renameConfirmed, replaceMessage } from './messages-state';
 
 const message = (id: string, minute: number, extra: Partial<Message> = {}): Message => ({
   message_id: id,
@@ -39,6 +39,17 @@ describe('message list updates', () => {
     expect(applyStatusEvent(sent, { message_id: 'wamid.1', status: 'read' })).toEqual([
       expect.objectContaining({ message_id: 'wamid.1', status: 'read' }),
     ]);
+  });
+
+  it('merges a server copy read before the send was confirmed into the confirmed one', () => {
+    const shown = confirmSent([message('tmp-1', 1, { status: 'sending' })], 'tmp-1', 'wamid.1');
+    const stalePage = [message('a', 0, { direction: 'incoming' }), message('tmp-1', 1, { status: 'sending' })];
+    const merged = mergeMessages(shown, renameConfirmed(stalePage, new Map([['tmp-1', 'wamid.1']])));
+    expect(merged.map((m) => [m.message_id, m.status])).toEqual([
+      ['a', 'sent'],
+      ['wamid.1', 'sent'],
+    ]);
+    expect(mergeMessages(shown, stalePage)).toHaveLength(3);
   });
 
   it('finds the last incoming message time for the reply window', () => {

@@ -73,6 +73,18 @@ export function confirmSent(current: Message[], tempId: string, providerId: stri
   );
 }
 
+/**
+ * Server copies still under a temporary id that has since been confirmed (a page or an event
+ * from before the provider answered) take the provider's id, so they merge with the confirmed
+ * copy instead of showing beside it.
+ */
+export function renameConfirmed(messages: Message[], confirmed: ReadonlyMap<string, string>): Message[] {
+  return messages.map((message) => {
+    const providerId = confirmed.get(message.message_id);
+    return providerId === undefined ? message : { ...message, message_id: providerId };
+  });
+}
+
 /** The newest incoming message's time: the reply window runs 24 h from it. */
 export function lastIncomingTimestamp(messages: Message[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {

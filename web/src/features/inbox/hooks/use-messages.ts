@@ -13,7 +13,7 @@ import { useFollow, useRealtime, useRealtimeEvents } from '../../../lib/realtime
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getMessages } from '../api/inbox-api';
 import { contextOf } from '../reply-context';
-import { applyStatus, applyStatusEvent, confirmSent, mergeMessages, replaceMessage } from '../messages-state';
+import { applyStatus, applyStatusEvent, confirmSent, mergeMessages, renameConfirmed, replaceMessage } from '../messages-state';
 
 export interface MessagesState {
   messages: Message[];
@@ -83,10 +83,11 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
   /** Temporary ids of this conversation's messages still in the outbox. */
   const queued = useRef(new Set<string>());
   /**
-   * Temporary ids confirmed sent while this pane is open: a read of the outbox that began before
-   * a confirmation must not bring the queued copy back beside the server's.
+   * Temporary ids confirmed sent while this pane is open, with the provider's id each became: a
+   * read begun before a confirmation (of the outbox, or a page the server answered while the send
+   * was under way) must not bring the temporary copy back beside the confirmed one.
    */
-  const confirmed = useRef(new Set<string>());
+  const confirmed = useRef(new Map<string, string>());
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const { t } = useTranslation();
   const showToast = useToast();
@@ -101,7 +102,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
         void saveMessages(conversationId, page.messages).catch((error: unknown) => console.warn('messages not saved', error));
         setState((current) => ({
           ...current,
-          messages: mergeMessages(current.messages, page.messages),
+          messages: mergeMessages(current.messages, renameConfirmed(page.messages, confirmed.current)),
           hasOlder: page.has_more_older,
           loading: false,
           failed: false,
@@ -114,7 +115,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
           showToast(t(isOnline() ? 'failed_loading_latest_messages' : 'offline_showing_saved_data'), 'info', CHAT_TOAST_MS);
           setState((current) => ({
             ...current,
-            messages: mergeMessages(current.messages, saved),
+            messages: mergeMessages(current.messages, renameConfirmed(saved, confirmed.current)),
             loading: false,
             failed: saved.length === 0,
           }));
@@ -146,7 +147,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     () =>
       onOutboxChange((change) => {
         const id = change.tempMessageId;
-        if (change.status === 'sent') confirmed.current.add(id);
+        if (change.status === 'sent') confirmed.current.set(id, change.messageId ?? id);
         if (!queued.current.has(id)) return;
         if (change.status === 'sent') {
           queued.current.delete(id);
@@ -169,7 +170,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
       const page = await getMessages(key, oldest.timestamp);
       setState((current) => ({
         ...current,
-        messages: mergeMessages(current.messages, page.messages),
+        messages: mergeMessages(current.messages, renameConfirmed(page.messages, confirmed.current)),
         hasOlder: page.has_more_older,
         loadingOlder: false,
       }));
@@ -181,14 +182,15 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
   useRealtimeEvents((event) => {
     if (event.event === 'reset') void loadLatest();
     else if (event.event === 'new_message' && customerKey(event.data) === key) {
-      setState((current) => ({ ...current, messages: mergeMessages(current.messages, [event.data.message]) }));
+      const message = renameConfirmed([event.data.message], confirmed.current);
+      setState((current) => ({ ...current, messages: mergeMessages(current.messages, message) }));
     } else if (event.event === 'message_updated' && customerKey(event.data) === key) {
       setState((current) => ({ ...current, messages: replaceMessage(current.messages, event.data.message) }));
     } else if (event.event === 'message_status_update' && customerKey(event.data) === key) {
       const update = event.data;
       if (update.client_message_id) {
         queued.current.delete(update.client_message_id);
-        confirmed.current.add(update.client_message_id);
+        confirmed.current.set(update.client_message_id, update.message_id);
       }
       setState((current) => ({ ...current, messages: applyStatusEvent(current.messages, update) }));
     }

@@ -101,6 +101,29 @@ describe('inbox tabs', () => {
     expect(requests.some((r) => r.path.includes('assignee=unassigned') && r.path.includes('status=resolved'))).toBe(true);
   });
 
+  it('read the counts only once the live stream lets screens read, so none began unseen', async () => {
+    const { requests } = fakeServer({
+      'GET /api/users': () => json({ data: { users: [ANA, CAL], has_more: false, page: 1, total_unread: 0 } }),
+      'GET /api/users/counts': () => json({ mine: 0, unassigned: 1, all: 2 }),
+    });
+    const realtime = fakeRealtime();
+    const { rerender } = renderWithApp(
+      <realtime.Provider value={{ ...realtime.value, ready: false }}>
+        <TeamList />
+      </realtime.Provider>,
+    );
+    await new Promise((settle) => setTimeout(settle, 50));
+    expect(requests.filter((r) => r.path.startsWith('/api/users/counts'))).toHaveLength(0);
+
+    rerender(
+      <realtime.Provider value={realtime.value}>
+        <TeamList />
+      </realtime.Provider>,
+    );
+    const tabs = screen.getByRole('tablist', { name: 'Conversation tabs' });
+    expect(await within(tabs).findByRole('tab', { name: /^All\s*2$/ })).toBeInTheDocument();
+  });
+
   it('show a row status other than open', async () => {
     fakeServer({
       'GET /api/users': () => json({ data: { users: [row('1555003', 'Dee', { status: 'snoozed' })], has_more: false, page: 1, total_unread: 0 } }),

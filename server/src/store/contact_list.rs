@@ -50,8 +50,9 @@ const SQLITE_WALKS_FROM: i64 = 1_000;
 /// How SQLite reads a name of `words`: a name of several words is seldom held by a thousand
 /// customers, and is gathered without the count (about a millisecond for two words); one word
 /// is counted, and walked along the list's order when many hold it. Postgres always reads a
-/// name along the order and weighs its matches there by its statistics of the words (a common
-/// first name matches thousands: gathering and sorting them all took tens of milliseconds).
+/// name along the order and weighs its matches there by its statistics of the contacts' words
+/// (a common first name matches thousands: gathering and sorting them all took tens of
+/// milliseconds).
 async fn sqlite_words_read(conn: &mut AnyConnection, words: &Query) -> StoreResult<SearchRead> {
     if words.words.len() > 1 {
         return Ok(SearchRead::Found);

@@ -87,34 +87,49 @@ END;",
 };
 
 /// Postgres: the documents' words stored once as a `tsvector` (a time-ordered walk checks each
-/// row without parsing its text again), a GIN index over them, a partial one over the
-/// contacts', and the contacts' documents by customer (a walk of the list's order checks each
-/// conversation's name there, not among its messages'). Replaces the GIN index over the
-/// expression of earlier versions. New entries wait in a pending list that every search of the
-/// index reads through; 512 kB instead of the default 4 MB bounds that read while keeping
-/// inserts batched. Idempotent; adding the column rewrites the table once.
+/// row without parsing its text again) and a GIN index over them. The contacts' words are the
+/// expression `CASE WHEN kind = 'contact' THEN words END` (null for every other document): a
+/// GIN index over it, the contacts' documents by customer (a walk of the list's order checks
+/// each conversation's name there, not among its messages'), and statistics of it. Those
+/// statistics count the contacts alone, so the planner expects a common first name's thousands
+/// of matches; the words' own count every document, and with `kind = 'contact'` asked apart the
+/// planner took the two as independent and expected a tenth. Replaces the partial indexes over
+/// `words` and the GIN index over the text of earlier versions. New entries wait in a pending
+/// list that every search of an index reads through; 512 kB instead of the default 4 MB bounds
+/// that read while keeping inserts batched. Idempotent; adding the column rewrites the table
+/// once.
 const POSTGRES_INDEXES: &str = "\
 ALTER TABLE search_documents ADD COLUMN IF NOT EXISTS words tsvector \
     GENERATED ALWAYS AS (to_tsvector('simple', folded)) STORED;
 CREATE INDEX IF NOT EXISTS search_words ON search_documents USING GIN (words) \
     WITH (gin_pending_list_limit = 512);
-CREATE INDEX IF NOT EXISTS search_contact_words ON search_documents USING GIN (words) \
-    WITH (gin_pending_list_limit = 512) WHERE kind = 'contact';
-CREATE INDEX IF NOT EXISTS search_documents_contact ON search_documents (business_id, phone) \
-    WHERE kind = 'contact';
+CREATE INDEX IF NOT EXISTS search_names ON search_documents \
+    USING GIN ((CASE WHEN kind = 'contact' THEN words END)) WITH (gin_pending_list_limit = 512) \
+    WHERE (CASE WHEN kind = 'contact' THEN words END) IS NOT NULL;
+CREATE INDEX IF NOT EXISTS search_documents_named ON search_documents (business_id, phone) \
+    WHERE (CASE WHEN kind = 'contact' THEN words END) IS NOT NULL;
+CREATE STATISTICS IF NOT EXISTS search_names_statistics \
+    ON ((CASE WHEN kind = 'contact' THEN words END)) FROM search_documents;
+DROP INDEX IF EXISTS search_contact_words;
+DROP INDEX IF EXISTS search_documents_contact;
 DROP INDEX IF EXISTS search_documents_words;";
 
-/// Postgres: whether `POSTGRES_INDEXES`' column is there (1 or 0), and how many of its three
-/// indexes. Asked first, so that a node starting on an up-to-date database takes no lock on the
-/// search documents: `ALTER TABLE` locks the table against every read and `CREATE INDEX`
-/// against every write even when there is nothing to make, and both wait for the other nodes'
-/// open transactions on it.
+/// Postgres: whether `POSTGRES_INDEXES`' column is there (1 or 0), whether its statistics are,
+/// and whether its three indexes are and none it replaces. Asked first, so that a node starting
+/// on an up-to-date database takes no lock on the search documents: `ALTER TABLE` locks the
+/// table against every read and `CREATE INDEX` against every write even when there is nothing
+/// to make, and both wait for the other nodes' open transactions on it.
 const POSTGRES_INDEXES_THERE: &str = "\
 SELECT (SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema() \
     AND table_name = 'search_documents' AND column_name = 'words'), \
-    (SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() \
+    (SELECT COUNT(*) FROM pg_statistic_ext WHERE stxname = 'search_names_statistics' \
+    AND stxnamespace = current_schema()::regnamespace), \
+    (SELECT COUNT(*) = 3 FROM pg_indexes WHERE schemaname = current_schema() \
     AND tablename = 'search_documents' \
-    AND indexname IN ('search_words', 'search_contact_words', 'search_documents_contact'))";
+    AND indexname IN ('search_words', 'search_names', 'search_documents_named')) \
+    AND NOT EXISTS (SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() \
+    AND tablename = 'search_documents' AND indexname IN \
+    ('search_contact_words', 'search_documents_contact', 'search_documents_words'))";
 
 /// Makes `index` if it is missing or was made with another definition (filling it from the
 /// stored documents), and its triggers.
@@ -155,7 +170,7 @@ impl Store {
                 tokio::time::sleep(PENDING_CLEAN_INTERVAL).await;
                 let cleaned = sqlx::query(
                     "SELECT gin_clean_pending_list('search_words'::regclass), \
-                     gin_clean_pending_list('search_contact_words'::regclass)",
+                     gin_clean_pending_list('search_names'::regclass)",
                 )
                 .execute(&pool)
                 .await;
@@ -181,10 +196,11 @@ impl Store {
                 tx.commit().await
             }
             Backend::Postgres => {
-                let (words, indexes): (i64, i64) = sqlx::query_as(POSTGRES_INDEXES_THERE)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                if words == 1 && indexes == 3 {
+                let (words, statistics, indexes): (i64, i64, bool) =
+                    sqlx::query_as(POSTGRES_INDEXES_THERE)
+                        .fetch_one(&mut *tx)
+                        .await?;
+                if words == 1 && statistics == 1 && indexes {
                     return tx.commit().await;
                 }
                 tx.execute(POSTGRES_INDEXES).await?;
@@ -196,6 +212,9 @@ impl Store {
                     (&self.pool)
                         .execute("VACUUM (ANALYZE) search_documents")
                         .await?;
+                } else if statistics == 0 {
+                    // New statistics are empty until the table is analyzed.
+                    (&self.pool).execute("ANALYZE search_documents").await?;
                 }
                 Ok(())
             }

@@ -111,8 +111,8 @@ fn keep_prepared(backend: Backend) -> bool {
 pub(super) enum Documents {
     /// Every document (full-history search).
     Every,
-    /// The contacts' documents alone (the chat list's name search); the caller also asks for
-    /// `d.kind = 'contact'`, which picks Postgres's partial index.
+    /// The contacts' documents alone (the chat list's name search). On Postgres their words are
+    /// the expression of the index `search_names`, whose statistics count the contacts alone.
     Contacts,
 }
 
@@ -157,11 +157,17 @@ pub(super) fn word_match(
                 words("\"", "*", " "),
             )
         }
-        Backend::Postgres => (
-            "search_documents d",
-            format!("d.words @@ to_tsquery('simple', {param})"),
-            words("", ":*", " & "),
-        ),
+        Backend::Postgres => {
+            let indexed = match documents {
+                Documents::Every => "d.words",
+                Documents::Contacts => "(CASE WHEN d.kind = 'contact' THEN d.words END)",
+            };
+            (
+                "search_documents d",
+                format!("{indexed} @@ to_tsquery('simple', {param})"),
+                words("", ":*", " & "),
+            )
+        }
     }
 }
 

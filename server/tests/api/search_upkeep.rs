@@ -187,3 +187,50 @@ both_backends!(
         assert_eq!(listed(&app, token, "brave shee").await, [CUSTOMER]);
     }
 );
+
+/// The contacts' word indexes of the version before the contacts' words had statistics of their
+/// own: partial indexes over `words`.
+const PARTIAL_CONTACT_INDEXES: &str = "\
+    DROP STATISTICS search_names_statistics; DROP INDEX search_names; \
+    DROP INDEX search_documents_named; \
+    CREATE INDEX search_contact_words ON search_documents USING GIN (words) \
+    WHERE kind = 'contact'; \
+    CREATE INDEX search_documents_contact ON search_documents (business_id, phone) \
+    WHERE kind = 'contact'";
+
+/// The names of `sql`'s rows.
+async fn names(pool: &sqlx::AnyPool, sql: &'static str) -> Vec<String> {
+    let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(pool).await.expect("catalog");
+    rows.into_iter().map(|(name,)| name).collect()
+}
+
+#[actix_web::test]
+async fn on_postgres_the_contacts_words_get_their_statistics_and_indexes_in_place_of_the_partial_ones()
+ {
+    let app = spawn_app(Backend::Postgres).await;
+    let biz = app.business("names_upgrade").await;
+    deliver(&app, &biz, "Hello").await;
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&app.settings.database_url())
+        .await
+        .expect("database");
+    sqlx::raw_sql(PARTIAL_CONTACT_INDEXES)
+        .execute(&pool)
+        .await
+        .expect("older indexes");
+
+    let (store, _) = store_of(&app, &biz).await;
+    store.migrate().await.expect("migrations and search index");
+    let indexes = "SELECT indexname::text FROM pg_indexes WHERE tablename = 'search_documents' \
+                   AND indexname IN ('search_names', 'search_documents_named', \
+                   'search_contact_words', 'search_documents_contact') ORDER BY indexname";
+    assert_eq!(
+        names(&pool, indexes).await,
+        ["search_documents_named", "search_names"]
+    );
+    // The statistics are there and gathered: the planner counts the contacts' words from them.
+    let gathered = "SELECT statistics_name::text FROM pg_stats_ext_exprs \
+                    WHERE statistics_name = 'search_names_statistics'";
+    assert_eq!(names(&pool, gathered).await, ["search_names_statistics"]);
+    assert_eq!(listed(&app, &biz.session.access, "shee").await, [CUSTOMER]);
+}

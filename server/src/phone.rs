@@ -6,8 +6,12 @@
 //! or an area code in parentheses is read first as a national number of the default region (the
 //! country of the business's own WhatsApp number); any other first as digits that start with
 //! their country code (as Parley's own screens and files write them, and recipient files hold
-//! them), and each, when it makes no number that way, the other way. A number is kept when its length is one the country's
-//! numbers have. What the provider sends (`wa_id`, `from`) is already E.164 and is not read here.
+//! them). The other reading is taken when the first makes no valid number (one of the number
+//! ranges a country gives out) and the other does: `6505551234` in a US business is
+//! `+1 650 555 1234`, not a Singapore number of a length Singapore's have but in no range of
+//! theirs. When neither reading is valid, the first whose length is one the country's numbers
+//! have is kept, so test and example numbers such as `+1 555 010 0002` stay usable. What the
+//! provider sends (`wa_id`, `from`) is already E.164 and is not read here.
 
 pub use phonenumber::country::Id as Region;
 use phonenumber::metadata::DATABASE;
@@ -57,32 +61,57 @@ pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidP
     let number = match international {
         Some(text) => possible(phonenumber::parse(None, text).ok()),
         // A trunk prefix or an area code in parentheses is how numbers are written nationally.
-        None if text.starts_with(['0', '(']) => national().or_else(with_country_code),
-        None => with_country_code().or_else(national),
+        None if text.starts_with(['0', '(']) => either(national, with_country_code),
+        None => either(with_country_code, national),
     };
     let number = number.ok_or_else(invalid)?;
     let digits = number.format().mode(Mode::E164).to_string();
     Ok(digits.trim_start_matches('+').to_string())
 }
 
+/// The `first` reading of a number when it is valid; else the `other` when that one is; else
+/// whichever is possible, `first` before `other`. The other reading is only made when needed:
+/// reading is what a 100,000-row file spends its time on.
+fn either(
+    first: impl FnOnce() -> Option<PhoneNumber>,
+    other: impl FnOnce() -> Option<PhoneNumber>,
+) -> Option<PhoneNumber> {
+    let first = first();
+    if first.as_ref().is_some_and(PhoneNumber::is_valid) {
+        return first;
+    }
+    let other = other();
+    if other.as_ref().is_some_and(PhoneNumber::is_valid) {
+        return other;
+    }
+    first.or(other)
+}
+
 /// The starts of stored numbers (E.164 digits) that typed digits may be: as typed, after an
-/// international `00`, and, written nationally with the region's trunk prefix (`07700 9`), with
-/// the region's country code in its place (`447700 9`).
+/// international `00`, and read as a national number of the region: written with its trunk
+/// prefix (`07700 9`), with the country code in the prefix's place (`447700 9`); written without
+/// (`650 555`, in a US business), after the country code (`1650 555`), unless the digits start
+/// with it already or are too long for a national number.
 pub fn key_prefixes(digits: &str, region: Option<Region>) -> Vec<String> {
     if let Some(international) = digits.strip_prefix("00") {
         return vec![international.to_string()];
     }
     let mut prefixes = vec![digits.to_string()];
-    let metadata = region.and_then(|region| DATABASE.by_id(region.as_ref()));
-    if let Some(metadata) = metadata
-        && let Some(trunk) = metadata.national_prefix()
-        && let Some(national) = digits.strip_prefix(trunk)
-    {
-        let international = format!("{}{national}", metadata.country_code());
-        if international != digits {
-            prefixes.push(international);
+    let Some((region, metadata)) =
+        region.and_then(|region| Some((region, DATABASE.by_id(region.as_ref())?)))
+    else {
+        return prefixes;
+    };
+    let code = metadata.country_code().to_string();
+    let trunk = metadata.national_prefix().unwrap_or_default();
+    let international = match digits.strip_prefix(trunk).filter(|_| !trunk.is_empty()) {
+        Some(national) => Some(format!("{code}{national}")),
+        None if !digits.starts_with(&code) && may_be_national(region, digits) => {
+            Some(format!("{code}{digits}"))
         }
-    }
+        None => None,
+    };
+    prefixes.extend(international.filter(|international| international != digits));
     prefixes
 }
 
@@ -151,6 +180,36 @@ mod tests {
         assert_eq!(key_prefixes("0044770", gb), ["44770"]);
         assert_eq!(key_prefixes("0770", None), ["0770"]);
         assert_eq!(key_prefixes("1555", Some(country::US)), ["1555"]);
+        assert_eq!(
+            key_prefixes("650555", Some(country::US)),
+            ["650555", "1650555"]
+        );
+        assert_eq!(key_prefixes("7700900", gb), ["7700900", "447700900"]);
+        assert_eq!(key_prefixes("4477009001234567", gb), ["4477009001234567"]);
+    }
+
+    #[test]
+    fn bare_digits_take_the_reading_that_is_a_valid_number() {
+        let us = Some(country::US);
+        // As digits after a country code, +65 0555 1234 has a Singapore number's length but is
+        // in none of Singapore's ranges: the US reading is a valid number.
+        assert_eq!(
+            e164_digits("6505551234", us).expect("a US number"),
+            "16505551234"
+        );
+        assert_eq!(
+            e164_digits("650 555 1234", us).expect("a US number"),
+            "16505551234"
+        );
+        // Valid as an international number, it stays one.
+        assert_eq!(
+            e164_digits("447700900123", us).expect("a UK number"),
+            "447700900123"
+        );
+        assert_eq!(
+            e164_digits("7700 900123", Some(country::GB)).expect("a UK number"),
+            "447700900123"
+        );
     }
 
     #[test]

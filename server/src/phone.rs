@@ -62,6 +62,8 @@ pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidP
         Some(text) => possible(phonenumber::parse(None, text).ok()),
         // A trunk prefix or an area code in parentheses is how numbers are written nationally.
         None if text.starts_with(['0', '(']) => either(national, with_country_code),
+        // Too long to be national (as a file's E.164 digits often are): no reading to weigh.
+        None if !region.is_some_and(|region| may_be_national(region, &text)) => with_country_code(),
         None => either(with_country_code, national),
     };
     let number = number.ok_or_else(invalid)?;

@@ -189,9 +189,16 @@ impl Store {
             })
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
-                    if backend == Backend::Sqlite {
-                        conn.execute(pragmas).await?;
-                    }
+                    match backend {
+                        Backend::Sqlite => conn.execute(pragmas).await?,
+                        // No parallel plans: starting workers costs tens of milliseconds on a
+                        // busy node, more than the reads it would share out
+                        // (docs/decisions/0033-no-parallel-query-on-postgres.md).
+                        Backend::Postgres => {
+                            conn.execute("SET max_parallel_workers_per_gather = 0")
+                                .await?
+                        }
+                    };
                     Ok(())
                 })
             })
@@ -330,4 +337,32 @@ pub fn parse_time(raw: &str) -> Option<i64> {
     chrono::DateTime::parse_from_rfc3339(raw.trim())
         .ok()
         .map(|t| t.timestamp_millis())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Store;
+    use crate::config::Settings;
+
+    #[tokio::test]
+    async fn postgres_connections_make_no_parallel_plans() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut settings = Settings::load(&root).expect("config loads");
+        settings.database.url = std::env::var("PARLEY_TEST_DATABASE_URL")
+            .expect("PARLEY_TEST_DATABASE_URL must name a Postgres server (make test starts one)");
+        settings.database.max_connections = 2;
+        let store = Store::connect(&settings).await.expect("connects");
+        // Two connections at once: each new one is set, not only the first.
+        let (mut first, mut second) = (
+            store.pool.acquire().await.expect("a connection"),
+            store.pool.acquire().await.expect("another"),
+        );
+        for conn in [&mut first, &mut second] {
+            let (workers,): (String,) = sqlx::query_as("SHOW max_parallel_workers_per_gather")
+                .fetch_one(&mut **conn)
+                .await
+                .expect("the setting");
+            assert_eq!(workers, "0");
+        }
+    }
 }

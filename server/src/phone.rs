@@ -52,18 +52,17 @@ pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidP
         Some(rest) => Some(format!("+{rest}")),
         None => text.starts_with('+').then(|| text.clone()),
     };
-    let national = || {
-        region
-            .filter(|region| may_be_national(*region, &text))
-            .and_then(|region| possible(phonenumber::parse(Some(region), &text).ok()))
-    };
+    // The region the text may be a national number of: none when it is too long to be one.
+    let home = region.filter(|region| may_be_national(*region, &text));
+    let national =
+        || home.and_then(|region| possible(phonenumber::parse(Some(region), &text).ok()));
     let with_country_code = || possible(phonenumber::parse(None, format!("+{text}")).ok());
     let number = match international {
         Some(text) => possible(phonenumber::parse(None, text).ok()),
+        // No national reading to weigh (as with a file's E.164 digits, often).
+        None if home.is_none() => with_country_code(),
         // A trunk prefix or an area code in parentheses is how numbers are written nationally.
         None if text.starts_with(['0', '(']) => either(national, with_country_code),
-        // Too long to be national (as a file's E.164 digits often are): no reading to weigh.
-        None if !region.is_some_and(|region| may_be_national(region, &text)) => with_country_code(),
         None => either(with_country_code, national),
     };
     let number = number.ok_or_else(invalid)?;
@@ -99,14 +98,18 @@ pub fn key_prefixes(digits: &str, region: Option<Region>) -> Vec<String> {
         return vec![international.to_string()];
     }
     let mut prefixes = vec![digits.to_string()];
-    let Some((region, metadata)) =
-        region.and_then(|region| Some((region, DATABASE.by_id(region.as_ref())?)))
-    else {
+    let Some(region) = region else {
+        return prefixes;
+    };
+    let Some(metadata) = DATABASE.by_id(region.as_ref()) else {
         return prefixes;
     };
     let code = metadata.country_code().to_string();
-    let trunk = metadata.national_prefix().unwrap_or_default();
-    let international = match digits.strip_prefix(trunk).filter(|_| !trunk.is_empty()) {
+    let national = metadata
+        .national_prefix()
+        .filter(|trunk| !trunk.is_empty())
+        .and_then(|trunk| digits.strip_prefix(trunk));
+    let international = match national {
         Some(national) => Some(format!("{code}{national}")),
         None if !digits.starts_with(&code) && may_be_national(region, digits) => {
             Some(format!("{code}{digits}"))

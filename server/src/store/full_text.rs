@@ -86,6 +86,15 @@ END;",
         SELECT rowid, folded FROM search_documents WHERE kind = 'contact'",
 };
 
+/// Postgres: the contacts' words, the expression that the name search matches and that
+/// `POSTGRES_INDEXES` indexes and keeps statistics of (the two must be the same expression).
+macro_rules! contact_words {
+    () => {
+        "(CASE WHEN kind = 'contact' THEN words END)"
+    };
+}
+pub(super) use contact_words;
+
 /// Postgres: the documents' words stored once as a `tsvector` (a time-ordered walk checks each
 /// row without parsing its text again) and a GIN index over them. The contacts' words are the
 /// expression `CASE WHEN kind = 'contact' THEN words END` (null for every other document): a
@@ -98,21 +107,27 @@ END;",
 /// list that every search of an index reads through; 512 kB instead of the default 4 MB bounds
 /// that read while keeping inserts batched. Idempotent; adding the column rewrites the table
 /// once.
-const POSTGRES_INDEXES: &str = "\
-ALTER TABLE search_documents ADD COLUMN IF NOT EXISTS words tsvector \
-    GENERATED ALWAYS AS (to_tsvector('simple', folded)) STORED;
-CREATE INDEX IF NOT EXISTS search_words ON search_documents USING GIN (words) \
-    WITH (gin_pending_list_limit = 512);
-CREATE INDEX IF NOT EXISTS search_names ON search_documents \
-    USING GIN ((CASE WHEN kind = 'contact' THEN words END)) WITH (gin_pending_list_limit = 512) \
-    WHERE (CASE WHEN kind = 'contact' THEN words END) IS NOT NULL;
-CREATE INDEX IF NOT EXISTS search_documents_named ON search_documents (business_id, phone) \
-    WHERE (CASE WHEN kind = 'contact' THEN words END) IS NOT NULL;
-CREATE STATISTICS IF NOT EXISTS search_names_statistics \
-    ON ((CASE WHEN kind = 'contact' THEN words END)) FROM search_documents;
-DROP INDEX IF EXISTS search_contact_words;
-DROP INDEX IF EXISTS search_documents_contact;
-DROP INDEX IF EXISTS search_documents_words;";
+const POSTGRES_INDEXES: &str = concat!(
+    "ALTER TABLE search_documents ADD COLUMN IF NOT EXISTS words tsvector \
+        GENERATED ALWAYS AS (to_tsvector('simple', folded)) STORED;
+    CREATE INDEX IF NOT EXISTS search_words ON search_documents USING GIN (words) \
+        WITH (gin_pending_list_limit = 512);
+    CREATE INDEX IF NOT EXISTS search_names ON search_documents USING GIN (",
+    contact_words!(),
+    ") WITH (gin_pending_list_limit = 512) WHERE ",
+    contact_words!(),
+    " IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS search_documents_named ON search_documents (business_id, phone) \
+        WHERE ",
+    contact_words!(),
+    " IS NOT NULL;
+    CREATE STATISTICS IF NOT EXISTS search_names_statistics ON (",
+    contact_words!(),
+    ") FROM search_documents;
+    DROP INDEX IF EXISTS search_contact_words;
+    DROP INDEX IF EXISTS search_documents_contact;
+    DROP INDEX IF EXISTS search_documents_words;"
+);
 
 /// Postgres: whether `POSTGRES_INDEXES`' column is there (1 or 0), whether its statistics are,
 /// and whether its three indexes are and none it replaces. Asked first, so that a node starting

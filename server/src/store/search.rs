@@ -7,6 +7,7 @@ use sqlx::FromRow;
 
 use super::contacts::phone_number_id;
 use super::error::StoreResult;
+use super::full_text::contact_words;
 use super::search_index::CONTACT;
 use super::{Backend, Store};
 use crate::search_text::Query;
@@ -158,9 +159,10 @@ pub(super) fn word_match(
             )
         }
         Backend::Postgres => {
+            // Unqualified, the contacts' words are the document's: the innermost table.
             let indexed = match documents {
                 Documents::Every => "d.words",
-                Documents::Contacts => "(CASE WHEN d.kind = 'contact' THEN d.words END)",
+                Documents::Contacts => contact_words!(),
             };
             (
                 "search_documents d",

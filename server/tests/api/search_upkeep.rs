@@ -31,6 +31,14 @@ async fn found(app: &TestApp, biz: &Business, q: &str) -> Vec<(String, Option<St
         .collect()
 }
 
+/// The app's database, for statements of the test's own.
+async fn database(app: &TestApp) -> sqlx::AnyPool {
+    sqlx::any::install_default_drivers();
+    sqlx::AnyPool::connect(&app.settings.database_url())
+        .await
+        .expect("database")
+}
+
 async fn deliver(app: &TestApp, biz: &Business, body: &str) {
     let payload = inbound(
         &biz.phone_number_id,
@@ -97,10 +105,7 @@ both_backends!(
         let biz = app.business("older").await;
         deliver(&app, &biz, "An old question about kayaks").await;
         // As a database from before search: no documents, never indexed.
-        sqlx::any::install_default_drivers();
-        let pool = sqlx::AnyPool::connect(&app.settings.database_url())
-            .await
-            .expect("database");
+        let pool = database(&app).await;
         for statement in [
             "DELETE FROM search_documents",
             "DELETE FROM search_backfills",
@@ -152,10 +157,8 @@ both_backends!(
         let app = spawn_app(backend).await;
         let biz = app.business("upgrade").await;
         deliver(&app, &biz, "An old question about kayaks").await;
-        sqlx::any::install_default_drivers();
-        let url = app.settings.database_url();
-        let pool = sqlx::AnyPool::connect(&url).await.expect("database");
-        let older = OLDER_INDEXES[usize::from(url.starts_with("postgres"))];
+        let pool = database(&app).await;
+        let older = OLDER_INDEXES[usize::from(matches!(backend, Backend::Postgres))];
         sqlx::raw_sql(sqlx::AssertSqlSafe(older))
             .execute(&pool)
             .await
@@ -210,10 +213,7 @@ async fn on_postgres_the_contacts_words_get_their_statistics_and_indexes_in_plac
     let app = spawn_app(Backend::Postgres).await;
     let biz = app.business("names_upgrade").await;
     deliver(&app, &biz, "Hello").await;
-    sqlx::any::install_default_drivers();
-    let pool = sqlx::AnyPool::connect(&app.settings.database_url())
-        .await
-        .expect("database");
+    let pool = database(&app).await;
     sqlx::raw_sql(PARTIAL_CONTACT_INDEXES)
         .execute(&pool)
         .await

@@ -8,7 +8,7 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
-use super::{Params, Store, is_unique_violation, now_ms, rows_per_statement};
+use super::{Params, Store, is_unique_violation, key_list, now_ms};
 
 /// A label as lists, rows and events show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, FromRow, utoipa::ToSchema)]
@@ -158,21 +158,19 @@ pub(super) async fn relist_labels(
     business_id: &str,
     phones: &[&str],
 ) -> Result<(), sqlx::Error> {
-    for chunk in phones.chunks(rows_per_statement(1) - 1) {
-        let params = Params::of(conn);
-        let sql = format!(
-            "UPDATE conversation_labels SET list_at = (SELECT COALESCE(c.last_message_at, \
-             c.created_at) FROM contacts c WHERE c.business_id = conversation_labels.business_id \
-             AND c.phone = conversation_labels.phone) WHERE business_id = {} AND phone IN ({})",
-            params.nth(1),
-            params.list(2, chunk.len())
-        );
-        // Only numbered placeholders are formatted in; the values are bound.
-        let mut update = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(business_id);
-        for phone in chunk {
-            update = update.bind(*phone);
-        }
-        update.execute(&mut *conn).await?;
+    if phones.is_empty() {
+        return Ok(());
     }
+    let sql = format!(
+        "UPDATE conversation_labels SET list_at = (SELECT COALESCE(c.last_message_at, \
+         c.created_at) FROM contacts c WHERE c.business_id = conversation_labels.business_id \
+         AND c.phone = conversation_labels.phone) WHERE business_id = $1 AND {}",
+        Params::of(conn).one_of("phone", 2)
+    );
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(business_id)
+        .bind(key_list(phones)?)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }

@@ -272,7 +272,7 @@ pub(super) fn rows_per_statement(columns: usize) -> usize {
     PARAMS_PER_STATEMENT / columns
 }
 
-/// Bind parameters of generated statements (multi-row inserts, long `IN` lists), numbered from 1
+/// Bind parameters of generated multi-row statements, numbered from 1
 /// and used once each, in order. SQLite gets anonymous `?`: sqlx looks every numbered parameter up
 /// by a linear scan, which makes a long statement's binding cost grow with its square.
 pub(super) struct Params {
@@ -303,13 +303,31 @@ impl Params {
             .join(", ")
     }
 
+    /// `column` is one of the keys of the list (`key_list`) bound as parameter `n`. The
+    /// statement's text is the same whatever the list's length, so each connection prepares and
+    /// plans it once, where a placeholder per key made a new statement for every length
+    /// (docs/decisions/0034-key-lists-as-one-parameter.md). On Postgres the list is read once
+    /// and the column's index walked for its keys, as for a literal list.
+    pub(super) fn one_of(&self, column: &str, n: usize) -> String {
+        if self.anonymous {
+            format!("{column} IN (SELECT value FROM json_each(${n}))")
+        } else {
+            format!("{column} = ANY(ARRAY(SELECT json_array_elements_text(${n}::json)))")
+        }
+    }
+
     /// `$3, $4`: `count` parameters from the `first`.
-    pub(super) fn list(&self, first: usize, count: usize) -> String {
+    fn list(&self, first: usize, count: usize) -> String {
         (first..first + count)
             .map(|n| self.nth(n))
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// A list of keys bound as one parameter, a JSON array of strings, for `Params::one_of`.
+pub(super) fn key_list(keys: &[&str]) -> Result<String, sqlx::Error> {
+    serde_json::to_string(keys).map_err(|err| sqlx::Error::Encode(Box::new(err)))
 }
 
 /// True when the error is a unique-constraint violation (a duplicate).

@@ -5,7 +5,7 @@
 use serde_json::Value;
 use sqlx::AnyConnection;
 
-use super::{Params, Store, now_ms, rows_per_statement};
+use super::{Params, Store, key_list, now_ms, rows_per_statement};
 use crate::search_text::index_text;
 
 /// Kind of a contact's document (name and number); a message's document has the message's kind.
@@ -148,24 +148,22 @@ pub(super) async fn index_contacts(
     business_id: &str,
     phones: &[&str],
 ) -> Result<(), sqlx::Error> {
-    for chunk in phones.chunks(rows_per_statement(1) - 1) {
-        let params = Params::of(conn);
-        let sql = format!(
-            "SELECT c.phone, c.name, COALESCE((SELECT MIN(m.sent_at) FROM messages m \
-             WHERE m.business_id = c.business_id AND m.phone = c.phone), c.created_at) \
-             FROM contacts c WHERE c.business_id = {} AND c.phone IN ({})",
-            params.nth(1),
-            params.list(2, chunk.len())
-        );
-        // Only numbered placeholders are formatted in; the values are bound.
-        let mut select = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(business_id);
-        for phone in chunk {
-            select = select.bind(*phone);
-        }
-        let found: Vec<(String, String, i64)> = select.fetch_all(&mut *conn).await?;
-        let documents: Vec<Document> = found.into_iter().map(contact_document).collect();
-        write_documents(conn, business_id, &documents).await?;
+    if phones.is_empty() {
+        return Ok(());
     }
+    let sql = format!(
+        "SELECT c.phone, c.name, COALESCE((SELECT MIN(m.sent_at) FROM messages m \
+         WHERE m.business_id = c.business_id AND m.phone = c.phone), c.created_at) \
+         FROM contacts c WHERE c.business_id = $1 AND {}",
+        Params::of(conn).one_of("c.phone", 2)
+    );
+    let found: Vec<(String, String, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(business_id)
+        .bind(key_list(phones)?)
+        .fetch_all(&mut *conn)
+        .await?;
+    let documents: Vec<Document> = found.into_iter().map(contact_document).collect();
+    write_documents(conn, business_id, &documents).await?;
     Ok(())
 }
 

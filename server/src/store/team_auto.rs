@@ -8,7 +8,7 @@ use parley_actors::events::Event;
 
 use super::error::StoreResult;
 use super::team::log_swept;
-use super::{Params, Store, now_ms, rows_per_statement};
+use super::{Params, Store, key_list, now_ms};
 
 /// The reason logged when a customer's message reopens their conversation.
 pub(super) const REOPEN_REASON: &str = "customer_message";
@@ -35,36 +35,33 @@ impl Store {
         business_id: &str,
         phones: &[&str],
     ) -> StoreResult<Vec<Standing>> {
-        let mut conn = self.pool.acquire().await?;
-        let params = Params::of(&conn);
-        let mut found = Vec::new();
-        for chunk in phones.chunks(rows_per_statement(1) - 1) {
-            let sql = format!(
-                "SELECT c.phone, c.status, c.assignee_id, b.assignment_mode FROM contacts c \
-                 JOIN businesses b ON b.id = c.business_id \
-                 WHERE c.business_id = {} AND c.phone IN ({}) \
-                 AND (c.status IN ('resolved', 'snoozed') OR (b.assignment_mode = 'round_robin' \
-                 AND c.status = 'open' AND c.assignee_id IS NULL))",
-                params.nth(1),
-                params.list(2, chunk.len()),
-            );
-            // Only numbered placeholders are formatted in; the values are bound.
-            let mut select = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(business_id);
-            for phone in chunk {
-                select = select.bind(*phone);
-            }
-            let rows: Vec<(String, String, Option<String>, String)> =
-                select.fetch_all(&mut *conn).await?;
-            found.extend(
-                rows.into_iter()
-                    .map(|(phone, status, assignee, mode)| Standing {
-                        phone,
-                        status,
-                        assigned: assignee.is_some(),
-                        assigning: mode == "round_robin",
-                    }),
-            );
+        if phones.is_empty() {
+            return Ok(Vec::new());
         }
+        let mut conn = self.pool.acquire().await?;
+        let sql = format!(
+            "SELECT c.phone, c.status, c.assignee_id, b.assignment_mode FROM contacts c \
+             JOIN businesses b ON b.id = c.business_id \
+             WHERE c.business_id = $1 AND {} \
+             AND (c.status IN ('resolved', 'snoozed') OR (b.assignment_mode = 'round_robin' \
+             AND c.status = 'open' AND c.assignee_id IS NULL))",
+            Params::of(&conn).one_of("c.phone", 2),
+        );
+        let rows: Vec<(String, String, Option<String>, String)> =
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(business_id)
+                .bind(key_list(phones)?)
+                .fetch_all(&mut *conn)
+                .await?;
+        let found = rows
+            .into_iter()
+            .map(|(phone, status, assignee, mode)| Standing {
+                phone,
+                status,
+                assigned: assignee.is_some(),
+                assigning: mode == "round_robin",
+            })
+            .collect();
         Ok(found)
     }
 

@@ -8,7 +8,7 @@ use sqlx::{AssertSqlSafe, FromRow};
 
 use crate::store::labels::relist_labels;
 use crate::store::search_index::index_contacts;
-use crate::store::{Params, now_ms, rows_per_statement};
+use crate::store::{Params, key_list, now_ms, rows_per_statement};
 
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
 /// creates the contact or changes its name or ids, the time of its latest stored message, the
@@ -119,26 +119,20 @@ async fn stored_times(
     for &(phone, second) in seconds {
         by_second.entry(second).or_default().push(phone);
     }
+    let sql = format!(
+        "SELECT phone, sent_at FROM messages WHERE business_id = $1 AND {} \
+         AND sent_at >= $3 AND sent_at < $4",
+        Params::of(conn).one_of("phone", 2)
+    );
     let mut times = Vec::new();
     for (second, phones) in by_second {
-        for chunk in phones.chunks(rows_per_statement(1) - 3) {
-            let params = Params::of(conn);
-            let sql = format!(
-                "SELECT phone, sent_at FROM messages WHERE business_id = {} AND phone IN ({}) \
-                 AND sent_at >= {} AND sent_at < {}",
-                params.nth(1),
-                params.list(2, chunk.len()),
-                params.nth(chunk.len() + 2),
-                params.nth(chunk.len() + 3)
-            );
-            // Only numbered placeholders are formatted in; the values are bound.
-            let mut select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql)).bind(business);
-            for phone in chunk {
-                select = select.bind(*phone);
-            }
-            let select = select.bind(second * 1000).bind((second + 1) * 1000);
-            times.extend(select.fetch_all(&mut *conn).await?);
-        }
+        // Only the list's text is formatted in; the values are bound.
+        let select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql.as_str()))
+            .bind(business)
+            .bind(key_list(&phones)?)
+            .bind(second * 1000)
+            .bind((second + 1) * 1000);
+        times.extend(select.fetch_all(&mut *conn).await?);
     }
     Ok(times)
 }
@@ -180,38 +174,33 @@ pub(super) async fn known_threads(
     phones.sort_unstable();
     phones.dedup();
     let mut threads = HashMap::with_capacity(phones.len());
-    for chunk in phones.chunks(rows_per_statement(1) - 1) {
-        let params = Params::of(conn);
-        let sql = format!(
-            "SELECT c.phone, c.name, c.user_id, c.username, (SELECT MAX(m.sent_at) FROM messages m \
-             WHERE m.business_id = c.business_id AND m.phone = c.phone) AS latest, \
-             c.last_message_at, c.last_text, c.last_caption \
-             FROM contacts c WHERE c.phone IN ({}) AND c.business_id = {}",
-            params.list(1, chunk.len()),
-            params.nth(chunk.len() + 1)
-        );
-        // Only numbered placeholders are formatted in; the values are bound.
-        let mut select = sqlx::query_as::<_, KnownThread>(AssertSqlSafe(sql));
-        for phone in chunk {
-            select = select.bind(*phone);
-        }
-        for known in select.bind(business).fetch_all(&mut *conn).await? {
-            let thread = Thread {
-                name: known.name,
-                user_id: known.user_id,
-                username: known.username,
-                created: false,
-                renamed: false,
-                stored_latest: known.latest.unwrap_or(0),
-                times: HashSet::new(),
-                seconds_read: HashSet::new(),
-                shown: Shown {
-                    at: known.last_message_at.unwrap_or(0),
-                    preview: known.last_text.or(known.last_caption),
-                },
-            };
-            threads.insert(known.phone, thread);
-        }
+    let sql = format!(
+        "SELECT c.phone, c.name, c.user_id, c.username, (SELECT MAX(m.sent_at) FROM messages m \
+         WHERE m.business_id = c.business_id AND m.phone = c.phone) AS latest, \
+         c.last_message_at, c.last_text, c.last_caption \
+         FROM contacts c WHERE c.business_id = $1 AND {}",
+        Params::of(conn).one_of("c.phone", 2)
+    );
+    // Only the list's text is formatted in; the values are bound.
+    let select = sqlx::query_as::<_, KnownThread>(AssertSqlSafe(sql))
+        .bind(business)
+        .bind(key_list(&phones)?);
+    for known in select.fetch_all(&mut *conn).await? {
+        let thread = Thread {
+            name: known.name,
+            user_id: known.user_id,
+            username: known.username,
+            created: false,
+            renamed: false,
+            stored_latest: known.latest.unwrap_or(0),
+            times: HashSet::new(),
+            seconds_read: HashSet::new(),
+            shown: Shown {
+                at: known.last_message_at.unwrap_or(0),
+                preview: known.last_text.or(known.last_caption),
+            },
+        };
+        threads.insert(known.phone, thread);
     }
     Ok(threads)
 }

@@ -34,6 +34,10 @@ pub enum Step {
     Reopened,
 }
 
+/// A timeline row as read: conversation, time (none for a customer's first message where the
+/// customer has not written), direction, sender, an activity entry's content.
+type TimelineEntry = (String, Option<i64>, String, Option<String>, String);
+
 /// A step with its conversation and time.
 pub struct TimelineRow {
     pub phone: String,
@@ -70,24 +74,33 @@ impl Store {
             .collect())
     }
 
-    /// Customer messages, members' messages and status changes before `to` of every
-    /// conversation with any entry in `[from, to)`, by conversation and time: what happened
-    /// before the range decides whether a message in it opens a conversation.
+    /// Members' messages and status changes before `to` of every conversation with any entry
+    /// in `[from, to)`, with its customer's first message before `to`, by conversation and time:
+    /// what happened before the range decides whether a message in it opens a conversation. A
+    /// customer's later messages change nothing in the walk, so they are not read: on a long
+    /// history they are most of its rows. The team's rows come from `messages_team`, which
+    /// holds no customer message.
     pub async fn report_timeline(
         &self,
         business_id: &str,
         from: i64,
         to: i64,
     ) -> StoreResult<Vec<TimelineRow>> {
-        let rows: Vec<(String, i64, String, Option<String>, String)> = sqlx::query_as(
-            "SELECT phone, sent_at, direction, sent_by, \
+        let rows: Vec<TimelineEntry> = sqlx::query_as(
+            "WITH active AS (SELECT DISTINCT phone FROM messages \
+                             WHERE business_id = $1 AND sent_at >= $2 AND sent_at < $3) \
+             SELECT phone, sent_at, direction, sent_by, \
              CASE WHEN direction = 'internal' THEN content ELSE '' END FROM messages \
-             WHERE business_id = $1 AND sent_at < $3 \
-             AND (direction = 'incoming' OR (direction = 'outgoing' AND sent_by IS NOT NULL) \
+             WHERE business_id = $1 AND sent_at < $3 AND direction IN ('outgoing', 'internal') \
+             AND ((direction = 'outgoing' AND sent_by IS NOT NULL) \
                   OR (direction = 'internal' AND kind = 'activity')) \
-             AND phone IN (SELECT DISTINCT phone FROM messages \
-                           WHERE business_id = $1 AND sent_at >= $2 AND sent_at < $3) \
-             ORDER BY phone, sent_at",
+             AND phone IN (SELECT phone FROM active) \
+             UNION ALL \
+             SELECT phone, (SELECT MIN(m.sent_at) FROM messages m WHERE m.business_id = $1 \
+                            AND m.phone = active.phone AND m.direction = 'incoming' \
+                            AND m.sent_at < $3), \
+             'incoming', NULL, '' FROM active \
+             ORDER BY 1, 2",
         )
         .bind(business_id)
         .bind(from)
@@ -97,6 +110,8 @@ impl Store {
         Ok(rows
             .into_iter()
             .filter_map(|(phone, at, direction, sent_by, content)| {
+                // A conversation whose customer has not written before `to` has no first message.
+                let at = at?;
                 let step = match (direction.as_str(), sent_by) {
                     ("incoming", _) => Step::Customer,
                     ("outgoing", Some(user)) => Step::Member(user),

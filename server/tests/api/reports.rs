@@ -149,6 +149,47 @@ both_backends!(
 );
 
 both_backends!(
+    a_conversation_opened_before_the_range_does_not_open_again_in_it,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("report_before").await;
+        let (_, agent_token) = agent(&app, &biz.session, "Omar", "report_before_agent").await;
+        // Alice wrote three times last month and was never resolved; she writes again now.
+        let month_ago = now_secs() - 30 * 86_400;
+        for (i, at) in [month_ago, month_ago + 60, month_ago + 120]
+            .into_iter()
+            .enumerate()
+        {
+            customer_writes_at(&app, &biz, ALICE, &format!("wamid.old{i}"), at).await;
+        }
+        customer_writes_at(&app, &biz, ALICE, "wamid.now", now_secs() - 300).await;
+        // Bob's first message is in the range; the agent answers him.
+        customer_writes_at(&app, &biz, BOB, "wamid.bob", now_secs() - 300).await;
+        send_text(&app, &agent_token, BOB, "reply-bob").await;
+
+        let report = overview(&app, &biz.session.access, "").await;
+        let totals = &report["totals"];
+        assert_eq!(totals["conversations_opened"], 1, "{report}");
+        assert_eq!(totals["messages_in"], 2);
+        let first = totals["first_response_median_secs"]
+            .as_i64()
+            .expect("median");
+        assert!((300..600).contains(&first), "{first}");
+
+        // A range that holds Alice's first message counts her opening there.
+        let from = chrono::DateTime::from_timestamp(month_ago - 86_400, 0).expect("from");
+        let report = overview(
+            &app,
+            &biz.session.access,
+            &format!("from={}", from.format("%Y-%m-%d")),
+        )
+        .await;
+        assert_eq!(report["totals"]["conversations_opened"], 2, "{report}");
+        assert_eq!(report["totals"]["messages_in"], 5);
+    }
+);
+
+both_backends!(
     buckets_follow_the_requested_time_zone,
     |backend| async move {
         let app = spawn_app(backend).await;

@@ -42,8 +42,10 @@ pub struct BigInbox {
 pub async fn big_inbox(run: &Run, size: &BigInbox) -> Result<Report> {
     let c = &run.common;
     let business = run.api.setup_business(&run.run_id, 0).await?;
+    // The history's messages are one a second up to the second before this one.
+    let history_end = unix_nanos() / 1_000_000_000;
     let started = Instant::now();
-    let (seeded, failed) = seed(run, &business, size).await?;
+    let (seeded, failed) = seed(run, &business, size, history_end).await?;
     let seed_secs = started.elapsed().as_secs_f64();
     let rss_after_seed = rss_bytes(&c.server_pid);
     let label = label_some(run, &business, size.conversations).await?;
@@ -92,6 +94,9 @@ pub async fn big_inbox(run: &Run, size: &BigInbox) -> Result<Report> {
             "open deep conversation",
             format!("/api/conversation/{deep}?limit=30"),
         ),
+        // The overview report of the history's last hour: it walks every conversation active in
+        // it (about 3,600 at one message a second).
+        ("report last hour", last_hour_report(history_end as i64)),
     ];
     run.stage("reads", reads.len() as u64);
     let mut queries = Vec::with_capacity(reads.len());
@@ -116,14 +121,15 @@ pub async fn big_inbox(run: &Run, size: &BigInbox) -> Result<Report> {
 }
 
 /// Posts the history as signed webhooks of `batch` messages, `--max-inflight` at a time, one
-/// second apart from `messages` seconds ago; answers messages accepted and webhooks refused.
-async fn seed(run: &Run, business: &Business, size: &BigInbox) -> Result<(u64, u64)> {
+/// second apart from `messages` seconds before `end` (Unix seconds); answers messages accepted
+/// and webhooks refused.
+async fn seed(run: &Run, business: &Business, size: &BigInbox, end: u64) -> Result<(u64, u64)> {
     if size.conversations < 2 || size.deep == 0 || size.deep > size.messages {
         bail!("big-inbox needs two conversations and 1..=messages deep messages");
     }
     let stride = size.messages / size.deep;
     let others = size.conversations as u64 - 1;
-    let first_second = unix_nanos() / 1_000_000_000 - size.messages;
+    let first_second = end - size.messages;
     let batches = size.messages.div_ceil(size.batch as u64);
     run.stage("seeding", batches);
     let results: Vec<Result<u64>> = stream::iter(0..batches)
@@ -241,9 +247,29 @@ async fn time_reads(
 }
 
 /// How many items an answer holds: conversations, search results or messages.
+/// The overview report's path for the hour before `end` (Unix seconds), by the hour.
+fn last_hour_report(end: i64) -> String {
+    let at = |secs: i64| {
+        let time = chrono::DateTime::from_timestamp(secs, 0)
+            .unwrap_or_default()
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        url::form_urlencoded::byte_serialize(time.as_bytes()).collect::<String>()
+    };
+    format!(
+        "/api/reports/overview?bucket=hour&from={}&to={}",
+        at(end - 3600),
+        at(end)
+    )
+}
+
 fn items(body: &Value) -> usize {
-    [&body["data"]["users"], &body["results"], &body["messages"]]
-        .into_iter()
-        .find_map(Value::as_array)
-        .map_or(0, Vec::len)
+    [
+        &body["data"]["users"],
+        &body["results"],
+        &body["messages"],
+        &body["buckets"],
+    ]
+    .into_iter()
+    .find_map(Value::as_array)
+    .map_or(0, Vec::len)
 }

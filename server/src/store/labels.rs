@@ -167,6 +167,7 @@ pub(super) async fn relist_labels(
          AND c.phone = conversation_labels.phone) WHERE business_id = $1 AND {}",
         Params::of(conn).one_of("phone", 2)
     );
+    // Only the list's text is formatted in; the values are bound.
     sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(business_id)
         .bind(key_list(phones)?)

@@ -157,6 +157,7 @@ pub(super) async fn index_contacts(
          FROM contacts c WHERE c.business_id = $1 AND {}",
         Params::of(conn).one_of("c.phone", 2)
     );
+    // Only the list's text is formatted in; the values are bound.
     let found: Vec<(String, String, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(business_id)
         .bind(key_list(phones)?)

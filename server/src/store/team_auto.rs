@@ -47,6 +47,7 @@ impl Store {
              AND c.status = 'open' AND c.assignee_id IS NULL))",
             Params::of(&conn).one_of("c.phone", 2),
         );
+        // Only the list's text is formatted in; the values are bound.
         let rows: Vec<(String, String, Option<String>, String)> =
             sqlx::query_as(sqlx::AssertSqlSafe(sql))
                 .bind(business_id)

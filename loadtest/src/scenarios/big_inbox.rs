@@ -246,7 +246,6 @@ async fn time_reads(
     })
 }
 
-/// How many items an answer holds: conversations, search results or messages.
 /// The overview report's path for the hour before `end` (Unix seconds), by the hour.
 fn last_hour_report(end: i64) -> String {
     let at = |secs: i64| {
@@ -262,6 +261,8 @@ fn last_hour_report(end: i64) -> String {
     )
 }
 
+/// How many items an answer holds: conversations, search results, messages or a report's
+/// buckets.
 fn items(body: &Value) -> usize {
     [
         &body["data"]["users"],

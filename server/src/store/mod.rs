@@ -272,23 +272,24 @@ pub(super) fn rows_per_statement(columns: usize) -> usize {
     PARAMS_PER_STATEMENT / columns
 }
 
-/// Bind parameters of generated multi-row statements, numbered from 1
-/// and used once each, in order. SQLite gets anonymous `?`: sqlx looks every numbered parameter up
-/// by a linear scan, which makes a long statement's binding cost grow with its square.
+/// Bind parameters of generated statements: multi-row ones, numbered from 1 and used once each,
+/// in order, and key lists bound as one parameter. In multi-row statements SQLite gets anonymous
+/// `?`: sqlx looks every numbered parameter up by a linear scan, which makes a long statement's
+/// binding cost grow with its square.
 pub(super) struct Params {
-    anonymous: bool,
+    sqlite: bool,
 }
 
 impl Params {
     pub(super) fn of(conn: &sqlx::AnyConnection) -> Params {
         Params {
-            anonymous: conn.backend_name() == "SQLite",
+            sqlite: conn.backend_name() == "SQLite",
         }
     }
 
     /// The `n`th parameter.
     pub(super) fn nth(&self, n: usize) -> String {
-        if self.anonymous {
+        if self.sqlite {
             "?".into()
         } else {
             format!("${n}")
@@ -309,7 +310,7 @@ impl Params {
     /// (docs/decisions/0034-key-lists-as-one-parameter.md). On Postgres the list is read once
     /// and the column's index walked for its keys, as for a literal list.
     pub(super) fn one_of(&self, column: &str, n: usize) -> String {
-        if self.anonymous {
+        if self.sqlite {
             format!("{column} IN (SELECT value FROM json_each(${n}))")
         } else {
             format!("{column} = ANY(ARRAY(SELECT json_array_elements_text(${n}::json)))")

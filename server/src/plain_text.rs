@@ -78,13 +78,13 @@ pub fn replace_nul(value: &mut Value) {
         Value::String(text) if text.contains('\0') => *text = text.replace('\0', "\u{FFFD}"),
         Value::Array(items) => items.iter_mut().for_each(replace_nul),
         Value::Object(map) => {
-            *map = std::mem::take(map)
-                .into_iter()
-                .map(|(key, mut item)| {
-                    replace_nul(&mut item);
-                    (key.replace('\0', "\u{FFFD}"), item)
-                })
-                .collect();
+            if map.keys().any(|key| key.contains('\0')) {
+                *map = std::mem::take(map)
+                    .into_iter()
+                    .map(|(key, item)| (key.replace('\0', "\u{FFFD}"), item))
+                    .collect();
+            }
+            map.values_mut().for_each(replace_nul);
         }
         _ => {}
     }

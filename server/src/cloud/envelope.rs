@@ -2,6 +2,7 @@
 //! `messages` or `message_template_status_update` change holds. Unknown fields are ignored; an
 //! unknown change field is kept as sent in `Change::Unknown`.
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
@@ -20,6 +21,9 @@ pub struct Envelope {
     pub entry: Vec<Entry>,
 }
 
+/// How JSON writes U+0000 (it has no other way to).
+const NUL_ESCAPE: &[u8] = b"\\u0000";
+
 /// Why a webhook body was refused before anything in it was looked at.
 #[derive(Debug, thiserror::Error)]
 pub enum EnvelopeError {
@@ -35,18 +39,23 @@ impl Envelope {
     /// redeliver a refusal for days).
     pub fn read(body: &[u8]) -> Result<Envelope, EnvelopeError> {
         let mut raw: Value = serde_json::from_slice(body).map_err(EnvelopeError::NotJson)?;
-        // Postgres text cannot hold U+0000; the delivery is kept, not refused.
-        plain_text::replace_nul(&mut raw);
+        // Postgres text cannot hold U+0000, which JSON only carries escaped; the delivery is
+        // kept, not refused.
+        if body.windows(NUL_ESCAPE.len()).any(|w| w == NUL_ESCAPE) {
+            plain_text::replace_nul(&mut raw);
+        }
         if !raw.is_object() {
             return Err(EnvelopeError::NotObject);
         }
-        Ok(Envelope::deserialize(&raw).unwrap_or_else(|_| {
+        let object = raw
+            .get("object")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        // Read from the body's own tree, which each level takes apart instead of copying.
+        Ok(Envelope::deserialize(raw).unwrap_or_else(|_| {
             tracing::warn!("webhook body without an entry array: nothing to take");
             Envelope {
-                object: raw
-                    .get("object")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
+                object,
                 entry: Vec::new(),
             }
         }))
@@ -84,23 +93,23 @@ impl<'de> Deserialize<'de> for Change {
         let mut raw = Value::deserialize(d)?;
         let value = raw.get_mut("value").map(Value::take).unwrap_or_default();
         let field = raw.get("field").and_then(Value::as_str).unwrap_or_default();
-        let known = match field {
-            "messages" => MessagesValue::deserialize(&value).map(|v| Change::Messages(Box::new(v))),
-            "message_template_status_update" => {
-                TemplateStatusUpdate::deserialize(&value).map(Change::TemplateStatus)
+        // Every field of a known value is read leniently, so any object reads as one; its parts
+        // are moved out of it, not copied.
+        fn read<T: DeserializeOwned + Default>(value: Value) -> Box<T> {
+            Box::new(T::deserialize(value).unwrap_or_default())
+        }
+        Ok(match field {
+            "messages" if value.is_object() => Change::Messages(read(value)),
+            "message_template_status_update" if value.is_object() => {
+                Change::TemplateStatus(*read(value))
             }
-            "smb_message_echoes" => {
-                EchoesValue::deserialize(&value).map(|v| Change::Echoes(Box::new(v)))
-            }
-            "user_id_update" => {
-                UserIdUpdateValue::deserialize(&value).map(|v| Change::UserIdUpdate(Box::new(v)))
-            }
-            _ => Err(serde::de::Error::custom("unknown field")),
-        };
-        Ok(known.unwrap_or_else(|_| Change::Unknown {
-            field: field.to_string(),
-            value,
-        }))
+            "smb_message_echoes" if value.is_object() => Change::Echoes(read(value)),
+            "user_id_update" if value.is_object() => Change::UserIdUpdate(read(value)),
+            _ => Change::Unknown {
+                field: field.to_string(),
+                value,
+            },
+        })
     }
 }
 

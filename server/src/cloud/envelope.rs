@@ -95,16 +95,16 @@ impl<'de> Deserialize<'de> for Change {
         let field = raw.get("field").and_then(Value::as_str).unwrap_or_default();
         // Every field of a known value is read leniently, so any object reads as one; its parts
         // are moved out of it, not copied.
-        fn read<T: DeserializeOwned + Default>(value: Value) -> Box<T> {
-            Box::new(T::deserialize(value).unwrap_or_default())
+        fn read<T: DeserializeOwned + Default>(value: Value) -> T {
+            T::deserialize(value).unwrap_or_default()
         }
         Ok(match field {
-            "messages" if value.is_object() => Change::Messages(read(value)),
+            "messages" if value.is_object() => Change::Messages(Box::new(read(value))),
             "message_template_status_update" if value.is_object() => {
-                Change::TemplateStatus(*read(value))
+                Change::TemplateStatus(read(value))
             }
-            "smb_message_echoes" if value.is_object() => Change::Echoes(read(value)),
-            "user_id_update" if value.is_object() => Change::UserIdUpdate(read(value)),
+            "smb_message_echoes" if value.is_object() => Change::Echoes(Box::new(read(value))),
+            "user_id_update" if value.is_object() => Change::UserIdUpdate(Box::new(read(value))),
             _ => Change::Unknown {
                 field: field.to_string(),
                 value,

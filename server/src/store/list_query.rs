@@ -135,11 +135,8 @@ const KEY_COLUMNS: &str = "business_id, phone, status, assignee_id, last_message
 /// How SQLite is told to read a conversation's list columns from `contacts_list_keys`: by its
 /// key alone it picks the primary key and then the row (twice the lookups). Postgres reads the
 /// index by itself.
-fn by_keys(backend: Backend) -> &'static str {
-    match backend {
-        Backend::Sqlite => " INDEXED BY contacts_list_keys",
-        Backend::Postgres => "",
-    }
+fn by_keys(backend: Backend) -> String {
+    backend.indexed_by("contacts_list_keys")
 }
 
 /// How a page joins its source's keys to their rows: SQLite's CROSS JOIN keeps the source first
@@ -267,7 +264,7 @@ pub(super) fn page_query(
     let mut conditions = vec![format!("c.business_id = {business}")];
     let (source, order) = match (search, read) {
         (ListSearch::Number(prefixes), SearchRead::Gathered) => {
-            let rows = number_rows(&mut q, &business, prefixes, KEY_COLUMNS, keys);
+            let rows = number_rows(&mut q, &business, prefixes, KEY_COLUMNS, &keys);
             steps.push(format!("numbers AS MATERIALIZED ({rows})"));
             conditions.extend(carries_label(&mut q, filter));
             ("numbers c".to_string(), CONTACT_ORDER)

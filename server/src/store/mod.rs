@@ -124,6 +124,17 @@ pub enum Backend {
     Postgres,
 }
 
+impl Backend {
+    /// ` INDEXED BY index` on SQLite, which has no statistics to pick it by; nothing on
+    /// Postgres, which plans by its own.
+    pub(super) fn indexed_by(self, index: &str) -> String {
+        match self {
+            Backend::Sqlite => format!(" INDEXED BY {index}"),
+            Backend::Postgres => String::new(),
+        }
+    }
+}
+
 /// Cheap to clone: a handle on the pool.
 #[derive(Clone)]
 pub struct Store {
@@ -277,22 +288,23 @@ pub(super) fn rows_per_statement(columns: usize) -> usize {
 /// `?`: sqlx looks every numbered parameter up by a linear scan, which makes a long statement's
 /// binding cost grow with its square.
 pub(super) struct Params {
-    sqlite: bool,
+    backend: Backend,
 }
 
 impl Params {
     pub(super) fn of(conn: &sqlx::AnyConnection) -> Params {
-        Params {
-            sqlite: conn.backend_name() == "SQLite",
-        }
+        let backend = match conn.backend_name() {
+            "SQLite" => Backend::Sqlite,
+            _ => Backend::Postgres,
+        };
+        Params { backend }
     }
 
     /// The `n`th parameter.
     pub(super) fn nth(&self, n: usize) -> String {
-        if self.sqlite {
-            "?".into()
-        } else {
-            format!("${n}")
+        match self.backend {
+            Backend::Sqlite => "?".into(),
+            Backend::Postgres => format!("${n}"),
         }
     }
 
@@ -310,10 +322,11 @@ impl Params {
     /// (docs/decisions/0034-key-lists-as-one-parameter.md). On Postgres the list is read once
     /// and the column's index walked for its keys, as for a literal list.
     pub(super) fn one_of(&self, column: &str, n: usize) -> String {
-        if self.sqlite {
-            format!("{column} IN (SELECT value FROM json_each(${n}))")
-        } else {
-            format!("{column} = ANY(ARRAY(SELECT json_array_elements_text(${n}::json)))")
+        match self.backend {
+            Backend::Sqlite => format!("{column} IN (SELECT value FROM json_each(${n}))"),
+            Backend::Postgres => {
+                format!("{column} = ANY(ARRAY(SELECT json_array_elements_text(${n}::json)))")
+            }
         }
     }
 

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
+use super::Store;
 use super::error::StoreResult;
 use super::team_auto::REOPEN_REASON;
-use super::{Backend, Store};
 
 /// Messages are counted per quarter hour (UTC): every time zone's offset is a whole number of
 /// quarter hours, so local hour and day buckets are unions of these slots. (The SQL below spells
@@ -89,10 +89,7 @@ impl Store {
         // SQLite without statistics would find the range's conversations by a scan of the
         // business's whole history (`messages_conversation` covers the read); the range's own
         // index reads only the range.
-        let by_time = match self.backend {
-            Backend::Sqlite => " INDEXED BY messages_business_time",
-            Backend::Postgres => "",
-        };
+        let by_time = self.backend.indexed_by("messages_business_time");
         let sql = format!(
             "WITH active AS (SELECT DISTINCT phone FROM messages{by_time} \
                              WHERE business_id = $1 AND sent_at >= $2 AND sent_at < $3) \

@@ -27,7 +27,10 @@ pub struct ListQuery {
 /// The JSON body of a create or an edit; on edit a field left out keeps its value.
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct CannedForm {
+    /// Required to create: one word of at most 32 characters.
+    #[schema(nullable = false, pattern = r"^\S{1,32}$")]
     shortcut: Option<String>,
+    #[schema(nullable = false)]
     text: Option<String>,
     #[serde(default)]
     remove_media: bool,

@@ -231,7 +231,7 @@ fn check_count(count: usize) -> ApiResult<()> {
     delete,
     path = "/api/contacts/delete/{phone}",
     tag = "contacts",
-    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    params(("phone" = String, Path)),
     responses((status = 200, description = "Deleted", body = crate::error::Success), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]

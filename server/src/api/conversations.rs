@@ -107,7 +107,7 @@ pub struct HistoryQuery {
     get,
     path = "/api/conversation/{phone}",
     tag = "conversations",
-    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`"), crate::api::conversations::HistoryQuery),
+    params(("phone" = String, Path), crate::api::conversations::HistoryQuery),
     responses((status = 200, description = "A page of messages, oldest first", body = History), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
@@ -154,7 +154,7 @@ pub struct History<'a> {
     post,
     path = "/api/conversation/{phone}/mark-as-read",
     tag = "conversations",
-    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    params(("phone" = String, Path)),
     responses((status = 200, description = "How many messages it marked", body = MarkedRead), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]

@@ -33,7 +33,11 @@ pub struct LabelList {
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct LabelBody {
+    /// Required to create; 1–50 characters.
+    #[schema(nullable = false, min_length = 1, max_length = 50)]
     name: Option<String>,
+    /// Required to create.
+    #[schema(nullable = false, pattern = r"^#[0-9A-Fa-f]{6}$")]
     color: Option<String>,
 }
 
@@ -120,7 +124,7 @@ pub struct ConversationLabelsBody {
     put,
     path = "/api/conversation/{phone}/labels",
     tag = "labels",
-    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    params(("phone" = String, Path)),
     responses((status = 200, description = "The conversation's row", body = crate::store::ConversationJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]

@@ -171,7 +171,7 @@ pub struct ReactionBody {
     post,
     path = "/api/conversation/{phone}/messages/{message_id}/reaction",
     tag = "messages",
-    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`"), ("message_id" = String, Path, description = "The message reacted to")),
+    params(("phone" = String, Path), ("message_id" = String, Path, description = "The message reacted to")),
     responses((status = 200, description = "The reaction's id", body = Reacted), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]

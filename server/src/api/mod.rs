@@ -32,6 +32,7 @@ pub mod media;
 pub mod messages;
 pub mod metrics;
 pub mod openapi;
+pub mod openapi_links;
 pub mod push;
 pub mod recipients;
 pub mod replies;

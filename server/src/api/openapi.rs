@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use actix_web::HttpResponse;
 
 use crate::api::docs_page;
+use crate::api::openapi_links::{CustomerKeys, add_links};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
@@ -90,7 +91,7 @@ use utoipa::{Modify, OpenApi};
         crate::auth::profile::delete_agent
 
     ),
-    modifiers(&BearerToken),
+    modifiers(&BearerToken, &CustomerKeys),
     tags(
         (name = "health", description = "Liveness and database reachability"),
         (name = "identity", description = "Sign-up, sign-in, tokens, profile and agents"),
@@ -134,10 +135,11 @@ impl Modify for BearerToken {
 fn document() -> &'static str {
     static DOCUMENT: OnceLock<String> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
-        // unwrap: the document is plain data built from derives; it always serialises.
-        ApiDoc::openapi()
-            .to_json()
-            .expect("the OpenAPI document serialises")
+        // The document is plain data built from derives; it always serialises.
+        let mut document =
+            serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serialises");
+        add_links(&mut document);
+        document.to_string()
     })
 }
 

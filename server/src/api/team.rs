@@ -32,7 +32,10 @@ pub async fn row_json(state: &AppState, auth: &Auth, row: &ContactRow) -> ApiRes
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct StatusBody {
+    #[schema(pattern = "^(open|pending|resolved|snoozed)$")]
     status: String,
+    /// RFC 3339; required with `snoozed`, in the future.
+    #[schema(format = DateTime)]
     snoozed_until: Option<String>,
 }
 
@@ -41,7 +44,7 @@ pub struct StatusBody {
     patch,
     path = "/api/conversation/{phone}/status",
     tag = "team",
-    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    params(("phone" = String, Path)),
     responses((status = 200, description = "The conversation's row", body = crate::store::ConversationJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
@@ -78,7 +81,7 @@ pub struct AssignmentBody {
     patch,
     path = "/api/conversation/{phone}/assignment",
     tag = "team",
-    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    params(("phone" = String, Path)),
     responses((status = 200, description = "The conversation's row", body = crate::store::ConversationJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
@@ -111,7 +114,7 @@ pub struct NoteBody {
     post,
     path = "/api/conversation/{phone}/notes",
     tag = "team",
-    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    params(("phone" = String, Path)),
     responses((status = 201, description = "The note", body = crate::store::MessageJson), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]
@@ -199,7 +202,7 @@ pub struct PresenceBody {
     post,
     path = "/api/conversation/{phone}/presence",
     tag = "team",
-    params(("phone" = String, Path, description = "The conversation: the customer's phone digits, their BSUID, or `{phoneNumberId}_{key}`")),
+    params(("phone" = String, Path)),
     responses((status = 204, description = "Told to the team"), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
     security(("bearer" = []))
 )]

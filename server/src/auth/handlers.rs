@@ -38,10 +38,17 @@ impl SignedIn {
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisterRequest {
+    #[schema(required = true, nullable = false, min_length = 1)]
     first_name: Option<String>,
+    #[schema(required = true, nullable = false, min_length = 1)]
     last_name: Option<String>,
+    /// Stored lower-cased, without whitespace.
+    #[schema(required = true, nullable = false, pattern = r"^[A-Za-z0-9._-]{3,32}$")]
     username: Option<String>,
+    #[schema(required = true, nullable = false, format = Email)]
     email: Option<String>,
+    /// At least 8 characters, not a common password, not the username or the email.
+    #[schema(required = true, nullable = false, min_length = 8)]
     password: Option<String>,
 }
 

@@ -194,10 +194,18 @@ pub async fn toggle_language(state: web::Data<AppState>, auth: Auth) -> ApiResul
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentForm {
+    #[schema(nullable = false, min_length = 1)]
     first_name: Option<String>,
+    #[schema(nullable = false, min_length = 1)]
     last_name: Option<String>,
+    /// Required to create; stored lower-cased, without whitespace.
+    #[schema(nullable = false, pattern = r"^[A-Za-z0-9._-]{3,32}$")]
     username: Option<String>,
+    /// Required to create.
+    #[schema(nullable = false, format = Email)]
     email: Option<String>,
+    /// Required to create: 8 characters or more, not common, not the username or email.
+    #[schema(nullable = false, min_length = 8)]
     password: Option<String>,
 }
 

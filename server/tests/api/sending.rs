@@ -1,4 +1,5 @@
-//! Sending through the sandbox over HTTP, the outbox, media, the 24-hour window and contacts.
+//! Sending through the sandbox over HTTP, the outbox, receipts and the 24-hour window (media is
+//! `sending_media`).
 
 use std::time::Duration;
 
@@ -8,7 +9,7 @@ use crate::both_backends;
 use crate::helpers::*;
 use crate::live::*;
 
-const CUSTOMER: &str = "447700900123";
+pub(crate) const CUSTOMER: &str = "447700900123";
 
 impl TestApp {
     /// Sends a text through `/api/send-message`; answers (status, body).
@@ -53,7 +54,7 @@ impl TestApp {
 }
 
 /// The receipts of one message, skipping other events, until `status` (or a timeout).
-async fn statuses_until(ws: &mut WsClient, message_id: &str, last: &str) -> Vec<String> {
+pub(crate) async fn statuses_until(ws: &mut WsClient, message_id: &str, last: &str) -> Vec<String> {
     let mut seen = Vec::new();
     loop {
         let frame = ws.next_frame().await;
@@ -231,187 +232,6 @@ both_backends!(
     }
 );
 
-fn file_form(bytes: Vec<u8>, kind: &str, name: &str, client_id: &str) -> reqwest::multipart::Form {
-    reqwest::multipart::Form::new()
-        .text("to", CUSTOMER)
-        .text("message_id", client_id.to_string())
-        .text("message_type", kind.to_string())
-        .text("caption", "see attached")
-        .part(
-            "file",
-            reqwest::multipart::Part::bytes(bytes).file_name(name.to_string()),
-        )
-}
-
-fn png() -> Vec<u8> {
-    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
-    bytes.extend_from_slice(&[0u8; 256]);
-    bytes
-}
-
-both_backends!(
-    files_are_checked_by_content_stored_and_served_to_their_business_only,
-    |backend| async move {
-        let app = spawn_app(backend).await;
-        let biz = app.business("filer").await;
-        let other = app.business("snooper").await;
-        open_window(&app, &biz, CUSTOMER).await;
-
-        let (status, body) = app
-            .send_form(
-                &biz.session.access,
-                file_form(b"%PDF-1.7 fake".to_vec(), "image", "cat.png", "f-1"),
-            )
-            .await;
-        assert_eq!(status, 422, "{body}");
-        assert!(
-            body["detail"]
-                .as_str()
-                .expect("d")
-                .contains("application/pdf")
-        );
-        let (status, body) = app
-            .send_form(
-                &biz.session.access,
-                file_form(b"just text".to_vec(), "document", "a.txt", "f-2"),
-            )
-            .await;
-        assert_eq!(status, 415, "{body}");
-        let mut huge = b"\xFF\xD8\xFF".to_vec();
-        huge.resize(5 * 1024 * 1024 + 10, 0);
-        let (status, body) = app
-            .send_form(
-                &biz.session.access,
-                file_form(huge, "image", "big.jpg", "f-3"),
-            )
-            .await;
-        assert_eq!(status, 422);
-        assert!(
-            body["detail"].as_str().expect("d").contains("limit"),
-            "{body}"
-        );
-
-        let (status, body) = app
-            .send_form(
-                &biz.session.access,
-                file_form(png(), "image", "cat.png", "f-4"),
-            )
-            .await;
-        assert_eq!(status, 200, "{body}");
-        let media_url = body["media_url"].as_str().expect("media_url").to_string();
-        let provider_saw = app.sandbox_sent(&biz).await;
-        assert_eq!(provider_saw.len(), 1);
-        assert_eq!(provider_saw[0]["body"]["type"], "image");
-        assert!(
-            provider_saw[0]["body"]["image"]["id"]
-                .as_str()
-                .is_some_and(|id| !id.is_empty())
-        );
-        assert_eq!(provider_saw[0]["body"]["image"]["caption"], "see attached");
-
-        let mine = app
-            .client
-            .get(app.url(&media_url))
-            .bearer_auth(&biz.session.access)
-            .send()
-            .await
-            .expect("get");
-        assert_eq!(mine.status().as_u16(), 200);
-        assert_eq!(mine.headers()["content-type"], "image/png");
-        assert_eq!(mine.bytes().await.expect("bytes").to_vec(), png());
-        let ranged = app
-            .client
-            .get(app.url(&media_url))
-            .bearer_auth(&biz.session.access)
-            .header("Range", "bytes=0-3")
-            .send()
-            .await
-            .expect("get");
-        assert_eq!(ranged.status().as_u16(), 206);
-        assert_eq!(
-            ranged.bytes().await.expect("bytes").to_vec(),
-            b"\x89PNG".to_vec()
-        );
-        let theirs = app
-            .client
-            .get(app.url(&media_url))
-            .bearer_auth(&other.session.access)
-            .send()
-            .await
-            .expect("get");
-        assert_eq!(theirs.status().as_u16(), 404);
-        let anonymous = app
-            .client
-            .get(app.url(&media_url))
-            .send()
-            .await
-            .expect("get");
-        assert_eq!(anonymous.status().as_u16(), 401);
-    }
-);
-
-both_backends!(
-    inbound_media_is_fetched_from_the_provider_and_kept,
-    |backend| async move {
-        let app = spawn_app(backend).await;
-        let biz = app.business("receiver").await;
-        let other = app.business("outsider").await;
-        let (_, profile) = app
-            .get("/identity/users/profile", &biz.session.access)
-            .await;
-        let provider_token = profile["accessToken"].as_str().expect("token").to_string();
-        // The customer's photo, uploaded to the provider as the customer's phone would.
-        let form = reqwest::multipart::Form::new()
-            .text("messaging_product", "whatsapp")
-            .text("type", "image/png")
-            .part(
-                "file",
-                reqwest::multipart::Part::bytes(png()).file_name("photo.png"),
-            );
-        let (_, uploaded) = app
-            .post_form(
-                &format!("/sandbox/v21.0/{}/media", biz.phone_number_id),
-                &provider_token,
-                form,
-            )
-            .await;
-        let media_id = uploaded["id"].as_str().expect("media id").to_string();
-
-        let (status, _) = app.post("/sandbox/customers/inject", json!({
-        "from": CUSTOMER, "name": "Photographer",
-        "message": {"type": "image", "image": {"id": media_id, "mime_type": "image/png", "sha256": "x"}},
-    }), Some(&biz.session.access)).await;
-        assert_eq!(status, 200);
-        let (_, history) = app
-            .get(
-                &format!("/api/conversation/{CUSTOMER}"),
-                &biz.session.access,
-            )
-            .await;
-        let url = history["messages"][0]["content"]["image"]["media_url"]
-            .as_str()
-            .expect("url")
-            .to_string();
-        let fetched = app
-            .client
-            .get(app.url(&url))
-            .bearer_auth(&biz.session.access)
-            .send()
-            .await
-            .expect("get");
-        assert_eq!(fetched.status().as_u16(), 200);
-        assert_eq!(fetched.bytes().await.expect("bytes").to_vec(), png());
-        let theirs = app
-            .client
-            .get(app.url(&url))
-            .bearer_auth(&other.session.access)
-            .send()
-            .await
-            .expect("get");
-        assert_eq!(theirs.status().as_u16(), 404);
-    }
-);
-
 both_backends!(
     the_outbox_meets_the_sandbox_rate_limit_without_losing_a_message,
     |backend| async move {
@@ -535,121 +355,5 @@ both_backends!(
         // A receipt for a message nobody knows is accepted, not an error.
         let (code, _) = app.webhook(&receipts(&biz.phone_number_id, vec![json!({"id": "wamid.unknown", "status": "read", "timestamp": "1", "recipient_id": CUSTOMER})]), &biz.app_secret).await;
         assert_eq!(code, 200);
-    }
-);
-
-both_backends!(
-    contacts_are_added_renamed_moved_imported_and_deleted,
-    |backend| async move {
-        let app = spawn_app(backend).await;
-        let biz = app.business("contacts").await;
-        let token = biz.session.access.as_str();
-        let mut ws = WsClient::connect(&app, token).await;
-        ws.subscribe("notifications/all").await;
-
-        let (status, _) = app
-            .post(
-                "/api/contacts/add",
-                json!({"name": "Ada", "phone_number": "+4915112345678"}),
-                Some(token),
-            )
-            .await;
-        assert_eq!(status, 201);
-        let frame = ws.next_frame().await;
-        assert_eq!(frame["event"], "new_contact");
-        assert_eq!(frame["data"]["phone_number"], "4915112345678");
-        let (status, body) = app
-            .post(
-                "/api/contacts/add",
-                json!({"name": "Ada", "phone_number": "4915112345678"}),
-                Some(token),
-            )
-            .await;
-        assert_eq!(status, 409, "{body}");
-        let (status, body) = app
-            .post(
-                "/api/contacts/add",
-                json!({"name": "Bad", "phone_number": "call me"}),
-                Some(token),
-            )
-            .await;
-        assert_eq!(status, 422);
-        assert!(body["detail"].as_str().expect("d").contains("country code"));
-        let (status, body) = app
-            .post(
-                "/api/contacts/add",
-                json!({"phone_number": "4915112345679"}),
-                Some(token),
-            )
-            .await;
-        assert_eq!(
-            (status, body["detail"].as_str()),
-            (422, Some("name is required"))
-        );
-
-        // Moving a conversation keeps its history.
-        open_window(&app, &biz, "4915112345678").await;
-        let (status, _) = app.post("/api/users/update", json!({"name": "Ada L.", "phone_number": "4915112345678", "new_phone_number": "4915199999999"}), Some(token)).await;
-        assert_eq!(status, 200);
-        let (_, moved) = app.get("/api/conversation/4915199999999", token).await;
-        assert_eq!(moved["messages"].as_array().expect("m").len(), 1);
-        let (_, list) = app.get("/api/users?search_query=Ada", token).await;
-        assert_eq!(list["data"]["users"][0]["phone_number"], "4915199999999");
-        assert_eq!(list["data"]["users"][0]["name"], "Ada L.");
-
-        let (status, counts) = app
-            .post(
-                "/api/contacts/import",
-                json!({"contacts": [
-                    {"name": "Nobody", "phone_number": "call me"},
-                    {"name": "", "phone_number": "4915100000000"},
-                ]}),
-                Some(token),
-            )
-            .await;
-        assert_eq!(status, 200, "{counts}");
-        assert_eq!(
-            counts,
-            json!({"added": 0, "updated": 0, "unchanged": 0, "skipped": 2}),
-            "an entry without a valid number or name is skipped, not the whole import"
-        );
-        let (status, counts) = app
-            .post(
-                "/api/contacts/import",
-                json!({"contacts": [
-                    {"name": "Ada L.", "phone_number": "4915199999999"},
-                    {"name": "Ada Lovelace", "phone_number": "4915199999999"},
-                    {"name": "Grace", "phone_number": "+12025550143"},
-                    {"name": "Linus", "phone_number": "358401234567"},
-                ]}),
-                Some(token),
-            )
-            .await;
-        assert_eq!(status, 200);
-        assert_eq!(
-            counts,
-            json!({"added": 2, "updated": 1, "unchanged": 1, "skipped": 0})
-        );
-
-        let (status, _) = app
-            .call(
-                reqwest::Method::DELETE,
-                "/api/contacts/delete/12025550143",
-                None,
-                Some(token),
-            )
-            .await;
-        assert_eq!(status, 200);
-        let (status, _) = app
-            .call(
-                reqwest::Method::DELETE,
-                "/api/contacts/delete/12025550143",
-                None,
-                Some(token),
-            )
-            .await;
-        assert_eq!(status, 404);
-        let (_, config) = app.get("/api/config", token).await;
-        assert_eq!(config["phoneNumberId"], biz.phone_number_id);
     }
 );

@@ -1,0 +1,124 @@
+//! Contacts over HTTP: added, renamed, moved to a new number, imported and deleted.
+
+use serde_json::json;
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::live::*;
+use crate::sending::*;
+
+both_backends!(
+    contacts_are_added_renamed_moved_imported_and_deleted,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("contacts").await;
+        let token = biz.session.access.as_str();
+        let mut ws = WsClient::connect(&app, token).await;
+        ws.subscribe("notifications/all").await;
+
+        let (status, _) = app
+            .post(
+                "/api/contacts/add",
+                json!({"name": "Ada", "phone_number": "+4915112345678"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 201);
+        let frame = ws.next_frame().await;
+        assert_eq!(frame["event"], "new_contact");
+        assert_eq!(frame["data"]["phone_number"], "4915112345678");
+        let (status, body) = app
+            .post(
+                "/api/contacts/add",
+                json!({"name": "Ada", "phone_number": "4915112345678"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 409, "{body}");
+        let (status, body) = app
+            .post(
+                "/api/contacts/add",
+                json!({"name": "Bad", "phone_number": "call me"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 422);
+        assert!(body["detail"].as_str().expect("d").contains("country code"));
+        let (status, body) = app
+            .post(
+                "/api/contacts/add",
+                json!({"phone_number": "4915112345679"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(
+            (status, body["detail"].as_str()),
+            (422, Some("name is required"))
+        );
+
+        // Moving a conversation keeps its history.
+        open_window(&app, &biz, "4915112345678").await;
+        let (status, _) = app.post("/api/users/update", json!({"name": "Ada L.", "phone_number": "4915112345678", "new_phone_number": "4915199999999"}), Some(token)).await;
+        assert_eq!(status, 200);
+        let (_, moved) = app.get("/api/conversation/4915199999999", token).await;
+        assert_eq!(moved["messages"].as_array().expect("m").len(), 1);
+        let (_, list) = app.get("/api/users?search_query=Ada", token).await;
+        assert_eq!(list["data"]["users"][0]["phone_number"], "4915199999999");
+        assert_eq!(list["data"]["users"][0]["name"], "Ada L.");
+
+        let (status, counts) = app
+            .post(
+                "/api/contacts/import",
+                json!({"contacts": [
+                    {"name": "Nobody", "phone_number": "call me"},
+                    {"name": "", "phone_number": "4915100000000"},
+                ]}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200, "{counts}");
+        assert_eq!(
+            counts,
+            json!({"added": 0, "updated": 0, "unchanged": 0, "skipped": 2}),
+            "an entry without a valid number or name is skipped, not the whole import"
+        );
+        let (status, counts) = app
+            .post(
+                "/api/contacts/import",
+                json!({"contacts": [
+                    {"name": "Ada L.", "phone_number": "4915199999999"},
+                    {"name": "Ada Lovelace", "phone_number": "4915199999999"},
+                    {"name": "Grace", "phone_number": "+12025550143"},
+                    {"name": "Linus", "phone_number": "358401234567"},
+                ]}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(
+            counts,
+            json!({"added": 2, "updated": 1, "unchanged": 1, "skipped": 0})
+        );
+
+        let (status, _) = app
+            .call(
+                reqwest::Method::DELETE,
+                "/api/contacts/delete/12025550143",
+                None,
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200);
+        let (status, _) = app
+            .call(
+                reqwest::Method::DELETE,
+                "/api/contacts/delete/12025550143",
+                None,
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 404);
+        let (_, config) = app.get("/api/config", token).await;
+        assert_eq!(config["phoneNumberId"], biz.phone_number_id);
+    }
+);

@@ -71,13 +71,22 @@ fn not_found(req: &HttpRequest) -> HttpResponse {
 /// A hashed asset, precompressed when the browser accepts a copy the build wrote.
 async fn serve_asset(req: &HttpRequest, file: &Path) -> HttpResponse {
     let accepted = AcceptEncoding::parse(req).ok();
-    let copy = PRECOMPRESSED.iter().find_map(|(encoding, extension)| {
-        let copy = PathBuf::from(format!("{}.{extension}", file.display()));
-        let wanted = accepted
+    // The copy of the highest quality the browser gives; on a tie, the order we prefer.
+    let mut copy: Option<(Quality, ContentEncoding, PathBuf)> = None;
+    for (encoding, extension) in PRECOMPRESSED {
+        let quality = accepted
             .as_ref()
-            .is_some_and(|accept| accepts(accept, *encoding));
-        (wanted && copy.is_file()).then_some((*encoding, copy))
-    });
+            .and_then(|accept| quality_of(accept, encoding))
+            .filter(|quality| *quality > Quality::ZERO);
+        let path = PathBuf::from(format!("{}.{extension}", file.display()));
+        if let Some(quality) = quality
+            && copy.as_ref().is_none_or(|(best, ..)| quality > *best)
+            && path.is_file()
+        {
+            copy = Some((quality, encoding, path));
+        }
+    }
+    let copy = copy.map(|(_, encoding, path)| (encoding, path));
     let opened = match &copy {
         Some((encoding, copy)) => NamedFile::open_async(copy).await.map(|named| {
             // The copy is the original's bytes: its type and name are the original's.
@@ -101,17 +110,16 @@ async fn serve_asset(req: &HttpRequest, file: &Path) -> HttpResponse {
     response
 }
 
-/// Whether `Accept-Encoding` allows `encoding` (by name or by `*`, with a quality above 0).
-fn accepts(accept: &AcceptEncoding, encoding: ContentEncoding) -> bool {
-    let quality_of = |wanted: &Preference<Encoding>| {
+/// The quality `Accept-Encoding` gives `encoding`, by name or else by `*`; None when neither
+/// is listed.
+fn quality_of(accept: &AcceptEncoding, encoding: ContentEncoding) -> Option<Quality> {
+    let listed = |wanted: &Preference<Encoding>| {
         accept
             .iter()
             .find(|item| &item.item == wanted)
             .map(|item| item.quality)
     };
-    quality_of(&Preference::Specific(Encoding::Known(encoding)))
-        .or_else(|| quality_of(&Preference::Any))
-        .is_some_and(|quality| quality > Quality::ZERO)
+    listed(&Preference::Specific(Encoding::Known(encoding))).or_else(|| listed(&Preference::Any))
 }
 
 fn with_cache_control(mut response: HttpResponse, policy: &'static str) -> HttpResponse {

@@ -57,10 +57,12 @@ both_backends!(
     |backend| async move {
         let app = spawn_with_build(backend).await;
         let path = format!("/{SCRIPT}");
-        let cases: [(Option<&str>, Option<&str>, &[u8]); 6] = [
+        let cases: [(Option<&str>, Option<&str>, &[u8]); 8] = [
             (Some("gzip, deflate, br, zstd"), Some("br"), BROTLI),
             (Some("gzip"), Some("gzip"), GZIP),
             (Some("br;q=0, gzip;q=0.5"), Some("gzip"), GZIP),
+            (Some("gzip;q=1.0, br;q=0.5"), Some("gzip"), GZIP),
+            (Some("gzip;q=0.8, *;q=0.9"), Some("br"), BROTLI),
             (Some("*"), Some("br"), BROTLI),
             (Some("identity"), None, PLAIN),
             (None, None, PLAIN),

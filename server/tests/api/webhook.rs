@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use crate::both_backends;
 use crate::helpers::*;
 use crate::live::*;
+use crate::sending::open_window;
 
 const CUSTOMER: &str = "16505551234";
 
@@ -234,5 +235,60 @@ both_backends!(
                 ("wamid.n2", "2025-11-21T04:40:01.003Z"),
             ]
         );
+    }
+);
+
+both_backends!(
+    messages_of_a_second_with_an_outbound_message_take_the_free_milliseconds_around_it,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("gapped").await;
+        let token = &biz.session.access;
+        open_window(&app, &biz, CUSTOMER).await;
+        let (status, body) = app.send_text(token, CUSTOMER, "out-1", "on its way").await;
+        assert_eq!(status, 200, "{body}");
+        let path = format!("/api/conversation/{CUSTOMER}?limit=50");
+        let stored = |history: &Value| -> Vec<(String, i64)> {
+            let messages = history["messages"].as_array().expect("messages");
+            let time = |m: &Value| {
+                let at = m["timestamp"].as_str().expect("time");
+                chrono::DateTime::parse_from_rfc3339(at)
+                    .expect("RFC 3339")
+                    .timestamp_millis()
+            };
+            messages
+                .iter()
+                .map(|m| (m["message_id"].as_str().expect("id").to_string(), time(m)))
+                .collect()
+        };
+        let (_, history) = app.get(&path, token).await;
+        let mut taken: Vec<i64> = stored(&history).iter().map(|(_, at)| *at).collect();
+        let second = taken.iter().max().expect("the reply").div_euclid(1000);
+        // Three messages of the reply's second, each in a webhook of its own: each takes the
+        // first millisecond of the second that no stored message has.
+        let mut expected = Vec::new();
+        for n in 0..3 {
+            let id = format!("wamid.g{n}");
+            let mut message = text(CUSTOMER, &id, "again");
+            message["timestamp"] = json!(second.to_string());
+            let body = inbound(&biz.phone_number_id, CUSTOMER, "C", vec![message]);
+            let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+            assert_eq!(status, 200, "{answer}");
+            let mut at = second * 1000;
+            while taken.contains(&at) {
+                at += 1;
+            }
+            taken.push(at);
+            expected.push((id, at));
+        }
+        let (_, history) = app.get(&path, token).await;
+        let now = stored(&history);
+        for message in &expected {
+            assert!(now.contains(message), "{message:?} in {now:?}");
+        }
+        let mut times: Vec<i64> = now.iter().map(|(_, at)| *at).collect();
+        times.sort_unstable();
+        times.dedup();
+        assert_eq!(times.len(), now.len(), "{now:?}");
     }
 );

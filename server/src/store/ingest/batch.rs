@@ -117,10 +117,7 @@ async fn insert_inbound(
             username: message.username.clone(),
             created: true,
             renamed: false,
-            stored_latest: 0,
-            times: HashSet::new(),
-            seconds_read: HashSet::new(),
-            shown: Shown::default(),
+            ..Thread::default()
         });
         if !name.is_empty() && name != thread.name {
             thread.name = name.to_string();

@@ -13,6 +13,7 @@ use crate::store::{Params, key_list, now_ms, rows_per_statement};
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
 /// creates the contact or changes its name or ids, the time of its latest stored message, the
 /// message times it knows to be taken, and what the list shows of it.
+#[derive(Default)]
 pub(super) struct Thread {
     pub(super) name: String,
     pub(super) user_id: Option<String>,
@@ -22,8 +23,15 @@ pub(super) struct Thread {
     /// Its latest message's time before the batch: a later time cannot be stored already.
     pub(super) stored_latest: i64,
     pub(super) times: HashSet<i64>,
-    /// The seconds whose stored times are in `times`.
+    /// Stored times known as runs of consecutive milliseconds, first and last: a second whose
+    /// stored times leave no gap is read as one run, not row by row.
+    pub(super) runs: Vec<(i64, i64)>,
+    /// The seconds whose stored times are in `times` and `runs`.
     pub(super) seconds_read: HashSet<i64>,
+    /// For a time a message wanted, the first millisecond from it not known to be taken: the
+    /// messages of one second all want its first millisecond, and each one after the first
+    /// starts where the one before it stopped instead of walking every taken millisecond again.
+    pub(super) resume_at: HashMap<i64, i64>,
     /// What the conversation list shows of it.
     pub(super) shown: Shown,
 }
@@ -64,14 +72,26 @@ pub(super) async fn free_time(
     thread: &mut Thread,
     wanted: i64,
 ) -> Result<i64, sqlx::Error> {
-    let mut at = wanted;
+    // Every millisecond from `wanted` to the resume point was found taken (and its second
+    // read), and times are only ever added, so the search goes on from there.
+    let mut at = thread.resume_at.get(&wanted).copied().unwrap_or(wanted);
     loop {
         let second = at.div_euclid(1000);
         if at <= thread.stored_latest && thread.seconds_read.insert(second) {
-            let stored = stored_times(conn, business, &[(phone, second)]).await?;
-            thread.times.extend(stored.into_iter().map(|(_, t)| t));
+            for (_, stored) in stored_times(conn, business, &[(phone, second)]).await? {
+                thread.take(stored);
+            }
+        }
+        if let Some(&(_, last)) = thread
+            .runs
+            .iter()
+            .find(|(first, last)| (*first..=*last).contains(&at))
+        {
+            at = last + 1;
+            continue;
         }
         if thread.times.insert(at) {
+            thread.resume_at.insert(wanted, at + 1);
             return Ok(at);
         }
         at += 1;
@@ -97,44 +117,91 @@ pub(super) async fn read_stored_seconds(
             seconds.push((phone, second));
         }
     }
-    for (phone, at) in stored_times(conn, business, &seconds).await? {
+    for (phone, stored) in stored_times(conn, business, &seconds).await? {
         if let Some(thread) = threads.get_mut(&phone) {
-            thread.times.insert(at);
+            thread.take(stored);
         }
     }
     Ok(())
 }
 
+/// Stored message times of a conversation: one, or a run of consecutive milliseconds.
+enum Stored {
+    At(i64),
+    Run(i64, i64),
+}
+
+impl Thread {
+    fn take(&mut self, stored: Stored) {
+        match stored {
+            Stored::At(at) => {
+                self.times.insert(at);
+            }
+            Stored::Run(first, last) => self.runs.push((first, last)),
+        }
+    }
+}
+
 /// The stored message times of each (conversation, second) asked: one statement per second
 /// for all its conversations (a batch's messages mostly want the same one or two seconds).
-/// Kept to one table and one range: a join with a `VALUES` list of pairs became a hash join
-/// over all the business's messages, and a `UNION ALL` of one `SELECT` per pair cost more in
-/// Postgres than the reads it replaced (docs/decisions/0022-postgres-ingest-round-trips.md).
+/// A busy conversation's second is mostly one run of consecutive times (the messages of a
+/// second all want its first millisecond and take the next free one), so each second is first
+/// counted: a conversation whose times there leave no gap is one run, and only the others'
+/// times are read one by one. Kept to one table and one range: a join with a `VALUES` list of
+/// pairs became a hash join over all the business's messages, and a `UNION ALL` of one
+/// `SELECT` per pair cost more in Postgres than the reads it replaced
+/// (docs/decisions/0022-postgres-ingest-round-trips.md).
 async fn stored_times(
     conn: &mut sqlx::AnyConnection,
     business: &str,
     seconds: &[(&str, i64)],
-) -> Result<Vec<(String, i64)>, sqlx::Error> {
+) -> Result<Vec<(String, Stored)>, sqlx::Error> {
     let mut by_second: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
     for &(phone, second) in seconds {
         by_second.entry(second).or_default().push(phone);
     }
-    let sql = format!(
-        "SELECT phone, sent_at FROM messages WHERE business_id = $1 AND {} \
-         AND sent_at >= $3 AND sent_at < $4",
-        Params::of(conn).one_of("phone", 2)
+    let params = Params::of(conn);
+    let range = "business_id = $1 AND {} AND sent_at >= $3 AND sent_at < $4";
+    let runs_sql = format!(
+        "SELECT phone, COUNT(DISTINCT sent_at), MIN(sent_at), MAX(sent_at) FROM messages \
+         WHERE {} GROUP BY phone",
+        range.replace("{}", &params.one_of("phone", 2))
     );
-    let mut times = Vec::new();
+    let times_sql = format!(
+        "SELECT phone, sent_at FROM messages WHERE {}",
+        range.replace("{}", &params.one_of("phone", 2))
+    );
+    let mut stored = Vec::new();
     for (second, phones) in by_second {
-        // Only the list's text is formatted in; the values are bound.
-        let select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql.as_str()))
+        // Only the lists' text is formatted in; the values are bound.
+        let counted =
+            sqlx::query_as::<_, (String, i64, i64, i64)>(AssertSqlSafe(runs_sql.as_str()))
+                .bind(business)
+                .bind(key_list(&phones)?)
+                .bind(second * 1000)
+                .bind((second + 1) * 1000)
+                .fetch_all(&mut *conn)
+                .await?;
+        let mut gapped: Vec<&str> = Vec::new();
+        for (phone, count, first, last) in counted {
+            if last - first + 1 == count {
+                stored.push((phone, Stored::Run(first, last)));
+            } else if let Some(phone) = phones.iter().find(|p| **p == phone) {
+                gapped.push(phone);
+            }
+        }
+        if gapped.is_empty() {
+            continue;
+        }
+        let select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(times_sql.as_str()))
             .bind(business)
-            .bind(key_list(&phones)?)
+            .bind(key_list(&gapped)?)
             .bind(second * 1000)
             .bind((second + 1) * 1000);
-        times.extend(select.fetch_all(&mut *conn).await?);
+        let times = select.fetch_all(&mut *conn).await?;
+        stored.extend(times.into_iter().map(|(phone, at)| (phone, Stored::At(at))));
     }
-    Ok(times)
+    Ok(stored)
 }
 
 /// What a batch's new messages change on one contact: the count, and the newest of them.
@@ -193,12 +260,11 @@ pub(super) async fn known_threads(
             created: false,
             renamed: false,
             stored_latest: known.latest.unwrap_or(0),
-            times: HashSet::new(),
-            seconds_read: HashSet::new(),
             shown: Shown {
                 at: known.last_message_at.unwrap_or(0),
                 preview: known.last_text.or(known.last_caption),
             },
+            ..Thread::default()
         };
         threads.insert(known.phone, thread);
     }

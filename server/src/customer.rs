@@ -25,7 +25,7 @@ pub struct CustomerKey(String);
 pub struct InvalidCustomerKey(String);
 
 /// Longest part after the country of a BSUID, as Meta documents it.
-const MAX_BSUID_ID: usize = 128;
+pub const MAX_BSUID_ID: usize = 128;
 
 impl CustomerKey {
     /// A key as Parley writes it (a path, a stored number): digits with a country code (a

@@ -170,3 +170,30 @@ pub async fn docs_page() -> HttpResponse {
         .content_type("text/html; charset=utf-8")
         .body(page.as_str())
 }
+
+#[cfg(test)]
+mod tests {
+    use utoipa::OpenApi;
+
+    use super::ApiDoc;
+    use crate::auth::rules::{MIN_PASSWORD_LEN, USERNAME_MAX, USERNAME_MIN};
+    use crate::canned::SHORTCUT_MAX;
+    use crate::team::MAX_LABEL_NAME;
+
+    /// The schema attributes take only literals: these are the forms' own limits.
+    #[test]
+    fn the_documented_limits_are_the_forms_own() {
+        let document = serde_json::to_value(ApiDoc::openapi()).expect("serialises");
+        let schemas = &document["components"]["schemas"];
+        let label_name = &schemas["LabelBody"]["properties"]["name"]["maxLength"];
+        assert_eq!(*label_name, MAX_LABEL_NAME);
+        let shortcut = &schemas["CannedForm"]["properties"]["shortcut"]["pattern"];
+        assert_eq!(*shortcut, format!(r"^\S{{1,{SHORTCUT_MAX}}}$"));
+        let username = format!("^[A-Za-z0-9._-]{{{USERNAME_MIN},{USERNAME_MAX}}}$");
+        for form in ["RegisterRequest", "AgentForm"] {
+            let fields = &schemas[form]["properties"];
+            assert_eq!(fields["username"]["pattern"], username, "{form}");
+            assert_eq!(fields["password"]["minLength"], MIN_PASSWORD_LEN, "{form}");
+        }
+    }
+}

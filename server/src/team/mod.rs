@@ -24,6 +24,7 @@ use parley_actors::conversation::ConversationKey;
 use parley_actors::hub::{EventBus, Hub, OnlineUsers};
 use tokio::sync::mpsc;
 
+pub use labels::MAX_LABEL_NAME;
 pub use notes::Note;
 pub use settings::SettingsChange;
 pub use sweep::spawn_team_sweep;

@@ -160,17 +160,15 @@ async fn stored_times(
     for &(phone, second) in seconds {
         by_second.entry(second).or_default().push(phone);
     }
-    let params = Params::of(conn);
-    let range = "business_id = $1 AND {} AND sent_at >= $3 AND sent_at < $4";
+    let range = format!(
+        "business_id = $1 AND {} AND sent_at >= $3 AND sent_at < $4",
+        Params::of(conn).one_of("phone", 2)
+    );
     let runs_sql = format!(
         "SELECT phone, COUNT(DISTINCT sent_at), MIN(sent_at), MAX(sent_at) FROM messages \
-         WHERE {} GROUP BY phone",
-        range.replace("{}", &params.one_of("phone", 2))
+         WHERE {range} GROUP BY phone"
     );
-    let times_sql = format!(
-        "SELECT phone, sent_at FROM messages WHERE {}",
-        range.replace("{}", &params.one_of("phone", 2))
-    );
+    let times_sql = format!("SELECT phone, sent_at FROM messages WHERE {range}");
     let mut stored = Vec::new();
     for (second, phones) in by_second {
         // Only the lists' text is formatted in; the values are bound.

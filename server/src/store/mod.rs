@@ -330,6 +330,15 @@ impl Params {
         }
     }
 
+    /// A row source `k` with a column `value`: the keys of the list (`key_list`) bound as
+    /// parameter `n`, for a statement that reads something per key.
+    pub(super) fn keys(&self, n: usize) -> String {
+        match self.backend {
+            Backend::Sqlite => format!("json_each(${n}) AS k"),
+            Backend::Postgres => format!("json_array_elements_text(${n}::json) AS k(value)"),
+        }
+    }
+
     /// `$3, $4`: `count` parameters from the `first`.
     fn list(&self, first: usize, count: usize) -> String {
         (first..first + count)

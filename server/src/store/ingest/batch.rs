@@ -90,10 +90,10 @@ type NewRow<'a> = (usize, MessageRow, Option<OwnedIds>, &'a serde_json::Value);
 /// Writes one business's inbound messages (in order) and answers the events of each new one, by
 /// item index. Each message behaves as if written alone: a new contact's first message announces
 /// it, a newer profile name, BSUID or username updates the contact (even on a redelivery), each
-/// message keeps the provider's time (moved by a millisecond only where another message of its
-/// conversation has that exact time), and each notification carries the unread counts as they
-/// were right after its message (`total_unread` is the business's before the batch). A few
-/// multi-row statements do it for the whole batch.
+/// message keeps the provider's time (moved only where another message of its conversation has
+/// that exact time, to follow the latest of that second), and each notification carries the
+/// unread counts as they were right after its message (`total_unread` is the business's before
+/// the batch). A few multi-row statements do it for the whole batch.
 async fn insert_inbound(
     conn: &mut sqlx::AnyConnection,
     business: &str,

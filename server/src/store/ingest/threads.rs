@@ -1,7 +1,7 @@
 //! The conversations of a batch's inbound messages: their contacts as they were, the time each
 //! new message takes in its conversation, and the contacts' rows written back.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use sqlx::{AssertSqlSafe, FromRow};
@@ -12,7 +12,8 @@ use crate::store::{Params, key_list, now_ms, rows_per_statement};
 
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
 /// creates the contact or changes its name or ids, the time of its latest stored message, the
-/// message times it knows to be taken, and what the list shows of it.
+/// first and last time taken in each second its new messages want, and what the list shows of
+/// it.
 #[derive(Default)]
 pub(super) struct Thread {
     pub(super) name: String,
@@ -22,16 +23,9 @@ pub(super) struct Thread {
     pub(super) renamed: bool,
     /// Its latest message's time before the batch: a later time cannot be stored already.
     pub(super) stored_latest: i64,
-    pub(super) times: HashSet<i64>,
-    /// Stored times known as runs of consecutive milliseconds, first and last: a second whose
-    /// stored times leave no gap is read as one run, not row by row.
-    pub(super) runs: Vec<(i64, i64)>,
-    /// The seconds whose stored times are in `times` and `runs`.
-    pub(super) seconds_read: HashSet<i64>,
-    /// For a time a message wanted, the first millisecond from it not known to be taken: the
-    /// messages of one second all want its first millisecond, and each one after the first
-    /// starts where the one before it stopped instead of walking every taken millisecond again.
-    pub(super) resume_at: HashMap<i64, i64>,
+    /// For each second read (or past `stored_latest`), the first and last millisecond taken in
+    /// it by a stored message or by the batch, or `None` while none is.
+    pub(super) seconds: HashMap<i64, Option<(i64, i64)>>,
     /// What the conversation list shows of it.
     pub(super) shown: Shown,
 }
@@ -60,11 +54,13 @@ pub(super) fn thread_ids(thread: &Thread) -> OwnedIds {
     (thread.user_id.clone(), thread.username.clone())
 }
 
-/// The provider's time for a new message of `phone`, or the next millisecond free in its
-/// conversation: only a message at that exact time (stored, or earlier in this batch) moves it.
-/// Stored times matter only up to the conversation's latest stored time; `read_stored_seconds`
-/// reads the seconds a batch needs beforehand, and a time moved into a second not read yet
-/// (a second's every millisecond taken) reads that second here.
+/// The provider's time for a new message of `phone` when its conversation has no message at
+/// that time or later in the same second; otherwise the millisecond after the latest one there
+/// (the next second's, the same way, when that one is the second's last). The provider's times
+/// are whole seconds, so a message keeps its time unless its second already holds one at its
+/// very start, and the messages of a busy second follow each other in the order they came.
+/// `read_stored_seconds` reads the seconds a batch wants beforehand; a second reached by
+/// moving on is read here.
 pub(super) async fn free_time(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -72,134 +68,107 @@ pub(super) async fn free_time(
     thread: &mut Thread,
     wanted: i64,
 ) -> Result<i64, sqlx::Error> {
-    // Every millisecond from `wanted` to the resume point was found taken (and its second
-    // read), and times are only ever added, so the search goes on from there.
-    let mut at = thread.resume_at.get(&wanted).copied().unwrap_or(wanted);
+    let mut at = wanted;
     loop {
         let second = at.div_euclid(1000);
-        if at <= thread.stored_latest && thread.seconds_read.insert(second) {
-            for (_, stored) in stored_times(conn, business, &[(phone, second)]).await? {
-                thread.take(stored);
+        if !thread.seconds.contains_key(&second) {
+            let span = if at <= thread.stored_latest {
+                second_spans(conn, business, &[phone], second)
+                    .await?
+                    .pop()
+                    .and_then(|(_, span)| span)
+            } else {
+                None
+            };
+            thread.seconds.insert(second, span);
+        }
+        let span = thread.seconds.entry(second).or_default();
+        match *span {
+            Some((first, last)) if (first..=last).contains(&at) => {
+                if last.div_euclid(1000) == (last + 1).div_euclid(1000) {
+                    *span = Some((first, last + 1));
+                    return Ok(last + 1);
+                }
+                at = last + 1;
+            }
+            Some((first, last)) => {
+                *span = Some((first.min(at), last.max(at)));
+                return Ok(at);
+            }
+            None => {
+                *span = Some((at, at));
+                return Ok(at);
             }
         }
-        if let Some(&(_, last)) = thread
-            .runs
-            .iter()
-            .find(|(first, last)| (*first..=*last).contains(&at))
-        {
-            at = last + 1;
-            continue;
-        }
-        if thread.times.insert(at) {
-            thread.resume_at.insert(wanted, at + 1);
-            return Ok(at);
-        }
-        at += 1;
     }
 }
 
-/// Reads the stored message times of every conversation and second the batch's new messages
-/// want (only where the conversation has a message that late), a statement per second for
-/// all its conversations, not one per conversation and second.
+/// Reads, for every conversation and second the batch's new messages want (only where the
+/// conversation has a message that late), the first and last stored time in that second: a
+/// statement per second for all its conversations, not one per conversation and second.
 pub(super) async fn read_stored_seconds(
     conn: &mut sqlx::AnyConnection,
     business: &str,
     threads: &mut HashMap<String, Thread>,
     wanted: impl IntoIterator<Item = (&str, i64)>,
 ) -> Result<(), sqlx::Error> {
-    let mut seconds: Vec<(&str, i64)> = Vec::new();
+    let mut by_second: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
     for (phone, at) in wanted {
         let second = at.div_euclid(1000);
-        if let Some(thread) = threads.get_mut(phone)
+        if let Some(thread) = threads.get(phone)
             && at <= thread.stored_latest
-            && thread.seconds_read.insert(second)
+            && !thread.seconds.contains_key(&second)
         {
-            seconds.push((phone, second));
+            let phones = by_second.entry(second).or_default();
+            if !phones.contains(&phone) {
+                phones.push(phone);
+            }
         }
     }
-    for (phone, stored) in stored_times(conn, business, &seconds).await? {
-        if let Some(thread) = threads.get_mut(&phone) {
-            thread.take(stored);
+    for (second, phones) in by_second {
+        for (phone, span) in second_spans(conn, business, &phones, second).await? {
+            if let Some(thread) = threads.get_mut(&phone) {
+                thread.seconds.insert(second, span);
+            }
         }
     }
     Ok(())
 }
 
-/// Stored message times of a conversation: one, or a run of consecutive milliseconds.
-enum Stored {
-    At(i64),
-    Run(i64, i64),
-}
-
-impl Thread {
-    fn take(&mut self, stored: Stored) {
-        match stored {
-            Stored::At(at) => {
-                self.times.insert(at);
-            }
-            Stored::Run(first, last) => self.runs.push((first, last)),
-        }
-    }
-}
-
-/// The stored message times of each (conversation, second) asked: one statement per second
-/// for all its conversations (a batch's messages mostly want the same one or two seconds).
-/// A busy conversation's second is mostly one run of consecutive times (the messages of a
-/// second all want its first millisecond and take the next free one), so each second is first
-/// counted: a conversation whose times there leave no gap is one run, and only the others'
-/// times are read one by one. Kept to one table and one range: a join with a `VALUES` list of
-/// pairs became a hash join over all the business's messages, and a `UNION ALL` of one
-/// `SELECT` per pair cost more in Postgres than the reads it replaced
+/// The first and last stored message time of each conversation in one second: its first time
+/// from the second's start and its last before the next second's, each one step down the
+/// conversation's time index (`messages_conversation`) however many messages the second holds
+/// (a busy conversation's second holds a thousand); the second holds messages when the first
+/// is in it. One bound each: with both, Postgres planned a walk of the business's messages of
+/// the second (`messages_business_time`) for a prepared statement's generic plan, or on a table
+/// without statistics. One statement per second for all its conversations: a join with a
+/// `VALUES` list of pairs became a hash join over all the business's messages on Postgres
 /// (docs/decisions/0022-postgres-ingest-round-trips.md).
-async fn stored_times(
+async fn second_spans(
     conn: &mut sqlx::AnyConnection,
     business: &str,
-    seconds: &[(&str, i64)],
-) -> Result<Vec<(String, Stored)>, sqlx::Error> {
-    let mut by_second: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
-    for &(phone, second) in seconds {
-        by_second.entry(second).or_default().push(phone);
-    }
-    let range = format!(
-        "business_id = $1 AND {} AND sent_at >= $3 AND sent_at < $4",
-        Params::of(conn).one_of("phone", 2)
+    phones: &[&str],
+    second: i64,
+) -> Result<Vec<(String, Option<(i64, i64)>)>, sqlx::Error> {
+    let from = "FROM messages m WHERE m.business_id = $1 AND m.phone = k.value";
+    let sql = format!(
+        "SELECT k.value, (SELECT MIN(m.sent_at) {from} AND m.sent_at >= $3), \
+         (SELECT MAX(m.sent_at) {from} AND m.sent_at < $4) FROM {}",
+        Params::of(conn).keys(2)
     );
-    let runs_sql = format!(
-        "SELECT phone, COUNT(DISTINCT sent_at), MIN(sent_at), MAX(sent_at) FROM messages \
-         WHERE {range} GROUP BY phone"
-    );
-    let times_sql = format!("SELECT phone, sent_at FROM messages WHERE {range}");
-    let mut stored = Vec::new();
-    for (second, phones) in by_second {
-        // Only the lists' text is formatted in; the values are bound.
-        let counted =
-            sqlx::query_as::<_, (String, i64, i64, i64)>(AssertSqlSafe(runs_sql.as_str()))
-                .bind(business)
-                .bind(key_list(&phones)?)
-                .bind(second * 1000)
-                .bind((second + 1) * 1000)
-                .fetch_all(&mut *conn)
-                .await?;
-        let mut gapped: Vec<&str> = Vec::new();
-        for (phone, count, first, last) in counted {
-            if last - first + 1 == count {
-                stored.push((phone, Stored::Run(first, last)));
-            } else if let Some(phone) = phones.iter().find(|p| **p == phone) {
-                gapped.push(phone);
-            }
-        }
-        if gapped.is_empty() {
-            continue;
-        }
-        let select = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(times_sql.as_str()))
-            .bind(business)
-            .bind(key_list(&gapped)?)
-            .bind(second * 1000)
-            .bind((second + 1) * 1000);
-        let times = select.fetch_all(&mut *conn).await?;
-        stored.extend(times.into_iter().map(|(phone, at)| (phone, Stored::At(at))));
-    }
-    Ok(stored)
+    let end = (second + 1) * 1000;
+    // Only the list's text is formatted in; the values are bound.
+    let spans = sqlx::query_as::<_, (String, Option<i64>, Option<i64>)>(AssertSqlSafe(sql))
+        .bind(business)
+        .bind(key_list(phones)?)
+        .bind(second * 1000)
+        .bind(end)
+        .fetch_all(&mut *conn)
+        .await?;
+    Ok(spans
+        .into_iter()
+        .map(|(phone, first, last)| (phone, first.filter(|f| *f < end).zip(last)))
+        .collect())
 }
 
 /// What a batch's new messages change on one contact: the count, and the newest of them.

@@ -23,8 +23,8 @@ pub(super) struct Thread {
     pub(super) renamed: bool,
     /// Its latest message's time before the batch: a later time cannot be stored already.
     pub(super) stored_latest: i64,
-    /// For each second read (or past `stored_latest`), the first and last millisecond taken in
-    /// it by a stored message or by the batch, or `None` while none is.
+    /// For each second read (or starting after `stored_latest`), the first and last millisecond
+    /// taken in it by a stored message or by the batch, or `None` while none is.
     pub(super) seconds: HashMap<i64, Option<(i64, i64)>>,
     /// What the conversation list shows of it.
     pub(super) shown: Shown,
@@ -54,13 +54,13 @@ pub(super) fn thread_ids(thread: &Thread) -> OwnedIds {
     (thread.user_id.clone(), thread.username.clone())
 }
 
-/// The provider's time for a new message of `phone` when its conversation has no message at
-/// that time or later in the same second; otherwise the millisecond after the latest one there
-/// (the next second's, the same way, when that one is the second's last). The provider's times
-/// are whole seconds, so a message keeps its time unless its second already holds one at its
-/// very start, and the messages of a busy second follow each other in the order they came.
-/// `read_stored_seconds` reads the seconds a batch wants beforehand; a second reached by
-/// moving on is read here.
+/// The time for a new message of `phone` that wants `wanted` (the provider's): that time,
+/// unless it lies between the first and last time its conversation already holds in that
+/// second; then the millisecond after the second's latest (the next second's, the same way,
+/// when that one is the second's last). The provider's times are whole seconds, so a message
+/// keeps its time unless a message holds that very millisecond, and the messages of a busy
+/// second follow each other in the order they came. `read_stored_seconds` reads the seconds a
+/// batch wants beforehand; a second reached by moving on is read here.
 pub(super) async fn free_time(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -72,7 +72,7 @@ pub(super) async fn free_time(
     loop {
         let second = at.div_euclid(1000);
         if !thread.seconds.contains_key(&second) {
-            let span = if at <= thread.stored_latest {
+            let span = if second * 1000 <= thread.stored_latest {
                 second_spans(conn, business, &[phone], second)
                     .await?
                     .pop()
@@ -82,29 +82,34 @@ pub(super) async fn free_time(
             };
             thread.seconds.insert(second, span);
         }
-        let span = thread.seconds.entry(second).or_default();
-        match *span {
-            Some((first, last)) if (first..=last).contains(&at) => {
-                if last.div_euclid(1000) == (last + 1).div_euclid(1000) {
-                    *span = Some((first, last + 1));
-                    return Ok(last + 1);
-                }
-                at = last + 1;
-            }
-            Some((first, last)) => {
-                *span = Some((first.min(at), last.max(at)));
-                return Ok(at);
-            }
-            None => {
-                *span = Some((at, at));
-                return Ok(at);
-            }
+        match place(thread.seconds.entry(second).or_default(), at) {
+            Ok(time) => return Ok(time),
+            Err(next) => at = next,
         }
     }
 }
 
+/// Places a message that wants `at` in a second whose taken times span `span` (first and
+/// last), and widens the span: `Ok` with its time, or `Err` with the next second's start when
+/// it must move and the second's last millisecond is taken.
+fn place(span: &mut Option<(i64, i64)>, at: i64) -> Result<i64, i64> {
+    let time = match *span {
+        Some((first, last)) if (first..=last).contains(&at) => {
+            if (last + 1).rem_euclid(1000) == 0 {
+                return Err(last + 1);
+            }
+            last + 1
+        }
+        _ => at,
+    };
+    *span = Some(span.map_or((time, time), |(first, last)| {
+        (first.min(time), last.max(time))
+    }));
+    Ok(time)
+}
+
 /// Reads, for every conversation and second the batch's new messages want (only where the
-/// conversation has a message that late), the first and last stored time in that second: a
+/// conversation has a message that late or later), the first and last stored time in it: a
 /// statement per second for all its conversations, not one per conversation and second.
 pub(super) async fn read_stored_seconds(
     conn: &mut sqlx::AnyConnection,
@@ -116,7 +121,7 @@ pub(super) async fn read_stored_seconds(
     for (phone, at) in wanted {
         let second = at.div_euclid(1000);
         if let Some(thread) = threads.get(phone)
-            && at <= thread.stored_latest
+            && second * 1000 <= thread.stored_latest
             && !thread.seconds.contains_key(&second)
         {
             let phones = by_second.entry(second).or_default();
@@ -339,4 +344,31 @@ pub(super) async fn record_activity(
     let phones: Vec<&str> = activity.iter().map(|(phone, _)| **phone).collect();
     relist_labels(conn, business, &phones).await?;
     Ok(unread)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::place;
+
+    #[test]
+    fn a_message_keeps_a_free_time_and_otherwise_follows_the_seconds_latest() {
+        let second = 1_763_700_000_000_i64;
+        // Nothing in the second: the wanted time, again and again after it.
+        let mut span = None;
+        assert_eq!(place(&mut span, second), Ok(second));
+        assert_eq!(place(&mut span, second), Ok(second + 1));
+        assert_eq!(place(&mut span, second), Ok(second + 2));
+        assert_eq!(span, Some((second, second + 2)));
+        // An agent's reply at .500 only: the second's start is free; then after the reply.
+        let mut span = Some((second + 500, second + 500));
+        assert_eq!(place(&mut span, second), Ok(second));
+        assert_eq!(place(&mut span, second), Ok(second + 501));
+        // A time after the span is free; one inside it moves after the latest.
+        assert_eq!(place(&mut span, second + 900), Ok(second + 900));
+        assert_eq!(place(&mut span, second + 700), Ok(second + 901));
+        // The second's last millisecond taken: on to the next second's start.
+        let mut span = Some((second, second + 999));
+        assert_eq!(place(&mut span, second), Err(second + 1000));
+        assert_eq!(span, Some((second, second + 999)));
+    }
 }

@@ -24,6 +24,7 @@ const HTTP_REQUESTS: &str = "parley_http_requests_total";
 const HTTP_DURATION: &str = "parley_http_request_duration_seconds";
 const MESSAGES_INGESTED: &str = "parley_webhook_messages_ingested_total";
 const BATCH_SIZE: &str = "parley_group_commit_batch_size";
+const BATCH_DURATION: &str = "parley_group_commit_duration_seconds";
 const OUTBOX_DEPTH: &str = "parley_outbox_depth";
 const OUTBOX_RETRIES: &str = "parley_outbox_retries_total";
 const BULK_JOBS: &str = "parley_bulk_jobs_total";
@@ -52,6 +53,9 @@ pub fn handle() -> &'static PrometheusHandle {
             .set_buckets_for_metric(Matcher::Full(HTTP_DURATION.into()), &LATENCY_BUCKETS)
             .and_then(|b| {
                 b.set_buckets_for_metric(Matcher::Full(BATCH_SIZE.into()), &BATCH_BUCKETS)
+            })
+            .and_then(|b| {
+                b.set_buckets_for_metric(Matcher::Full(BATCH_DURATION.into()), &LATENCY_BUCKETS)
             })
             // Only an empty bucket list is refused, and these are constant and full.
             .unwrap_or_else(|_| PrometheusBuilder::new())
@@ -90,6 +94,11 @@ fn describe() {
         BATCH_SIZE,
         Unit::Count,
         "Writes per group-commit transaction"
+    );
+    describe_histogram!(
+        BATCH_DURATION,
+        Unit::Seconds,
+        "Time from taking a group-commit batch to its commit"
     );
     describe_gauge!(
         OUTBOX_DEPTH,
@@ -145,9 +154,10 @@ pub fn messages_ingested(count: usize) {
     counter!(MESSAGES_INGESTED).increment(count as u64);
 }
 
-/// One group-commit transaction of `size` writes.
-pub fn batch_committed(size: usize) {
+/// One group-commit transaction of `size` writes, committed `took` after the batch was taken.
+pub fn batch_committed(size: usize, took: Duration) {
     histogram!(BATCH_SIZE).record(size as f64);
+    histogram!(BATCH_DURATION).record(took.as_secs_f64());
 }
 
 /// Outgoing messages waiting, read when `/metrics` is scraped.

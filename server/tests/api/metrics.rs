@@ -87,6 +87,12 @@ both_backends!(
         assert!(after.contains("le=\"0.005\""), "{after}");
         assert!(ingested(&after) - ingested(&before) >= 3.0);
         assert!(after.contains("# TYPE parley_group_commit_batch_size histogram"));
+        let commits = "parley_group_commit_duration_seconds_count";
+        assert!(
+            sample(&after, commits, &[]).is_some_and(|n| n >= 1.0),
+            "{after}"
+        );
+        assert!(after.contains("parley_group_commit_duration_seconds_bucket{le=\"0.005\"}"));
         assert!(after.contains("parley_outbox_depth "));
         assert!(after.contains("parley_push_queue_length "));
     }

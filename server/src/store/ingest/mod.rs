@@ -7,6 +7,7 @@
 //! their way to the hub, however busy the threads of the actors that queued them.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use parley_actors::conversation::{Amendment, ConversationKey, InboundMessage, StatusUpdate};
 use parley_actors::events::Event;
@@ -92,9 +93,10 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
             .drain(..)
             .map(|p: Pending| ((p.key, p.write), (p.bus, p.answer)))
             .unzip();
+        let taken = Instant::now();
         match conn.write(&store, &items).await {
             Ok(events) => {
-                metrics::batch_committed(items.len());
+                metrics::batch_committed(items.len(), taken.elapsed());
                 let (buses, answers): (Vec<_>, Vec<_>) = outlets.into_iter().unzip();
                 let changed: Vec<bool> = events.iter().map(|e| !e.is_empty()).collect();
                 publish_together(buses.into_iter().zip(events));

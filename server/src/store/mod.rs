@@ -322,11 +322,10 @@ impl Params {
     /// (docs/decisions/0034-key-lists-as-one-parameter.md). On Postgres the list is read once
     /// and the column's index walked for its keys, as for a literal list.
     pub(super) fn one_of(&self, column: &str, n: usize) -> String {
+        let keys = format!("SELECT k.value FROM {}", self.keys(n));
         match self.backend {
-            Backend::Sqlite => format!("{column} IN (SELECT value FROM json_each(${n}))"),
-            Backend::Postgres => {
-                format!("{column} = ANY(ARRAY(SELECT json_array_elements_text(${n}::json)))")
-            }
+            Backend::Sqlite => format!("{column} IN ({keys})"),
+            Backend::Postgres => format!("{column} = ANY(ARRAY({keys}))"),
         }
     }
 

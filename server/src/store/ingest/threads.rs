@@ -1,6 +1,7 @@
 //! The conversations of a batch's inbound messages: their contacts as they were, the time each
 //! new message takes in its conversation, and the contacts' rows written back.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
 use parley_actors::conversation::{ConversationKey, InboundMessage};
@@ -71,18 +72,15 @@ pub(super) async fn free_time(
     let mut at = wanted;
     loop {
         let second = at.div_euclid(1000);
-        if !thread.seconds.contains_key(&second) {
-            let span = if second * 1000 <= thread.stored_latest {
-                second_spans(conn, business, &[phone], second)
-                    .await?
-                    .pop()
-                    .and_then(|(_, span)| span)
-            } else {
-                None
-            };
-            thread.seconds.insert(second, span);
-        }
-        match place(thread.seconds.entry(second).or_default(), at) {
+        let span = match thread.seconds.entry(second) {
+            Entry::Occupied(known) => known.into_mut(),
+            Entry::Vacant(unread) if second * 1000 <= thread.stored_latest => {
+                let read = second_spans(conn, business, &[phone], second).await?;
+                unread.insert(read.into_iter().next().and_then(|(_, span)| span))
+            }
+            Entry::Vacant(after_stored) => after_stored.insert(None),
+        };
+        match place(span, at) {
             Ok(time) => return Ok(time),
             Err(next) => at = next,
         }

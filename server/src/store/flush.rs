@@ -13,17 +13,13 @@ use sqlx::AnyConnection;
 use super::{Backend, Store};
 
 impl Store {
-    /// The first statement of a batch's transaction: its commit will not wait for the flush.
-    pub(super) async fn commit_unflushed(
-        &self,
-        conn: &mut AnyConnection,
-    ) -> Result<(), sqlx::Error> {
-        if self.backend == Backend::Postgres {
-            sqlx::query("SET LOCAL synchronous_commit = off")
-                .execute(conn)
-                .await?;
+    /// What opens a batch's transaction: on Postgres, its commit will not wait for the flush,
+    /// set in the same round trip as the `BEGIN` (a simple query may hold both).
+    pub(super) fn batch_start(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite => self.write_start(),
+            Backend::Postgres => "BEGIN; SET LOCAL synchronous_commit = off",
         }
-        Ok(())
     }
 
     /// After such a commit, on the same connection: answers once the commit is durable. A

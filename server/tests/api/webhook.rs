@@ -267,21 +267,36 @@ both_backends!(
         // Three messages of the reply's second, each in a webhook of its own: the first keeps
         // the second's first millisecond (unless the reply holds it), the others follow the
         // second's latest message, the reply among them, in the order they came.
+        // Then one five seconds later, one of the reply's second again (the conversation's
+        // latest message is later now), and a webhook with one of each second.
         let mut expected = Vec::new();
-        for n in 0..3 {
-            let id = format!("wamid.g{n}");
-            let mut message = text(CUSTOMER, &id, "again");
-            message["timestamp"] = json!(second.to_string());
-            let body = inbound(&biz.phone_number_id, CUSTOMER, "C", vec![message]);
+        let later = second + 5;
+        let webhooks = [
+            vec![second],
+            vec![second],
+            vec![second],
+            vec![later],
+            vec![second],
+            vec![second, later],
+        ];
+        for (n, seconds) in webhooks.iter().enumerate() {
+            let mut messages = Vec::new();
+            for (i, wanted) in seconds.iter().enumerate() {
+                let id = format!("wamid.g{n}-{i}");
+                let mut message = text(CUSTOMER, &id, "again");
+                message["timestamp"] = json!(wanted.to_string());
+                messages.push(message);
+                let mut at = wanted * 1000;
+                if taken.contains(&at) {
+                    let latest = taken.iter().filter(|t| t.div_euclid(1000) == *wanted).max();
+                    at = latest.expect("the second's first") + 1;
+                }
+                taken.push(at);
+                expected.push((id, at));
+            }
+            let body = inbound(&biz.phone_number_id, CUSTOMER, "C", messages);
             let (status, answer) = app.webhook(&body, &biz.app_secret).await;
             assert_eq!(status, 200, "{answer}");
-            let mut at = second * 1000;
-            if taken.contains(&at) {
-                let latest = taken.iter().filter(|t| t.div_euclid(1000) == second).max();
-                at = latest.expect("the second's first") + 1;
-            }
-            taken.push(at);
-            expected.push((id, at));
         }
         let (_, history) = app.get(&path, token).await;
         let now = stored(&history);

@@ -10,9 +10,9 @@ use serde::Serialize;
 use sqlx::Connection as _;
 
 use super::Write;
+use super::contacts::{Activity, index_changed_contacts, record_activity, save_contacts};
 use super::threads::{
-    Activity, OwnedIds, Shown, Thread, free_time, index_changed_contacts, known_threads,
-    read_stored_seconds, record_activity, save_contacts, thread_ids,
+    OwnedIds, Shown, Thread, free_time, known_threads, read_stored_seconds, thread_ids,
 };
 use crate::store::amend::apply_amendment;
 use crate::store::echoes::insert_echo;
@@ -33,8 +33,7 @@ impl Store {
         conn: &mut sqlx::AnyConnection,
         items: &[(ConversationKey, Write)],
     ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
-        let mut tx = conn.begin_with(self.write_start()).await?;
-        self.commit_unflushed(&mut tx).await?;
+        let mut tx = conn.begin_with(self.batch_start()).await?;
         // Per business: its phone number id and unread total before the batch.
         let mut businesses: HashMap<&str, (String, i64)> = HashMap::new();
         for (key, _) in items {
@@ -177,7 +176,7 @@ async fn insert_inbound(
         }
     }
     // Each contact's unread count before the batch; each message below adds its own.
-    let mut unread = record_activity(conn, business, &activity).await?;
+    let mut unread = record_activity(conn, business, &activity, &threads).await?;
     for (phone, count) in unread.iter_mut() {
         *count -= activity.get(phone.as_str()).map_or(0, |a| a.added);
     }

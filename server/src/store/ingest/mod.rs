@@ -21,6 +21,7 @@ use super::Store;
 use crate::metrics;
 
 mod batch;
+mod contacts;
 mod threads;
 
 /// Most writes in one transaction: bounds how long one commit holds the write lock.

@@ -1,5 +1,5 @@
-//! The conversations of a batch's inbound messages: their contacts as they were, the time each
-//! new message takes in its conversation, and the contacts' rows written back.
+//! The conversations of a batch's inbound messages: their contacts as they were, and the time
+//! each new message takes in its conversation.
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
@@ -7,14 +7,12 @@ use std::collections::{BTreeMap, HashMap};
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use sqlx::{AssertSqlSafe, FromRow};
 
-use crate::store::labels::relist_labels;
-use crate::store::search_index::index_contacts;
-use crate::store::{Params, key_list, now_ms, rows_per_statement};
+use crate::store::{Params, key_list};
 
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
-/// creates the contact or changes its name or ids, the time of its latest stored message, the
-/// first and last time taken in each second its new messages want, and what the list shows of
-/// it.
+/// creates the contact or changes its name or ids, whether it carries labels, the time of its
+/// latest stored message, the first and last time taken in each second its new messages want,
+/// and what the list shows of it.
 #[derive(Default)]
 pub(super) struct Thread {
     pub(super) name: String,
@@ -22,6 +20,8 @@ pub(super) struct Thread {
     pub(super) username: Option<String>,
     pub(super) created: bool,
     pub(super) renamed: bool,
+    /// It carries a label, whose list time follows its own (a new contact carries none).
+    pub(super) labelled: bool,
     /// Its latest message's time before the batch: a later time cannot be stored already.
     pub(super) stored_latest: i64,
     /// For each second read (or starting after `stored_latest`), the first and last millisecond
@@ -60,8 +60,8 @@ pub(super) fn thread_ids(thread: &Thread) -> OwnedIds {
 /// second; then the millisecond after the second's latest (the next second's, the same way,
 /// when that one is the second's last). The provider's times are whole seconds, so a message
 /// keeps its time unless a message holds that very millisecond, and the messages of a busy
-/// second follow each other in the order they came. `read_stored_seconds` reads the seconds a
-/// batch wants beforehand; a second reached by moving on is read here.
+/// second follow each other in the order they came. `known_threads` and `read_stored_seconds`
+/// read the seconds a batch wants beforehand; a second reached by moving on is read here.
 pub(super) async fn free_time(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -106,8 +106,9 @@ fn place(span: &mut Option<(i64, i64)>, at: i64) -> Result<i64, i64> {
     Ok(time)
 }
 
-/// Reads, for every conversation and second the batch's new messages want (only where the
-/// conversation has a message that late or later), the first and last stored time in it: a
+/// Reads, for every conversation and second the batch's new messages want that `known_threads`
+/// did not read (only where the conversation has a message that late or later), the first and
+/// last stored time in it: a
 /// statement per second for all its conversations, not one per conversation and second.
 pub(super) async fn read_stored_seconds(
     conn: &mut sqlx::AnyConnection,
@@ -174,16 +175,8 @@ async fn second_spans(
         .collect())
 }
 
-/// What a batch's new messages change on one contact: the count, and the newest of them.
-#[derive(Default)]
-pub(super) struct Activity {
-    pub(super) added: i64,
-    pub(super) last_at: i64,
-    pub(super) last_text: Option<String>,
-    pub(super) last_caption: Option<String>,
-}
-
-/// A known contact as the batch reads it.
+/// A known contact as the batch reads it, with the first and last stored time in the second
+/// most of the batch's messages want (when its latest message is that late).
 #[derive(FromRow)]
 struct KnownThread {
     phone: String,
@@ -195,10 +188,18 @@ struct KnownThread {
     last_message_at: Option<i64>,
     last_text: Option<String>,
     last_caption: Option<String>,
+    /// How many labels it carries.
+    labels: i64,
+    second_first: Option<i64>,
+    second_last: Option<i64>,
 }
 
-/// The batch's conversations whose contact exists: its name and latest message time (a contact
-/// that does not exist has no messages either: they go with it).
+/// The batch's conversations whose contact exists: its name, latest message time, whether it
+/// carries labels (a contact that does not exist has no messages or labels either: they go with
+/// it) and what its messages took of the second most of the batch's messages want, so that
+/// `read_stored_seconds` has the others only, mostly none. That second is read like
+/// `second_spans` reads one, except that the latest message stands for the second's last when
+/// nothing is later, and that a conversation whose latest message is earlier reads nothing.
 pub(super) async fn known_threads(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -210,143 +211,81 @@ pub(super) async fn known_threads(
         .collect();
     phones.sort_unstable();
     phones.dedup();
+    let second = common_second(messages.iter().map(|(_, _, m)| m.timestamp_ms));
+    let (start, end) = (second * 1000, (second + 1) * 1000);
     let mut threads = HashMap::with_capacity(phones.len());
+    let of_thread = "FROM messages m WHERE m.business_id = $1 AND m.phone = t.phone";
+    // Materialized, so that each contact's latest message is read once.
     let sql = format!(
-        "SELECT c.phone, c.name, c.user_id, c.username, (SELECT MAX(m.sent_at) FROM messages m \
-         WHERE m.business_id = c.business_id AND m.phone = c.phone) AS latest, \
-         c.last_message_at, c.last_text, c.last_caption \
-         FROM contacts c WHERE c.business_id = $1 AND {}",
+        "WITH t AS MATERIALIZED (SELECT c.phone, c.name, c.user_id, c.username, \
+         (SELECT MAX(m.sent_at) FROM messages m WHERE m.business_id = c.business_id \
+         AND m.phone = c.phone) AS latest, c.last_message_at, c.last_text, c.last_caption, \
+         (SELECT COUNT(*) FROM conversation_labels l WHERE l.business_id = c.business_id \
+         AND l.phone = c.phone) AS labels FROM contacts c WHERE c.business_id = $1 AND {}) \
+         SELECT t.*, CASE WHEN t.latest >= $3 THEN (SELECT MIN(m.sent_at) {of_thread} \
+         AND m.sent_at >= $3) END AS second_first, CASE WHEN t.latest >= $4 THEN \
+         (SELECT MAX(m.sent_at) {of_thread} AND m.sent_at < $4) ELSE t.latest END \
+         AS second_last FROM t",
         Params::of(conn).one_of("c.phone", 2)
     );
     // Only the list's text is formatted in; the values are bound.
     let select = sqlx::query_as::<_, KnownThread>(AssertSqlSafe(sql))
         .bind(business)
-        .bind(key_list(&phones)?);
+        .bind(key_list(&phones)?)
+        .bind(start)
+        .bind(end);
     for known in select.fetch_all(&mut *conn).await? {
+        let stored_latest = known.latest.unwrap_or(0);
+        let mut seconds = HashMap::new();
+        if start <= stored_latest {
+            let span = known.second_first.filter(|first| *first < end);
+            seconds.insert(second, span.zip(known.second_last));
+        }
         let thread = Thread {
             name: known.name,
             user_id: known.user_id,
             username: known.username,
             created: false,
             renamed: false,
-            stored_latest: known.latest.unwrap_or(0),
+            labelled: known.labels > 0,
+            stored_latest,
+            seconds,
             shown: Shown {
                 at: known.last_message_at.unwrap_or(0),
                 preview: known.last_text.or(known.last_caption),
             },
-            ..Thread::default()
         };
         threads.insert(known.phone, thread);
     }
     Ok(threads)
 }
 
-/// Inserts the batch's new contacts and updates the ones whose name or ids a message changed
-/// (their search documents follow in `index_changed_contacts`).
-pub(super) async fn save_contacts(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    threads: &HashMap<String, Thread>,
-) -> Result<(), sqlx::Error> {
-    let created: Vec<_> = threads.iter().filter(|(_, t)| t.created).collect();
-    let now = now_ms();
-    for chunk in created.chunks(rows_per_statement(6)) {
-        let sql = format!(
-            "INSERT INTO contacts (business_id, phone, name, user_id, username, created_at) \
-             VALUES {}",
-            Params::of(conn).rows(chunk.len(), 6)
-        );
-        let mut insert = sqlx::query(AssertSqlSafe(sql));
-        for (phone, thread) in chunk {
-            insert = insert
-                .bind(business)
-                .bind(*phone)
-                .bind(&thread.name)
-                .bind(&thread.user_id)
-                .bind(&thread.username)
-                .bind(now);
-        }
-        insert.execute(&mut *conn).await?;
+/// The second most of these times fall in (the latest of those that tie).
+fn common_second(times: impl Iterator<Item = i64>) -> i64 {
+    let mut counts: HashMap<i64, usize> = HashMap::new();
+    for at in times {
+        *counts.entry(at.div_euclid(1000)).or_default() += 1;
     }
-    for (phone, thread) in threads.iter().filter(|(_, t)| t.renamed) {
-        sqlx::query(
-            "UPDATE contacts SET name = $1, user_id = $2, username = $3 \
-             WHERE business_id = $4 AND phone = $5",
-        )
-        .bind(&thread.name)
-        .bind(&thread.user_id)
-        .bind(&thread.username)
-        .bind(business)
-        .bind(phone)
-        .execute(&mut *conn)
-        .await?;
-    }
-    Ok(())
-}
-
-/// Indexes the batch's new and renamed contacts for search; after their messages are written,
-/// so a new contact's document is dated at its first message.
-pub(super) async fn index_changed_contacts(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    threads: &HashMap<String, Thread>,
-) -> Result<(), sqlx::Error> {
-    let changed: Vec<&str> = threads
-        .iter()
-        .filter(|(_, t)| t.created || t.renamed)
-        .map(|(phone, _)| phone.as_str())
-        .collect();
-    index_contacts(conn, business, &changed).await
-}
-
-/// Moves each contact's last message and preview (only forward: a late message does not take
-/// the place of a newer one), latest inbound time and unread count, and its labels' list time;
-/// answers the unread counts after.
-pub(super) async fn record_activity(
-    conn: &mut sqlx::AnyConnection,
-    business: &str,
-    activity: &HashMap<&str, Activity>,
-) -> Result<HashMap<String, i64>, sqlx::Error> {
-    let activity: Vec<_> = activity.iter().collect();
-    let mut unread = HashMap::with_capacity(activity.len());
-    for chunk in activity.chunks(rows_per_statement(5) - 1) {
-        let params = Params::of(conn);
-        let sql = format!(
-            "WITH batch (phone, at, last_text, last_caption, added) AS (VALUES {}) \
-             UPDATE contacts SET \
-             last_message_at = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
-                 THEN batch.at ELSE contacts.last_message_at END, \
-             last_incoming_at = CASE WHEN batch.at >= COALESCE(contacts.last_incoming_at, 0) \
-                 THEN batch.at ELSE contacts.last_incoming_at END, \
-             last_text = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
-                 THEN batch.last_text ELSE contacts.last_text END, \
-             last_caption = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
-                 THEN batch.last_caption ELSE contacts.last_caption END, \
-             unread_count = contacts.unread_count + batch.added \
-             FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = {} \
-             RETURNING contacts.phone, contacts.unread_count",
-            params.rows(chunk.len(), 5),
-            params.nth(chunk.len() * 5 + 1)
-        );
-        let mut update = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql));
-        for (phone, a) in chunk {
-            update = update
-                .bind(**phone)
-                .bind(a.last_at)
-                .bind(&a.last_text)
-                .bind(&a.last_caption)
-                .bind(a.added);
-        }
-        unread.extend(update.bind(business).fetch_all(&mut *conn).await?);
-    }
-    let phones: Vec<&str> = activity.iter().map(|(phone, _)| **phone).collect();
-    relist_labels(conn, business, &phones).await?;
-    Ok(unread)
+    counts
+        .into_iter()
+        .max_by_key(|&(second, count)| (count, second))
+        .map_or(0, |(second, _)| second)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::place;
+    use super::{common_second, place};
+
+    #[test]
+    fn the_batchs_common_second_is_the_one_most_messages_want_and_the_latest_of_a_tie() {
+        let second = 1_763_700_000_i64;
+        let at = |s: i64, ms: i64| s * 1000 + ms;
+        let most = [at(second, 0), at(second + 1, 0), at(second + 1, 0)];
+        assert_eq!(common_second(most.into_iter()), second + 1);
+        let tie = [at(second + 2, 0), at(second, 0)];
+        assert_eq!(common_second(tie.into_iter()), second + 2);
+        assert_eq!(common_second([at(second, 999)].into_iter()), second);
+    }
 
     #[test]
     fn a_message_keeps_a_free_time_and_otherwise_follows_the_seconds_latest() {

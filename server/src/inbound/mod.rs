@@ -7,7 +7,6 @@
 mod batch;
 mod reply;
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use futures_util::future::join_all;
@@ -20,7 +19,6 @@ use crate::metrics;
 use crate::outbox::Outbox;
 use crate::push::Push;
 use crate::store::{self, Store};
-use crate::team::Team;
 use batch::Arrival;
 
 pub use batch::{Batch, SetsOff};
@@ -45,7 +43,6 @@ pub struct Intake<'a> {
     pub conversations: &'a Conversations,
     pub outbox: &'a Arc<Outbox>,
     pub push: &'a Push,
-    pub team: &'a Team,
 }
 
 impl Intake<'_> {
@@ -111,7 +108,7 @@ impl Intake<'_> {
         for outcome in changes.into_iter().chain(echoes) {
             outcome.map_err(InboundError::NotPersisted)?;
         }
-        let (mut wrote, mut seen, mut ingested) = (Vec::new(), HashSet::new(), 0);
+        let mut ingested = 0;
         for outcome in messages {
             // Only a message seen for the first time is answered, so redeliveries never double up.
             if let Some(arrival) = outcome.map_err(InboundError::NotPersisted)? {
@@ -121,13 +118,9 @@ impl Intake<'_> {
                     .get(&arrival.key.business_id)
                     .copied()
                     .unwrap_or_default();
-                if seen.insert(arrival.key.clone()) {
-                    wrote.push(arrival.key.clone());
-                }
                 self.follow_up(sets_off, arrival);
             }
         }
-        self.team.follow_up(wrote);
         metrics::messages_ingested(ingested);
         // Media is kept now, while the provider still has it (its URLs expire); a failure here
         // is retried when someone opens the file.

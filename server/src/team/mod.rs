@@ -22,7 +22,6 @@ use std::sync::Arc;
 use actix::Addr;
 use parley_actors::conversation::ConversationKey;
 use parley_actors::hub::{EventBus, Hub, OnlineUsers};
-use tokio::sync::mpsc;
 
 pub use labels::MAX_LABEL_NAME;
 pub use notes::Note;
@@ -73,18 +72,20 @@ pub struct Team {
     bus: Arc<dyn EventBus>,
     /// Knows which users have a session on this node.
     hub: Addr<Hub>,
-    /// Conversations customers wrote to, waiting for `customers_wrote`.
-    wrote: mpsc::UnboundedSender<Wrote>,
 }
 
 /// A conversation a customer wrote to, and when their message was stored (Unix ms).
 type Wrote = (ConversationKey, i64);
 
-/// Each conversation of `queued` once, where it first came, with its latest message's time.
-fn each_once(queued: &mut Vec<Wrote>) -> Vec<Wrote> {
+/// Each conversation of the `queued` batches once, where it first came, with its latest
+/// message's time.
+fn each_once(queued: &mut Vec<(Vec<ConversationKey>, i64)>) -> Vec<Wrote> {
     let mut place: HashMap<ConversationKey, usize> = HashMap::new();
-    let mut once: Vec<Wrote> = Vec::with_capacity(queued.len());
-    for (key, at) in queued.drain(..) {
+    let mut once: Vec<Wrote> = Vec::new();
+    let keys = queued
+        .drain(..)
+        .flat_map(|(keys, at)| keys.into_iter().map(move |k| (k, at)));
+    for (key, at) in keys {
         match place.get(&key) {
             Some(&i) => once[i].1 = once[i].1.max(at),
             None => {
@@ -96,48 +97,35 @@ fn each_once(queued: &mut Vec<Wrote>) -> Vec<Wrote> {
     once
 }
 
-/// Most conversations one follow-up reads together.
-const FOLLOW_UP_BATCH: usize = 4096;
+/// Most committed batches one follow-up reads together (a batch holds up to 512 writes).
+const FOLLOW_UP_BATCHES: usize = 8;
 
 impl Team {
-    /// The team rules, and the task that follows up the conversations customers write to: it
-    /// takes every conversation queued while its previous read ran, so at thousands of
-    /// webhooks a second they cost a few reads a second, not two queries each (the task runs
-    /// on the runtime this is called on).
+    /// The team rules, and the task that follows up the conversations customers write to: the
+    /// store hands it each committed batch's conversations with new customer messages, and it
+    /// takes every batch queued while its previous read ran, so at thousands of webhooks a
+    /// second they cost a read per batch, not two queries each (the task runs on the runtime
+    /// this is called on).
     pub fn new(store: Store, bus: Arc<dyn EventBus>, hub: Addr<Hub>) -> Team {
-        let (wrote, mut queued) = mpsc::unbounded_channel();
-        let team = Team {
-            store,
-            bus,
-            hub,
-            wrote,
-        };
-        let follower = team.clone();
-        actix_web::rt::spawn(async move {
-            let mut queue = Vec::new();
-            while queued.recv_many(&mut queue, FOLLOW_UP_BATCH).await > 0 {
-                let wrote = each_once(&mut queue);
-                if let Err(err) = follower.customers_wrote(&wrote).await {
-                    tracing::warn!(error = %err, "conversations not reopened or assigned");
+        let team = Team { store, bus, hub };
+        if let Some(mut queued) = team.store.take_new_inbound() {
+            let follower = team.clone();
+            actix_web::rt::spawn(async move {
+                let mut queue = Vec::new();
+                while queued.recv_many(&mut queue, FOLLOW_UP_BATCHES).await > 0 {
+                    let wrote = each_once(&mut queue);
+                    if let Err(err) = follower.customers_wrote(&wrote).await {
+                        tracing::warn!(error = %err, "conversations not reopened or assigned");
+                    }
                 }
-            }
-        });
+            });
+        }
         team
     }
 
-    /// Queues customers' conversations for `customers_wrote`, in the order given, once their
-    /// messages are stored.
-    pub fn follow_up(&self, keys: Vec<ConversationKey>) {
-        let stored_at = store::now_ms();
-        for key in keys {
-            // Closed only when the runtime stops, with nothing left to follow up.
-            let _ = self.wrote.send((key, stored_at));
-        }
-    }
-
-    /// After customers' new messages (a webhook's conversations, each once, in order): each
+    /// After customers' new messages (their batches' conversations, each once, in order): each
     /// conversation is followed up by `customer_wrote` only when one read of them all (with the
-    /// business's assignment mode) says it would change, so a webhook of a thousand
+    /// business's assignment mode) says it would change, so a batch of a thousand
     /// conversations costs a query per business, not several per conversation.
     async fn customers_wrote(&self, wrote: &[Wrote]) -> Result<(), TeamError> {
         let mut businesses: Vec<&str> = wrote.iter().map(|(k, _)| k.business_id.as_str()).collect();

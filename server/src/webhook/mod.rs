@@ -65,7 +65,6 @@ pub async fn receive(
         conversations: &state.conversations,
         outbox: &state.outbox,
         push: &state.push,
-        team: &state.team,
     };
     intake.take(batch).await?;
     Ok(HttpResponse::Ok().json(json!({"status": "success"})))

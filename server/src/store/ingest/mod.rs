@@ -52,11 +52,18 @@ struct Pending {
 #[derive(Clone)]
 pub(super) struct Ingest(mpsc::UnboundedSender<Pending>);
 
+/// The conversations of each committed batch's new customer messages, in item order, and when
+/// the batch was committed (Unix ms): what the team follows up (one read per batch, not one per
+/// webhook).
+pub type NewInbound = mpsc::UnboundedReceiver<(Vec<ConversationKey>, i64)>;
+
 impl Ingest {
-    /// The queue, and the writer that drains it (to spawn once the store exists).
-    pub(super) fn new() -> (Ingest, Writer) {
+    /// The queue, the writer that drains it (to spawn once the store exists), and the
+    /// conversations its batches' new messages went to.
+    pub(super) fn new() -> (Ingest, Writer, NewInbound) {
         let (queue, waiting) = mpsc::unbounded_channel();
-        (Ingest(queue), Writer(waiting))
+        let (wrote, new_inbound) = mpsc::unbounded_channel();
+        (Ingest(queue), Writer { waiting, wrote }, new_inbound)
     }
 
     /// Queues one write for the next batch now; the future answers once it is committed and its
@@ -82,11 +89,15 @@ impl Ingest {
     }
 }
 
-/// The receiving end of the queue.
-pub(super) struct Writer(mpsc::UnboundedReceiver<Pending>);
+/// The receiving end of the queue, and where committed new messages' conversations go.
+pub(super) struct Writer {
+    waiting: mpsc::UnboundedReceiver<Pending>,
+    wrote: mpsc::UnboundedSender<(Vec<ConversationKey>, i64)>,
+}
 
 /// Commits batches until the runtime stops (the store it holds keeps the queue open).
-pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
+pub(super) async fn run(store: Store, writer: Writer) {
+    let Writer { mut waiting, wrote } = writer;
     let mut conn = Connection::default();
     let mut batch = Vec::new();
     while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
@@ -101,6 +112,8 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
                 let (buses, answers): (Vec<_>, Vec<_>) = outlets.into_iter().unzip();
                 let changed: Vec<bool> = events.iter().map(|e| !e.is_empty()).collect();
                 publish_together(buses.into_iter().zip(events));
+                let new = items.iter().zip(&changed).filter(|(_, changed)| **changed);
+                follow_up(&wrote, new.map(|(item, _)| item));
                 for (answer, changed) in answers.into_iter().zip(changed) {
                     let _ = answer.send(Ok(changed));
                 }
@@ -113,6 +126,9 @@ pub(super) async fn run(store: Store, Writer(mut waiting): Writer) {
                         .write(&store, std::slice::from_ref(item))
                         .await
                         .map(|mut events| publish(&*bus, events.pop().unwrap_or_default()));
+                    if let Ok(true) = result {
+                        follow_up(&wrote, [item]);
+                    }
                     let _ = answer.send(result);
                 }
             }
@@ -162,6 +178,22 @@ impl Connection {
             broken.close_on_drop();
         }
         written
+    }
+}
+
+/// Hands the conversations of the new customer messages among `written` to the team's
+/// follow-up (nothing when there are none, or when nobody follows up).
+fn follow_up<'a>(
+    wrote: &mpsc::UnboundedSender<(Vec<ConversationKey>, i64)>,
+    written: impl IntoIterator<Item = &'a (ConversationKey, Write)>,
+) {
+    let keys: Vec<ConversationKey> = written
+        .into_iter()
+        .filter(|(_, write)| matches!(write, Write::Inbound(_)))
+        .map(|(key, _)| key.clone())
+        .collect();
+    if !keys.is_empty() {
+        let _ = wrote.send((keys, super::now_ms()));
     }
 }
 

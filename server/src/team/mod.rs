@@ -320,11 +320,12 @@ mod tests {
 
     #[test]
     fn each_conversation_is_followed_up_once_with_its_latest_message() {
+        // Three committed batches: a conversation in several keeps its first place and the
+        // latest commit's time.
         let mut queued = vec![
-            (key("1"), 10),
-            (key("2"), 11),
-            (key("1"), 12),
-            (key("1"), 9),
+            (vec![key("1"), key("2")], 11),
+            (vec![key("1")], 12),
+            (vec![key("1")], 9),
         ];
         assert_eq!(each_once(&mut queued), vec![(key("1"), 12), (key("2"), 11)]);
         assert!(queued.is_empty());

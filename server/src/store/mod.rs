@@ -90,7 +90,7 @@ pub use canned::{CannedMedia, CannedReply};
 pub use contact_list::{ContactPage, ContactRow, ConversationJson};
 pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};
-pub use ingest::NewInbound;
+pub use ingest::{Committed, NewInbound};
 pub use labels::Label;
 pub use list_filter::{AssigneeFilter, ListFilter};
 pub(crate) use messages::preview;

@@ -28,7 +28,7 @@ pub use notes::Note;
 pub use settings::SettingsChange;
 pub use sweep::spawn_team_sweep;
 
-use crate::store::{self, Assigned, ContactRow, Person, Standing, Store};
+use crate::store::{self, Assigned, Committed, ContactRow, Person, Standing, Store};
 
 /// The statuses a conversation can have.
 pub const STATUSES: [&str; 4] = ["open", "pending", "resolved", "snoozed"];
@@ -79,7 +79,7 @@ type Wrote = (ConversationKey, i64);
 
 /// Each conversation of the `queued` batches once, where it first came, with its latest
 /// message's time.
-fn each_once(queued: &mut Vec<(Vec<ConversationKey>, i64)>) -> Vec<Wrote> {
+fn each_once(queued: &mut Vec<Committed>) -> Vec<Wrote> {
     let mut place: HashMap<ConversationKey, usize> = HashMap::new();
     let mut once: Vec<Wrote> = Vec::new();
     let keys = queued

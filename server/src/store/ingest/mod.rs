@@ -52,10 +52,13 @@ struct Pending {
 #[derive(Clone)]
 pub(super) struct Ingest(mpsc::UnboundedSender<Pending>);
 
-/// The conversations of each committed batch's new customer messages, in item order, and when
-/// the batch was committed (Unix ms): what the team follows up (one read per batch, not one per
+/// The conversations of a committed batch's new customer messages, in item order, and when the
+/// batch was committed (Unix ms): what the team follows up (one read per batch, not one per
 /// webhook).
-pub type NewInbound = mpsc::UnboundedReceiver<(Vec<ConversationKey>, i64)>;
+pub type Committed = (Vec<ConversationKey>, i64);
+
+/// Where the writer hands over each `Committed` batch.
+pub type NewInbound = mpsc::UnboundedReceiver<Committed>;
 
 impl Ingest {
     /// The queue, the writer that drains it (to spawn once the store exists), and the
@@ -92,12 +95,11 @@ impl Ingest {
 /// The receiving end of the queue, and where committed new messages' conversations go.
 pub(super) struct Writer {
     waiting: mpsc::UnboundedReceiver<Pending>,
-    wrote: mpsc::UnboundedSender<(Vec<ConversationKey>, i64)>,
+    wrote: mpsc::UnboundedSender<Committed>,
 }
 
 /// Commits batches until the runtime stops (the store it holds keeps the queue open).
-pub(super) async fn run(store: Store, writer: Writer) {
-    let Writer { mut waiting, wrote } = writer;
+pub(super) async fn run(store: Store, Writer { mut waiting, wrote }: Writer) {
     let mut conn = Connection::default();
     let mut batch = Vec::new();
     while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
@@ -184,7 +186,7 @@ impl Connection {
 /// Hands the conversations of the new customer messages among `written` to the team's
 /// follow-up (nothing when there are none, or when nobody follows up).
 fn follow_up<'a>(
-    wrote: &mpsc::UnboundedSender<(Vec<ConversationKey>, i64)>,
+    wrote: &mpsc::UnboundedSender<Committed>,
     written: impl IntoIterator<Item = &'a (ConversationKey, Write)>,
 ) {
     let keys: Vec<ConversationKey> = written

@@ -108,8 +108,8 @@ fn place(span: &mut Option<(i64, i64)>, at: i64) -> Result<i64, i64> {
 
 /// Reads, for every conversation and second the batch's new messages want that `known_threads`
 /// did not read (only where the conversation has a message that late or later), the first and
-/// last stored time in it: a
-/// statement per second for all its conversations, not one per conversation and second.
+/// last stored time in it: a statement per second for all its conversations, not one per
+/// conversation and second.
 pub(super) async fn read_stored_seconds(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -139,13 +139,29 @@ pub(super) async fn read_stored_seconds(
     Ok(())
 }
 
-/// The first and last stored message time of each conversation in one second: its first time
-/// from the second's start and its last before the next second's, each one step down the
-/// conversation's time index (`messages_conversation`) however many messages the second holds
-/// (a busy conversation's second holds a thousand); the second holds messages when the first
-/// is in it. One bound each: with both, Postgres planned a walk of the business's messages of
-/// the second (`messages_business_time`) for a prepared statement's generic plan, or on a table
-/// without statistics. One statement per second for all its conversations: a join with a
+/// The subqueries of a second's first and last stored time in the conversation whose phone is
+/// the column `phone`, for the business `$1`: its first time from the second's start (`$3`)
+/// and its last before the next second's (`$4`), each one step down the conversation's time
+/// index (`messages_conversation`) however many messages the second holds (a busy
+/// conversation's second holds a thousand). One bound each: with both, Postgres planned a walk
+/// of the business's messages of the second (`messages_business_time`) for a prepared
+/// statement's generic plan, or on a table without statistics.
+fn second_bounds(phone: &str) -> (String, String) {
+    let from = format!("FROM messages m WHERE m.business_id = $1 AND m.phone = {phone}");
+    (
+        format!("(SELECT MIN(m.sent_at) {from} AND m.sent_at >= $3)"),
+        format!("(SELECT MAX(m.sent_at) {from} AND m.sent_at < $4)"),
+    )
+}
+
+/// A second's span from what `second_bounds` read: the second holds messages when the first is
+/// in it (before `end`, the next second's start).
+fn span(first: Option<i64>, last: Option<i64>, end: i64) -> Option<(i64, i64)> {
+    first.filter(|first| *first < end).zip(last)
+}
+
+/// The first and last stored message time of each conversation in one second
+/// (`second_bounds`). One statement per second for all its conversations: a join with a
 /// `VALUES` list of pairs became a hash join over all the business's messages on Postgres
 /// (docs/decisions/0022-postgres-ingest-round-trips.md).
 async fn second_spans(
@@ -154,10 +170,9 @@ async fn second_spans(
     phones: &[&str],
     second: i64,
 ) -> Result<Vec<(String, Option<(i64, i64)>)>, sqlx::Error> {
-    let from = "FROM messages m WHERE m.business_id = $1 AND m.phone = k.value";
+    let (first, last) = second_bounds("k.value");
     let sql = format!(
-        "SELECT k.value, (SELECT MIN(m.sent_at) {from} AND m.sent_at >= $3), \
-         (SELECT MAX(m.sent_at) {from} AND m.sent_at < $4) FROM {}",
+        "SELECT k.value, {first}, {last} FROM {}",
         Params::of(conn).keys(2)
     );
     let end = (second + 1) * 1000;
@@ -171,7 +186,7 @@ async fn second_spans(
         .await?;
     Ok(spans
         .into_iter()
-        .map(|(phone, first, last)| (phone, first.filter(|f| *f < end).zip(last)))
+        .map(|(phone, first, last)| (phone, span(first, last, end)))
         .collect())
 }
 
@@ -214,7 +229,7 @@ pub(super) async fn known_threads(
     let second = common_second(messages.iter().map(|(_, _, m)| m.timestamp_ms));
     let (start, end) = (second * 1000, (second + 1) * 1000);
     let mut threads = HashMap::with_capacity(phones.len());
-    let of_thread = "FROM messages m WHERE m.business_id = $1 AND m.phone = t.phone";
+    let (first, last) = second_bounds("t.phone");
     // Materialized, so that each contact's latest message is read once.
     let sql = format!(
         "WITH t AS MATERIALIZED (SELECT c.phone, c.name, c.user_id, c.username, \
@@ -222,10 +237,8 @@ pub(super) async fn known_threads(
          AND m.phone = c.phone) AS latest, c.last_message_at, c.last_text, c.last_caption, \
          (SELECT COUNT(*) FROM conversation_labels l WHERE l.business_id = c.business_id \
          AND l.phone = c.phone) AS labels FROM contacts c WHERE c.business_id = $1 AND {}) \
-         SELECT t.*, CASE WHEN t.latest >= $3 THEN (SELECT MIN(m.sent_at) {of_thread} \
-         AND m.sent_at >= $3) END AS second_first, CASE WHEN t.latest >= $4 THEN \
-         (SELECT MAX(m.sent_at) {of_thread} AND m.sent_at < $4) ELSE t.latest END \
-         AS second_last FROM t",
+         SELECT t.*, CASE WHEN t.latest >= $3 THEN {first} END AS second_first, \
+         CASE WHEN t.latest >= $4 THEN {last} ELSE t.latest END AS second_last FROM t",
         Params::of(conn).one_of("c.phone", 2)
     );
     // Only the list's text is formatted in; the values are bound.
@@ -238,8 +251,8 @@ pub(super) async fn known_threads(
         let stored_latest = known.latest.unwrap_or(0);
         let mut seconds = HashMap::new();
         if start <= stored_latest {
-            let span = known.second_first.filter(|first| *first < end);
-            seconds.insert(second, span.zip(known.second_last));
+            let read = span(known.second_first, known.second_last, end);
+            seconds.insert(second, read);
         }
         let thread = Thread {
             name: known.name,

@@ -29,6 +29,9 @@ else
 fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+# When and on what the run started: the report's machine table names the run, not the report.
+printf '{"started": "%s", "commit": "%s"}\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+  "$(git rev-parse --short HEAD)" >"$OUT/run.json"
 
 for port in $PARLEY_PORT $NCHAN_PORT $SECOND_PORT $PG_PORT; do
   if ss -ltnH "sport = :$port" | grep -q .; then

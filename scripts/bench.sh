@@ -29,9 +29,6 @@ else
 fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-# When and on what the run started: the report's machine table names the run, not the report.
-printf '{"started": "%s", "commit": "%s"}\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" \
-  "$(git rev-parse --short HEAD)" >"$OUT/run.json"
 
 for port in $PARLEY_PORT $NCHAN_PORT $SECOND_PORT $PG_PORT; do
   if ss -ltnH "sport = :$port" | grep -q .; then
@@ -39,6 +36,10 @@ for port in $PARLEY_PORT $NCHAN_PORT $SECOND_PORT $PG_PORT; do
     exit 1
   fi
 done
+
+# When and on what the run started: the report's machine table names the run, not the report.
+printf '{"started": "%s", "commit": "%s"}\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+  "$(git rev-parse --short HEAD)" >"$OUT/run.json"
 
 if [ "${BENCH_SKIP_BUILD:-0}" = 1 ]; then
   echo "== using the release binaries already in target/release"

@@ -48,7 +48,9 @@ use crate::sending::Sending;
 use crate::state::AppState;
 use crate::store::{Backend, Store};
 use crate::team::{Team, spawn_team_sweep};
-use crate::{api, auth, client_text, cluster, metrics, secrets, telemetry, web_app, webhook};
+use crate::{
+    api, auth, client_text, cluster, inbound, metrics, secrets, telemetry, web_app, webhook,
+};
 
 /// The client every call to the outside goes through.
 fn http_client() -> anyhow::Result<reqwest::Client> {
@@ -154,6 +156,9 @@ impl Application {
         ));
         outbox.adopt_orphans().await?;
         actix_web::rt::spawn(outbox.clone().run());
+        if let Some(media) = store.take_new_media() {
+            actix_web::rt::spawn(inbound::keep_media(store.clone(), outbox.clone(), media));
+        }
         let media_links =
             MediaLinks::new(jwt_secret.as_bytes(), settings.media.share_link_ttl_secs);
         let tokens = TokenIssuer::new(

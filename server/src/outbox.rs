@@ -344,16 +344,26 @@ impl Outbox {
         }
     }
 
-    /// Keeps a media file from the provider (`GET /{media-id}` then the short-lived URL), so it
-    /// stays viewable after the provider's URL expires.
+    /// A media file of the business: the one kept, or else fetched from the provider now and
+    /// kept (`keep_inbound_media`).
     pub async fn fetch_inbound_media(
         &self,
         business_id: &str,
         media_id: &str,
     ) -> Result<MediaFile, OutboxError> {
-        if let Some(file) = self.store.media(business_id, media_id).await? {
-            return Ok(file);
+        match self.store.media(business_id, media_id).await? {
+            Some(file) => Ok(file),
+            None => self.keep_inbound_media(business_id, media_id).await,
         }
+    }
+
+    /// Keeps a media file from the provider (`GET /{media-id}` then the short-lived URL), so it
+    /// stays viewable after the provider's URL expires.
+    pub async fn keep_inbound_media(
+        &self,
+        business_id: &str,
+        media_id: &str,
+    ) -> Result<MediaFile, OutboxError> {
         let business = self.store.business(business_id).await?;
         let creds =
             Credentials::of(&business).map_err(|e| OutboxError::NotConfigured(e.to_string()))?;

@@ -62,28 +62,6 @@ impl Message {
             | Kind::Unknown(_) => None,
         }
     }
-
-    /// The provider's id of the file this message carries, to keep while its URL lasts.
-    pub fn media_id(&self) -> Option<&str> {
-        match &self.kind {
-            Kind::Image { image: media }
-            | Kind::Video { video: media }
-            | Kind::Audio { audio: media }
-            | Kind::Document { document: media }
-            | Kind::Sticker { sticker: media } => Some(&media.id),
-            Kind::Text { .. }
-            | Kind::Location { .. }
-            | Kind::Interactive { .. }
-            | Kind::Button { .. }
-            | Kind::Order { .. }
-            | Kind::Reaction { .. }
-            | Kind::System { .. }
-            | Kind::Contacts { .. }
-            | Kind::Edit { .. }
-            | Kind::Revoke { .. }
-            | Kind::Unknown(_) => None,
-        }
-    }
 }
 
 /// `{<kind>: {media_id, media_url, mime_type, …}, caption?}`: the file is served by Parley.

@@ -31,8 +31,8 @@ pub struct Batch {
     pub(super) statuses: Vec<(ConversationKey, StatusUpdate)>,
     /// Customers' edits and deletions of earlier messages.
     pub(super) changes: Vec<Named<Arc<Amendment>>>,
-    /// Messages the business sent from the WhatsApp Business app, with any file they carry.
-    pub(super) echoes: Vec<Named<(Arc<InboundMessage>, Option<String>)>>,
+    /// Messages the business sent from the WhatsApp Business app.
+    pub(super) echoes: Vec<Named<Arc<InboundMessage>>>,
     /// Template review decisions: (business, decision).
     pub(super) templates: Vec<(String, TemplateStatusUpdate)>,
     /// Customers whose BSUID changed, announced without a message: (business, sighting).
@@ -151,13 +151,11 @@ impl Batch {
                 user_id: sighting.user_id.as_ref().map(|id| id.to_string()),
                 username: None,
             });
-            let media = echo.message.media_id().map(String::from);
             let key = conversation(business_id, sighting.key());
-            let item = (stored, media);
             self.echoes.push(Named {
                 key,
                 sighting,
-                item,
+                item: stored,
             });
         }
     }

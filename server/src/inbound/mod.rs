@@ -1,10 +1,11 @@
 //! Inbound deliveries: what one webhook POST carries is taken item by item (`batch`), each
 //! item's customer is found by phone or BSUID, everything is persisted through the conversation
-//! actors, then each message seen for the first time sets off its follow-ups: a Web Push, an
-//! automated reply (`reply`, docs/AUTOMATED_REPLIES.md), and keeping its media while the
-//! provider still has it.
+//! actors, then each message seen for the first time sets off its follow-ups: a Web Push and an
+//! automated reply (`reply`, docs/AUTOMATED_REPLIES.md). The files of committed messages are
+//! kept while the provider still has them (`media`).
 
 mod batch;
+mod media;
 mod reply;
 
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use crate::store::{self, Store};
 use batch::Arrival;
 
 pub use batch::{Batch, SetsOff};
+pub use media::keep_media;
 pub use reply::AUTOMATED_SENDER;
 
 /// Why a delivery was not taken.
@@ -70,11 +72,6 @@ impl Intake<'_> {
         for echo in &mut batch.echoes {
             self.settle(&mut echo.key, &echo.sighting).await?;
         }
-        let received = (batch.messages.iter())
-            .filter_map(|a| Some((a.key.business_id.clone(), a.message.media_id()?.to_string())));
-        let echoed = (batch.echoes.iter())
-            .filter_map(|e| Some((e.key.business_id.clone(), e.item.1.clone()?)));
-        let media: Vec<(String, String)> = received.chain(echoed).collect();
         let messages = batch.messages.into_iter().map(|arrival| async move {
             let new = self
                 .conversations
@@ -95,7 +92,7 @@ impl Intake<'_> {
         let echoes = batch
             .echoes
             .into_iter()
-            .map(|echo| async move { self.conversations.ask(&echo.key, Echo(echo.item.0)).await? });
+            .map(|echo| async move { self.conversations.ask(&echo.key, Echo(echo.item)).await? });
         let (messages, statuses, changes, echoes) = futures_util::join!(
             join_all(messages),
             join_all(statuses),
@@ -122,16 +119,6 @@ impl Intake<'_> {
             }
         }
         metrics::messages_ingested(ingested);
-        // Media is kept now, while the provider still has it (its URLs expire); a failure here
-        // is retried when someone opens the file.
-        for (business_id, media_id) in media {
-            let outbox = self.outbox.clone();
-            actix_web::rt::spawn(async move {
-                if let Err(err) = outbox.fetch_inbound_media(&business_id, &media_id).await {
-                    tracing::warn!(error = %err, "inbound media not fetched yet");
-                }
-            });
-        }
         Ok(())
     }
 

@@ -90,7 +90,7 @@ pub use canned::{CannedMedia, CannedReply};
 pub use contact_list::{ContactPage, ContactRow, ConversationJson};
 pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};
-pub use ingest::{Committed, NewInbound};
+pub use ingest::{Committed, NewInbound, NewMedia};
 pub use labels::Label;
 pub use list_filter::{AssigneeFilter, ListFilter};
 pub(crate) use messages::preview;
@@ -145,8 +145,8 @@ pub struct Store {
     backend: Backend,
     /// The group-commit writer of inbound messages and receipts.
     ingest: ingest::Ingest,
-    /// The conversations of its batches' new customer messages, until the team takes them.
-    new_inbound: Arc<Mutex<Option<NewInbound>>>,
+    /// What the writer hands over after each commit, until the tasks that follow it up take it.
+    hand_overs: Arc<Mutex<ingest::HandOvers>>,
     /// Webhook routing, remembered (`business_by_phone_number_id`).
     routes: businesses::Routes,
 }
@@ -220,12 +220,12 @@ impl Store {
             .connect_with(options)
             .await
             .with_context(|| format!("Failed to connect to {}", crate::config::redact_url(&url)))?;
-        let (ingest, writer, new_inbound) = ingest::Ingest::new();
+        let (ingest, writer, hand_overs) = ingest::Ingest::new();
         let store = Store {
             pool,
             backend,
             ingest,
-            new_inbound: Arc::new(Mutex::new(Some(new_inbound))),
+            hand_overs,
             routes: businesses::Routes::default(),
         };
         tokio::spawn(ingest::run(store.clone(), writer));
@@ -246,12 +246,6 @@ impl Store {
 
     pub fn backend(&self) -> Backend {
         self.backend
-    }
-
-    /// The conversations of each committed batch of new customer messages, for the one task that
-    /// follows them up (the team's); `None` once taken.
-    pub fn take_new_inbound(&self) -> Option<NewInbound> {
-        self.new_inbound.lock().ok()?.take()
     }
 
     /// A trivial round trip, for the health check.

@@ -1,10 +1,12 @@
 //! The outbox (outgoing messages the provider has not accepted yet) and stored media files.
 
-use sqlx::{AnyConnection, FromRow};
+use std::collections::HashSet;
+
+use sqlx::{AnyConnection, AssertSqlSafe, FromRow};
 
 use super::error::StoreResult;
 use super::outgoing::OUTBOX_LEASE_MS;
-use super::{Store, now_ms};
+use super::{Params, Store, key_list, now_ms};
 
 /// A send waiting for the provider.
 #[derive(Clone, Debug, FromRow)]
@@ -142,6 +144,28 @@ impl Store {
         .bind(id)
         .fetch_optional(&self.pool)
         .await?)
+    }
+
+    /// Which of `ids` this business keeps a file of: one read for all of them.
+    pub async fn kept_media(
+        &self,
+        business_id: &str,
+        ids: &[&str],
+    ) -> StoreResult<HashSet<String>> {
+        let params = Params {
+            backend: self.backend,
+        };
+        let sql = format!(
+            "SELECT id FROM media WHERE business_id = $1 AND {}",
+            params.one_of("id", 2)
+        );
+        // Only the list's text is formatted in; the values are bound.
+        let kept: Vec<(String,)> = sqlx::query_as(AssertSqlSafe(sql))
+            .bind(business_id)
+            .bind(key_list(ids)?)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(kept.into_iter().map(|(id,)| id).collect())
     }
 
     /// The businesses that keep a file under `id` (a share link names no business; its

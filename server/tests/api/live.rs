@@ -57,6 +57,32 @@ impl TestApp {
         }
     }
 
+    /// Uploads `bytes` to the sandbox provider, where a customer's phone would have put them;
+    /// answers the provider's media id.
+    pub async fn provider_file(
+        &self,
+        biz: &Business,
+        bytes: &[u8],
+        mime_type: &str,
+        filename: &str,
+    ) -> String {
+        let (_, profile) = self
+            .get("/identity/users/profile", &biz.session.access)
+            .await;
+        let provider_token = profile["accessToken"].as_str().expect("token");
+        let form = reqwest::multipart::Form::new()
+            .text("messaging_product", "whatsapp")
+            .text("type", mime_type.to_string())
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(bytes.to_vec()).file_name(filename.to_string()),
+            );
+        let path = format!("/sandbox/v21.0/{}/media", biz.phone_number_id);
+        let (status, uploaded) = self.post_form(&path, provider_token, form).await;
+        assert_eq!(status, 200, "{uploaded}");
+        uploaded["id"].as_str().expect("media id").to_string()
+    }
+
     /// Posts a webhook body signed with `secret`; answers (status, body).
     pub async fn webhook(&self, body: &Value, secret: &str) -> (u16, Value) {
         let raw = body.to_string();

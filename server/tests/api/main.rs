@@ -24,6 +24,7 @@ mod identity_agents;
 mod identity_login;
 mod identity_profile;
 mod identity_tokens;
+mod inbound_media;
 mod inbox;
 mod inbox_intake;
 mod inbox_streams;

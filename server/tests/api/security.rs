@@ -31,26 +31,7 @@ impl TestApp {
         mime_type: &str,
         filename: &str,
     ) -> (String, String) {
-        let (_, profile) = self
-            .get("/identity/users/profile", &biz.session.access)
-            .await;
-        let provider_token = profile["accessToken"].as_str().expect("token");
-        let form = reqwest::multipart::Form::new()
-            .text("messaging_product", "whatsapp")
-            .text("type", mime_type.to_string())
-            .part(
-                "file",
-                reqwest::multipart::Part::bytes(bytes.to_vec()).file_name(filename.to_string()),
-            );
-        let (status, uploaded) = self
-            .post_form(
-                &format!("/sandbox/v21.0/{}/media", biz.phone_number_id),
-                provider_token,
-                form,
-            )
-            .await;
-        assert_eq!(status, 200, "{uploaded}");
-        let media_id = uploaded["id"].as_str().expect("media id").to_string();
+        let media_id = self.provider_file(biz, bytes, mime_type, filename).await;
         let (status, body) = self
             .post(
                 "/sandbox/customers/inject",

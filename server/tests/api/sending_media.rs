@@ -132,26 +132,10 @@ both_backends!(
         let app = spawn_app(backend).await;
         let biz = app.business("receiver").await;
         let other = app.business("outsider").await;
-        let (_, profile) = app
-            .get("/identity/users/profile", &biz.session.access)
-            .await;
-        let provider_token = profile["accessToken"].as_str().expect("token").to_string();
         // The customer's photo, uploaded to the provider as the customer's phone would.
-        let form = reqwest::multipart::Form::new()
-            .text("messaging_product", "whatsapp")
-            .text("type", "image/png")
-            .part(
-                "file",
-                reqwest::multipart::Part::bytes(png()).file_name("photo.png"),
-            );
-        let (_, uploaded) = app
-            .post_form(
-                &format!("/sandbox/v21.0/{}/media", biz.phone_number_id),
-                &provider_token,
-                form,
-            )
+        let media_id = app
+            .provider_file(&biz, &png(), "image/png", "photo.png")
             .await;
-        let media_id = uploaded["id"].as_str().expect("media id").to_string();
 
         let (status, _) = app.post("/sandbox/customers/inject", json!({
         "from": CUSTOMER, "name": "Photographer",

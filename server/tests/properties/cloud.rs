@@ -41,7 +41,6 @@ fn read_all(body: &[u8]) {
                 for message in &value.messages {
                     let _ = message.sender(&value.contacts);
                     let _ = message.stored();
-                    let _ = message.media_id();
                     let _ = message.amends();
                 }
             }

@@ -6,7 +6,7 @@
 //! is no timer and no added wait. Being the one publisher of these events keeps them in order on
 //! their way to the hub, however busy the threads of the actors that queued them.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use parley_actors::conversation::{Amendment, ConversationKey, InboundMessage, StatusUpdate};
@@ -60,13 +60,37 @@ pub type Committed = (Vec<ConversationKey>, i64);
 /// Where the writer hands over each `Committed` batch.
 pub type NewInbound = mpsc::UnboundedReceiver<Committed>;
 
+/// The files (business id, media id) that a committed batch's customer messages and echoes
+/// carry, new or redelivered: what is kept while the provider still has it.
+pub type Media = Vec<(String, String)>;
+
+/// Where the writer hands over each batch's `Media`.
+pub type NewMedia = mpsc::UnboundedReceiver<Media>;
+
+/// What the writer hands over, until the task that follows each part up takes it (once, when the
+/// server starts).
+pub(super) struct HandOvers {
+    inbound: Option<NewInbound>,
+    media: Option<NewMedia>,
+}
+
 impl Ingest {
-    /// The queue, the writer that drains it (to spawn once the store exists), and the
-    /// conversations its batches' new messages went to.
-    pub(super) fn new() -> (Ingest, Writer, NewInbound) {
+    /// The queue, the writer that drains it (to spawn once the store exists), and what it hands
+    /// over after each commit.
+    pub(super) fn new() -> (Ingest, Writer, Arc<Mutex<HandOvers>>) {
         let (queue, waiting) = mpsc::unbounded_channel();
-        let (wrote, new_inbound) = mpsc::unbounded_channel();
-        (Ingest(queue), Writer { waiting, wrote }, new_inbound)
+        let (wrote, inbound) = mpsc::unbounded_channel();
+        let (files, media) = mpsc::unbounded_channel();
+        let hand_overs = HandOvers {
+            inbound: Some(inbound),
+            media: Some(media),
+        };
+        let writer = Writer {
+            waiting,
+            wrote,
+            files,
+        };
+        (Ingest(queue), writer, Arc::new(Mutex::new(hand_overs)))
     }
 
     /// Queues one write for the next batch now; the future answers once it is committed and its
@@ -92,14 +116,35 @@ impl Ingest {
     }
 }
 
-/// The receiving end of the queue, and where committed new messages' conversations go.
+impl Store {
+    /// The conversations of each committed batch of new customer messages, for the one task that
+    /// follows them up (the team's); `None` once taken.
+    pub fn take_new_inbound(&self) -> Option<NewInbound> {
+        self.hand_overs.lock().ok()?.inbound.take()
+    }
+
+    /// The files each committed batch's messages carry, for the one task that keeps them;
+    /// `None` once taken.
+    pub fn take_new_media(&self) -> Option<NewMedia> {
+        self.hand_overs.lock().ok()?.media.take()
+    }
+}
+
+/// The receiving end of the queue, where committed new messages' conversations go, and where
+/// the files of committed messages go.
 pub(super) struct Writer {
     waiting: mpsc::UnboundedReceiver<Pending>,
     wrote: mpsc::UnboundedSender<Committed>,
+    files: mpsc::UnboundedSender<Media>,
 }
 
 /// Commits batches until the runtime stops (the store it holds keeps the queue open).
-pub(super) async fn run(store: Store, Writer { mut waiting, wrote }: Writer) {
+pub(super) async fn run(store: Store, writer: Writer) {
+    let Writer {
+        mut waiting,
+        wrote,
+        files,
+    } = writer;
     let mut conn = Connection::default();
     let mut batch = Vec::new();
     while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
@@ -116,6 +161,7 @@ pub(super) async fn run(store: Store, Writer { mut waiting, wrote }: Writer) {
                 publish_together(buses.into_iter().zip(events));
                 let new = items.iter().zip(&changed).filter(|(_, changed)| **changed);
                 follow_up(&wrote, new.map(|(item, _)| item));
+                keep_media(&files, &items);
                 for (answer, changed) in answers.into_iter().zip(changed) {
                     let _ = answer.send(Ok(changed));
                 }
@@ -130,6 +176,9 @@ pub(super) async fn run(store: Store, Writer { mut waiting, wrote }: Writer) {
                         .map(|mut events| publish(&*bus, events.pop().unwrap_or_default()));
                     if let Ok(true) = result {
                         follow_up(&wrote, [item]);
+                    }
+                    if result.is_ok() {
+                        keep_media(&files, std::slice::from_ref(item));
                     }
                     let _ = answer.send(result);
                 }
@@ -196,6 +245,29 @@ fn follow_up<'a>(
         .collect();
     if !keys.is_empty() {
         let _ = wrote.send((keys, super::now_ms()));
+    }
+}
+
+/// Hands the files that the messages and echoes among `written` carry to the task that keeps
+/// them (nothing when there are none).
+fn keep_media(files: &mpsc::UnboundedSender<Media>, written: &[(ConversationKey, Write)]) {
+    let media: Media = written
+        .iter()
+        .filter_map(|(key, write)| {
+            let (Write::Inbound(message) | Write::Echo(message)) = write else {
+                return None;
+            };
+            // The stored shape of a file message: `{<kind>: {media_id, …}, …}`.
+            let id = message
+                .content
+                .get(&message.kind)?
+                .get("media_id")?
+                .as_str()?;
+            Some((key.business_id.clone(), id.to_string()))
+        })
+        .collect();
+    if !media.is_empty() {
+        let _ = files.send(media);
     }
 }
 

@@ -1,0 +1,85 @@
+//! The files of customers' messages and of echoes are kept as soon as their messages are
+//! stored, before anyone opens them (the provider's URLs expire); a file the provider cannot
+//! give costs nothing else of its delivery.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::kinds::echoes;
+use crate::live::*;
+
+const CUSTOMER: &str = "447700900456";
+
+/// The bytes of the business's kept file `media_id`, once it is kept (read from the database
+/// and the data dir, not through the API, which would fetch it on demand).
+async fn kept(app: &TestApp, biz: &Business, media_id: &str) -> Vec<u8> {
+    let (store, business_id) = store_of(app, biz).await;
+    let deadline = Instant::now() + EVENT_WAIT;
+    loop {
+        if let Some(file) = store.media(&business_id, media_id).await.expect("lookup") {
+            return std::fs::read(app.data_dir.path().join(&file.path)).expect("kept file");
+        }
+        assert!(Instant::now() < deadline, "{media_id} was never kept");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+both_backends!(
+    files_of_messages_and_echoes_are_kept_before_anyone_opens_them,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("keepfiles").await;
+        let jpeg = b"\xff\xd8\xff\xe0\0\x10JFIF\0a-customer-photo".to_vec();
+        let pdf = b"%PDF-1.4\n% an invoice".to_vec();
+        let photo = app
+            .provider_file(&biz, &jpeg, "image/jpeg", "photo.jpg")
+            .await;
+        let invoice = app
+            .provider_file(&biz, &pdf, "application/pdf", "inv.pdf")
+            .await;
+        let reply = app
+            .provider_file(&biz, b"\xff\xd8\xff\xe0our-shop", "image/jpeg", "shop.jpg")
+            .await;
+
+        let messages = vec![
+            json!({"from": CUSTOMER, "id": "wamid.photo", "timestamp": "1763700000",
+                   "type": "image", "image": {"id": photo, "mime_type": "image/jpeg",
+                   "sha256": "x", "caption": "this one"}}),
+            // A file the provider no longer has: the message is kept, its file is not.
+            json!({"from": CUSTOMER, "id": "wamid.gone", "timestamp": "1763700001",
+                   "type": "image", "image": {"id": "provider-lost-it", "mime_type": "image/jpeg",
+                   "sha256": "x"}}),
+            json!({"from": CUSTOMER, "id": "wamid.invoice", "timestamp": "1763700002",
+                   "type": "document", "document": {"id": invoice, "filename": "inv.pdf",
+                   "mime_type": "application/pdf", "sha256": "x"}}),
+        ];
+        let body = inbound(&biz.phone_number_id, CUSTOMER, "Priya", messages);
+        let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+        let echo = json!({"from": "15550000000", "to": CUSTOMER, "id": "wamid.echo-photo",
+                          "timestamp": "1763700060", "type": "image",
+                          "image": {"id": reply, "mime_type": "image/jpeg", "sha256": "x"}});
+        let (status, answer) = app
+            .webhook(&echoes(&biz.phone_number_id, vec![echo]), &biz.app_secret)
+            .await;
+        assert_eq!(status, 200, "{answer}");
+
+        assert_eq!(kept(&app, &biz, &photo).await, jpeg);
+        assert_eq!(kept(&app, &biz, &invoice).await, pdf);
+        assert_eq!(kept(&app, &biz, &reply).await, b"\xff\xd8\xff\xe0our-shop");
+        let (store, business_id) = store_of(&app, &biz).await;
+        let lost = store.media(&business_id, "provider-lost-it").await;
+        assert!(lost.expect("lookup").is_none());
+        let (status, history) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        assert_eq!(status, 200, "{history}");
+        assert_eq!(history["messages"].as_array().map(Vec::len), Some(4));
+    }
+);

@@ -241,7 +241,8 @@ impl Settings {
         Ok(settings)
     }
 
-    /// The database URL in force: the configured one, else SQLite in the data dir.
+    /// The database URL in force: the configured one (a Postgres one with its statement cache,
+    /// `with_statement_cache`), else SQLite in the data dir.
     pub fn database_url(&self) -> String {
         if self.database.url.is_empty() {
             format!(
@@ -249,8 +250,51 @@ impl Settings {
                 self.server.data_dir.join("parley.db").display()
             )
         } else {
-            self.database.url.clone()
+            with_statement_cache(&self.database.url)
         }
+    }
+}
+
+/// Prepared statements each Postgres connection keeps (sqlx keeps 100 unless told). The
+/// group-commit writer's multi-row statements differ with a batch's size, several hundred texts
+/// in all, and one pushed out of the cache is parsed and planned again
+/// (docs/decisions/0043-a-larger-statement-cache-on-postgres.md).
+const POSTGRES_STATEMENT_CACHE: usize = 1000;
+
+/// A Postgres URL with `statement-cache-capacity` unless it names one; any other as it is.
+fn with_statement_cache(raw: &str) -> String {
+    const KEY: &str = "statement-cache-capacity";
+    match url::Url::parse(raw) {
+        Ok(mut parsed)
+            if parsed.scheme().starts_with("postgres")
+                && !parsed.query_pairs().any(|(key, _)| key == KEY) =>
+        {
+            let capacity = POSTGRES_STATEMENT_CACHE.to_string();
+            parsed.query_pairs_mut().append_pair(KEY, &capacity);
+            parsed.to_string()
+        }
+        _ => raw.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_statement_cache;
+
+    #[test]
+    fn a_postgres_url_keeps_a_thousand_statements_unless_it_says_otherwise() {
+        assert_eq!(
+            with_statement_cache("postgres://parley:secret@db:5432/parley?sslmode=require"),
+            "postgres://parley:secret@db:5432/parley?sslmode=require&statement-cache-capacity=1000"
+        );
+        assert_eq!(
+            with_statement_cache("postgresql://db/parley"),
+            "postgresql://db/parley?statement-cache-capacity=1000"
+        );
+        let own = "postgres://db/parley?statement-cache-capacity=50";
+        assert_eq!(with_statement_cache(own), own);
+        let sqlite = "sqlite:///data/parley.db?mode=rwc";
+        assert_eq!(with_statement_cache(sqlite), sqlite);
     }
 }
 

@@ -277,6 +277,18 @@ fn with_statement_cache(raw: &str) -> String {
     }
 }
 
+/// `postgres://user:secret@host/db` → `postgres://user:***@host/db`, for logs.
+pub fn redact_url(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            // A URL that has a password can always take another one.
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => raw.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::with_statement_cache;
@@ -295,17 +307,5 @@ mod tests {
         assert_eq!(with_statement_cache(own), own);
         let sqlite = "sqlite:///data/parley.db?mode=rwc";
         assert_eq!(with_statement_cache(sqlite), sqlite);
-    }
-}
-
-/// `postgres://user:secret@host/db` → `postgres://user:***@host/db`, for logs.
-pub fn redact_url(raw: &str) -> String {
-    match url::Url::parse(raw) {
-        Ok(mut parsed) if parsed.password().is_some() => {
-            // A URL that has a password can always take another one.
-            let _ = parsed.set_password(Some("***"));
-            parsed.to_string()
-        }
-        _ => raw.to_string(),
     }
 }

@@ -4,22 +4,22 @@
 
 use std::time::{Duration, Instant};
 
+use parley_server::store::Store;
 use serde_json::json;
 
 use crate::both_backends;
 use crate::helpers::*;
-use crate::kinds::echoes;
+use crate::kinds::{echoes, history};
 use crate::live::*;
 
 const CUSTOMER: &str = "447700900456";
 
 /// The bytes of the business's kept file `media_id`, once it is kept (read from the database
 /// and the data dir, not through the API, which would fetch it on demand).
-async fn kept(app: &TestApp, biz: &Business, media_id: &str) -> Vec<u8> {
-    let (store, business_id) = store_of(app, biz).await;
+async fn kept(app: &TestApp, store: &Store, business_id: &str, media_id: &str) -> Vec<u8> {
     let deadline = Instant::now() + EVENT_WAIT;
     loop {
-        if let Some(file) = store.media(&business_id, media_id).await.expect("lookup") {
+        if let Some(file) = store.media(business_id, media_id).await.expect("lookup") {
             return std::fs::read(app.data_dir.path().join(&file.path)).expect("kept file");
         }
         assert!(Instant::now() < deadline, "{media_id} was never kept");
@@ -67,19 +67,13 @@ both_backends!(
             .await;
         assert_eq!(status, 200, "{answer}");
 
-        assert_eq!(kept(&app, &biz, &photo).await, jpeg);
-        assert_eq!(kept(&app, &biz, &invoice).await, pdf);
-        assert_eq!(kept(&app, &biz, &reply).await, b"\xff\xd8\xff\xe0our-shop");
         let (store, business_id) = store_of(&app, &biz).await;
+        assert_eq!(kept(&app, &store, &business_id, &photo).await, jpeg);
+        assert_eq!(kept(&app, &store, &business_id, &invoice).await, pdf);
+        let shop = kept(&app, &store, &business_id, &reply).await;
+        assert_eq!(shop, b"\xff\xd8\xff\xe0our-shop");
         let lost = store.media(&business_id, "provider-lost-it").await;
         assert!(lost.expect("lookup").is_none());
-        let (status, history) = app
-            .get(
-                &format!("/api/conversation/{CUSTOMER}"),
-                &biz.session.access,
-            )
-            .await;
-        assert_eq!(status, 200, "{history}");
-        assert_eq!(history["messages"].as_array().map(Vec::len), Some(4));
+        assert_eq!(history(&app, &biz, CUSTOMER).await.len(), 4);
     }
 );

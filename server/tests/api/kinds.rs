@@ -43,7 +43,7 @@ async fn deliver(app: &TestApp, biz: &Business, messages: Vec<Value>) {
 }
 
 /// The conversation's messages, oldest first.
-async fn history(app: &TestApp, biz: &Business, customer: &str) -> Vec<Value> {
+pub async fn history(app: &TestApp, biz: &Business, customer: &str) -> Vec<Value> {
     let (status, body) = app
         .get(
             &format!("/api/conversation/{customer}?limit=50"),

@@ -161,7 +161,7 @@ pub(super) async fn run(store: Store, writer: Writer) {
                 publish_together(buses.into_iter().zip(events));
                 let new = items.iter().zip(&changed).filter(|(_, changed)| **changed);
                 follow_up(&wrote, new.map(|(item, _)| item));
-                keep_media(&files, &items);
+                hand_over_media(&files, &items);
                 for (answer, changed) in answers.into_iter().zip(changed) {
                     let _ = answer.send(Ok(changed));
                 }
@@ -178,7 +178,7 @@ pub(super) async fn run(store: Store, writer: Writer) {
                         follow_up(&wrote, [item]);
                     }
                     if result.is_ok() {
-                        keep_media(&files, std::slice::from_ref(item));
+                        hand_over_media(&files, std::slice::from_ref(item));
                     }
                     let _ = answer.send(result);
                 }
@@ -250,7 +250,7 @@ fn follow_up<'a>(
 
 /// Hands the files that the messages and echoes among `written` carry to the task that keeps
 /// them (nothing when there are none).
-fn keep_media(files: &mpsc::UnboundedSender<Media>, written: &[(ConversationKey, Write)]) {
+fn hand_over_media(files: &mpsc::UnboundedSender<Media>, written: &[(ConversationKey, Write)]) {
     let media: Media = written
         .iter()
         .filter_map(|(key, write)| {

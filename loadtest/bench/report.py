@@ -22,6 +22,7 @@ import textwrap
 from datetime import datetime, timezone
 
 from postgres_sections import postgres_sections
+from repeats import repeat_line
 
 results, out_md, out_png = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -307,6 +308,10 @@ def inbox_table(prefix):
         points.append((r_, r["p50_ms"], r["p99_ms"]))
         w(f"| {r_:,} | {f(r['duration_secs'], 0)} | {msgs:,} | {f(r['delivered_per_sec'], 0)} | {f(r['p50_ms'], 2)} | {f(r['p90_ms'], 2)} | {f(r['p99_ms'], 2)} | {f(r['max_ms'], 2)} | {f(r.get('ack_p50_ms'), 2)} | {f(r.get('ack_p99_ms'), 2)} | {r['lost']:,} | {r['duplicates']} | {r['errors']} | {steal(f'{prefix}{r_}')} |")
     w("")
+    line = repeat_line(load, f, prefix, points[-1][0]) if points else None
+    if line:
+        w(textwrap.fill(line, width=96, break_on_hyphens=False))
+        w("")
     return points
 
 

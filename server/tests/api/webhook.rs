@@ -286,9 +286,12 @@ both_backends!(
                 let mut message = text(CUSTOMER, &id, "again");
                 message["timestamp"] = json!(wanted.to_string());
                 messages.push(message);
+                // A taken time follows its second's latest; past the second's last millisecond
+                // it carries into the next second, and follows that one's latest if taken too.
                 let mut at = wanted * 1000;
-                if taken.contains(&at) {
-                    let latest = taken.iter().filter(|t| t.div_euclid(1000) == *wanted).max();
+                while taken.contains(&at) {
+                    let second = at.div_euclid(1000);
+                    let latest = taken.iter().filter(|t| t.div_euclid(1000) == second).max();
                     at = latest.expect("the second's first") + 1;
                 }
                 taken.push(at);

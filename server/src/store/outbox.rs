@@ -152,18 +152,16 @@ impl Store {
         business_id: &str,
         ids: &[&str],
     ) -> StoreResult<HashSet<String>> {
-        let params = Params {
-            backend: self.backend,
-        };
+        let mut conn = self.pool.acquire().await?;
         let sql = format!(
             "SELECT id FROM media WHERE business_id = $1 AND {}",
-            params.one_of("id", 2)
+            Params::of(&conn).one_of("id", 2)
         );
         // Only the list's text is formatted in; the values are bound.
         let kept: Vec<(String,)> = sqlx::query_as(AssertSqlSafe(sql))
             .bind(business_id)
             .bind(key_list(ids)?)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *conn)
             .await?;
         Ok(kept.into_iter().map(|(id,)| id).collect())
     }

@@ -175,14 +175,16 @@ impl Store {
         let options = AnyConnectOptions::from_str(&url)
             .context("Failed to parse the database URL")?
             .disable_statement_logging();
+        // Statement journals (a multi-row statement's undo within its transaction) in memory: as
+        // a temporary file, each batch's journal went through the kernel a page at a time.
         let pragmas = match settings.database.sqlite_synchronous.as_str() {
             "normal" => {
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; \
-                         PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;"
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; \
+                 PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;"
             }
             _ => {
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; \
-                  PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;"
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA temp_store=MEMORY; \
+                 PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;"
             }
         };
         let pool = AnyPoolOptions::new()

@@ -187,8 +187,20 @@ impl Store {
                  PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;"
             }
         };
-        let pool = AnyPoolOptions::new()
-            .max_connections(settings.database.max_connections)
+        let mut pool_options =
+            AnyPoolOptions::new().max_connections(settings.database.max_connections);
+        if backend == Backend::Postgres {
+            // A Postgres connection's socket belongs to the runtime that opened it, and each
+            // HTTP worker has its own, stopped before the server's future ends: connections a
+            // request opened died under the main runtime's tasks at shutdown. So the pool opens
+            // them all here, on the main runtime, and keeps them (none is reaped for age or
+            // idleness; a broken one is still found by the ping after idling).
+            pool_options = pool_options
+                .min_connections(settings.database.max_connections)
+                .idle_timeout(None)
+                .max_lifetime(None);
+        }
+        let pool = pool_options
             // A SQLite connection is a local file that does not go stale; pinging it before each
             // use is one more round trip to its worker thread (about 0.1 ms here). A Postgres
             // connection may have been dropped by the server while it sat idle, so one idle for

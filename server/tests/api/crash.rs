@@ -2,14 +2,16 @@
 //! once after it starts again. Runs the real `parley` binary as a child process.
 
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::both_backends;
 use crate::helpers::*;
 use crate::live::*;
 
-/// A running `parley serve`, killed when dropped.
-pub struct Server(pub Child);
+/// A running `parley serve` and the lines it logged after its start-up line; killed when
+/// dropped.
+pub struct Server(pub Child, pub Arc<Mutex<Vec<String>>>);
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -57,16 +59,19 @@ pub async fn start(
         .stderr(Stdio::null())
         .spawn()
         .expect("parley starts");
-    // The start-up line names the URL; the rest of the log is drained so the pipe never fills.
+    // The start-up line names the URL; the rest of the log is kept, so the pipe never fills.
     // The log is not a terminal here, so it must carry no colour codes.
     let log = child.stdout.take().expect("stdout");
     let (port_tx, port_rx) = std::sync::mpsc::channel();
+    let kept = Arc::new(Mutex::new(Vec::new()));
+    let keep = kept.clone();
     std::thread::spawn(move || {
         use std::io::BufRead;
         let mut coloured = false;
         for line in std::io::BufReader::new(log).lines().map_while(Result::ok) {
             coloured |= line.contains('\u{1b}');
             let Some(port) = line.strip_prefix("Parley is listening on http://127.0.0.1:") else {
+                keep.lock().expect("log").push(line);
                 continue;
             };
             let _ = port_tx.send(if coloured {
@@ -78,7 +83,7 @@ pub async fn start(
             });
         }
     });
-    let server = Server(child);
+    let server = Server(child, kept);
     let port = tokio::task::spawn_blocking(move || port_rx.recv_timeout(Duration::from_secs(60)))
         .await
         .expect("join")

@@ -58,6 +58,7 @@ mod search_windows;
 mod security;
 mod sending;
 mod sending_media;
+mod shutdown;
 mod team;
 mod team_nodes;
 mod team_notes;

@@ -158,6 +158,13 @@ pub struct Store {
 /// (TEXT, BIGINT, ON CONFLICT, partial indexes), so the two schemas cannot drift apart.
 static MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
+/// Every SQLite connection's settings but `synchronous` (configured). Statement journals (a
+/// multi-row statement's undo within its transaction) stay in memory: as a temporary file, each
+/// batch's journal went through the kernel a page at a time
+/// (docs/decisions/0045-statement-journals-in-memory.md).
+const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode=WAL; PRAGMA temp_store=MEMORY; \
+    PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;";
+
 /// How long a pooled Postgres connection may sit idle before it is pinged on acquire.
 const PING_WHEN_IDLE: Duration = Duration::from_secs(1);
 
@@ -178,17 +185,9 @@ impl Store {
         let options = AnyConnectOptions::from_str(&url)
             .context("Failed to parse the database URL")?
             .disable_statement_logging();
-        // Statement journals (a multi-row statement's undo within its transaction) in memory: as
-        // a temporary file, each batch's journal went through the kernel a page at a time.
-        let pragmas = match settings.database.sqlite_synchronous.as_str() {
-            "normal" => {
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; \
-                 PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;"
-            }
-            _ => {
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA temp_store=MEMORY; \
-                 PRAGMA busy_timeout=10000; PRAGMA foreign_keys=ON;"
-            }
+        let synchronous = match settings.database.sqlite_synchronous.as_str() {
+            "normal" => "PRAGMA synchronous=NORMAL",
+            _ => "PRAGMA synchronous=FULL",
         };
         let mut pool_options =
             AnyPoolOptions::new().max_connections(settings.database.max_connections);
@@ -222,7 +221,10 @@ impl Store {
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     match backend {
-                        Backend::Sqlite => conn.execute(pragmas).await?,
+                        Backend::Sqlite => {
+                            conn.execute(SQLITE_PRAGMAS).await?;
+                            conn.execute(synchronous).await?
+                        }
                         // No parallel plans: starting workers costs tens of milliseconds on a
                         // busy node, more than the reads it would share out
                         // (docs/decisions/0033-no-parallel-query-on-postgres.md).

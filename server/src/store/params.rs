@@ -7,7 +7,7 @@ use super::Backend;
 const PARAMS_PER_STATEMENT: usize = 1000;
 
 /// Rows per multi-row statement when each row binds `columns` values.
-pub(in crate::store) fn rows_per_statement(columns: usize) -> usize {
+pub(super) fn rows_per_statement(columns: usize) -> usize {
     PARAMS_PER_STATEMENT / columns
 }
 
@@ -15,12 +15,12 @@ pub(in crate::store) fn rows_per_statement(columns: usize) -> usize {
 /// in order, and key lists bound as one parameter. In multi-row statements SQLite gets anonymous
 /// `?`: sqlx looks every numbered parameter up by a linear scan, which makes a long statement's
 /// binding cost grow with its square.
-pub(in crate::store) struct Params {
+pub(super) struct Params {
     backend: Backend,
 }
 
 impl Params {
-    pub(in crate::store) fn of(conn: &sqlx::AnyConnection) -> Params {
+    pub(super) fn of(conn: &sqlx::AnyConnection) -> Params {
         let backend = match conn.backend_name() {
             "SQLite" => Backend::Sqlite,
             _ => Backend::Postgres,
@@ -29,7 +29,7 @@ impl Params {
     }
 
     /// The `n`th parameter.
-    pub(in crate::store) fn nth(&self, n: usize) -> String {
+    pub(super) fn nth(&self, n: usize) -> String {
         match self.backend {
             Backend::Sqlite => "?".into(),
             Backend::Postgres => format!("${n}"),
@@ -37,7 +37,7 @@ impl Params {
     }
 
     /// `($1, $2), ($3, $4)`: `rows` rows of `columns` parameters, from the first.
-    pub(in crate::store) fn rows(&self, rows: usize, columns: usize) -> String {
+    pub(super) fn rows(&self, rows: usize, columns: usize) -> String {
         (0..rows)
             .map(|row| format!("({})", self.list(row * columns + 1, columns)))
             .collect::<Vec<_>>()
@@ -49,7 +49,7 @@ impl Params {
     /// plans it once, where a placeholder per key made a new statement for every length
     /// (docs/decisions/0034-key-lists-as-one-parameter.md). On Postgres the list is read once
     /// and the column's index walked for its keys, as for a literal list.
-    pub(in crate::store) fn one_of(&self, column: &str, n: usize) -> String {
+    pub(super) fn one_of(&self, column: &str, n: usize) -> String {
         let keys = format!("SELECT k.value FROM {}", self.keys(n));
         match self.backend {
             Backend::Sqlite => format!("{column} IN ({keys})"),
@@ -59,7 +59,7 @@ impl Params {
 
     /// A row source `k` with a column `value`: the keys of the list (`key_list`) bound as
     /// parameter `n`, for a statement that reads something per key.
-    pub(in crate::store) fn keys(&self, n: usize) -> String {
+    pub(super) fn keys(&self, n: usize) -> String {
         match self.backend {
             Backend::Sqlite => format!("json_each(${n}) AS k"),
             Backend::Postgres => format!("json_array_elements_text(${n}::json) AS k(value)"),
@@ -76,6 +76,6 @@ impl Params {
 }
 
 /// A list of keys bound as one parameter, a JSON array of strings, for `Params::one_of`.
-pub(in crate::store) fn key_list(keys: &[&str]) -> Result<String, sqlx::Error> {
+pub(super) fn key_list(keys: &[&str]) -> Result<String, sqlx::Error> {
     serde_json::to_string(keys).map_err(|err| sqlx::Error::Encode(Box::new(err)))
 }

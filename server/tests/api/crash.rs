@@ -2,16 +2,25 @@
 //! once after it starts again. Runs the real `parley` binary as a child process.
 
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::both_backends;
 use crate::helpers::*;
 use crate::live::*;
 
-/// A running `parley serve` and the lines it logged after its start-up line; killed when
-/// dropped.
-pub struct Server(pub Child, pub Arc<Mutex<Vec<String>>>);
+/// A running `parley serve`, killed when dropped, and the thread that reads its log.
+pub struct Server(pub Child, Option<std::thread::JoinHandle<Vec<String>>>);
+
+impl Server {
+    /// Every line it logged but its start-up line; waits for the log to end, so call it once
+    /// the process has exited.
+    pub fn log(&mut self) -> Vec<String> {
+        self.1
+            .take()
+            .map(|reader| reader.join().expect("the log's reader"))
+            .unwrap_or_default()
+    }
+}
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -63,15 +72,14 @@ pub async fn start(
     // The log is not a terminal here, so it must carry no colour codes.
     let log = child.stdout.take().expect("stdout");
     let (port_tx, port_rx) = std::sync::mpsc::channel();
-    let kept = Arc::new(Mutex::new(Vec::new()));
-    let keep = kept.clone();
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
         use std::io::BufRead;
+        let mut kept = Vec::new();
         let mut coloured = false;
         for line in std::io::BufReader::new(log).lines().map_while(Result::ok) {
             coloured |= line.contains('\u{1b}');
             let Some(port) = line.strip_prefix("Parley is listening on http://127.0.0.1:") else {
-                keep.lock().expect("log").push(line);
+                kept.push(line);
                 continue;
             };
             let _ = port_tx.send(if coloured {
@@ -82,8 +90,9 @@ pub async fn start(
                 port.parse::<u16>().map_err(|e| format!("{line}: {e}"))
             });
         }
+        kept
     });
-    let server = Server(child, kept);
+    let server = Server(child, Some(reader));
     let port = tokio::task::spawn_blocking(move || port_rx.recv_timeout(Duration::from_secs(60)))
         .await
         .expect("join")

@@ -43,16 +43,13 @@ both_backends!(
         assert!(signalled.success());
         let exit = tokio::task::spawn_blocking(move || {
             let status = server.0.wait().expect("reaped");
-            (status, server)
+            (status, server.log())
         });
-        let (status, server) = tokio::time::timeout(Duration::from_secs(30), exit)
+        let (status, log) = tokio::time::timeout(Duration::from_secs(30), exit)
             .await
             .expect("parley stops within 30 s of SIGTERM")
             .expect("join");
         assert!(status.success(), "exit status {status}");
-        // The last lines may still be in the pipe when the process is reaped.
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let log = server.1.lock().expect("log").clone();
         let warned: Vec<_> = log
             .iter()
             .filter(|line| line.contains("WARN") || line.contains("ERROR"))

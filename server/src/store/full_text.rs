@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use sqlx::{AnyConnection, Executor};
 
-use super::{Backend, Store, search_rowids};
+use super::{Backend, Store};
 
 /// How long the pending-list cleaner rests between passes: a pass moves what gathered meanwhile
 /// into the indexes proper (at 1,000 messages/s, far less than the lists' 512 kB).
@@ -146,38 +146,22 @@ SELECT (SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = cur
     AND tablename = 'search_documents' AND indexname IN \
     ('search_contact_words', 'search_documents_contact', 'search_documents_words'))";
 
-/// SQLite: the documents' indexes by conversation and by time that the shared migrations make
-/// for Postgres. On SQLite a search window is cut by the messages' time indexes and the
-/// documents' rowids (`search_rowids`), and a conversation's documents are found by their
-/// messages' ids, so inbound messages do not pay for two more index entries each.
-const SQLITE_UNUSED_INDEXES: &str = "DROP INDEX IF EXISTS search_documents_conversation; \
-    DROP INDEX IF EXISTS search_documents_time;";
-
 /// Makes `index` if it is missing or was made with another definition (filling it from the
-/// stored documents), or refills it when `refill` (the documents were renumbered), and its
-/// triggers.
-async fn prepare_fts5(
-    conn: &mut AnyConnection,
-    index: &Fts5,
-    refill: bool,
-) -> Result<(), sqlx::Error> {
+/// stored documents), and its triggers.
+async fn prepare_fts5(conn: &mut AnyConnection, index: &Fts5) -> Result<(), sqlx::Error> {
     let made: Option<(String,)> =
         sqlx::query_as("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = $1")
             .bind(index.name)
             .fetch_optional(&mut *conn)
             .await?;
-    // Only the fixed name of one of our own indexes is formatted in.
     if made.as_ref().map(|(sql,)| sql.as_str()) != Some(index.create) {
         conn.execute(index.drop_triggers).await?;
         if made.is_some() {
+            // Only the fixed name of one of our own indexes is formatted in.
             let drop = format!("DROP TABLE {}", index.name);
             conn.execute(sqlx::AssertSqlSafe(drop)).await?;
         }
         conn.execute(index.create).await?;
-        conn.execute(index.fill).await?;
-    } else if refill {
-        let clear = format!("INSERT INTO {0}({0}) VALUES ('delete-all')", index.name);
-        conn.execute(sqlx::AssertSqlSafe(clear)).await?;
         conn.execute(index.fill).await?;
     }
     conn.execute(index.triggers).await?;
@@ -221,16 +205,8 @@ impl Store {
         let mut tx = self.begin_write().await?;
         match self.backend {
             Backend::Sqlite => {
-                tx.execute(SQLITE_UNUSED_INDEXES).await?;
-                let renumber = !search_rowids::renumbered(&mut tx).await?;
-                if renumber {
-                    for index in [&EVERY_DOCUMENT, &CONTACTS] {
-                        tx.execute(index.drop_triggers).await?;
-                    }
-                    search_rowids::renumber(&mut tx).await?;
-                }
                 for index in [&EVERY_DOCUMENT, &CONTACTS] {
-                    prepare_fts5(&mut tx, index, renumber).await?;
+                    prepare_fts5(&mut tx, index).await?;
                 }
                 tx.commit().await
             }

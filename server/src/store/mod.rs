@@ -78,7 +78,6 @@ mod reply_edits;
 mod reports;
 mod search;
 mod search_index;
-mod search_rowids;
 mod team;
 mod team_auto;
 mod team_settings;

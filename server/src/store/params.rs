@@ -28,10 +28,6 @@ impl Params {
         Params { backend }
     }
 
-    pub(super) fn backend(&self) -> Backend {
-        self.backend
-    }
-
     /// The `n`th parameter.
     pub(super) fn nth(&self, n: usize) -> String {
         match self.backend {

@@ -9,7 +9,6 @@ use super::contacts::phone_number_id;
 use super::error::StoreResult;
 use super::full_text::contact_words;
 use super::search_index::CONTACT;
-use super::search_rowids::first_rowid;
 use super::{Backend, Store};
 use crate::search_text::Query;
 
@@ -87,11 +86,12 @@ const WINDOWS: [i64; 3] = [2_000, 20_000, 200_000];
 /// for wider windows.
 const FEW_MATCHES: i64 = 2_000;
 
-/// The times (both included) one step of a search covers.
+/// The times (both included) and, on SQLite, the least index rowid one step of a search covers.
 #[derive(Clone, Copy)]
 struct Bounds {
     from: i64,
     to: i64,
+    min_rowid: i64,
 }
 
 /// The scope's conditions on search documents `d`, from placeholder `$3` on (phone twice, then
@@ -174,21 +174,19 @@ pub(super) fn word_match(
 }
 
 impl Store {
-    /// The oldest time among the `size` newest items of the scope's conversation (or all)
-    /// within `bounds`; `None` when fewer remain (one search over all of them is as cheap). Only
-    /// a time index is read: on Postgres the documents', on SQLite the messages' (the documents
-    /// have none there; a window of messages is as good a cut, and contacts' documents are
-    /// dated at a message).
+    /// The oldest time and least rowid among the `size` newest documents of the scope's
+    /// conversation (or all) within `bounds`; `None` when fewer remain (one search over all of
+    /// them is as cheap). Only the time index is read (it holds the rowid on SQLite).
     async fn window(
         &self,
         business_id: &str,
         phone: &str,
         bounds: &Bounds,
         size: i64,
-    ) -> StoreResult<Option<i64>> {
-        let (items, at) = match self.backend {
-            Backend::Sqlite => ("messages", "sent_at"),
-            Backend::Postgres => ("search_documents", "at"),
+    ) -> StoreResult<Option<(i64, i64)>> {
+        let rowid = match self.backend {
+            Backend::Sqlite => "rowid",
+            Backend::Postgres => "CAST(0 AS BIGINT)",
         };
         // Without a conversation the condition is left out, so the time index alone answers.
         let in_conversation = if phone.is_empty() {
@@ -197,9 +195,9 @@ impl Store {
             "AND phone = $5"
         };
         let sql = format!(
-            "SELECT MIN({at}), COUNT(*) FROM (SELECT {at} FROM {items} \
-             WHERE business_id = $1 AND {at} >= $2 AND {at} <= $3 \
-             {in_conversation} ORDER BY {at} DESC LIMIT $4) w"
+            "SELECT MIN(at), MIN(r), COUNT(*) FROM (SELECT at, {rowid} AS r \
+             FROM search_documents WHERE business_id = $1 AND at >= $2 AND at <= $3 \
+             {in_conversation} ORDER BY at DESC LIMIT $4) w"
         );
         // Only fixed fragments are formatted in; the values are bound.
         let mut select = sqlx::query_as(sqlx::AssertSqlSafe(sql))
@@ -210,8 +208,12 @@ impl Store {
         if !phone.is_empty() {
             select = select.bind(phone);
         }
-        let (oldest, count): (Option<i64>, i64) = select.fetch_one(&self.pool).await?;
-        Ok(oldest.filter(|_| count >= size))
+        let (oldest, min_rowid, count): (Option<i64>, Option<i64>, i64) =
+            select.fetch_one(&self.pool).await?;
+        Ok(match (oldest, min_rowid) {
+            (Some(oldest), Some(min_rowid)) if count >= size => Some((oldest, min_rowid)),
+            _ => None,
+        })
     }
 
     /// Whether the words match fewer than `FEW_MATCHES` documents of the scope's conversation
@@ -262,10 +264,9 @@ impl Store {
             return Ok(Vec::new());
         }
         let (from, matches, words) = word_match(self.backend, query, "$1", Documents::Every);
-        // On SQLite the index skips every document older than the bounds by its rowid.
-        let (rowid, least_rowid) = match self.backend {
-            Backend::Sqlite => ("f.rowid", first_rowid(bounds.from)),
-            Backend::Postgres => ("CAST(0 AS BIGINT)", 0),
+        let rowid = match self.backend {
+            Backend::Sqlite => "f.rowid",
+            Backend::Postgres => "CAST(0 AS BIGINT)",
         };
         // An order the time index cannot give leaves Postgres the words' index alone.
         let newest = if few && self.backend == Backend::Postgres {
@@ -295,7 +296,7 @@ impl Store {
             .bind(before_at)
             .bind(before_id)
             .bind(limit)
-            .bind(least_rowid)
+            .bind(bounds.min_rowid)
             .fetch_all(&self.pool)
             .await?)
     }
@@ -315,10 +316,11 @@ impl Store {
         let mut rest = Bounds {
             from: scope.from_ms.unwrap_or(i64::MIN),
             to: scope.to_ms.unwrap_or(i64::MAX).min(before_at),
+            min_rowid: i64::MIN,
         };
-        // The newest documents first, in ever wider windows: a step reads every match strictly
-        // after its window's oldest time, so they come before all older ones and are complete;
-        // the next step reads from that time down. A common word
+        // The newest documents first, in ever wider windows: strictly after a window's oldest
+        // time every document of the scope is in the window, so its matches come before all
+        // older ones and are complete; the next step reads from that time down. A common word
         // or prefix fills its page in the first window without an index lookup of all its
         // matches; after it, words with few matches read the rest in one step.
         let mut rows = Vec::new();
@@ -331,11 +333,13 @@ impl Store {
                 few = true;
                 break;
             }
-            let Some(oldest) = self.window(business_id, phone, &rest, size).await? else {
+            let Some((oldest, min_rowid)) = self.window(business_id, phone, &rest, size).await?
+            else {
                 break;
             };
             let newest = Bounds {
                 from: rest.from.max(oldest.saturating_add(1)),
+                min_rowid,
                 ..rest
             };
             let wanted = limit + 1 - rows.len() as i64;

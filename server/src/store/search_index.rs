@@ -5,7 +5,7 @@
 use serde_json::Value;
 use sqlx::AnyConnection;
 
-use super::{Backend, Params, Store, key_list, now_ms, rows_per_statement, search_rowids};
+use super::{Params, Store, key_list, now_ms, rows_per_statement};
 use crate::search_text::index_text;
 
 /// Kind of a contact's document (name and number); a message's document has the message's kind.
@@ -63,41 +63,23 @@ fn message_document(message: &MessageSource) -> Option<Document> {
     })
 }
 
-/// Writes (or rewrites) documents, several rows per statement. On SQLite each is given a rowid
-/// by its time (`search_rowids`), a rewritten one a new one.
+/// Writes (or rewrites) documents, several rows per statement.
 async fn write_documents(
     conn: &mut AnyConnection,
     business_id: &str,
     documents: &[Document],
 ) -> Result<(), sqlx::Error> {
-    let params = Params::of(conn);
-    let by_time = params.backend() == Backend::Sqlite;
-    let (columns, rowid, new_rowid) = if by_time {
-        (8, "rowid, ", "rowid = excluded.rowid, ")
-    } else {
-        (7, "", "")
-    };
-    for chunk in documents.chunks(rows_per_statement(columns)) {
-        let rowids = if by_time {
-            let times: Vec<i64> = chunk.iter().map(|document| document.at).collect();
-            search_rowids::assign(conn, &times).await?
-        } else {
-            Vec::new()
-        };
+    for chunk in documents.chunks(rows_per_statement(7)) {
         let sql = format!(
-            "INSERT INTO search_documents \
-             ({rowid}business_id, doc_id, phone, kind, at, body, folded) \
-             VALUES {} ON CONFLICT (business_id, doc_id) DO UPDATE SET {new_rowid}\
-             phone = excluded.phone, kind = excluded.kind, at = excluded.at, \
-             body = excluded.body, folded = excluded.folded",
-            params.rows(chunk.len(), columns)
+            "INSERT INTO search_documents (business_id, doc_id, phone, kind, at, body, folded) \
+             VALUES {} ON CONFLICT (business_id, doc_id) DO UPDATE SET phone = excluded.phone, \
+             kind = excluded.kind, at = excluded.at, body = excluded.body, \
+             folded = excluded.folded",
+            Params::of(conn).rows(chunk.len(), 7)
         );
-        // Only fixed fragments and placeholders are formatted in; the values are bound.
+        // Only numbered placeholders are formatted in; the values are bound.
         let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for (n, document) in chunk.iter().enumerate() {
-            if let Some(rowid) = rowids.get(n) {
-                insert = insert.bind(rowid);
-            }
+        for document in chunk {
             insert = insert
                 .bind(business_id)
                 .bind(&document.doc_id)
@@ -196,54 +178,23 @@ fn contact_document((phone, name, first_at): (String, String, i64)) -> Document 
     }
 }
 
-/// Moves a conversation's documents to another customer key, before its messages move; the old
-/// key's contact document goes (the caller indexes the contact under its new key).
+/// Moves a conversation's documents to another customer key; the old key's contact document
+/// goes (the caller indexes the contact under its new key).
 pub(super) async fn move_documents(
     conn: &mut AnyConnection,
     business_id: &str,
     from: &str,
     to: &str,
 ) -> Result<(), sqlx::Error> {
-    remove_contact_document(conn, business_id, from).await?;
-    // Found by their messages' ids: SQLite keeps no index of documents by conversation.
-    sqlx::query(
-        "UPDATE search_documents SET phone = $1 WHERE business_id = $2 AND doc_id IN \
-         (SELECT message_id FROM messages WHERE business_id = $2 AND phone = $3)",
-    )
-    .bind(to)
-    .bind(business_id)
-    .bind(from)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
-/// Removes a conversation's documents, before its messages go: its messages' (by their ids)
-/// and its contact's.
-pub(super) async fn remove_documents(
-    conn: &mut AnyConnection,
-    business_id: &str,
-    phone: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "DELETE FROM search_documents WHERE business_id = $1 AND doc_id IN \
-         (SELECT message_id FROM messages WHERE business_id = $1 AND phone = $2)",
-    )
-    .bind(business_id)
-    .bind(phone)
-    .execute(&mut *conn)
-    .await?;
-    remove_contact_document(conn, business_id, phone).await
-}
-
-async fn remove_contact_document(
-    conn: &mut AnyConnection,
-    business_id: &str,
-    phone: &str,
-) -> Result<(), sqlx::Error> {
     sqlx::query("DELETE FROM search_documents WHERE business_id = $1 AND doc_id = $2")
         .bind(business_id)
-        .bind(format!("{CONTACT}:{phone}"))
+        .bind(format!("{CONTACT}:{from}"))
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("UPDATE search_documents SET phone = $1 WHERE business_id = $2 AND phone = $3")
+        .bind(to)
+        .bind(business_id)
+        .bind(from)
         .execute(&mut *conn)
         .await?;
     Ok(())

@@ -32,7 +32,7 @@ async fn found(app: &TestApp, biz: &Business, q: &str) -> Vec<(String, Option<St
 }
 
 /// The app's database, for statements of the test's own.
-pub async fn database(app: &TestApp) -> sqlx::AnyPool {
+async fn database(app: &TestApp) -> sqlx::AnyPool {
     sqlx::any::install_default_drivers();
     sqlx::AnyPool::connect(&app.settings.database_url())
         .await

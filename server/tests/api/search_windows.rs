@@ -6,9 +6,8 @@ use serde_json::Value;
 
 use crate::both_backends;
 use crate::helpers::*;
-use crate::live::{Business, store_of};
+use crate::live::Business;
 use crate::search::{deliver, found, search, text_at};
-use crate::search_upkeep::database;
 
 const CUSTOMER: &str = "16505551234";
 /// More documents than the first window (2,000) holds, and more matches of `th` further back
@@ -51,81 +50,27 @@ async fn pages(app: &TestApp, biz: &Business, q: &str, limit: usize, pages: usiz
     seen
 }
 
-/// A business whose history holds `MESSAGES` messages, one a second, delivered oldest first.
-async fn seeded(backend: Backend) -> (TestApp, Business) {
-    let app = spawn_app(backend).await;
-    let biz = app.business("windows").await;
-    for start in (0..MESSAGES).step_by(BATCH as usize) {
-        let batch: Vec<Value> = (start..(start + BATCH).min(MESSAGES))
-            .map(|i| text_at(CUSTOMER, &format!("wamid.{i:04}"), &body(i), i))
-            .collect();
-        deliver(&app, &biz, CUSTOMER, batch).await;
-    }
-    (app, biz)
-}
-
-/// Pages of `th` and the results of `thanks` are those of one search over everything.
-async fn pages_newest_first(app: &TestApp, biz: &Business) {
-    let newest_first = (0..MESSAGES)
-        .rev()
-        .filter(|&i| body(i).starts_with("th"))
-        .map(|i| format!("wamid.{i:04}"));
-    // Four matches among the newest 2,000 documents, then the older ones: three pages of
-    // ten cross from the first window into the rest of the history.
-    let expected: Vec<String> = newest_first.clone().take(30).collect();
-    assert_eq!(pages(app, biz, "th", 10, 3).await, expected);
-    // One word, the same order.
-    let thanks: Vec<String> = newest_first.take(4).collect();
-    assert_eq!(found(app, biz, "thanks").await, thanks);
-}
-
 both_backends!(
     a_short_prefix_rare_among_the_newest_pages_newest_first_across_windows,
     |backend| async move {
-        let (app, biz) = seeded(backend).await;
-        pages_newest_first(&app, &biz).await;
+        let app = spawn_app(backend).await;
+        let biz = app.business("windows").await;
+        for start in (0..MESSAGES).step_by(BATCH as usize) {
+            let batch: Vec<Value> = (start..(start + BATCH).min(MESSAGES))
+                .map(|i| text_at(CUSTOMER, &format!("wamid.{i:04}"), &body(i), i))
+                .collect();
+            deliver(&app, &biz, CUSTOMER, batch).await;
+        }
+        let newest_first = (0..MESSAGES)
+            .rev()
+            .filter(|&i| body(i).starts_with("th"))
+            .map(|i| format!("wamid.{i:04}"));
+        // Four matches among the newest 2,000 documents, then the older ones: three pages of
+        // ten cross from the first window into the rest of the history.
+        let expected: Vec<String> = newest_first.clone().take(30).collect();
+        assert_eq!(pages(&app, &biz, "th", 10, 3).await, expected);
+        // One word, the same order.
+        let thanks: Vec<String> = newest_first.take(4).collect();
+        assert_eq!(found(&app, &biz, "thanks").await, thanks);
     }
 );
-
-/// On SQLite a version before rowids by time numbered documents as they came, and kept indexes
-/// of them by conversation and by time: here the newest come first, the worst order for a
-/// window that skips rowids below its oldest time's.
-const NUMBERED_AS_THEY_CAME: &str = "\
-    UPDATE search_documents SET rowid = -rowid; \
-    UPDATE search_documents SET rowid = (2000000000000 - at) * 2 + (kind = 'contact'); \
-    DELETE FROM search_backfills WHERE name = 'rowids by time'; \
-    CREATE INDEX search_documents_conversation ON search_documents(business_id, phone, at); \
-    CREATE INDEX search_documents_time ON search_documents(business_id, at)";
-
-#[actix_web::test]
-async fn on_sqlite_documents_of_an_older_numbering_are_renumbered_by_time_at_start() {
-    let (app, biz) = seeded(Backend::Sqlite).await;
-    let pool = database(&app).await;
-    sqlx::raw_sql(NUMBERED_AS_THEY_CAME)
-        .execute(&pool)
-        .await
-        .expect("older numbering");
-
-    let (store, _) = store_of(&app, &biz).await;
-    store.migrate().await.expect("migrations and search index");
-    let below: (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM search_documents WHERE rowid < at * 1048576 OR rowid IS NULL",
-    )
-    .fetch_one(&pool)
-    .await
-    .expect("rowids");
-    assert_eq!(below, (0,));
-    let indexes: (i64,) = sqlx::query_as(
-        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' \
-         AND name IN ('search_documents_conversation', 'search_documents_time')",
-    )
-    .fetch_one(&pool)
-    .await
-    .expect("catalog");
-    assert_eq!(indexes, (0,));
-    pages_newest_first(&app, &biz).await;
-    // New messages take rowids by their time beside the renumbered ones.
-    let late = text_at(CUSTOMER, "wamid.late", "thanks again", MESSAGES);
-    deliver(&app, &biz, CUSTOMER, vec![late]).await;
-    assert_eq!(found(&app, &biz, "again").await, ["wamid.late"]);
-}

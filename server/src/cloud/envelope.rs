@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::echo::EchoMessage;
 use super::lenient;
 use super::message::Message;
+use super::state_sync::StateSyncItem;
 use crate::plain_text;
 
 /// One webhook POST.
@@ -84,7 +85,10 @@ pub enum Change {
     /// `user_id_update` (an early shape of the `user_changed_user_id` system message): customers
     /// whose BSUID changed.
     UserIdUpdate(Box<UserIdUpdateValue>),
-    /// Any other field (app state sync, account updates, …), kept as sent and not acted on.
+    /// `smb_app_state_sync`: contacts the business added, edited or removed in the WhatsApp
+    /// Business app's address book.
+    StateSync(Box<StateSyncValue>),
+    /// Any other field (account updates, history, …), kept as sent and not acted on.
     Unknown { field: String, value: Value },
 }
 
@@ -105,6 +109,7 @@ impl<'de> Deserialize<'de> for Change {
             }
             "smb_message_echoes" if value.is_object() => Change::Echoes(Box::new(read(value))),
             "user_id_update" if value.is_object() => Change::UserIdUpdate(Box::new(read(value))),
+            "smb_app_state_sync" if value.is_object() => Change::StateSync(Box::new(read(value))),
             _ => Change::Unknown {
                 field: field.to_string(),
                 value,
@@ -121,6 +126,7 @@ impl Change {
             Change::TemplateStatus(_) => None,
             Change::Echoes(value) => value.metadata.phone_number_id.as_deref(),
             Change::UserIdUpdate(value) => value.metadata.phone_number_id.as_deref(),
+            Change::StateSync(value) => value.metadata.phone_number_id.as_deref(),
             Change::Unknown { value, .. } => value.pointer("/metadata/phone_number_id")?.as_str(),
         }
     }
@@ -160,6 +166,15 @@ pub struct UserIdUpdateValue {
     pub metadata: Metadata,
     #[serde(default, deserialize_with = "lenient::items")]
     pub user_id_update: Vec<UserIdChange>,
+}
+
+/// The `value` of a `smb_app_state_sync` change: `{metadata, state_sync: [StateSyncItem]}`.
+#[derive(Debug, Default, Deserialize)]
+pub struct StateSyncValue {
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    pub metadata: Metadata,
+    #[serde(default, deserialize_with = "lenient::items")]
+    pub state_sync: Vec<StateSyncItem>,
 }
 
 /// One customer's new BSUID.

@@ -7,6 +7,7 @@
 //! - `message`: one inbound message by its `type`
 //! - `cards`: shared contact cards and ad referrals a message may carry
 //! - `echo`: messages the business sent from the WhatsApp Business app (coexistence echoes)
+//! - `state_sync`: contacts of the WhatsApp Business app's address book
 //! - `sender`: who an inbound message or identity change names as its customer
 //! - `inbound`: what the inbox stores of an inbound message (kind, content, media to keep)
 //! - `graph`: the Graph API bodies the provider client sends and reads
@@ -20,13 +21,14 @@ pub mod inbound;
 pub mod lenient;
 pub mod message;
 pub mod sender;
+pub mod state_sync;
 
 #[cfg(test)]
 mod tests;
 
 pub use envelope::{
-    Change, EchoesValue, Envelope, EnvelopeError, MessagesValue, Status, TemplateStatusUpdate,
-    UserIdUpdateValue,
+    Change, EchoesValue, Envelope, EnvelopeError, MessagesValue, StateSyncValue, Status,
+    TemplateStatusUpdate, UserIdUpdateValue,
 };
 pub use message::{Interactive, Kind, Message};
 

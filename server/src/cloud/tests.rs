@@ -241,12 +241,39 @@ fn template_decisions_and_unknown_fields_are_changes_of_their_own() {
     );
     assert_eq!(change.phone_number_id(), Some("106540352242922"));
 
-    let synced = json!({"metadata": {"phone_number_id": "1"}, "state_sync": []});
-    let change = &envelope("smb_app_state_sync", synced.clone()).entry[0].changes[0];
+    let history = json!({"metadata": {"phone_number_id": "1"}, "history": []});
+    let change = &envelope("history", history.clone()).entry[0].changes[0];
     let Change::Unknown { field, value } = change else {
         panic!("not kept as sent");
     };
-    assert_eq!((field.as_str(), value), ("smb_app_state_sync", &synced));
+    assert_eq!((field.as_str(), value), ("history", &history));
+}
+
+#[test]
+fn the_app_address_book_names_customers_by_full_or_first_name() {
+    let synced = json!({"metadata": {"phone_number_id": "106540352242922"}, "state_sync": [
+        {"type": "contact", "action": "add", "metadata": {"timestamp": "1739321024"},
+         "contact": {"full_name": "Pablo Morales", "first_name": "Pablo", "phone_number": "16505551234"}},
+        {"type": "contact", "action": "add", "contact": {"first_name": "Ana", "phone_number": "+1 650 555 0000"}},
+        {"type": "contact", "action": "remove", "contact": {"phone_number": "16505551234"}},
+        {"type": "contact", "action": "add", "contact": {"full_name": "No phone"}},
+    ]});
+    let change = &envelope("smb_app_state_sync", synced).entry[0].changes[0];
+    let Change::StateSync(value) = change else {
+        panic!("not read as an address book change");
+    };
+    assert_eq!(change.phone_number_id(), Some("106540352242922"));
+    let named: Vec<(String, String)> = (value.state_sync.iter())
+        .filter_map(|item| item.named_contact())
+        .map(|(phone, name)| (phone.into_string(), name))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("16505551234".to_string(), "Pablo Morales".to_string()),
+            ("16505550000".to_string(), "Ana".to_string()),
+        ]
+    );
 }
 
 #[test]

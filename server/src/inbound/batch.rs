@@ -11,7 +11,8 @@ use parley_actors::conversation::{
 use sha2::{Digest, Sha256};
 
 use crate::cloud::{
-    EchoesValue, Kind, Message, MessagesValue, TemplateStatusUpdate, UserIdUpdateValue,
+    EchoesValue, Kind, Message, MessagesValue, StateSyncValue, TemplateStatusUpdate,
+    UserIdUpdateValue,
 };
 use crate::customer::{CustomerKey, Sighting};
 
@@ -37,6 +38,9 @@ pub struct Batch {
     pub(super) templates: Vec<(String, TemplateStatusUpdate)>,
     /// Customers whose BSUID changed, announced without a message: (business, sighting).
     pub(super) identities: Vec<(String, Sighting)>,
+    /// Names the business gave customers in the WhatsApp Business app's address book, per
+    /// business: (phone, name).
+    pub(super) app_contacts: HashMap<String, Vec<(String, String)>>,
     /// Per business id.
     pub(super) sets_off: HashMap<String, SetsOff>,
 }
@@ -169,6 +173,24 @@ impl Batch {
             };
             self.identities.push((business_id.to_string(), sighting));
         }
+    }
+
+    /// Adds the contacts added or edited in the WhatsApp Business app's address book of a
+    /// `smb_app_state_sync` change for `business_id`. A removal from the address book leaves the
+    /// customer and their history as they are.
+    pub fn add_state_sync(&mut self, business_id: &str, value: StateSyncValue) {
+        let named = value.state_sync.iter().filter_map(|item| {
+            let named = item.named_contact();
+            if named.is_none() {
+                tracing::debug!(kind = ?item.kind, action = ?item.action, "app state sync item not acted on");
+            }
+            named.map(|(phone, name)| (phone.into_string(), name))
+        });
+        (self
+            .app_contacts
+            .entry(business_id.to_string())
+            .or_default())
+        .extend(named);
     }
 
     /// Adds a template review decision for `business_id`.

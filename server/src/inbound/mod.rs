@@ -60,6 +60,10 @@ impl Intake<'_> {
             let (_, events) = self.store.identify(business_id, sighting).await?;
             self.bus.publish(events);
         }
+        for (business_id, named) in &batch.app_contacts {
+            let (_, events) = self.store.import_contacts(business_id, named).await?;
+            self.bus.publish(events);
+        }
         batch.share_phones();
         // Which customer each item is from, in delivery order: linking a phone and a BSUID, or
         // a changed number, moves records before the item is stored under its key.

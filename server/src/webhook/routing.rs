@@ -64,6 +64,7 @@ pub async fn batch(
                 Change::TemplateStatus(update) => batch.add_template_decision(&business.id, update),
                 Change::Echoes(value) => batch.add_echoes(&business.id, *value),
                 Change::UserIdUpdate(value) => batch.add_user_id_changes(&business.id, *value),
+                Change::StateSync(value) => batch.add_state_sync(&business.id, *value),
                 Change::Unknown { field, .. } => {
                     tracing::debug!(field = %field, "webhook change not acted on");
                 }

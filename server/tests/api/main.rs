@@ -1,6 +1,7 @@
 //! Integration tests: the real application on a random port, on SQLite and on Postgres.
 
 mod accounts;
+mod app_contacts;
 mod auto_replies;
 mod bad_input;
 mod bombs;

@@ -26,6 +26,9 @@ pub use batch::{Batch, SetsOff};
 pub use media::keep_media;
 pub use reply::AUTOMATED_SENDER;
 
+/// Address-book contacts written per transaction.
+const APP_CONTACTS_PER_WRITE: usize = 500;
+
 /// Why a delivery was not taken.
 #[derive(Debug, thiserror::Error)]
 pub enum InboundError {
@@ -60,9 +63,13 @@ impl Intake<'_> {
             let (_, events) = self.store.identify(business_id, sighting).await?;
             self.bus.publish(events);
         }
+        // A whole address book comes at once when the sync starts: written a share at a time,
+        // so the write lock is never held for all of it (a redelivery changes nothing twice).
         for (business_id, named) in &batch.app_contacts {
-            let (_, events) = self.store.import_contacts(business_id, named).await?;
-            self.bus.publish(events);
+            for share in named.chunks(APP_CONTACTS_PER_WRITE) {
+                let (_, events) = self.store.import_contacts(business_id, share).await?;
+                self.bus.publish(events);
+            }
         }
         batch.share_phones();
         // Which customer each item is from, in delivery order: linking a phone and a BSUID, or

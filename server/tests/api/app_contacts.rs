@@ -146,3 +146,26 @@ both_backends!(
         assert_eq!(names(&app, &biz).await.len(), 1);
     }
 );
+
+both_backends!(
+    a_whole_address_book_in_one_delivery_is_taken,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("wholebook").await;
+        let phone = |i: usize| format!("1650560{i:04}");
+        let items: Vec<Value> = (0..1_200)
+            .map(|i| contact("add", Some(&format!("Customer {i}")), None, &phone(i)))
+            .collect();
+        deliver(&app, &biz, &state_sync(&biz.phone_number_id, json!(items))).await;
+        for i in [0, 499, 500, 1_199] {
+            let found = rows(
+                &app,
+                &biz.session.access,
+                &format!("page=1&search_query={}", phone(i)),
+            )
+            .await;
+            assert_eq!(found.len(), 1, "{i}: {found:?}");
+            assert_eq!(found[0]["name"], format!("Customer {i}"));
+        }
+    }
+);

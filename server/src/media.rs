@@ -216,7 +216,9 @@ pub async fn store_file(
 }
 
 /// Writes a business's file under `media/<business>/<id>`; answers that path, relative to
-/// `data_dir`, for the caller to record.
+/// `data_dir`, for the caller to record. The bytes go to a file of their own first and are then
+/// renamed into place, so a reader never sees part of a file: the same file may be fetched twice
+/// at once (kept after its batch, and asked for by someone who opened it before that).
 pub async fn write_file(
     data_dir: &Path,
     business_id: &str,
@@ -232,13 +234,47 @@ pub async fn write_file(
     if let Some(parent) = path.parent() {
         tokio::fs::create_dir_all(parent).await?;
     }
-    tokio::fs::write(&path, bytes).await?;
+    let part = path.with_file_name(format!("{id}.{}.part", uuid::Uuid::new_v4().simple()));
+    tokio::fs::write(&part, bytes).await?;
+    if let Err(err) = tokio::fs::rename(&part, &path).await {
+        // Best effort: the error that matters is the rename's.
+        let _ = tokio::fs::remove_file(&part).await;
+        return Err(err.into());
+    }
     Ok(relative)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 3)]
+    async fn a_file_written_twice_at_once_is_never_read_in_part() {
+        let dir = tempfile::tempdir().expect("dir");
+        let bytes: Vec<u8> = (0..2_000_000u32).map(|i| (i % 251) as u8).collect();
+        let path = write_file(dir.path(), "b", "m1", &bytes)
+            .await
+            .expect("first");
+        let writers: Vec<_> = (0..2)
+            .map(|_| {
+                let (root, bytes) = (dir.path().to_path_buf(), bytes.clone());
+                tokio::spawn(async move {
+                    for _ in 0..20 {
+                        write_file(&root, "b", "m1", &bytes).await.expect("written");
+                    }
+                })
+            })
+            .collect();
+        let file = dir.path().join(&path);
+        for _ in 0..200 {
+            let read = tokio::fs::read(&file).await.expect("read");
+            assert_eq!(read.len(), bytes.len(), "a part of the file was read");
+        }
+        for writer in writers {
+            writer.await.expect("writer");
+        }
+        assert_eq!(tokio::fs::read(&file).await.expect("read"), bytes);
+    }
 
     #[test]
     fn types_are_read_from_the_bytes() {

@@ -242,8 +242,9 @@ impl Store {
         Ok(events)
     }
 
-    /// Adds new numbers, renames known ones whose name differs, counts the rest; each added or
-    /// renamed contact is announced (`new_contact`, with the ids it has).
+    /// Adds new numbers (each announced with `new_contact`), renames known ones whose name
+    /// differs, counts the rest. A rename is not announced: a `new_contact` puts a row the list
+    /// does not hold at its top, where a renamed conversation does not belong.
     pub async fn import_contacts(
         &self,
         business_id: &str,
@@ -258,24 +259,19 @@ impl Store {
                 business_id: business_id.to_string(),
                 phone: phone.clone(),
             };
-            let before: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
-                "SELECT name, user_id, username FROM contacts WHERE business_id = $1 AND phone = $2",
-            )
-            .bind(business_id)
-            .bind(phone)
-            .fetch_optional(&mut *tx)
-            .await?;
+            let before: Option<(String,)> =
+                sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
+                    .bind(business_id)
+                    .bind(phone)
+                    .fetch_optional(&mut *tx)
+                    .await?;
             ensure_contact(&mut tx, &key, Some(name)).await?;
             match before {
                 None => {
                     counts.added += 1;
                     drafts.push(new_contact_draft(&pnid, phone, name, (None, None), None));
                 }
-                Some((old, user_id, username)) if old != *name => {
-                    counts.updated += 1;
-                    let ids = (user_id.as_deref(), username.as_deref());
-                    drafts.push(new_contact_draft(&pnid, phone, name, ids, None));
-                }
+                Some((old,)) if old != *name => counts.updated += 1,
                 Some(_) => counts.unchanged += 1,
             }
         }

@@ -195,17 +195,19 @@ impl Store {
         new_phone: Option<&str>,
     ) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
-        let exists: Option<(String,)> =
-            sqlx::query_as("SELECT phone FROM contacts WHERE business_id = $1 AND phone = $2")
-                .bind(business_id)
-                .bind(phone)
-                .fetch_optional(&mut *tx)
-                .await?;
-        if exists.is_none() {
+        // Its ids go with the announcement, so that an open list keeps showing its username.
+        let ids: Option<(Option<String>, Option<String>)> = sqlx::query_as(
+            "SELECT user_id, username FROM contacts WHERE business_id = $1 AND phone = $2",
+        )
+        .bind(business_id)
+        .bind(phone)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((user_id, username)) = ids else {
             return Err(Error::NotFound(format!(
                 "No contact with the number {phone}"
             )));
-        }
+        };
         let target = new_phone.filter(|n| *n != phone).unwrap_or(phone);
         if target != phone {
             let taken: Option<(String,)> =
@@ -236,7 +238,8 @@ impl Store {
         index_contacts(&mut tx, business_id, &[target]).await?;
         let pnid = phone_number_id(&mut tx, business_id).await?;
         let previous = (target != phone).then_some(phone);
-        let draft = new_contact_draft(&pnid, target, name, (None, None), previous);
+        let ids = (user_id.as_deref(), username.as_deref());
+        let draft = new_contact_draft(&pnid, target, name, ids, previous);
         let events = append_events(&mut tx, business_id, vec![draft]).await?;
         tx.commit().await?;
         Ok(events)

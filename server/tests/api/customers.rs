@@ -122,6 +122,16 @@ both_backends!(
             .await;
         assert_eq!(status, 200);
         assert_eq!(users(&app, &biz).await[0]["unread_count"], 0);
+        // Renamed by an agent: announced with the ids it has, so lists keep its username.
+        let rename = json!({"name": "Sheena (VIP)", "phone_number": BSUID});
+        let (status, body) = app
+            .post("/api/users/update", rename, Some(&biz.session.access))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let renamed = event_named(&mut ws, "new_contact").await;
+        assert_eq!(renamed["name"], "Sheena (VIP)");
+        assert_eq!(renamed["user_id"], BSUID);
+        assert_eq!(renamed["username"], USERNAME);
         let (status, body) = app
             .call(
                 reqwest::Method::DELETE,

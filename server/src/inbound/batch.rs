@@ -179,18 +179,18 @@ impl Batch {
     /// `smb_app_state_sync` change for `business_id`. A removal from the address book leaves the
     /// customer and their history as they are.
     pub fn add_state_sync(&mut self, business_id: &str, value: StateSyncValue) {
-        let named = value.state_sync.iter().filter_map(|item| {
-            let named = item.named_contact();
-            if named.is_none() {
-                tracing::debug!(kind = ?item.kind, action = ?item.action, "app state sync item not acted on");
-            }
-            named.map(|(phone, name)| (phone.into_string(), name))
-        });
-        (self
+        let named = self
             .app_contacts
             .entry(business_id.to_string())
-            .or_default())
-        .extend(named);
+            .or_default();
+        for item in &value.state_sync {
+            match item.named_contact() {
+                Some((phone, name)) => named.push((phone.into_string(), name)),
+                None => {
+                    tracing::debug!(kind = ?item.kind, action = ?item.action, "app state sync item not acted on");
+                }
+            }
+        }
     }
 
     /// Adds a template review decision for `business_id`.

@@ -246,8 +246,8 @@ impl Store {
     }
 
     /// Adds new numbers (each announced with `new_contact`), renames known ones whose name
-    /// differs, counts the rest. A rename is not announced: a `new_contact` puts a row the list
-    /// does not hold at its top, where a renamed conversation does not belong.
+    /// differs, counts the rest. Renames are not announced: an import renames many conversations
+    /// at once, and a `new_contact` puts each one a list does not hold at its top.
     pub async fn import_contacts(
         &self,
         business_id: &str,

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::both_backends;
+use crate::customer_changes::deliver;
 use crate::customers::history;
 use crate::helpers::*;
 use crate::labels::rows;
@@ -35,12 +36,7 @@ fn contact(action: &str, full_name: Option<&str>, first_name: Option<&str>, phon
            "metadata": {"timestamp": "1739321024"}})
 }
 
-async fn deliver(app: &TestApp, biz: &Business, body: &Value) {
-    let (status, answer) = app.webhook(body, &biz.app_secret).await;
-    assert_eq!(status, 200, "{answer}");
-}
-
-/// The list's (number, name) pairs, newest first.
+/// The list's (number, name) pairs, by number.
 async fn names(app: &TestApp, biz: &Business) -> Vec<(String, String)> {
     let users = rows(app, &biz.session.access, "page=1").await;
     let mut names: Vec<(String, String)> = users

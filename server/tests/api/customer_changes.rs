@@ -25,7 +25,8 @@ fn echo_to_user_id(pnid: &str, id: &str, body: &str) -> Value {
     }}]}]})
 }
 
-async fn deliver(app: &TestApp, biz: &Business, body: &Value) {
+/// Posts a signed webhook body; it must be taken.
+pub async fn deliver(app: &TestApp, biz: &Business, body: &Value) {
     let (status, answer) = app.webhook(body, &biz.app_secret).await;
     assert_eq!(status, 200, "{answer}");
 }

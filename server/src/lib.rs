@@ -18,6 +18,7 @@
 //! - `framework_errors`: actix's own refusals (extractors, limits, long URLs) in that shape
 //! - `security_headers`: the Content Security Policy and other headers of every answer
 //! - `telemetry`: logging and request ids
+//! - `scheduling`: the server's threads as batch threads (woken ones do not preempt the running)
 //! - `metrics`: the Prometheus metrics' names, the calls that record them, who may read them
 //! - `secrets`: generated secrets kept in the data dir
 //! - `search_text`: search folding (case, Arabic marks and letter forms, digits), queries and
@@ -77,6 +78,7 @@ pub mod rate;
 pub mod replies;
 pub mod reports;
 pub mod sandbox;
+pub mod scheduling;
 pub mod search_text;
 pub mod secrets;
 pub mod security_headers;

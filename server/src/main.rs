@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use parley_server::app::Application;
 use parley_server::config::Settings;
+use parley_server::scheduling;
 use parley_server::store::Store;
 use parley_server::telemetry;
 
@@ -52,6 +53,10 @@ async fn main() -> anyhow::Result<()> {
         data_dir: None,
     }) {
         Command::Serve { bind, data_dir } => {
+            // Before the server starts its threads, so that each inherits the policy.
+            if let Err(err) = scheduling::run_as_batch() {
+                tracing::warn!(error = %err, "the server's threads keep the default scheduling");
+            }
             if let Some(bind) = bind {
                 settings.server.bind = bind;
             }

@@ -331,9 +331,10 @@ fresh_database parley_big
 start_parley DATABASE_URL="$PG_URL/parley_big" PARLEY_SANDBOX__SIMULATED_CUSTOMERS=0
 # The reads start once VACUUM ANALYZE has passed over the seed, as autovacuum has over a
 # long-lived history (until then index-only scans visit the table, and the pass itself competes
-# with the reads for core 0).
+# with the reads for core 0), and a checkpoint has written the seed's pages out (the checkpoint
+# the seed's WAL set off spreads its writes over minutes, on core 0, into the reads).
 run "biginbox-postgres" big-inbox --target "$P" $BIG --max-inflight 4 --server-pid "$SERVER_PID" \
-  --before-reads "psql -q $PG_URL/parley_big -c 'VACUUM ANALYZE'"
+  --before-reads "psql -q $PG_URL/parley_big -c 'VACUUM ANALYZE' -c CHECKPOINT"
 stop_parley
 statements parley_big biginbox-postgres
 stop_postgres

@@ -235,9 +235,13 @@ pub async fn write_file(
         tokio::fs::create_dir_all(parent).await?;
     }
     let part = path.with_file_name(format!("{id}.{}.part", uuid::Uuid::new_v4().simple()));
-    tokio::fs::write(&part, bytes).await?;
-    if let Err(err) = tokio::fs::rename(&part, &path).await {
-        // Best effort: the error that matters is the rename's.
+    let written: std::io::Result<()> = async {
+        tokio::fs::write(&part, bytes).await?;
+        tokio::fs::rename(&part, &path).await
+    }
+    .await;
+    if let Err(err) = written {
+        // Nothing half-written stays behind; the error that matters is the write's or rename's.
         let _ = tokio::fs::remove_file(&part).await;
         return Err(err.into());
     }

@@ -9,7 +9,7 @@ use sqlx::AnyConnection;
 
 use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
-use super::search_index::{index_contacts, move_documents};
+use super::search_index::{index_contacts, move_documents, remove_documents};
 use super::unread::add_unread;
 use super::{Store, now_ms};
 use crate::customer::CustomerKey;
@@ -299,10 +299,11 @@ impl Store {
             )));
         };
         add_unread(&mut tx, business_id, -unread).await?;
+        // Found by their messages' ids, so before the messages go.
+        remove_documents(&mut tx, business_id, phone).await?;
         for statement in [
             "DELETE FROM messages WHERE business_id = $1 AND phone = $2",
             "DELETE FROM outbox WHERE business_id = $1 AND phone = $2",
-            "DELETE FROM search_documents WHERE business_id = $1 AND phone = $2",
         ] {
             sqlx::query(statement)
                 .bind(business_id)

@@ -31,22 +31,27 @@ struct Fts5 {
     fill: &'static str,
 }
 
-/// Every document. The prefix index of two-letter prefixes makes a short prefix (`th*`) one
+/// Every document, its words and its conversation's customer key (a conversation's search
+/// matches both: its documents are the key's, found without an index of documents by
+/// conversation). The prefix index of two-letter prefixes makes a short prefix (`th*`) one
 /// doclist instead of the thousands of terms it stands for; longer prefixes expand few terms.
 const EVERY_DOCUMENT: Fts5 = Fts5 {
     name: "search_fts",
-    create: "CREATE VIRTUAL TABLE search_fts USING fts5(folded, content='search_documents', \
-        content_rowid='rowid', tokenize='unicode61 remove_diacritics 0', prefix='2')",
+    create: "CREATE VIRTUAL TABLE search_fts USING fts5(folded, phone, \
+        content='search_documents', content_rowid='rowid', \
+        tokenize='unicode61 remove_diacritics 0', prefix='2')",
     triggers: "\
 CREATE TRIGGER IF NOT EXISTS search_documents_added AFTER INSERT ON search_documents BEGIN
-    INSERT INTO search_fts(rowid, folded) VALUES (new.rowid, new.folded);
+    INSERT INTO search_fts(rowid, folded, phone) VALUES (new.rowid, new.folded, new.phone);
 END;
 CREATE TRIGGER IF NOT EXISTS search_documents_removed AFTER DELETE ON search_documents BEGIN
-    INSERT INTO search_fts(search_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
+    INSERT INTO search_fts(search_fts, rowid, folded, phone)
+        VALUES ('delete', old.rowid, old.folded, old.phone);
 END;
 CREATE TRIGGER IF NOT EXISTS search_documents_changed AFTER UPDATE ON search_documents BEGIN
-    INSERT INTO search_fts(search_fts, rowid, folded) VALUES ('delete', old.rowid, old.folded);
-    INSERT INTO search_fts(rowid, folded) VALUES (new.rowid, new.folded);
+    INSERT INTO search_fts(search_fts, rowid, folded, phone)
+        VALUES ('delete', old.rowid, old.folded, old.phone);
+    INSERT INTO search_fts(rowid, folded, phone) VALUES (new.rowid, new.folded, new.phone);
 END;",
     drop_triggers: "DROP TRIGGER IF EXISTS search_documents_added; \
         DROP TRIGGER IF EXISTS search_documents_removed; \
@@ -85,6 +90,13 @@ END;",
     fill: "INSERT INTO search_contacts(rowid, folded) \
         SELECT rowid, folded FROM search_documents WHERE kind = 'contact'",
 };
+
+/// SQLite keeps no index of the documents by conversation: every inbound message's entry in it
+/// landed on a page of its own conversation, about a sixth of the pages each batch wrote. A
+/// conversation's search matches its key in the words' index (`EVERY_DOCUMENT`), its deletion
+/// and move find the documents by their messages' ids (docs/decisions/0050-no-document-index-by-conversation-on-sqlite.md).
+/// Postgres keeps it: a conversation's search walks it.
+const SQLITE_DROPPED: &str = "DROP INDEX IF EXISTS search_documents_conversation";
 
 /// Postgres: the contacts' words, the expression that the name search matches and that
 /// `POSTGRES_INDEXES` indexes and keeps statistics of (the two must be the same expression).
@@ -208,6 +220,7 @@ impl Store {
                 for index in [&EVERY_DOCUMENT, &CONTACTS] {
                     prepare_fts5(&mut tx, index).await?;
                 }
+                tx.execute(SQLITE_DROPPED).await?;
                 tx.commit().await
             }
             Backend::Postgres => {

@@ -109,12 +109,26 @@ fn keep_prepared(backend: Backend) -> bool {
 
 /// Which full-text index a match reads.
 #[derive(Clone, Copy)]
-pub(super) enum Documents {
+pub(super) enum Documents<'a> {
     /// Every document (full-history search).
     Every,
+    /// One conversation's documents (its customer key). On SQLite the index holds each
+    /// document's key as a column of its own, so its words and the key are matched together.
+    Conversation(&'a str),
     /// The contacts' documents alone (the chat list's name search). On Postgres their words are
     /// the expression of the index `search_names`, whose statistics count the contacts alone.
     Contacts,
+}
+
+impl<'a> Documents<'a> {
+    /// A search scope's documents: the conversation's, or every one when `phone` is empty.
+    fn of(phone: &'a str) -> Documents<'a> {
+        if phone.is_empty() {
+            Documents::Every
+        } else {
+            Documents::Conversation(phone)
+        }
+    }
 }
 
 /// The backend's full-text match of `query` on search documents `d` in the index of
@@ -140,28 +154,30 @@ pub(super) fn word_match(
     match backend {
         // CROSS JOIN keeps the index first: walking the documents by time and probing the
         // index per row would read a whole history for a rare word. Words are letters and
-        // digits only, so quoting them is safe.
+        // digits only, and a customer key letters, digits and dots, so quoting them is safe.
         Backend::Sqlite => {
-            let (from, table) = match documents {
-                Documents::Every => (
-                    "search_fts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
+            // The words are matched in the text alone, not in the customer key's column.
+            let every = "search_fts f CROSS JOIN search_documents d ON d.rowid = f.rowid";
+            let quoted = words("\"", "*", " ");
+            let (from, table, words) = match documents {
+                Documents::Every => (every, "search_fts", format!("folded : ({quoted})")),
+                Documents::Conversation(phone) => (
+                    every,
                     "search_fts",
+                    format!("folded : ({quoted}) AND phone : \"{phone}\""),
                 ),
                 Documents::Contacts => (
                     "search_contacts f CROSS JOIN search_documents d ON d.rowid = f.rowid",
                     "search_contacts",
+                    quoted,
                 ),
             };
-            (
-                from,
-                format!("{table} MATCH {param}"),
-                words("\"", "*", " "),
-            )
+            (from, format!("{table} MATCH {param}"), words)
         }
         Backend::Postgres => {
             // Unqualified, the contacts' words are the document's: the innermost table.
             let indexed = match documents {
-                Documents::Every => "d.words",
+                Documents::Every | Documents::Conversation(_) => "d.words",
                 Documents::Contacts => contact_words!(),
             };
             (
@@ -175,7 +191,7 @@ pub(super) fn word_match(
 
 impl Store {
     /// The oldest time and least rowid among the `size` newest documents of the scope's
-    /// conversation (or all) within `bounds`; `None` when fewer remain (one search over all of
+    /// conversation (Postgres) or of all within `bounds`; `None` when fewer remain (one search over all of
     /// them is as cheap). Only the time index is read (it holds the rowid on SQLite).
     async fn window(
         &self,
@@ -224,7 +240,7 @@ impl Store {
         query: &Query,
         phone: &str,
     ) -> StoreResult<bool> {
-        let (from, matches, words) = word_match(self.backend, query, "$1", Documents::Every);
+        let (from, matches, words) = word_match(self.backend, query, "$1", Documents::of(phone));
         let in_conversation = if phone.is_empty() {
             ""
         } else {
@@ -263,7 +279,8 @@ impl Store {
         if bounds.from > bounds.to {
             return Ok(Vec::new());
         }
-        let (from, matches, words) = word_match(self.backend, query, "$1", Documents::Every);
+        let phone = scope.phone.as_deref().unwrap_or_default();
+        let (from, matches, words) = word_match(self.backend, query, "$1", Documents::of(phone));
         let rowid = match self.backend {
             Backend::Sqlite => "f.rowid",
             Backend::Postgres => "CAST(0 AS BIGINT)",
@@ -282,7 +299,6 @@ impl Store {
              ORDER BY {newest} DESC, d.doc_id DESC LIMIT $10"
         );
         let (before_at, before_id) = cursor_binds(scope);
-        let phone = scope.phone.as_deref().unwrap_or_default();
         // Only fixed fragments are formatted in; the values are bound.
         Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
             .persistent(keep_prepared(self.backend))
@@ -325,7 +341,14 @@ impl Store {
         // matches; after it, words with few matches read the rest in one step.
         let mut rows = Vec::new();
         let mut few = false;
-        for (step, &size) in WINDOWS.iter().enumerate() {
+        // SQLite has no index of a conversation's documents by time to take windows from; its
+        // conversation's matches come from the words' index in one step.
+        let windows = if phone.is_empty() || self.backend == Backend::Postgres {
+            &WINDOWS[..]
+        } else {
+            &[]
+        };
+        for (step, &size) in windows.iter().enumerate() {
             if rows.len() as i64 > limit {
                 break;
             }

@@ -13,9 +13,23 @@ const NEW_NUMBER: &str = "16505559999";
 
 /// The (phone, message id) pairs `q` finds, newest first.
 async fn found(app: &TestApp, biz: &Business, q: &str) -> Vec<(String, Option<String>)> {
+    found_in(app, biz, q, "").await
+}
+
+/// The (phone, message id) pairs `q` finds in the conversation of customer key `conversation`
+/// (every conversation when empty), newest first.
+async fn found_in(
+    app: &TestApp,
+    biz: &Business,
+    q: &str,
+    conversation: &str,
+) -> Vec<(String, Option<String>)> {
     let q = url::form_urlencoded::byte_serialize(q.as_bytes()).collect::<String>();
     let (status, body) = app
-        .get(&format!("/api/search?q={q}"), &biz.session.access)
+        .get(
+            &format!("/api/search?q={q}&conversation={conversation}"),
+            &biz.session.access,
+        )
         .await;
     assert_eq!(status, 200, "{body}");
     body["results"]
@@ -80,9 +94,15 @@ both_backends!(
         assert!(found(&app, &biz, "16505551234").await.is_empty());
         assert_eq!(
             found(&app, &biz, "kayaks").await,
-            [(moved, Some("wamid.kayak".to_string()))],
+            [(moved.clone(), Some("wamid.kayak".to_string()))],
             "the history moved with the contact"
         );
+        assert_eq!(
+            found_in(&app, &biz, "kayaks", NEW_NUMBER).await,
+            [(moved, Some("wamid.kayak".to_string()))],
+            "a search of the conversation under its new key finds its history"
+        );
+        assert!(found_in(&app, &biz, "kayaks", CUSTOMER).await.is_empty());
 
         let (status, _) = app
             .call(

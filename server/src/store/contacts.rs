@@ -107,12 +107,21 @@ pub(super) async fn phone_number_id(
     Ok(row.and_then(|(id,)| id).unwrap_or_default())
 }
 
-/// The contact of a conversation, created when new; answers (name, created).
+/// What `ensure_contact` did to a conversation's contact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ensured {
+    Created,
+    Renamed,
+    Kept,
+}
+
+/// The contact of a conversation, created when new and renamed when `name` is another
+/// (non-empty) one; answers its name and what was done.
 pub(super) async fn ensure_contact(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     name: Option<&str>,
-) -> Result<(String, bool), sqlx::Error> {
+) -> Result<(String, Ensured), sqlx::Error> {
     let existing: Option<(String,)> =
         sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
             .bind(&key.business_id)
@@ -132,7 +141,7 @@ pub(super) async fn ensure_contact(
             .execute(&mut *conn)
             .await?;
             index_contacts(conn, &key.business_id, &[&key.phone]).await?;
-            Ok((name, true))
+            Ok((name, Ensured::Created))
         }
         (Some((old,)), Some(new)) if !new.is_empty() && new != old => {
             sqlx::query("UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3")
@@ -142,9 +151,9 @@ pub(super) async fn ensure_contact(
                 .execute(&mut *conn)
                 .await?;
             index_contacts(conn, &key.business_id, &[&key.phone]).await?;
-            Ok((new.to_string(), false))
+            Ok((new.to_string(), Ensured::Renamed))
         }
-        (Some((old,)), _) => Ok((old, false)),
+        (Some((old,)), _) => Ok((old, Ensured::Kept)),
     }
 }
 
@@ -169,8 +178,8 @@ impl Store {
             business_id: business_id.to_string(),
             phone: phone.to_string(),
         };
-        let (_, created) = ensure_contact(&mut tx, &key, Some(name)).await?;
-        if !created {
+        let (_, ensured) = ensure_contact(&mut tx, &key, Some(name)).await?;
+        if ensured != Ensured::Created {
             return Err(Error::Conflict(format!(
                 "A contact with the number {phone} already exists"
             )));
@@ -262,20 +271,13 @@ impl Store {
                 business_id: business_id.to_string(),
                 phone: phone.clone(),
             };
-            let before: Option<(String,)> =
-                sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
-                    .bind(business_id)
-                    .bind(phone)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-            ensure_contact(&mut tx, &key, Some(name)).await?;
-            match before {
-                None => {
+            match ensure_contact(&mut tx, &key, Some(name)).await?.1 {
+                Ensured::Created => {
                     counts.added += 1;
                     drafts.push(new_contact_draft(&pnid, phone, name, (None, None), None));
                 }
-                Some((old,)) if old != *name => counts.updated += 1,
-                Some(_) => counts.unchanged += 1,
+                Ensured::Renamed => counts.updated += 1,
+                Ensured::Kept => counts.unchanged += 1,
             }
         }
         let events = append_events(&mut tx, business_id, drafts).await?;

@@ -6,7 +6,7 @@ use parley_actors::conversation::{ConversationKey, InboundMessage};
 use serde_json::Value;
 use sqlx::AnyConnection;
 
-use super::contacts::ensure_contact;
+use super::contacts::{Ensured, ensure_contact};
 use super::events::Draft;
 use super::messages::{MessageRow, insert_messages, message_drafts, next_time, record_last_sent};
 
@@ -20,7 +20,8 @@ pub(super) async fn insert_echo(
     echo: &InboundMessage,
     pnid: &str,
 ) -> Result<Vec<Draft>, sqlx::Error> {
-    let (name, created) = ensure_contact(conn, key, None).await?;
+    let (name, ensured) = ensure_contact(conn, key, None).await?;
+    let created = ensured == Ensured::Created;
     let sent_at = next_time(conn, key, echo.timestamp_ms).await?;
     let mut content = echo.content.clone();
     content["echo"] = Value::Bool(true);

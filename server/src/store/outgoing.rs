@@ -5,7 +5,7 @@ use parley_actors::conversation::{ConversationKey, OutgoingMessage, OutgoingStat
 use parley_actors::events::{Event, conversation_channel};
 use serde_json::Value;
 
-use super::contacts::{ensure_contact, phone_number_id};
+use super::contacts::{Ensured, ensure_contact, phone_number_id};
 use super::events::append_events;
 use super::messages::{MessageRow, insert_messages, message_drafts, next_time, record_last_sent};
 use super::receipts::{status_drafts, status_rank};
@@ -43,7 +43,8 @@ impl Store {
             ));
         }
         let pnid = phone_number_id(&mut tx, &key.business_id).await?;
-        let (name, created) = ensure_contact(&mut tx, &key, None).await?;
+        let (name, ensured) = ensure_contact(&mut tx, &key, None).await?;
+        let created = ensured == Ensured::Created;
         let now = now_ms();
         let sent_at = next_time(&mut tx, &key, now).await?;
         let row = MessageRow {

@@ -94,8 +94,9 @@ END;",
 /// SQLite keeps no index of the documents by conversation: every inbound message's entry in it
 /// landed on a page of its own conversation, about a sixth of the pages each batch wrote. A
 /// conversation's search matches its key in the words' index (`EVERY_DOCUMENT`), its deletion
-/// and move find the documents by their messages' ids (docs/decisions/0050-no-document-index-by-conversation-on-sqlite.md).
-/// Postgres keeps it: a conversation's search walks it.
+/// and move find the documents by their messages' ids
+/// (docs/decisions/0050-no-document-index-by-conversation-on-sqlite.md). Postgres keeps it: a
+/// conversation's search walks it.
 const SQLITE_DROPPED: &str = "DROP INDEX IF EXISTS search_documents_conversation";
 
 /// Postgres: the contacts' words, the expression that the name search matches and that

@@ -191,8 +191,9 @@ pub(super) fn word_match(
 
 impl Store {
     /// The oldest time and least rowid among the `size` newest documents of the scope's
-    /// conversation (Postgres) or of all within `bounds`; `None` when fewer remain (one search over all of
-    /// them is as cheap). Only the time index is read (it holds the rowid on SQLite).
+    /// conversation (on Postgres) or of all within `bounds`; `None` when fewer remain (one
+    /// search over all of them is as cheap). Only the time index is read (it holds the rowid on
+    /// SQLite).
     async fn window(
         &self,
         business_id: &str,

@@ -66,10 +66,23 @@ pub(super) fn new_contact_draft(
     if let Some(previous) = previous {
         data["previous_phone_number"] = json!(previous);
     }
+    contact_draft(&data)
+}
+
+/// A known contact's new name from an import or the WhatsApp Business app's address book:
+/// `new_contact` marked `renamed`, which a list applies to the conversation when it holds it
+/// and adds no row for (an import renames many conversations at once).
+fn renamed_contact_draft(pnid: &str, phone: &str, name: &str) -> Draft {
+    let mut data = json!(Customer::new(pnid, phone, name, None, None));
+    data["renamed"] = json!(true);
+    contact_draft(&data)
+}
+
+fn contact_draft(data: &serde_json::Value) -> Draft {
     Draft {
         channels: vec![NOTIFICATIONS.into()],
         name: NEW_CONTACT,
-        data: event_data(&data),
+        data: event_data(data),
     }
 }
 
@@ -255,8 +268,7 @@ impl Store {
     }
 
     /// Adds new numbers (each announced with `new_contact`), renames known ones whose name
-    /// differs, counts the rest. Renames are not announced: an import renames many conversations
-    /// at once, and a `new_contact` puts each one a list does not hold at its top.
+    /// differs (each announced with `new_contact` marked `renamed`), counts the rest.
     pub async fn import_contacts(
         &self,
         business_id: &str,
@@ -276,7 +288,10 @@ impl Store {
                     counts.added += 1;
                     drafts.push(new_contact_draft(&pnid, phone, name, (None, None), None));
                 }
-                Ensured::Renamed => counts.updated += 1,
+                Ensured::Renamed => {
+                    counts.updated += 1;
+                    drafts.push(renamed_contact_draft(&pnid, phone, name));
+                }
                 Ensured::Kept => counts.unchanged += 1,
             }
         }

@@ -81,11 +81,18 @@ both_backends!(
                 (SHEENA.to_string(), "Sheena Nelson (shop)".to_string()),
             ]
         );
-        // The new contact is announced live (a rename shows when the list is read again).
+        // Both are announced live, in the address book's order: the rename marked as one (a
+        // list renames a conversation it holds and adds none), then the new contact.
+        let renamed = ws.next_frame().await;
+        assert_eq!(renamed["event"], "new_contact", "{renamed}");
+        assert_eq!(renamed["data"]["phone_number"], SHEENA);
+        assert_eq!(renamed["data"]["name"], "Sheena Nelson (shop)");
+        assert_eq!(renamed["data"]["renamed"], true);
         let frame = ws.next_frame().await;
         assert_eq!(frame["event"], "new_contact", "{frame}");
         assert_eq!(frame["data"]["phone_number"], PABLO);
         assert_eq!(frame["data"]["name"], "Pablo");
+        assert!(frame["data"].get("renamed").is_none(), "{frame}");
 
         // Removed from the address book: the conversation, its history and name stay.
         let removed = state_sync(

@@ -122,3 +122,46 @@ both_backends!(
         assert_eq!(config["phoneNumberId"], biz.phone_number_id);
     }
 );
+
+both_backends!(
+    an_import_announces_new_contacts_and_renames,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("importer").await;
+        let token = biz.session.access.as_str();
+        let (status, _) = app
+            .post(
+                "/api/contacts/add",
+                json!({"name": "Ada", "phone_number": "4915112345678"}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 201);
+        let mut ws = WsClient::connect(&app, token).await;
+        ws.subscribe("notifications/all").await;
+        let (status, counts) = app
+            .post(
+                "/api/contacts/import",
+                json!({"contacts": [
+                    {"name": "Ada Lovelace", "phone_number": "4915112345678"},
+                    {"name": "Grace", "phone_number": "+12025550143"},
+                ]}),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200, "{counts}");
+        assert_eq!(
+            counts,
+            json!({"added": 1, "updated": 1, "unchanged": 0, "skipped": 0})
+        );
+        let renamed = ws.next_frame().await;
+        assert_eq!(renamed["event"], "new_contact", "{renamed}");
+        assert_eq!(renamed["data"]["phone_number"], "4915112345678");
+        assert_eq!(renamed["data"]["name"], "Ada Lovelace");
+        assert_eq!(renamed["data"]["renamed"], true);
+        let added = ws.next_frame().await;
+        assert_eq!(added["event"], "new_contact", "{added}");
+        assert_eq!(added["data"]["phone_number"], "12025550143");
+        assert!(added["data"].get("renamed").is_none(), "{added}");
+    }
+);

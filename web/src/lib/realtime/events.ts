@@ -47,6 +47,8 @@ export interface NewContactEvent {
   conversation_id: string;
   /** The customer's previous key, when the customer was known under another one. */
   previous_phone_number?: string | null;
+  /** A known contact renamed by an import or the app's address book: only `name` changed. */
+  renamed?: boolean;
 }
 
 export interface SystemNotificationEvent {

@@ -111,6 +111,17 @@ describe('live chat list updates', () => {
     expect(next.items[0]).toMatchObject({ phone_number: null, user_id: 'US.77', username: '@cora', conversation_id: 'pn_US.77' });
   });
 
+  it('renames a held row in place on a renamed new_contact, keeping its ids, and adds no row for one it does not hold', () => {
+    const held = { ...row('16505551234'), user_id: 'US.134', username: '@sheena', unread_count: 2 };
+    const renamed = (phone: string, name: string) =>
+      ({ event: 'new_contact', data: { phone_number: phone, user_id: null, username: null, name, conversation_id: `pn_${phone}`, renamed: true } }) as const;
+    const next = applyListEvent(state([row('1'), held]), renamed('16505551234', 'Sheena Nelson'), ALL);
+    expect(next.items.map((item) => item.phone_number)).toEqual(['1', '16505551234']);
+    expect(next.items[1]).toMatchObject({ name: 'Sheena Nelson', user_id: 'US.134', username: '@sheena', unread_count: 2 });
+    const elsewhere = applyListEvent(next, renamed('4915112345678', 'Ada'), ALL);
+    expect(elsewhere.items).toEqual(next.items);
+  });
+
   it('merges the row of a previous key into the customer’s new one', () => {
     const vip = { id: 'l1', name: 'VIP', color: '#0E8A16' };
     const refund = { id: 'l2', name: 'Refund', color: '#D93F0B' };

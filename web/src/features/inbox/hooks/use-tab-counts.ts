@@ -24,6 +24,8 @@ export function useTabCounts(status: StatusFilter, label?: string): TabCounts | 
   }, [status, label, version, ready]);
 
   useRealtimeEvents((event) => {
+    // A rename changes no count.
+    if (event.event === 'new_contact' && event.data.renamed) return;
     if (['conversation_updated', 'new_contact', 'labels_changed', 'reset'].includes(event.event)) setVersion((value) => value + 1);
   });
 

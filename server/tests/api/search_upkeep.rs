@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use crate::both_backends;
+use crate::customers::{BSUID, bsuid_text, from_username};
 use crate::helpers::*;
 use crate::list_search::found as listed;
 use crate::live::*;
@@ -254,3 +255,34 @@ async fn on_postgres_the_contacts_words_get_their_statistics_and_indexes_in_plac
     assert_eq!(names(&pool, gathered).await, ["search_names_statistics"]);
     assert_eq!(listed(&app, &biz.session.access, "shee").await, [CUSTOMER]);
 }
+
+both_backends!(
+    a_search_within_a_bsuid_customers_conversation_finds_only_theirs,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("bsuidsearch").await;
+        deliver(&app, &biz, "Two kayaks please").await;
+        let message = bsuid_text(None, "wamid.bsuid", "A kayak for me too", "1749416383");
+        let (status, body) = app
+            .webhook(
+                &from_username(&biz.phone_number_id, None, vec![message]),
+                &biz.app_secret,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            found_in(&app, &biz, "kayak", BSUID).await,
+            [(BSUID.to_string(), Some("wamid.bsuid".to_string()))]
+        );
+        assert_eq!(
+            found_in(&app, &biz, "kayak", CUSTOMER).await,
+            [(CUSTOMER.to_string(), Some("wamid.kayak".to_string()))]
+        );
+        // Another BSUID of the same country holds nothing of theirs.
+        assert!(
+            found_in(&app, &biz, "kayak", "US.13491208655302741919")
+                .await
+                .is_empty()
+        );
+    }
+);

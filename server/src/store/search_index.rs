@@ -178,20 +178,10 @@ fn contact_document((phone, name, first_at): (String, String, i64)) -> Document 
     }
 }
 
-/// The condition on the documents of a conversation's messages, found by the messages' ids
-/// (SQLite keeps no index of documents by conversation, see `full_text`): the business at
-/// placeholder `$first` and again after it, then the customer key.
-fn conversation_messages(first: usize) -> String {
-    format!(
-        "business_id = ${first} AND doc_id IN (SELECT message_id FROM messages \
-         WHERE business_id = ${} AND phone = ${})",
-        first + 1,
-        first + 2
-    )
-}
-
-/// Moves a conversation's documents to another customer key, before its messages move; the old
-/// key's contact document goes (the caller indexes the contact under its new key).
+/// Moves a conversation's documents to another customer key, before its messages move (they are
+/// found by their messages' ids: SQLite keeps no index of documents by conversation, see
+/// `full_text`); the old key's contact document goes (the caller indexes the contact under its
+/// new key).
 pub(super) async fn move_documents(
     conn: &mut AnyConnection,
     business_id: &str,
@@ -199,39 +189,36 @@ pub(super) async fn move_documents(
     to: &str,
 ) -> Result<(), sqlx::Error> {
     remove_contact_document(conn, business_id, from).await?;
-    let sql = format!(
-        "UPDATE search_documents SET phone = $1 WHERE {}",
-        conversation_messages(2)
-    );
-    // Only a fixed condition is formatted in; the values are bound.
-    sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(to)
-        .bind(business_id)
-        .bind(business_id)
-        .bind(from)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "UPDATE search_documents SET phone = $1 WHERE business_id = $2 AND doc_id IN \
+         (SELECT message_id FROM messages WHERE business_id = $3 AND phone = $4)",
+    )
+    .bind(to)
+    .bind(business_id)
+    .bind(business_id)
+    .bind(from)
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 
-/// Removes a conversation's documents, before its messages are deleted.
+/// Removes a conversation's documents, before its messages are deleted (found by their ids, as
+/// in `move_documents`).
 pub(super) async fn remove_documents(
     conn: &mut AnyConnection,
     business_id: &str,
     phone: &str,
 ) -> Result<(), sqlx::Error> {
     remove_contact_document(conn, business_id, phone).await?;
-    let sql = format!(
-        "DELETE FROM search_documents WHERE {}",
-        conversation_messages(1)
-    );
-    // Only a fixed condition is formatted in; the values are bound.
-    sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(business_id)
-        .bind(business_id)
-        .bind(phone)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "DELETE FROM search_documents WHERE business_id = $1 AND doc_id IN \
+         (SELECT message_id FROM messages WHERE business_id = $2 AND phone = $3)",
+    )
+    .bind(business_id)
+    .bind(business_id)
+    .bind(phone)
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 

@@ -5,7 +5,8 @@
 //!   the JSON's shape, then name, category and language, header, body, buttons
 //! - `media`: the header media limits
 //! - `recipients`: the phone numbers of a csv, xls or xlsx recipient file
-//! - `recipient_limits`: the bounds on reading one: unpacked size, cell length, rows, time
+//! - `recipient_limits`: the bounds on reading one: unpacked size, cell length, rows, grid, time
+//! - `xls_grid`: an xls's grids measured, before calamine reads it, against the grid bound
 //! - `recipient_rows`: its rows as recipients with their variables, or skipped with a reason
 //! - `variables`: per-recipient variables: their column names and a send's parameters filled
 
@@ -16,3 +17,4 @@ pub mod recipient_rows;
 pub mod recipients;
 pub mod rules;
 pub mod variables;
+pub mod xls_grid;

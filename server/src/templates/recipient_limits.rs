@@ -6,6 +6,7 @@
 //!   and again by reading them through a bounded reader (a header may lie);
 //! - a cell holds at most [`MAX_CELL_CHARS`] characters;
 //! - a file has at most [`MAX_ROWS`] rows besides its header row;
+//! - an xls's grids span at most [`MAX_GRID_CELLS`] cells (see `xls_grid`);
 //! - reading takes at most [`MAX_PARSE_TIME`].
 
 use std::io::{Cursor, Read};
@@ -21,6 +22,9 @@ pub const MAX_CELL_CHARS: usize = 4_096;
 pub const MAX_ROWS: u64 = 100_000;
 /// The most columns of a spreadsheet row that are read.
 pub const MAX_COLUMNS: usize = 16_384;
+/// The most cells an xls's grids may span: every sheet's cells and formulas together, and each
+/// sheet's declared dimensions (100,000 rows of 50 columns).
+pub const MAX_GRID_CELLS: u64 = 5_000_000;
 /// The longest a file may take to read.
 pub const MAX_PARSE_TIME: Duration = Duration::from_secs(10);
 
@@ -39,6 +43,8 @@ pub enum Limit {
     Rows,
     #[error("Row {row} has more than {MAX_COLUMNS} columns")]
     Columns { row: u64 },
+    #[error("The recipient file's sheets span more than {MAX_GRID_CELLS} cells")]
+    Grid,
     #[error("The recipient file took more than {} seconds to read", MAX_PARSE_TIME.as_secs())]
     Time,
 }

@@ -20,6 +20,7 @@ use calamine::{Data, Reader};
 use crate::templates::recipient_limits::{ArchiveError, Limit, MAX_COLUMNS, check_xlsx_archive};
 use crate::templates::recipient_rows::Collector;
 use crate::templates::recipient_rows::{Reading, Recipients};
+use crate::templates::xls_grid::{GridError, measured_workbook};
 
 /// What kind of recipient file an upload is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +62,15 @@ pub enum ParseError {
     Excel(#[source] anyhow::Error),
     #[error(transparent)]
     Limit(#[from] Limit),
+}
+
+impl From<GridError> for ParseError {
+    fn from(err: GridError) -> Self {
+        match err {
+            GridError::Limit(limit) => ParseError::Limit(limit),
+            GridError::Unreadable(err) => ParseError::Excel(err.into()),
+        }
+    }
 }
 
 impl From<ArchiveError> for ParseError {
@@ -120,9 +130,11 @@ fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Parse
     Ok(collector.done())
 }
 
-/// An xls is not compressed: the upload's own size bounds it.
+/// An xls is not compressed, but calamine makes a dense grid of each sheet: its grids are
+/// measured first, and calamine reads the stream that was measured.
 fn parse_xls(bytes: &[u8], mut collector: Collector) -> Result<Recipients, ParseError> {
-    let mut book = calamine::Xls::new(Cursor::new(bytes)).map_err(excel)?;
+    let workbook = measured_workbook(bytes)?;
+    let mut book = calamine::Xls::new(Cursor::new(workbook)).map_err(excel)?;
     let range = match book.worksheet_range_at(0) {
         Some(range) => range.map_err(excel)?,
         None => return Ok(Recipients::default()),

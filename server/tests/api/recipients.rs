@@ -17,6 +17,13 @@ async fn parse(app: &TestApp, token: &str, bytes: Vec<u8>, name: &str) -> (u16, 
     app.post_form("/api/recipients/parse", token, form).await
 }
 
+/// The committed xls fixture.
+fn xls_fixture() -> Vec<u8> {
+    let fixture =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/recipients/recipients.xls");
+    std::fs::read(fixture).expect("xls fixture")
+}
+
 fn xlsx_with_phone_number_header() -> Vec<u8> {
     let mut book = rust_xlsxwriter::Workbook::new();
     let sheet = book.add_worksheet();
@@ -72,10 +79,7 @@ both_backends!(
             ])
         );
 
-        let fixture =
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/recipients/recipients.xls");
-        let xls = std::fs::read(fixture).expect("xls fixture");
-        let (status, body) = parse(&app, &token, xls, "recipients.xls").await;
+        let (status, body) = parse(&app, &token, xls_fixture(), "recipients.xls").await;
         assert_eq!(status, 200, "{body}");
         // `+15551234567` is a number as typed.
         assert_eq!(
@@ -196,9 +200,7 @@ both_backends!(
     |backend| async move {
         let app = spawn_app(backend).await;
         let token = app.register("damaged").await.access;
-        let fixture =
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/recipients/recipients.xls");
-        let mut xls = std::fs::read(fixture).expect("xls fixture");
+        let mut xls = xls_fixture();
         // The Dimensions record (0x0200, 14 bytes): first row 5, rows end before row 1.
         let at = xls
             .windows(4)
@@ -208,5 +210,27 @@ both_backends!(
         let (status, body) = parse(&app, &token, xls, "damaged.xls").await;
         assert_eq!(status, 422, "{body}");
         assert_eq!(body["detail"], "Failed to parse Excel file");
+    }
+);
+
+both_backends!(
+    an_xls_whose_cells_span_a_vast_grid_is_refused,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let token = app.register("vast").await.access;
+        let mut xls = xls_fixture();
+        // A LabelSst cell record (0x00FD, 10 bytes) of row 4 moved to row 65,536, column 256:
+        // with the cells of row 1, a grid of 16.7 million cells.
+        let at = xls
+            .windows(6)
+            .position(|w| w == [0xFD, 0x00, 0x0A, 0x00, 0x03, 0x00])
+            .expect("a cell of row 4");
+        xls[at + 4..at + 8].copy_from_slice(&[0xFF, 0xFF, 0xFF, 0x00]);
+        let (status, body) = parse(&app, &token, xls, "vast.xls").await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(
+            body["detail"],
+            "The recipient file's sheets span more than 5000000 cells"
+        );
     }
 );

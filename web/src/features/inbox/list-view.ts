@@ -1,7 +1,8 @@
 // Which conversations the chat list shows: the tab (mine, unassigned, all), the status and label
 // chosen, and whether a search narrows it. Live events keep rows in or out of the view by these rules.
 import type { Conversation, Label } from '../../lib/api/types';
-import type { CustomerIdentity } from '../../lib/customer/customer-key';
+import { customerKey, type CustomerIdentity } from '../../lib/customer/customer-key';
+import type { NewContactEvent } from '../../lib/realtime/events';
 import type { ListFilter } from './api/team-api';
 
 export interface ListView {
@@ -50,4 +51,12 @@ export function withLabelDefinitions(row: Conversation, labels: Label[]): Conver
   if (!row.labels?.length) return row;
   const byId = new Map(labels.map((label) => [label.id, label]));
   return { ...row, labels: row.labels.flatMap((label) => byId.get(label.id) ?? []) };
+}
+
+/**
+ * The row with the name a `new_contact` marked `renamed` (an import or the app's address book)
+ * gives its customer; the rows of other customers are unchanged.
+ */
+export function withRename(row: Conversation, contact: NewContactEvent): Conversation {
+  return customerKey(row) === customerKey(contact) ? { ...row, name: contact.name ?? row.name } : row;
 }

@@ -119,6 +119,30 @@ describe('inbox with a username customer', () => {
     expect(within(pane).getByRole('button', { name: 'Reopen' })).toBeInTheDocument();
   });
 
+  it('renames the open conversation off the list from a renamed new_contact for its phone, and not from another', async () => {
+    const ada: Conversation = { ...SHEENA, phone_number: '16505551234', user_id: null, username: null, name: 'Ada', conversation_id: 'pn_16505551234' };
+    const { emit } = renderInbox([ada]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Ada' }));
+    const pane = screen.getByRole('region', { name: 'Ada' });
+    // A teammate resolves it: the row leaves the open list, the conversation stays open.
+    const bo = { id: 'u2', name: 'Bo' };
+    emit({
+      event: 'conversation_updated',
+      data: { conversation_id: 'pn_16505551234', phone_number: '16505551234', status: 'resolved', snoozed_until: null, assignee: bo, by: bo },
+    });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Ada' })).toBeNull());
+
+    const renamed = (phone: string, name: string) =>
+      ({ event: 'new_contact', data: { phone_number: phone, name, conversation_id: `pn_${phone}`, renamed: true } }) as const;
+    emit(renamed('16505551234', 'Ada Lovelace'));
+    expect(within(pane).getByRole('heading', { name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(pane).toHaveAccessibleName('Ada Lovelace');
+
+    emit(renamed('4915112345678', 'Bea'));
+    expect(within(pane).getByRole('heading', { name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.queryByText('Bea')).toBeNull();
+  });
+
   it('merges the username row into the phone once it is known, and the open conversation follows', async () => {
     const { emit, requests } = renderInbox();
     await openSheena();

@@ -17,7 +17,7 @@ import { useDebouncedValue } from '../hooks/use-debounced-value';
 import type { MessageFocus } from '../hooks/use-message-focus';
 import { useMessageSearch } from '../hooks/use-message-search';
 import { useSmallScreen } from '../hooks/use-small-screen';
-import { withLabelDefinitions, withTeamUpdate, type TeamChange } from '../list-view';
+import { withLabelDefinitions, withRename, withTeamUpdate, type TeamChange } from '../list-view';
 import { ChatPane } from './chat-pane';
 import { Sidebar } from './sidebar';
 import '../team.css';
@@ -88,6 +88,10 @@ export function InboxPage() {
       // The open conversation is being read as messages arrive.
       markAsRead(selectedKey).catch((error: unknown) => console.warn('mark-as-read failed', error));
       markRead(selectedKey);
+    } else if (event.event === 'new_contact' && event.data.renamed) {
+      // The open conversation takes the new name even when its row is not in the list.
+      const contact = event.data;
+      setSelected((current) => current && withRename(current, contact));
     } else if (event.event === 'new_contact' && selected && event.data.previous_phone_number === selectedKey) {
       // The open customer is now known under another key (their phone): the conversation follows.
       const { phone_number, user_id, username, conversation_id, name } = event.data;

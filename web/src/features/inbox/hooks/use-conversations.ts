@@ -12,7 +12,7 @@ import { currentUserId } from '../../../lib/api/token-claims';
 import { getConversations } from '../api/inbox-api';
 import type { ListFilter } from '../api/team-api';
 import { placeholderRow } from '../conversation-id';
-import { inView, takesNewConversations, withLabelDefinitions, withTeamUpdate, type ListView, type TeamChange } from '../list-view';
+import { inView, takesNewConversations, withLabelDefinitions, withRename, withTeamUpdate, type ListView, type TeamChange } from '../list-view';
 
 export interface ConversationsState {
   items: Conversation[];
@@ -59,10 +59,8 @@ function previewOf(message: Message): Conversation['last_message_content'] {
  * only the name of a row the list holds, and adds none.
  */
 function withContact(items: Conversation[], contact: NewContactEvent, takesNew: boolean): Conversation[] {
+  if (contact.renamed) return items.map((item) => withRename(item, contact));
   const key = customerKey(contact);
-  if (contact.renamed) {
-    return items.map((item) => (customerKey(item) === key ? { ...item, name: contact.name ?? item.name } : item));
-  }
   const identity = {
     phone_number: contact.phone_number,
     user_id: contact.user_id ?? null,

@@ -2,7 +2,6 @@
 // chosen, and whether a search narrows it. Live events keep rows in or out of the view by these rules.
 import type { Conversation, Label } from '../../lib/api/types';
 import { customerKey, type CustomerIdentity } from '../../lib/customer/customer-key';
-import type { NewContactEvent } from '../../lib/realtime/events';
 import type { ListFilter } from './api/team-api';
 
 export interface ListView {
@@ -54,9 +53,9 @@ export function withLabelDefinitions(row: Conversation, labels: Label[]): Conver
 }
 
 /**
- * The row with the name a `new_contact` marked `renamed` (an import or the app's address book)
- * gives its customer; the rows of other customers are unchanged.
+ * The row with its customer's new name: from a `new_contact` marked `renamed` (an import or the
+ * app's address book) or a contact saved in the edit dialog. The rows of other customers are unchanged.
  */
-export function withRename(row: Conversation, contact: NewContactEvent): Conversation {
+export function withRename(row: Conversation, contact: CustomerIdentity & Pick<Conversation, 'name'>): Conversation {
   return customerKey(row) === customerKey(contact) ? { ...row, name: contact.name ?? row.name } : row;
 }

@@ -20,7 +20,7 @@ interface Props {
   replyWindow: ReplyWindow;
   showBack: boolean;
   onBack: () => void;
-  onContactSaved: (key: string) => void;
+  onContactSaved: (key: string, name: string) => void;
   onContactDeleted: () => void;
   onTeamChange: (row: Conversation) => void;
 }
@@ -70,9 +70,9 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
         <ContactModal
           contact={{ name: conversation.name ?? '', key, phone: conversation.phone_number, handle }}
           onClose={() => setModal(null)}
-          onSaved={(phone) => {
+          onSaved={(phone, newName) => {
             setModal(null);
-            onContactSaved(phone);
+            onContactSaved(phone, newName);
           }}
         />
       )}

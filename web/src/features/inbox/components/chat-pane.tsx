@@ -35,7 +35,7 @@ interface Props {
   focus?: MessageFocus | null;
   onBack: () => void;
   onRead: (key: string) => void;
-  onContactSaved: (key: string) => void;
+  onContactSaved: (key: string, name: string) => void;
   onContactDeleted: () => void;
   onTeamChange: (row: Conversation) => void;
 }

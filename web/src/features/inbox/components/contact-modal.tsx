@@ -18,8 +18,8 @@ interface Props {
   /** Set in edit mode. */
   contact?: EditedContact;
   onClose: () => void;
-  /** The saved contact's customer key. */
-  onSaved: (key: string) => void;
+  /** The saved contact's customer key and name. */
+  onSaved: (key: string, name: string) => void;
 }
 
 /**
@@ -43,7 +43,7 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
       if (contact) await updateContact(contact.key, name.trim(), phoneless ? null : phone);
       else await addContact(name.trim(), phone);
       showToast(t(editing ? 'updateContactSuccess' : 'addContactSuccess'), 'success', CHAT_TOAST_MS);
-      onSaved(phoneless && contact ? contact.key : cleanPhone(phone));
+      onSaved(phoneless && contact ? contact.key : cleanPhone(phone), name.trim());
     } catch (error) {
       showToast(detailOf(error, t(editing ? 'failedToUpdateContact' : 'failedToAddContact')), 'error', CHAT_TOAST_MS);
       setSubmitting(false);

@@ -143,6 +143,40 @@ describe('inbox with a username customer', () => {
     expect(screen.queryByText('Bea')).toBeNull();
   });
 
+  it('gives the open conversation off the list the name saved in the edit dialog, and keeps its messages and status', async () => {
+    const ada: Conversation = { ...SHEENA, phone_number: '16505551234', user_id: null, username: null, name: 'Ada', conversation_id: 'pn_16505551234' };
+    const openList = [ada];
+    const { emit, requests } = renderInbox(openList);
+    await userEvent.click(await screen.findByRole('button', { name: 'Ada' }));
+    const pane = screen.getByRole('region', { name: 'Ada' });
+    await within(pane).findByText('helo');
+    // A teammate resolves it: it leaves the open list, on the server too, and stays open here.
+    openList.pop();
+    const bo = { id: 'u2', name: 'Bo' };
+    emit({
+      event: 'conversation_updated',
+      data: { conversation_id: 'pn_16505551234', phone_number: '16505551234', status: 'resolved', snoozed_until: null, assignee: bo, by: bo },
+    });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Ada' })).toBeNull());
+
+    await userEvent.click(within(pane).getByRole('button', { name: 'Contact options' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Edit contact' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit contact' });
+    const name = within(dialog).getByRole('textbox', { name: 'Name' });
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Ada Lovelace');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // The list is read again after the save; the conversation is still not in it.
+    await waitFor(() => expect(requests.filter((request) => request.path.startsWith('/api/users?page=1&'))).toHaveLength(2));
+    expect(await screen.findByText('No conversations yet')).toBeInTheDocument();
+
+    expect(within(pane).getByRole('heading', { name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(pane).toHaveAccessibleName('Ada Lovelace');
+    expect(within(pane).getByText('helo')).toBeInTheDocument();
+    expect(within(pane).getByRole('button', { name: 'Reopen' })).toBeInTheDocument();
+  });
+
   it('merges the username row into the phone once it is known, and the open conversation follows', async () => {
     const { emit, requests } = renderInbox();
     await openSheena();

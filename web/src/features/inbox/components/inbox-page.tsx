@@ -99,10 +99,14 @@ export function InboxPage() {
     }
   });
 
-  /** After an add or edit the list reloads and the saved contact is the open one. */
-  const openSaved = (key: string) => {
+  /**
+   * After an add or edit the list reloads and the saved contact is the open one, under its saved
+   * name. An open conversation keeps its row, which the list may not hold.
+   */
+  const openSaved = (key: string, name: string) => {
     list.reload();
-    setSelected(placeholderRow(key, phoneNumberId ? conversationIdOf(phoneNumberId, key) : ''));
+    const saved = { ...placeholderRow(key, phoneNumberId ? conversationIdOf(phoneNumberId, key) : ''), name };
+    setSelected((current) => (current && customerKey(current) === key ? withRename(current, saved) : saved));
   };
 
   /** A message hit opens its conversation, scrolled to the message. */

@@ -25,7 +25,7 @@ interface Props {
   onQueryChange: (query: string) => void;
   selectedKey: string | null;
   onSelect: (conversation: Conversation) => void;
-  onContactSaved: (key: string) => void;
+  onContactSaved: (key: string, name: string) => void;
   /** Message hits of the current search; shown under the contacts while searching. */
   messageSearch: MessageSearch;
   onOpenMessage: (hit: SearchResult) => void;
@@ -86,9 +86,9 @@ export function Sidebar(props: Props) {
       {adding && (
         <ContactModal
           onClose={() => setAdding(false)}
-          onSaved={(phone) => {
+          onSaved={(phone, name) => {
             setAdding(false);
-            onContactSaved(phone);
+            onContactSaved(phone, name);
           }}
         />
       )}

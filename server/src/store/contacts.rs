@@ -69,11 +69,11 @@ pub(super) fn new_contact_draft(
     contact_draft(&data)
 }
 
-/// A known contact's new name from an import or the WhatsApp Business app's address book:
-/// `new_contact` marked `renamed`, which a list applies to the conversation when it holds it
-/// and adds no row for (an import renames many conversations at once).
-fn renamed_contact_draft(pnid: &str, phone: &str, name: &str) -> Draft {
-    let mut data = json!(Customer::new(pnid, phone, name, None, None));
+/// A known contact's new name, from an agent's edit, an import or the WhatsApp Business app's
+/// address book: `new_contact` marked `renamed`, which a list applies to the conversation when
+/// it holds it and adds no row for (an import renames many conversations at once).
+fn renamed_contact_draft(pnid: &str, phone: &str, name: &str, ids: ContactIds) -> Draft {
+    let mut data = json!(Customer::new(pnid, phone, name, ids.0, ids.1));
     data["renamed"] = json!(true);
     contact_draft(&data)
 }
@@ -259,9 +259,12 @@ impl Store {
             .await?;
         index_contacts(&mut tx, business_id, &[target]).await?;
         let pnid = phone_number_id(&mut tx, business_id).await?;
-        let previous = (target != phone).then_some(phone);
         let ids = (user_id.as_deref(), username.as_deref());
-        let draft = new_contact_draft(&pnid, target, name, ids, previous);
+        let draft = if target == phone {
+            renamed_contact_draft(&pnid, target, name, ids)
+        } else {
+            new_contact_draft(&pnid, target, name, ids, Some(phone))
+        };
         let events = append_events(&mut tx, business_id, vec![draft]).await?;
         tx.commit().await?;
         Ok(events)
@@ -290,7 +293,7 @@ impl Store {
                 }
                 Ensured::Renamed => {
                     counts.updated += 1;
-                    drafts.push(renamed_contact_draft(&pnid, phone, name));
+                    drafts.push(renamed_contact_draft(&pnid, phone, name, (None, None)));
                 }
                 Ensured::Kept => counts.unchanged += 1,
             }

@@ -132,6 +132,7 @@ both_backends!(
         assert_eq!(renamed["name"], "Sheena (VIP)");
         assert_eq!(renamed["user_id"], BSUID);
         assert_eq!(renamed["username"], USERNAME);
+        assert_eq!(renamed["renamed"], true);
         let (status, body) = app
             .call(
                 reqwest::Method::DELETE,

@@ -49,19 +49,32 @@ pub enum Limit {
     Time,
 }
 
-/// Why the parts of an xlsx could not be measured.
+/// Why a spreadsheet was not handed to calamine: over a bound, or not readable as its kind (an
+/// xlsx's zip, an xls's compound file).
 #[derive(Debug, thiserror::Error)]
-pub enum ArchiveError {
+pub enum Unmeasured {
     #[error(transparent)]
     Limit(#[from] Limit),
-    #[error("not a readable xlsx")]
-    Unreadable(#[from] zip::result::ZipError),
+    #[error("not a readable spreadsheet")]
+    Unreadable(#[source] anyhow::Error),
+}
+
+impl From<zip::result::ZipError> for Unmeasured {
+    fn from(err: zip::result::ZipError) -> Self {
+        Unmeasured::Unreadable(err.into())
+    }
+}
+
+impl From<std::io::Error> for Unmeasured {
+    fn from(err: std::io::Error) -> Self {
+        Unmeasured::Unreadable(err.into())
+    }
 }
 
 /// Refuses an xlsx whose parts unpack to more than [`MAX_UNPACKED`]: first by the sizes its
 /// central directory declares, then by unpacking each part into nothing through a reader that
 /// stops at what is left of the bound, so a part that lies about its size is caught too.
-pub fn check_xlsx_archive(bytes: &[u8]) -> Result<(), ArchiveError> {
+pub fn check_xlsx_archive(bytes: &[u8]) -> Result<(), Unmeasured> {
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes))?;
     if archive.len() > MAX_PARTS {
         return Err(Limit::Parts.into());
@@ -77,7 +90,7 @@ pub fn check_xlsx_archive(bytes: &[u8]) -> Result<(), ArchiveError> {
 }
 
 /// Unpacks every part into nothing, refusing once they come to more than `bound` bytes.
-fn unpack_within(archive: &mut Archive<'_>, bound: u64) -> Result<(), ArchiveError> {
+fn unpack_within(archive: &mut Archive<'_>, bound: u64) -> Result<(), Unmeasured> {
     let mut left = bound;
     for index in 0..archive.len() {
         let part = archive.by_index(index)?;
@@ -168,7 +181,7 @@ mod tests {
     }
 
     /// The reading pass with a smaller bound, for a test that stays small.
-    fn check_with(bytes: &[u8], bound: u64) -> Result<(), ArchiveError> {
+    fn check_with(bytes: &[u8], bound: u64) -> Result<(), Unmeasured> {
         unpack_within(&mut zip::ZipArchive::new(Cursor::new(bytes))?, bound)
     }
 

@@ -17,10 +17,10 @@ use std::panic::AssertUnwindSafe;
 
 use calamine::{Data, Reader};
 
-use crate::templates::recipient_limits::{ArchiveError, Limit, MAX_COLUMNS, check_xlsx_archive};
+use crate::templates::recipient_limits::{Limit, MAX_COLUMNS, Unmeasured, check_xlsx_archive};
 use crate::templates::recipient_rows::Collector;
 use crate::templates::recipient_rows::{Reading, Recipients};
-use crate::templates::xls_grid::{GridError, measured_workbook};
+use crate::templates::xls_grid::measured_workbook;
 
 /// What kind of recipient file an upload is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,20 +64,11 @@ pub enum ParseError {
     Limit(#[from] Limit),
 }
 
-impl From<GridError> for ParseError {
-    fn from(err: GridError) -> Self {
+impl From<Unmeasured> for ParseError {
+    fn from(err: Unmeasured) -> Self {
         match err {
-            GridError::Limit(limit) => ParseError::Limit(limit),
-            GridError::Unreadable(err) => ParseError::Excel(err.into()),
-        }
-    }
-}
-
-impl From<ArchiveError> for ParseError {
-    fn from(err: ArchiveError) -> Self {
-        match err {
-            ArchiveError::Limit(limit) => ParseError::Limit(limit),
-            ArchiveError::Unreadable(err) => ParseError::Excel(err.into()),
+            Unmeasured::Limit(limit) => ParseError::Limit(limit),
+            Unmeasured::Unreadable(err) => ParseError::Excel(err),
         }
     }
 }

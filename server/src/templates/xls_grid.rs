@@ -11,19 +11,10 @@
 
 use std::io::{Cursor, Read, Write};
 
-use crate::templates::recipient_limits::{Limit, MAX_GRID_CELLS};
-
-/// Why an xls was not handed to calamine.
-#[derive(Debug, thiserror::Error)]
-pub enum GridError {
-    #[error(transparent)]
-    Limit(#[from] Limit),
-    #[error("not a readable xls")]
-    Unreadable(#[from] std::io::Error),
-}
+use crate::templates::recipient_limits::{Limit, MAX_GRID_CELLS, Unmeasured};
 
 /// The workbook of `bytes` in a fresh compound file, once its grids are within the bound.
-pub fn measured_workbook(bytes: &[u8]) -> Result<Vec<u8>, GridError> {
+pub fn measured_workbook(bytes: &[u8]) -> Result<Vec<u8>, Unmeasured> {
     let mut file = cfb::CompoundFile::open(Cursor::new(bytes))?;
     // calamine reads "Workbook" (BIFF8), else "Book" (BIFF5 and older).
     let name = ["/Workbook", "/Book"]
@@ -294,7 +285,7 @@ mod tests {
         );
         assert!(matches!(
             measured_workbook(&huge),
-            Err(GridError::Limit(Limit::Grid))
+            Err(Unmeasured::Limit(Limit::Grid))
         ));
         // calamine would take a last row before the first for about four billion rows.
         let wrapped = rewritten(
@@ -308,7 +299,7 @@ mod tests {
         );
         assert!(matches!(
             measured_workbook(&wrapped),
-            Err(GridError::Unreadable(_))
+            Err(Unmeasured::Unreadable(_))
         ));
     }
 
@@ -324,7 +315,7 @@ mod tests {
         );
         assert!(matches!(
             measured_workbook(&far),
-            Err(GridError::Limit(Limit::Grid))
+            Err(Unmeasured::Limit(Limit::Grid))
         ));
     }
 
@@ -332,7 +323,7 @@ mod tests {
     fn a_file_that_is_not_a_compound_file_is_unreadable() {
         assert!(matches!(
             measured_workbook(b"PhoneNumber\n15551234567\n"),
-            Err(GridError::Unreadable(_))
+            Err(Unmeasured::Unreadable(_))
         ));
     }
 }

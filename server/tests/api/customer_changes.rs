@@ -160,3 +160,31 @@ both_backends!(
         assert_eq!(vips[0]["phone_number"], PHONE);
     }
 );
+
+both_backends!(
+    a_reply_after_two_histories_join_follows_the_later_dated_one,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("joined_times").await;
+        let pnid = biz.phone_number_id.clone();
+        let now = crate::sending::chrono_now_secs();
+        // The BSUID's history holds a message dated two minutes ahead; the phone's, one of now.
+        let ahead = (now + 120).to_string();
+        let first = bsuid_text(None, "wamid.ahead", "from a fast clock", &ahead);
+        deliver(&app, &biz, &from_username(&pnid, None, vec![first])).await;
+        let mut by_phone = text(PHONE, "wamid.phone", "hello");
+        by_phone["timestamp"] = json!(now.to_string());
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sheena", vec![by_phone])).await;
+        let both = bsuid_text(Some(PHONE), "wamid.both", "it is me", &now.to_string());
+        deliver(&app, &biz, &from_username(&pnid, Some(PHONE), vec![both])).await;
+        assert!(history(&app, &biz, BSUID).await.is_empty());
+
+        let (status, body) = app
+            .send_text(&biz.session.access, &format!("+{PHONE}"), "client-r", "Hi")
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let joined = history(&app, &biz, PHONE).await;
+        let reply = body["response"]["messages"][0]["id"].as_str().expect("id");
+        assert_eq!(ids(&joined)[joined.len() - 2..], ["wamid.ahead", reply]);
+    }
+);

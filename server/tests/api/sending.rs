@@ -357,3 +357,42 @@ both_backends!(
         assert_eq!(code, 200);
     }
 );
+
+both_backends!(
+    a_note_and_a_reply_written_after_a_later_dated_message_follow_it,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("dated").await;
+        let token = &biz.session.access;
+        // The customer's phone dates the message two minutes ahead.
+        let mut ahead = text(CUSTOMER, "wamid.ahead", "from a fast clock");
+        ahead["timestamp"] = json!((chrono_now_secs() + 120).to_string());
+        let body = inbound(&biz.phone_number_id, CUSTOMER, "Customer", vec![ahead]);
+        let (status, _) = app.webhook(&body, &biz.app_secret).await;
+        assert_eq!(status, 200);
+        let notes = format!("/api/conversation/{CUSTOMER}/notes");
+        let (status, note) = app
+            .post(&notes, json!({"text": "checking"}), Some(token))
+            .await;
+        assert_eq!(status, 201, "{note}");
+        let (status, body) = app
+            .send_text(token, &format!("+{CUSTOMER}"), "client-after", "Done")
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let history = crate::customers::history(&app, &biz, CUSTOMER).await;
+        let order: Vec<&Value> = history.iter().map(|m| &m["message_id"]).collect();
+        assert_eq!(
+            order,
+            [
+                &json!("wamid.ahead"),
+                &note["message_id"],
+                &body["response"]["messages"][0]["id"]
+            ]
+        );
+        let times: Vec<&str> = history
+            .iter()
+            .map(|m| m["timestamp"].as_str().expect("time"))
+            .collect();
+        assert!(times.windows(2).all(|pair| pair[0] < pair[1]), "{times:?}");
+    }
+);

@@ -173,8 +173,6 @@ async fn join(
              THEN old.last_message_at ELSE contacts.last_message_at END, \
          last_incoming_at = CASE WHEN COALESCE(old.last_incoming_at, 0) > COALESCE(contacts.last_incoming_at, 0) \
              THEN old.last_incoming_at ELSE contacts.last_incoming_at END, \
-         latest_at = CASE WHEN COALESCE(old.latest_at, 0) > COALESCE(contacts.latest_at, 0) \
-             THEN old.latest_at ELSE contacts.latest_at END, \
          user_id = COALESCE(contacts.user_id, old.user_id), \
          username = COALESCE(contacts.username, old.username), \
          assigned_at = CASE WHEN contacts.assignee_id IS NULL THEN old.assigned_at \

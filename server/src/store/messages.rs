@@ -238,24 +238,20 @@ pub(super) async fn record_last_sent(
     relist_labels(conn, &key.business_id, &[&key.phone]).await
 }
 
-/// Takes the next time in a conversation: now-ish, but after every message already in it, so
-/// times are unique and increasing and history pages are exact. Its contact keeps the time as
-/// the conversation's latest; a conversation without a contact holds no messages.
+/// The next time in a conversation: now-ish, but after every message already in it, so times
+/// are unique and increasing and history pages are exact.
 pub(super) async fn next_time(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     wanted: i64,
 ) -> Result<i64, sqlx::Error> {
-    let taken: Option<(i64,)> = sqlx::query_as(
-        "UPDATE contacts SET latest_at = CASE WHEN COALESCE(latest_at, -1) < $1 THEN $1 \
-         ELSE latest_at + 1 END WHERE business_id = $2 AND phone = $3 RETURNING latest_at",
-    )
-    .bind(wanted)
-    .bind(&key.business_id)
-    .bind(&key.phone)
-    .fetch_optional(&mut *conn)
-    .await?;
-    Ok(taken.map_or(wanted, |(at,)| at))
+    let (latest,): (Option<i64>,) =
+        sqlx::query_as("SELECT MAX(sent_at) FROM messages WHERE business_id = $1 AND phone = $2")
+            .bind(&key.business_id)
+            .bind(&key.phone)
+            .fetch_one(&mut *conn)
+            .await?;
+    Ok(wanted.max(latest.map_or(0, |l| l + 1)))
 }
 
 impl Store {

@@ -78,9 +78,8 @@ pub(super) async fn index_changed_contacts(
 }
 
 /// Moves each contact's last message and preview (only forward: a late message does not take
-/// the place of a newer one), its conversation's latest time, latest inbound time and unread
-/// count, and the list time of the labels of those that carry any; answers the unread counts
-/// after.
+/// the place of a newer one), latest inbound time and unread count, and the list time of the
+/// labels of those that carry any; answers the unread counts after.
 pub(super) async fn record_activity(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -102,8 +101,6 @@ pub(super) async fn record_activity(
                  THEN batch.last_text ELSE contacts.last_text END, \
              last_caption = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
                  THEN batch.last_caption ELSE contacts.last_caption END, \
-             latest_at = CASE WHEN batch.at >= COALESCE(contacts.latest_at, 0) \
-                 THEN batch.at ELSE contacts.latest_at END, \
              unread_count = contacts.unread_count + batch.added \
              FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = {} \
              RETURNING contacts.phone, contacts.unread_count",

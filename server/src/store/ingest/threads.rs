@@ -22,8 +22,7 @@ pub(super) struct Thread {
     pub(super) renamed: bool,
     /// It carries a label, whose list time follows its own (a new contact carries none).
     pub(super) labelled: bool,
-    /// Its conversation's latest time before the batch, as its contact keeps it (at or after its
-    /// latest message's): a later time cannot be stored already.
+    /// Its latest message's time before the batch: a later time cannot be stored already.
     pub(super) stored_latest: i64,
     /// For each second read (or starting after `stored_latest`), the first and last millisecond
     /// taken in it by a stored message or by the batch, or `None` while none is.
@@ -210,7 +209,7 @@ struct KnownThread {
     second_last: Option<i64>,
 }
 
-/// The batch's conversations whose contact exists: its name, latest time, whether it
+/// The batch's conversations whose contact exists: its name, latest message time, whether it
 /// carries labels (a contact that does not exist has no messages or labels either: they go with
 /// it) and what its messages took of the second most of the batch's messages want, so that
 /// `read_stored_seconds` has the others only, mostly none. That second is read like
@@ -234,7 +233,8 @@ pub(super) async fn known_threads(
     // Materialized, so that each contact's latest message is read once.
     let sql = format!(
         "WITH t AS MATERIALIZED (SELECT c.phone, c.name, c.user_id, c.username, \
-         c.latest_at AS latest, c.last_message_at, c.last_text, c.last_caption, \
+         (SELECT MAX(m.sent_at) FROM messages m WHERE m.business_id = c.business_id \
+         AND m.phone = c.phone) AS latest, c.last_message_at, c.last_text, c.last_caption, \
          (SELECT COUNT(*) FROM conversation_labels l WHERE l.business_id = c.business_id \
          AND l.phone = c.phone) AS labels FROM contacts c WHERE c.business_id = $1 AND {}) \
          SELECT t.*, CASE WHEN t.latest >= $3 THEN {first} END AS second_first, \

@@ -142,7 +142,10 @@ describe('an agent’s first hour', () => {
 
   it('loads the chat list once when the inbox opens', async () => {
     const { page, listRequests } = await signIn(browser.context, LAPTOP, 'en');
-    await page.locator('.conversation-list').waitFor();
+    // The list shows its loading state before its first page is asked for: wait for the page.
+    await page.locator('.conversation-list:not([aria-busy="true"])').waitFor();
+    for (let i = 0; i < 100 && listRequests.sent === 0; i += 1) await page.waitForTimeout(50);
+    await page.waitForTimeout(300); // room for a second request, were one sent
     assert.equal(listRequests.failed, 0, 'no first-page request was aborted');
     assert.equal(listRequests.sent, 1);
     await page.close();

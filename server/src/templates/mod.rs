@@ -6,7 +6,7 @@
 //! - `media`: the header media limits
 //! - `recipients`: the phone numbers of a csv, xls or xlsx recipient file
 //! - `recipient_limits`: the bounds on reading one: unpacked size, cell length, rows, grid, time
-//! - `xls_grid`: an xls's grids measured, before calamine reads it, against the grid bound
+//! - `xls_grid`: an xls's first sheet measured against the grid bound, before calamine reads it
 //! - `recipient_rows`: its rows as recipients with their variables, or skipped with a reason
 //! - `variables`: per-recipient variables: their column names and a send's parameters filled
 

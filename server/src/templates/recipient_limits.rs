@@ -22,8 +22,8 @@ pub const MAX_CELL_CHARS: usize = 4_096;
 pub const MAX_ROWS: u64 = 100_000;
 /// The most columns of a spreadsheet row that are read.
 pub const MAX_COLUMNS: usize = 16_384;
-/// The most cells an xls's grids may span: every sheet's cells and formulas together, and each
-/// sheet's declared dimensions (100,000 rows of 50 columns).
+/// The most cells the grids of an xls's first sheet may span: its cells and formulas together,
+/// and its declared dimensions (100,000 rows of 50 columns).
 pub const MAX_GRID_CELLS: u64 = 5_000_000;
 /// The longest a file may take to read.
 pub const MAX_PARSE_TIME: Duration = Duration::from_secs(10);

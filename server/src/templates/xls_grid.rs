@@ -5,15 +5,17 @@
 //! cell position it meets (and another for formulas). Both come from the file, unchecked: a
 //! damaged or made-up record asks for hundreds of gigabytes, and a failed allocation aborts the
 //! whole server rather than failing the upload. So the workbook stream is taken out of its
-//! compound file, walked here record by record as calamine walks it, and refused when its grids
-//! come to more than [`MAX_GRID_CELLS`]; calamine then reads that same stream, put in a fresh
-//! compound file, so what it reads is what was measured.
+//! compound file, its first sheet (the one read for recipients) is walked here record by record
+//! as calamine walks it and refused when its grids come to more than [`MAX_GRID_CELLS`], and
+//! every other sheet is pointed at an empty one; calamine then reads that same stream, put in a
+//! fresh compound file, so what it reads is what was measured.
 
 use std::io::{Cursor, Read, Write};
 
 use crate::templates::recipient_limits::{Limit, MAX_GRID_CELLS, Unmeasured};
 
-/// The workbook of `bytes` in a fresh compound file, once its grids are within the bound.
+/// The workbook of `bytes` in a fresh compound file, its first sheet within the bound and the
+/// others empty.
 pub fn measured_workbook(bytes: &[u8]) -> Result<Vec<u8>, Unmeasured> {
     let mut file = cfb::CompoundFile::open(Cursor::new(bytes))?;
     // calamine reads "Workbook" (BIFF8), else "Book" (BIFF5 and older).
@@ -23,8 +25,18 @@ pub fn measured_workbook(bytes: &[u8]) -> Result<Vec<u8>, Unmeasured> {
         .ok_or_else(|| std::io::Error::other("no workbook stream"))?;
     let mut stream = Vec::new();
     file.open_stream(name)?.read_to_end(&mut stream)?;
-    if grid_cells(&stream)? > MAX_GRID_CELLS {
+    let sheets = bound_sheets(&stream);
+    if let Some(sheet) = sheets.first().and_then(|s| stream.get(s.starts_at..))
+        && walk_sheet(sheet).cells()? > MAX_GRID_CELLS
+    {
         return Err(Limit::Grid.into());
+    }
+    if sheets.len() > 1 {
+        let empty = u32::try_from(stream.len()).map_err(std::io::Error::other)?;
+        stream.extend_from_slice(&EMPTY_SHEET);
+        for sheet in &sheets[1..] {
+            stream[sheet.offset_at..sheet.offset_at + 4].copy_from_slice(&empty.to_le_bytes());
+        }
     }
     // Version 3 (512-byte sectors), as Excel writes: calamine refuses a version 4 file whose
     // streams are all too large for the mini stream.
@@ -35,35 +47,34 @@ pub fn measured_workbook(bytes: &[u8]) -> Result<Vec<u8>, Unmeasured> {
     Ok(fresh.into_inner().into_inner())
 }
 
-/// The cells calamine's grids for `stream` would hold: the largest sheet's declared dimensions,
-/// or all sheets' cell and formula grids together, whichever is more.
-fn grid_cells(stream: &[u8]) -> Result<u64, std::io::Error> {
-    let mut spanned = 0u64;
-    let mut declared = 0u64;
-    for at in sheet_offsets(stream) {
-        let Some(sheet) = stream.get(at..) else {
-            continue;
-        };
-        let sheet = walk_sheet(sheet);
-        spanned = spanned
-            .saturating_add(sheet.cells.area())
-            .saturating_add(sheet.formulas.area());
-        let cells = sheet
-            .declared
-            .ok_or_else(|| std::io::Error::other("a sheet's dimensions end before they start"))?;
-        declared = declared.max(cells);
-    }
-    Ok(spanned.max(declared))
+/// A sheet's entry in the workbook globals (a BoundSheet8 record): where in the stream its
+/// offset is written, and that offset.
+struct BoundSheet {
+    offset_at: usize,
+    starts_at: usize,
 }
 
-/// Where each sheet starts (BoundSheet8 records of the workbook globals, up to their EOF).
-fn sheet_offsets(stream: &[u8]) -> Vec<usize> {
-    Records(stream)
-        .take_while(|(kind, _)| *kind != EOF)
-        .filter(|(kind, data)| *kind == BOUND_SHEET && data.len() >= 4)
-        .map(|(_, data)| u32::from_le_bytes([data[0], data[1], data[2], data[3]]) as usize)
+/// The globals' sheets, up to their EOF.
+fn bound_sheets(stream: &[u8]) -> Vec<BoundSheet> {
+    Records::of(stream)
+        .take_while(|record| record.kind != EOF)
+        .filter(|record| record.kind == BOUND_SHEET && record.data.len() >= 4)
+        .map(|record| BoundSheet {
+            offset_at: record.at,
+            starts_at: u32::from_le_bytes([
+                record.data[0],
+                record.data[1],
+                record.data[2],
+                record.data[3],
+            ]) as usize,
+        })
         .collect()
 }
+
+/// A sheet with nothing in it: its BOF record (16 bytes of BIFF8 zeros) and its EOF.
+const EMPTY_SHEET: [u8; 24] = [
+    0x09, 0x08, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0A, 0, 0, 0,
+];
 
 const EOF: u16 = 0x000A;
 const BOF: u16 = 0x0809;
@@ -83,6 +94,18 @@ struct Sheet {
     declared: Option<u64>,
 }
 
+impl Sheet {
+    /// The cells calamine's grids for the sheet would hold: its declared dimensions, or its cell
+    /// and formula grids together, whichever is more.
+    fn cells(&self) -> Result<u64, std::io::Error> {
+        let declared = self
+            .declared
+            .ok_or_else(|| std::io::Error::other("a sheet's dimensions end before they start"))?;
+        let spanned = self.cells.area().saturating_add(self.formulas.area());
+        Ok(spanned.max(declared))
+    }
+}
+
 fn walk_sheet(sheet: &[u8]) -> Sheet {
     let mut walked = Sheet {
         cells: Span::default(),
@@ -92,7 +115,7 @@ fn walk_sheet(sheet: &[u8]) -> Sheet {
     let mut formula_at = (0, 0);
     let mut seen_bof = false;
     let mut depth = 0usize;
-    for (kind, data) in Records(sheet) {
+    for Record { kind, data, .. } in Records::of(sheet) {
         if depth > 0 {
             match kind {
                 BOF => depth += 1,
@@ -191,20 +214,37 @@ impl Span {
     }
 }
 
-/// A BIFF stream's records as (type, data), to the first one cut short; a CONTINUE record is
-/// passed as a record of its own, which no measure here reads.
-struct Records<'a>(&'a [u8]);
+/// A BIFF record: its type, where its data starts in the stream walked, and its data.
+struct Record<'a> {
+    kind: u16,
+    at: usize,
+    data: &'a [u8],
+}
+
+/// A BIFF stream's records, to the first one cut short; a CONTINUE record is passed as a record
+/// of its own, which no measure here reads.
+struct Records<'a> {
+    stream: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Records<'a> {
+    fn of(stream: &'a [u8]) -> Self {
+        Records { stream, at: 0 }
+    }
+}
 
 impl<'a> Iterator for Records<'a> {
-    type Item = (u16, &'a [u8]);
+    type Item = Record<'a>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let header = self.0.get(..4)?;
+        let header = self.stream.get(self.at..self.at + 4)?;
         let kind = u16::from_le_bytes([header[0], header[1]]);
         let len = usize::from(u16::from_le_bytes([header[2], header[3]]));
-        let data = self.0.get(4..4 + len)?;
-        self.0 = &self.0[4 + len..];
-        Some((kind, data))
+        let at = self.at + 4;
+        let data = self.stream.get(at..at + len)?;
+        self.at = at + len;
+        Some(Record { kind, at, data })
     }
 }
 
@@ -216,10 +256,13 @@ mod tests {
 
     use super::*;
 
+    fn fixture(name: &str) -> Vec<u8> {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/recipients");
+        std::fs::read(path.join(name)).expect("a fixture of testdata/recipients")
+    }
+
     fn sample() -> Vec<u8> {
-        let path =
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/recipients/recipients.xls");
-        std::fs::read(path).expect("testdata/recipients/recipients.xls is readable")
+        fixture("recipients.xls")
     }
 
     /// The sample with `change` applied to each record of its workbook stream, and `tail` after.
@@ -256,6 +299,19 @@ mod tests {
         let measured = measured_workbook(&sample()).expect("within the bound");
         assert_eq!(first_sheet(measured), first_sheet(sample()));
         assert!(first_sheet(sample()).height() > 1);
+    }
+
+    #[test]
+    fn only_the_first_sheet_is_measured_and_the_others_are_read_empty() {
+        // Its second sheet's two cells span 65,536 rows of 256 columns.
+        let two_sheets = fixture("two-sheets.xls");
+        let measured = measured_workbook(&two_sheets).expect("within the bound");
+        let mut book = calamine::Xls::new(Cursor::new(measured)).expect("an xls");
+        assert_eq!(book.sheet_names(), ["Recipients", "Notes"]);
+        let first = book.worksheet_range_at(0).expect("a sheet").expect("read");
+        assert_eq!(first, first_sheet(sample()));
+        let second = book.worksheet_range_at(1).expect("a sheet").expect("read");
+        assert!(second.is_empty());
     }
 
     #[test]

@@ -17,11 +17,14 @@ async fn parse(app: &TestApp, token: &str, bytes: Vec<u8>, name: &str) -> (u16, 
     app.post_form("/api/recipients/parse", token, form).await
 }
 
-/// The committed xls fixture.
+/// A committed xls fixture (testdata/recipients/make_xls.py).
+fn xls_named(name: &str) -> Vec<u8> {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/recipients");
+    std::fs::read(fixture.join(name)).expect("xls fixture")
+}
+
 fn xls_fixture() -> Vec<u8> {
-    let fixture =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/recipients/recipients.xls");
-    std::fs::read(fixture).expect("xls fixture")
+    xls_named("recipients.xls")
 }
 
 fn xlsx_with_phone_number_header() -> Vec<u8> {
@@ -79,17 +82,20 @@ both_backends!(
             ])
         );
 
-        let (status, body) = parse(&app, &token, xls_fixture(), "recipients.xls").await;
-        assert_eq!(status, 200, "{body}");
-        // `+15551234567` is a number as typed.
-        assert_eq!(
-            body["numbers"],
-            json!(["201001234567", "966501234567", "15551234567", "15551230000"])
-        );
-        assert_eq!(
-            body["skipped"]["rows"],
-            json!([{"row": 5, "value": "201001234567", "reason": "duplicate"}])
-        );
+        // The same first sheet beside a second spanning a whole BIFF8 sheet, which is not read.
+        for name in ["recipients.xls", "two-sheets.xls"] {
+            let (status, body) = parse(&app, &token, xls_named(name), name).await;
+            assert_eq!(status, 200, "{name}: {body}");
+            // `+15551234567` is a number as typed.
+            assert_eq!(
+                body["numbers"],
+                json!(["201001234567", "966501234567", "15551234567", "15551230000"])
+            );
+            assert_eq!(
+                body["skipped"]["rows"],
+                json!([{"row": 5, "value": "201001234567", "reason": "duplicate"}])
+            );
+        }
     }
 );
 

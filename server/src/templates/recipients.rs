@@ -121,8 +121,8 @@ fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Parse
     Ok(collector.done())
 }
 
-/// An xls is not compressed, but calamine makes a dense grid of each sheet: its grids are
-/// measured first, and calamine reads the stream that was measured.
+/// An xls is not compressed, but calamine makes a dense grid of each sheet: the first sheet's
+/// grids are measured first (the others left empty), and calamine reads the stream measured.
 fn parse_xls(bytes: &[u8], mut collector: Collector) -> Result<Recipients, ParseError> {
     let workbook = measured_workbook(bytes)?;
     let mut book = calamine::Xls::new(Cursor::new(workbook)).map_err(excel)?;

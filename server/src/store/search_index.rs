@@ -191,10 +191,9 @@ pub(super) async fn move_documents(
     remove_contact_document(conn, business_id, from).await?;
     sqlx::query(
         "UPDATE search_documents SET phone = $1 WHERE business_id = $2 AND doc_id IN \
-         (SELECT message_id FROM messages WHERE business_id = $3 AND phone = $4)",
+         (SELECT message_id FROM messages WHERE business_id = $2 AND phone = $3)",
     )
     .bind(to)
-    .bind(business_id)
     .bind(business_id)
     .bind(from)
     .execute(&mut *conn)
@@ -212,9 +211,8 @@ pub(super) async fn remove_documents(
     remove_contact_document(conn, business_id, phone).await?;
     sqlx::query(
         "DELETE FROM search_documents WHERE business_id = $1 AND doc_id IN \
-         (SELECT message_id FROM messages WHERE business_id = $2 AND phone = $3)",
+         (SELECT message_id FROM messages WHERE business_id = $1 AND phone = $2)",
     )
-    .bind(business_id)
     .bind(business_id)
     .bind(phone)
     .execute(&mut *conn)

@@ -53,8 +53,8 @@ export function withLabelDefinitions(row: Conversation, labels: Label[]): Conver
 }
 
 /**
- * The row with its customer's new name: from a `new_contact` marked `renamed` (an import or the
- * app's address book) or a contact saved in the edit dialog. The rows of other customers are unchanged.
+ * The row with its customer's new name from a `new_contact` marked `renamed` (an agent's edit, an
+ * import or the app's address book). The rows of other customers are unchanged.
  */
 export function withRename(row: Conversation, contact: CustomerIdentity & Pick<Conversation, 'name'>): Conversation {
   return customerKey(row) === customerKey(contact) ? { ...row, name: contact.name ?? row.name } : row;

@@ -105,8 +105,11 @@ export function InboxPage() {
    */
   const openSaved = (key: string, name: string) => {
     list.reload();
-    const saved = { ...placeholderRow(key, phoneNumberId ? conversationIdOf(phoneNumberId, key) : ''), name };
-    setSelected((current) => (current && customerKey(current) === key ? withRename(current, saved) : saved));
+    setSelected((current) =>
+      current && customerKey(current) === key
+        ? { ...current, name }
+        : { ...placeholderRow(key, phoneNumberId ? conversationIdOf(phoneNumberId, key) : ''), name },
+    );
   };
 
   /** A message hit opens its conversation, scrolled to the message. */

@@ -28,14 +28,14 @@ const MICROPHONE_FLAGS = {
  * `microphone` ('allowed' or 'refused') gives getUserMedia Chromium's fake devices.
  */
 export async function startBrowser({ baseURL = BASE_URL, microphone } = {}) {
-  const profile = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  const options = {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: [...FLAGS, ...(MICROPHONE_FLAGS[microphone] ?? [])],
     baseURL,
     viewport: { width: 1280, height: 800 },
-  });
+  };
+  const { context, profile } = await launch(options);
   // A click, a download or a row appearing took over 10 s on a loaded two-core host (steal up
   // to 20 %) while the suite's server ran beside the browser.
   context.setDefaultTimeout(20_000);
@@ -46,6 +46,24 @@ export async function startBrowser({ baseURL = BASE_URL, microphone } = {}) {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Launches Chromium on a fresh profile. A Chromium that exits while it starts (seen once on a
+ * loaded CI host, before any page) is started again on another fresh profile, up to three times;
+ * what the app does is never retried.
+ */
+async function launch(options, attempts = 3) {
+  for (let attempt = 1; ; attempt += 1) {
+    const profile = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
+    try {
+      return { context: await chromium.launchPersistentContext(profile, options), profile };
+    } catch (error) {
+      rmSync(profile, { recursive: true, force: true });
+      if (attempt >= attempts) throw error;
+      console.error(`Chromium did not start (attempt ${attempt}): ${String(error).split('\n')[0]}`);
+    }
+  }
 }
 
 let counter = 0;

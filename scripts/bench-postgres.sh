@@ -41,6 +41,20 @@ fresh_database() { # NAME: an empty database on the suite's Postgres, the statem
     -c 'SELECT pg_stat_statements_reset()' >/dev/null
 }
 
+# autovacuum_passes DATABASE RUN START: when autovacuum last vacuumed and analyzed each of
+# DATABASE's tables, in seconds after START (epoch seconds, the run's start), as JSON in
+# $OUT/RUN.autovacuum.json: a fresh database's first pass comes at a moment of its own.
+autovacuum_passes() {
+  timeout 60 psql "$PG_URL/$1" -Atc "SELECT coalesce(json_agg(p ORDER BY p.after_s), '[]') FROM (
+      SELECT relname AS table_name, 'vacuum' AS pass,
+             round((extract(epoch FROM last_autovacuum) - $3)::numeric, 2) AS after_s
+      FROM pg_stat_user_tables WHERE last_autovacuum IS NOT NULL
+      UNION ALL
+      SELECT relname, 'analyze', round((extract(epoch FROM last_autoanalyze) - $3)::numeric, 2)
+      FROM pg_stat_user_tables WHERE last_autoanalyze IS NOT NULL) p" \
+    >"$OUT/$2.autovacuum.json" || true
+}
+
 # statements DATABASE RUN: the statements that took the most time in DATABASE since it was made,
 # as JSON in $OUT/RUN.statements.json; then the database is dropped.
 statements() {

@@ -105,8 +105,8 @@ stop_parley() {
   rm -rf "$OUT"/parley-data.*
 }
 
-# The suite's own Postgres (start_postgres, stop_postgres, fresh_database, statements,
-# notify_cost).
+# The suite's own Postgres (start_postgres, stop_postgres, fresh_database, autovacuum_passes,
+# statements, notify_cost).
 . scripts/bench-postgres.sh
 
 start_nchan() {
@@ -257,9 +257,11 @@ for r in $INBOX_RATES; do
   for name in "inbox-pg-$r" $(again "inbox-pg-$r"); do
     fresh_database parley_inbox
     start_parley DATABASE_URL="$PG_URL/parley_inbox"
+    started=$(date +%s.%N)
     RUN_LIMIT=180 run "$name" inbox --target "$P" --rate "$r" --duration "$secs" \
       --customers 100 --agents 2 --drain 20 --max-inflight 1024
     stop_parley
+    autovacuum_passes parley_inbox "$name" "$started"
     statements parley_inbox "$name"
   done
 done

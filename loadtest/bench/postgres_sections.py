@@ -4,6 +4,7 @@ busiest inbox run, and what a NOTIFY costs a commit."""
 import json
 import os
 import re
+import textwrap
 
 
 def postgres_sections(results, w, load, f, inbox_table):
@@ -15,10 +16,48 @@ def postgres_sections(results, w, load, f, inbox_table):
     points = inbox_table("inbox-pg-")
     busiest = max((p[0] for p in points), default=None)
     if busiest is not None:
+        autovacuum_table(results, load, f, w, busiest)
         statement_table(results, f"inbox-pg-{busiest}", f, w)
     notify_table(results, f, w)
     cluster_table(load, f, w)
     return points
+
+
+def autovacuum_table(results, load, f, w, rate):
+    """Autovacuum's first pass over each run's fresh database at `rate`: when it ended on each
+    table, against the run's load window (and the 2 s after it) and its p99."""
+    names = [f"inbox-pg-{rate}", f"inbox-pg-{rate}-run2", f"inbox-pg-{rate}-run3"]
+    rows = []
+    for name in names:
+        path = os.path.join(results, name + ".autovacuum.json")
+        run = load(name)
+        if not (run and os.path.exists(path)):
+            continue
+        with open(path) as fh:
+            passes = json.load(fh)
+        window = run["duration_secs"]
+        # A pass takes about a second: one that ends just after the load still ran in it.
+        inside = [p for p in passes if p["after_s"] <= window + 2]
+        when = "none"
+        if inside:
+            tables = ", ".join(dict.fromkeys(p["table_name"] for p in inside))
+            when = (f"{len(inside)} from +{f(inside[0]['after_s'], 1)} to "
+                    f"+{f(inside[-1]['after_s'], 1)} s ({tables})")
+        rows.append(f"| `{name}` | {f(window, 0)} s | {when} | {f(run['p99_ms'], 2)} |")
+    if not rows:
+        return
+    w(textwrap.fill(
+        f"Autovacuum's passes over each {rate:,}/s run's fresh database that ended within its "
+        "load window or the 2 s after it (seconds after the generator started). Its first pass "
+        "vacuums and analyzes every table at once, about half a second of CPU on the shared "
+        "core ([ADR 0052](decisions/0052-autovacuum-in-the-postgres-inbox-run.md)):",
+        width=96, break_on_hyphens=False))
+    w("")
+    w("| run | load | autovacuum passes ended in the window | p99 ms |")
+    w("|---|---|---|---|")
+    for row in rows:
+        w(row)
+    w("")
 
 
 def statement_table(results, name, f, w):

@@ -38,8 +38,9 @@ pub(super) async fn insert_echo(
         error: None,
         edited_at: None,
         revoked_at: None,
+        client_id: None,
     };
-    let inserted = insert_messages(conn, &key.business_id, &[(&row, None)]).await?;
+    let inserted = insert_messages(conn, &key.business_id, &[&row]).await?;
     if inserted.is_empty() {
         return Ok(Vec::new());
     }

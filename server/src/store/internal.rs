@@ -41,8 +41,9 @@ pub(super) async fn add_entry(
         error: None,
         edited_at: None,
         revoked_at: None,
+        client_id: None,
     };
-    insert_messages(conn, &key.business_id, &[(&row, None)]).await?;
+    insert_messages(conn, &key.business_id, &[&row]).await?;
     let (name,): (String,) =
         sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
             .bind(&key.business_id)

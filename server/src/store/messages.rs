@@ -34,13 +34,15 @@ pub struct MessageRow {
     pub edited_at: Option<i64>,
     /// When the customer deleted it for everyone (ms).
     pub revoked_at: Option<i64>,
+    /// The id the sending client gave it (`message_id` of send-message), for an agent's message.
+    pub client_id: Option<String>,
 }
 
 /// The columns a `MessageRow` is read from.
 macro_rules! message_columns {
     () => {
         "message_id, phone, direction, kind, content, status, is_read, sender_name, sent_at, \
-         error, edited_at, revoked_at"
+         error, edited_at, revoked_at, client_id"
     };
 }
 pub(super) use message_columns;
@@ -75,6 +77,10 @@ impl MessageRow {
             }),
             edited_at: self.edited_at.map(iso_time),
             revoked_at: self.revoked_at.map(iso_time),
+            client_message_id: self
+                .client_id
+                .as_deref()
+                .filter(|client_id| *client_id != self.message_id),
         }
     }
 }
@@ -109,6 +115,10 @@ pub struct MessageJson<'a> {
     /// ISO 8601, when the customer deleted it for everyone.
     #[serde(skip_serializing_if = "Option::is_none")]
     revoked_at: Option<String>,
+    /// The sending client's id for the message, once the provider's id has replaced it: a
+    /// client that still holds the message under its own id knows it is sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client_message_id: Option<&'a str>,
 }
 
 /// A stored error: the provider's JSON object, or a plain message.
@@ -170,12 +180,12 @@ pub(super) fn message_drafts(
     drafts
 }
 
-/// Inserts messages (each with its client id, if any) unless their ids or client ids are known,
-/// several rows per statement, with their search documents; answers the ids that went in.
+/// Inserts messages unless their ids or client ids are known, several rows per statement, with
+/// their search documents; answers the ids that went in.
 pub(super) async fn insert_messages(
     conn: &mut AnyConnection,
     business_id: &str,
-    rows: &[(&MessageRow, Option<&str>)],
+    rows: &[&MessageRow],
 ) -> Result<HashSet<String>, sqlx::Error> {
     let mut inserted = HashSet::with_capacity(rows.len());
     let now = now_ms();
@@ -188,7 +198,7 @@ pub(super) async fn insert_messages(
         );
         // Only numbered placeholders are formatted in; the values are bound.
         let mut insert = sqlx::query_as::<_, (String,)>(sqlx::AssertSqlSafe(sql));
-        for (row, client_id) in chunk {
+        for row in chunk {
             insert = insert
                 .bind(business_id)
                 .bind(&row.message_id)
@@ -200,7 +210,7 @@ pub(super) async fn insert_messages(
                 .bind(row.is_read)
                 .bind(&row.sender_name)
                 .bind(row.sent_at)
-                .bind(*client_id)
+                .bind(&row.client_id)
                 .bind(now);
         }
         let ids = insert.fetch_all(&mut *conn).await?;
@@ -208,8 +218,8 @@ pub(super) async fn insert_messages(
     }
     let new: Vec<MessageSource> = rows
         .iter()
-        .filter(|(row, _)| inserted.contains(&row.message_id))
-        .map(|(row, _)| row.search_source())
+        .filter(|row| inserted.contains(&row.message_id))
+        .map(|row| row.search_source())
         .collect();
     index_messages(conn, business_id, &new).await?;
     Ok(inserted)

@@ -60,13 +60,9 @@ impl Store {
             error: None,
             edited_at: None,
             revoked_at: None,
+            client_id: Some(message.client_id.clone()),
         };
-        insert_messages(
-            &mut tx,
-            &key.business_id,
-            &[(&row, Some(&message.client_id))],
-        )
-        .await?;
+        insert_messages(&mut tx, &key.business_id, &[&row]).await?;
         if let Some(user_id) = &message.sent_by {
             sqlx::query(
                 "UPDATE messages SET sent_by = $1 WHERE business_id = $2 AND client_id = $3",

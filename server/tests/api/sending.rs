@@ -125,6 +125,12 @@ both_backends!(
         assert_eq!(created["data"]["message"]["message_id"], "client-1");
         assert_eq!(created["data"]["message"]["direction"], "outgoing");
         assert_eq!(created["data"]["message"]["status"], "sending");
+        // Under the client's own id it carries no second one.
+        assert!(
+            created["data"]["message"]
+                .get("client_message_id")
+                .is_none()
+        );
         assert_eq!(
             statuses_until(&mut ws, &id, "read").await,
             vec!["sent", "delivered", "read"]
@@ -143,8 +149,13 @@ both_backends!(
             .expect("one")
             .clone();
         assert_eq!(sent["message_id"], id);
+        // A client that lost the send's answer finds its own id on the stored message.
+        assert_eq!(sent["client_message_id"], "client-1");
         assert_eq!(sent["status"], "read");
         assert_eq!(sent["content"]["text"], "Your order shipped");
+        let received = &history["messages"][0];
+        assert_eq!(received["direction"], "incoming");
+        assert!(received.get("client_message_id").is_none(), "{received}");
         let provider_saw = app.sandbox_sent(&biz).await;
         assert_eq!(provider_saw.len(), 1);
         assert_eq!(

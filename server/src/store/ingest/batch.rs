@@ -150,6 +150,7 @@ async fn insert_inbound(
             error: None,
             edited_at: None,
             revoked_at: None,
+            client_id: None,
         };
         rows.push((
             i,
@@ -159,7 +160,7 @@ async fn insert_inbound(
         ));
     }
     save_contacts(conn, business, &threads).await?;
-    let new: Vec<_> = rows.iter().map(|(_, row, ..)| (row, None)).collect();
+    let new: Vec<_> = rows.iter().map(|(_, row, ..)| row).collect();
     let inserted = insert_messages(conn, business, &new).await?;
     index_changed_contacts(conn, business, &threads).await?;
     rows.retain(|(_, row, ..)| inserted.contains(&row.message_id));

@@ -218,6 +218,8 @@ export interface Message {
   edited_at?: string;
   /** When the customer deleted it for everyone (absent if not). */
   revoked_at?: string;
+  /** The id our client sent it with, once the provider's id replaced it. */
+  client_message_id?: string;
 }
 
 /** A tag of the business's own (GET /api/labels); conversations carry any number of them. */

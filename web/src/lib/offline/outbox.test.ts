@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { db, type PendingMessage } from './db';
-import { CLAIM_LEASE_MS, enqueue, MAX_RETRIES, type Sender, onOutboxChange, pendingMessages, retryMessage, SendDeferred, syncOutbox, type OutboxChange } from './outbox';
+import { CLAIM_LEASE_MS, enqueue, markSent, MAX_RETRIES, type Sender, onOutboxChange, pendingMessages, retryMessage, SendDeferred, syncOutbox, type OutboxChange } from './outbox';
 import { json, fakeServer } from '../../testing/fake-server';
 import { sendForm, sendFromPage } from './send-message';
 import { signInAs } from '../../testing/session';
@@ -156,6 +156,21 @@ describe('the outbox', () => {
     await syncOutbox(send, ACCOUNT);
 
     expect(await pendingMessages(ACCOUNT)).toEqual([]);
+  });
+
+  it('takes a claimed message the server shows it holds out of the queue, so the messages behind it go', async () => {
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z', { status: 'sending', claimedAt: Date.now() }));
+    await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
+    const changes: OutboxChange[] = [];
+    const stop = onOutboxChange((change) => changes.push(change));
+
+    await markSent('a', 'wamid.a');
+    stop();
+    const { attempts, send } = server();
+    expect(await syncOutbox(send, ACCOUNT)).toBe(false);
+
+    expect(changes).toEqual([{ tempMessageId: 'a', status: 'sent', messageId: 'wamid.a' }]);
+    expect(attempts).toEqual(['b']);
   });
 });
 

@@ -149,6 +149,15 @@ export function syncOutbox(send: Sender, account: string | null): Promise<boolea
   return running;
 }
 
+/**
+ * A queued message the server shows it holds under its provider id (the send's answer was lost,
+ * say to a reload): it leaves the queue and is announced as sent, so it is never shown twice.
+ */
+export async function markSent(tempMessageId: string, messageId: string): Promise<void> {
+  await (await db()).delete('pending-messages', tempMessageId);
+  announce({ tempMessageId, status: 'sent', messageId });
+}
+
 /** A manual retry: the failed message starts over with a fresh count, taking the conversation over if asked. */
 export async function retryMessage(tempMessageId: string, takeOver = false): Promise<boolean> {
   const queued = await update(tempMessageId, (m) => ({ ...m, retryCount: 0, status: 'pending', ...(takeOver ? { takeOver } : {}) }));

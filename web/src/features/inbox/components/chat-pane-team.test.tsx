@@ -213,3 +213,44 @@ describe('chat pane after the live stream was reset', () => {
   });
 });
 
+
+describe('chat pane after a reload during a send', () => {
+  beforeEach(async () => {
+    signInAs('u1', 'agent');
+    await (await db()).clear('pending-messages');
+  });
+
+  it('shows a message the server already holds once, and leaves it out of the outbox', async () => {
+    // The page before the reload had claimed it and sent it; the answer was lost with the page.
+    await (await db()).put('pending-messages', {
+      tempMessageId: 'tmp-1',
+      account: 'b1:u1',
+      to: PHONE,
+      phoneNumber: PHONE,
+      phoneNumberId: 'pn',
+      message_type: 'text',
+      text: 'Sent before the reload',
+      originalTimestamp: '2026-01-01T10:30:00.000Z',
+      conversation_id: CHANNEL,
+      senderName: 'You',
+      retryCount: 0,
+      status: 'sending',
+      claimedAt: Date.now(),
+    });
+    const held = entry('wamid.held', 'text', { text: 'Sent before the reload' }, {
+      direction: 'outgoing',
+      timestamp: '2026-01-01T10:30:00.000Z',
+      sender_name: 'Me',
+      client_message_id: 'tmp-1',
+    });
+    const { requests } = renderPane({
+      [`GET /api/conversation/${PHONE}`]: () => json({ messages: [...HISTORY, held], has_more_older: false }),
+    });
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    await within(log).findByText('Sent before the reload');
+
+    await waitFor(async () => expect(await (await db()).get('pending-messages', 'tmp-1')).toBeUndefined());
+    expect(within(log).getAllByText('Sent before the reload')).toHaveLength(1);
+    expect(requests.filter((request) => request.path === '/api/send-message')).toHaveLength(0);
+  });
+});

@@ -6,7 +6,7 @@ import { customerKey } from '../../../lib/customer/customer-key';
 import { isOnline } from '../../../lib/offline/connectivity';
 import type { PendingMessage } from '../../../lib/offline/db';
 import { saveMessages, savedMessages } from '../../../lib/offline/local-store';
-import { enqueue, onOutboxChange, pendingMessages, retryMessage } from '../../../lib/offline/outbox';
+import { enqueue, markSent, onOutboxChange, pendingMessages, retryMessage } from '../../../lib/offline/outbox';
 import { syncFromPage } from '../../../lib/offline/send-message';
 import { requestBackgroundSync } from '../../../lib/offline/service-worker';
 import { useFollow, useRealtime, useRealtimeEvents } from '../../../lib/realtime/realtime-context';
@@ -93,6 +93,20 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
   const showToast = useToast();
   useFollow(conversationId);
 
+  /**
+   * Queued messages that a read shows the server already holds (their `client_message_id`) are
+   * confirmed at once, so the read's merge shows each once, and leave the outbox (`markSent`).
+   */
+  const settle = useCallback((messages: Message[]) => {
+    for (const message of messages) {
+      const tempId = message.client_message_id;
+      if (!tempId || !queued.current.has(tempId)) continue;
+      queued.current.delete(tempId);
+      confirmed.current.set(tempId, message.message_id);
+      void markSent(tempId, message.message_id).catch((error: unknown) => console.warn('outbox not updated', error));
+    }
+  }, []);
+
   // The newest page joins what shows rather than replacing it: a message sent or received while
   // the page was on its way is not in it, and must not vanish (nor the older pages read before).
   const loadLatest = useCallback(
@@ -100,9 +114,10 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
       try {
         const page = await getMessages(key, undefined, signal);
         void saveMessages(conversationId, page.messages).catch((error: unknown) => console.warn('messages not saved', error));
+        settle(page.messages);
         setState((current) => ({
           ...current,
-          messages: mergeMessages(current.messages, renameConfirmed(page.messages, confirmed.current)),
+          messages: mergeMessages(renameConfirmed(current.messages, confirmed.current), renameConfirmed(page.messages, confirmed.current)),
           hasOlder: page.has_more_older,
           loading: false,
           failed: false,
@@ -125,7 +140,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
         }
       }
     },
-    [key, conversationId, showToast, t],
+    [key, conversationId, settle, showToast, t],
   );
 
   const { ready } = useRealtime();
@@ -168,6 +183,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     setState((current) => ({ ...current, loadingOlder: true }));
     try {
       const page = await getMessages(key, oldest.timestamp);
+      settle(page.messages);
       setState((current) => ({
         ...current,
         messages: mergeMessages(current.messages, renameConfirmed(page.messages, confirmed.current)),
@@ -177,7 +193,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     } catch {
       setState((current) => ({ ...current, loadingOlder: false }));
     }
-  }, [key, state.messages, state.hasOlder, state.loadingOlder]);
+  }, [key, settle, state.messages, state.hasOlder, state.loadingOlder]);
 
   useRealtimeEvents((event) => {
     if (event.event === 'reset') void loadLatest();

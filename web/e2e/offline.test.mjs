@@ -1,6 +1,7 @@
 // Offline work against the real server and sandbox: messages sent offline wait in the outbox,
 // survive a reload served by the service worker, and are delivered once, in order, when the
-// connection returns; a message queued by a page that was then closed is sent by the service
+// connection returns; a message whose answer a reload cut off shows once and is not sent again;
+// a message queued by a page that was then closed is sent by the service
 // worker's background sync; a send the server keeps refusing ends failed, and its retry works;
 // a push message shows a notification with the contact's name and the preview, and clicking it
 // opens the conversation in the open page without reloading it.
@@ -290,6 +291,59 @@ describe('offline', () => {
     assert.equal(await page.evaluate(() => window.sameDocument), true, 'the page was reloaded');
     assert.equal(new URL(page.url()).pathname, '/whatsapp');
     await browser.context.clearPermissions();
+    await page.close();
+  });
+});
+
+describe('a reload while a send is on its way', () => {
+  // No receipts within the test: only the history read can tell the reloaded page the message
+  // is sent.
+  before(async () => {
+    const later = '600000';
+    server = await ownServer({ PARLEY_SANDBOX__SENT_DELAY_MS: later, PARLEY_SANDBOX__DELIVERED_DELAY_MS: later, PARLEY_SANDBOX__READ_DELAY_MS: later });
+    browser = await startBrowser({ baseURL: server.url });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows a message whose answer was lost to a reload once, and never sends it again', async () => {
+    const { page, pane, tokens, phone } = await openConversation('Rhea Reload', 'Are you there?');
+    // The send reaches the server, which stores and sends it; its answer never reaches the page,
+    // which reloads while the outbox still holds the message claimed under its temporary id.
+    let reached;
+    const atServer = new Promise((done) => (reached = done));
+    let release;
+    const held = new Promise((done) => (release = done));
+    await page.route('**/api/send-message', async (route) => {
+      await route.fetch();
+      reached();
+      await held;
+      await route.abort().catch(() => undefined);
+    });
+    await type(pane, 'Sent as the page reloaded');
+    await atServer;
+    await page.reload();
+    release();
+    await page.unroute('**/api/send-message');
+    await page.getByRole('button', { name: 'Rhea Reload' }).click();
+
+    // The history read brings the server's copy under the provider's id; the queued copy (under
+    // the temporary id, claimed for a minute) gives way to it in the same update.
+    const mine = pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'Sent as the page reloaded' });
+    await pane.locator('[data-message-id^="wamid."]').filter({ hasText: 'Sent as the page reloaded' }).waitFor();
+    assert.deepEqual(await mine.evaluateAll((nodes) => nodes.map((node) => node.dataset.messageId.split('.')[0])), ['wamid']);
+    const queued = () => page.evaluate(() => new Promise((done, fail) => {
+      const open = indexedDB.open('whatsapp-clone-db');
+      open.onerror = () => fail(open.error);
+      open.onsuccess = () => {
+        const count = open.result.transaction('pending-messages').objectStore('pending-messages').count();
+        count.onsuccess = () => done(count.result);
+      };
+    }));
+    await eventually(async () => (await queued()) === 0, 'the sent message stayed in the outbox');
+    assert.deepEqual(await sentTexts(tokens, phone), ['Sent as the page reloaded']);
     await page.close();
   });
 });

@@ -94,8 +94,9 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
   useFollow(conversationId);
 
   /**
-   * Queued messages that a read shows the server already holds (their `client_message_id`) are
-   * confirmed at once, so the read's merge shows each once, and leave the outbox (`markSent`).
+   * Queued messages that the newest page shows the server already holds (their
+   * `client_message_id`) are confirmed at once, so the page's merge shows each once, and leave
+   * the outbox (`markSent`). Older pages cannot hold them: a queued message is the newest.
    */
   const settle = useCallback((messages: Message[]) => {
     for (const message of messages) {
@@ -183,7 +184,6 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     setState((current) => ({ ...current, loadingOlder: true }));
     try {
       const page = await getMessages(key, oldest.timestamp);
-      settle(page.messages);
       setState((current) => ({
         ...current,
         messages: mergeMessages(current.messages, renameConfirmed(page.messages, confirmed.current)),
@@ -193,7 +193,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     } catch {
       setState((current) => ({ ...current, loadingOlder: false }));
     }
-  }, [key, settle, state.messages, state.hasOlder, state.loadingOlder]);
+  }, [key, state.messages, state.hasOlder, state.loadingOlder]);
 
   useRealtimeEvents((event) => {
     if (event.event === 'reset') void loadLatest();

@@ -6,6 +6,8 @@ import os
 import re
 import textwrap
 
+from repeats import run_names
+
 
 def postgres_sections(results, w, load, f, inbox_table):
     """Writes the sections through `w`; answers the Postgres inbox's (rate, p50, p99) points."""
@@ -26,9 +28,8 @@ def postgres_sections(results, w, load, f, inbox_table):
 def autovacuum_table(results, load, f, w, rate):
     """Autovacuum's first pass over each run's fresh database at `rate`: when it ended on each
     table, against the run's load window (and the 2 s after it) and its p99."""
-    names = [f"inbox-pg-{rate}", f"inbox-pg-{rate}-run2", f"inbox-pg-{rate}-run3"]
     rows = []
-    for name in names:
+    for name in run_names("inbox-pg-", rate):
         path = os.path.join(results, name + ".autovacuum.json")
         run = load(name)
         if not (run and os.path.exists(path)):

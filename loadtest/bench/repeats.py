@@ -3,10 +3,14 @@ the tail of one 10 s run, so one run of it is one draw."""
 import statistics
 
 
+def run_names(prefix, rate):
+    """The names of the runs at `rate`: `prefix{rate}` and its `-run2`, `-run3` repeats."""
+    return [f"{prefix}{rate}", f"{prefix}{rate}-run2", f"{prefix}{rate}-run3"]
+
+
 def repeat_line(load, f, prefix, rate):
-    """`prefix{rate}` and its `-run2`, `-run3` repeats, summed up; None without repeats."""
-    names = [f"{prefix}{rate}", f"{prefix}{rate}-run2", f"{prefix}{rate}-run3"]
-    runs = [r for r in map(load, names) if r]
+    """The runs at `rate` (`run_names`) summed up; None without repeats."""
+    runs = [r for r in map(load, run_names(prefix, rate)) if r]
     if len(runs) < 2:
         return None
     p99 = [r["p99_ms"] for r in runs]

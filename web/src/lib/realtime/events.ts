@@ -47,7 +47,10 @@ export interface NewContactEvent {
   conversation_id: string;
   /** The customer's previous key, when the customer was known under another one. */
   previous_phone_number?: string | null;
-  /** A known contact renamed (an agent's edit, an import or the app's address book): only `name` changed. */
+  /**
+   * A known contact renamed (an agent's edit, an import or the app's address book): only `name`
+   * changed.
+   */
   renamed?: boolean;
 }
 

@@ -55,8 +55,8 @@ function previewOf(message: Message): Conversation['last_message_content'] {
 /**
  * A contact seen anew: a new row, or a known one renamed. With `previous_phone_number` the
  * customer was known under another key (a BSUID, then the phone): that row becomes this one,
- * with both rows' labels. One marked `renamed` (an agent's edit, an import or the app's address book) changes
- * only the name of a row the list holds, and adds none.
+ * with both rows' labels. One marked `renamed` (an agent's edit, an import or the app's address
+ * book) changes only the name of a row the list holds, and adds none.
  */
 function withContact(items: Conversation[], contact: NewContactEvent, takesNew: boolean): Conversation[] {
   if (contact.renamed) return items.map((item) => withRename(item, contact));

@@ -35,7 +35,8 @@ impl Message {
         }
         if let Kind::System { system } = &self.kind {
             match system.change.as_deref() {
-                Some("user_changed_number") => {
+                // `customer_changed_number` is the older name, with the number in `new_wa_id`.
+                Some("user_changed_number" | "customer_changed_number") => {
                     let new = system.wa_id.as_deref().or(system.new_wa_id.as_deref());
                     sighting.new_phone = new.and_then(CustomerKey::from_phone);
                 }

@@ -188,3 +188,28 @@ both_backends!(
         assert_eq!(ids(&joined)[joined.len() - 2..], ["wamid.ahead", reply]);
     }
 );
+
+both_backends!(
+    the_older_customer_changed_number_moves_the_customer_too,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("oldshape").await;
+        let pnid = biz.phone_number_id.clone();
+        let new_phone = "16505550444";
+        let hello = text(PHONE, "wamid.o1", "hello");
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", vec![hello])).await;
+        let changed = json!({"from": PHONE, "id": "wamid.o2", "timestamp": LATER,
+            "type": "system", "system": {"body": "Sam changed their number",
+            "new_wa_id": new_phone, "type": "customer_changed_number"}});
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", vec![changed])).await;
+        let after = json!({"from": new_phone, "id": "wamid.o3", "timestamp": "1763700120",
+            "type": "text", "text": {"body": "from the new number"}});
+        deliver(&app, &biz, &inbound(&pnid, new_phone, "Sam", vec![after])).await;
+        let listed = rows(&app, &biz.session.access, "status=all").await;
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        assert_eq!(listed[0]["phone_number"], new_phone);
+        let moved = history(&app, &biz, new_phone).await;
+        assert_eq!(ids(&moved), ["wamid.o1", "wamid.o2", "wamid.o3"]);
+        assert!(history(&app, &biz, PHONE).await.is_empty());
+    }
+);

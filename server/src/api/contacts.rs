@@ -6,6 +6,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::api::customer_path::customer;
 use crate::auth::extract::Auth;
 use crate::contact_file;
 use crate::customer::CustomerKey;
@@ -87,8 +88,10 @@ pub async fn update_contact(
     body: web::Json<ContactForm>,
 ) -> ApiResult<HttpResponse> {
     let name = required_name(&body.name, "name")?;
-    let phone = CustomerKey::parse(&required(&body.phone_number, "phone_number")?)
-        .map(CustomerKey::into_string)?;
+    let written = required(&body.phone_number, "phone_number")?;
+    let phone = customer(&state, &auth.business_id, &written)
+        .await?
+        .into_string();
     let region = state.store.business(&auth.business_id).await?.region();
     let new_phone = non_blank(&body.new_phone_number)
         .map(|p| CustomerKey::typed(&p, region).map(CustomerKey::into_string))
@@ -240,7 +243,9 @@ pub async fn delete_contact(
     auth: Auth,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
-    let phone = CustomerKey::parse(&path).map(CustomerKey::into_string)?;
+    let phone = customer(&state, &auth.business_id, &path)
+        .await?
+        .into_string();
     state
         .store
         .delete_contact(&auth.business_id, &phone)

@@ -5,9 +5,9 @@ use parley_actors::conversation::{ConversationKey, MarkRead};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::api::customer_path::customer;
 use crate::api::team::status_filter;
 use crate::auth::extract::Auth;
-use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::store::{AssigneeFilter, ConversationJson, ListFilter, MessageJson, parse_time};
@@ -117,7 +117,9 @@ pub async fn conversation_history(
     path: web::Path<String>,
     query: web::Query<HistoryQuery>,
 ) -> ApiResult<HttpResponse> {
-    let phone = CustomerKey::parse(&path)?.into_string();
+    let phone = customer(&state, &auth.business_id, &path)
+        .await?
+        .into_string();
     let limit = query.limit.unwrap_or(30).clamp(1, MAX_PAGE);
     let before = match query.before_timestamp.as_deref().filter(|s| !s.is_empty()) {
         Some(raw) => parse_time(raw).ok_or_else(|| {
@@ -163,9 +165,12 @@ pub async fn mark_as_read(
     auth: Auth,
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
+    let phone = customer(&state, &auth.business_id, &path)
+        .await?
+        .into_string();
     let key = ConversationKey {
         business_id: auth.business_id,
-        phone: CustomerKey::parse(&path)?.into_string(),
+        phone,
     };
     let modified = state
         .conversations

@@ -1,6 +1,7 @@
 //! Labels: the business's list (any member), the owner's create, rename, recolour and delete,
 //! and the labels a conversation carries (any member).
 
+use crate::api::customer_path::customer;
 use crate::store::Label;
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
@@ -8,7 +9,6 @@ use utoipa::ToSchema;
 
 use crate::api::team::{member_of, row_json};
 use crate::auth::extract::Auth;
-use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult, required};
 use crate::state::AppState;
 
@@ -134,7 +134,9 @@ pub async fn set_conversation_labels(
     path: web::Path<String>,
     body: web::Json<ConversationLabelsBody>,
 ) -> ApiResult<HttpResponse> {
-    let phone = CustomerKey::parse(&path)?.into_string();
+    let phone = customer(&state, &auth.business_id, &path)
+        .await?
+        .into_string();
     let ids = body
         .labels
         .as_deref()

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use utoipa::ToSchema;
 
+use crate::api::customer_path::customer;
 use crate::api::media;
 use crate::api::team::member_of;
 use crate::auth::extract::Auth;
-use crate::customer::CustomerKey;
 use crate::customer_file;
 use crate::error::{ApiError, ApiResult, non_blank};
 use crate::multipart::check_texts;
@@ -135,7 +135,7 @@ pub async fn send_message(
         Some(file) => Some(read_upload(file, text_of(&form.filename)).await?),
         None => None,
     };
-    let to = CustomerKey::parse(&to)?;
+    let to = customer(&state, &auth.business_id, &to).await?;
     let take_over = text_of(&form.take_over).as_deref() == Some("true");
     state
         .team
@@ -182,7 +182,7 @@ pub async fn react_to_message(
     body: web::Json<ReactionBody>,
 ) -> ApiResult<HttpResponse> {
     let (phone, message_id) = path.into_inner();
-    let to = CustomerKey::parse(&phone)?;
+    let to = customer(&state, &auth.business_id, &phone).await?;
     state
         .team
         .check_send(&member_of(&auth), to.as_str(), false)

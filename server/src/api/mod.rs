@@ -5,6 +5,7 @@
 //! - `events`: WebSocket and SSE pushes
 //! - `messages`: sending, the user's config, media files
 //! - `contacts`: add, update, import, delete contacts
+//! - `customer_path`: the customer a request names, under their conversation's key now
 //! - `sender`: templates list and the template sender (single and bulk)
 //! - `templates`: template creation, checked by the form's rules
 //! - `recipients`: recipient files for bulk sends, and the sample file
@@ -23,6 +24,7 @@
 pub mod canned;
 pub mod contacts;
 pub mod conversations;
+pub mod customer_path;
 pub mod described;
 pub mod docs_page;
 pub mod events;

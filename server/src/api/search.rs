@@ -4,8 +4,8 @@ use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::api::customer_path::customer;
 use crate::auth::extract::Auth;
-use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult};
 use crate::search_text::{Query, snippet};
 use crate::state::AppState;
@@ -74,7 +74,11 @@ pub async fn search(
             None => None,
         };
     let phone = match params.conversation.as_deref().filter(|c| !c.is_empty()) {
-        Some(key) => Some(CustomerKey::parse(key)?.into_string()),
+        Some(key) => Some(
+            customer(&state, &auth.business_id, key)
+                .await?
+                .into_string(),
+        ),
         None => None,
     };
     let scope = SearchScope {

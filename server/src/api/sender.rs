@@ -105,6 +105,7 @@ pub async fn send_template_message(
         let to = field(&form.to).ok_or_else(|| ApiError::Unprocessable("to is required".into()))?;
         let region = state.store.business(&auth.business_id).await?.region();
         let to = CustomerKey::typed(&to, region)?;
+        let to = state.store.customer_key(&auth.business_id, to).await?;
         let take_over = field(&form.take_over).as_deref() == Some("true");
         state
             .team

@@ -7,8 +7,8 @@ use parley_actors::events::conversation_channel;
 use parley_actors::presence::{PresenceState, presence_event};
 use serde::Deserialize;
 
+use crate::api::customer_path::customer;
 use crate::auth::extract::Auth;
-use crate::customer::CustomerKey;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::store::{ContactRow, parse_time};
@@ -54,7 +54,9 @@ pub async fn set_status(
     path: web::Path<String>,
     body: web::Json<StatusBody>,
 ) -> ApiResult<HttpResponse> {
-    let phone = CustomerKey::parse(&path)?.into_string();
+    let phone = customer(&state, &auth.business_id, &path)
+        .await?
+        .into_string();
     let snoozed_until = match body.snoozed_until.as_deref() {
         Some(raw) => Some(parse_time(raw).ok_or_else(|| {
             ApiError::Unprocessable("snoozed_until must be an RFC 3339 time".into())
@@ -91,7 +93,9 @@ pub async fn set_assignment(
     path: web::Path<String>,
     body: web::Json<AssignmentBody>,
 ) -> ApiResult<HttpResponse> {
-    let phone = CustomerKey::parse(&path)?.into_string();
+    let phone = customer(&state, &auth.business_id, &path)
+        .await?
+        .into_string();
     let row = state
         .team
         .assign(
@@ -124,7 +128,9 @@ pub async fn add_note(
     path: web::Path<String>,
     body: web::Json<NoteBody>,
 ) -> ApiResult<HttpResponse> {
-    let phone = CustomerKey::parse(&path)?.into_string();
+    let phone = customer(&state, &auth.business_id, &path)
+        .await?
+        .into_string();
     let text = body.text.as_deref().unwrap_or_default();
     let member = member_of(&auth);
     let note = state.team.add_note(&member, &phone, text).await?;
@@ -212,7 +218,9 @@ pub async fn post_presence(
     path: web::Path<String>,
     body: web::Json<PresenceBody>,
 ) -> ApiResult<HttpResponse> {
-    let phone = CustomerKey::parse(&path)?.into_string();
+    let phone = customer(&state, &auth.business_id, &path)
+        .await?
+        .into_string();
     let presence = body
         .state
         .as_deref()

@@ -87,6 +87,23 @@ impl Store {
         tx.commit().await?;
         Ok((key, events))
     }
+
+    /// The key a client's `key` names now: a BSUID whose customer is known by phone names the
+    /// phone (one customer, one history); any other key names itself.
+    pub async fn customer_key(
+        &self,
+        business_id: &str,
+        key: CustomerKey,
+    ) -> StoreResult<CustomerKey> {
+        if !key.is_user_id() {
+            return Ok(key);
+        }
+        let mut conn = self.pool.acquire().await?;
+        let phone = phone_of(&mut conn, business_id, key.as_str()).await?;
+        Ok(phone
+            .and_then(|p| CustomerKey::from_phone(&p))
+            .unwrap_or(key))
+    }
 }
 
 /// The key the sighting's customer is kept under now, and the BSUID-keyed conversation to join

@@ -177,7 +177,11 @@ both_backends!(
         deliver(&app, &biz, &inbound(&pnid, PHONE, "Sheena", vec![by_phone])).await;
         let both = bsuid_text(Some(PHONE), "wamid.both", "it is me", &now.to_string());
         deliver(&app, &biz, &from_username(&pnid, Some(PHONE), vec![both])).await;
-        assert!(history(&app, &biz, BSUID).await.is_empty());
+        // The BSUID now names the phone's conversation.
+        assert_eq!(
+            history(&app, &biz, BSUID).await,
+            history(&app, &biz, PHONE).await
+        );
 
         let (status, body) = app
             .send_text(&biz.session.access, &format!("+{PHONE}"), "client-r", "Hi")

@@ -143,16 +143,36 @@ both_backends!(
         assert_eq!(sent.len(), 2);
         assert_eq!(sent[1]["to"], PHONE);
         assert!(sent[1].get("recipient").is_none(), "{}", sent[1]);
+        // A client that still names the customer by BSUID reaches the same conversation, and
+        // the provider gets the phone.
+        let (status, body) = send_text(&app, &biz, BSUID, "c-by-bsuid").await;
+        assert_eq!(status, 200, "{body}");
+        let sent = received.bodies();
+        assert_eq!(sent.len(), 3);
+        assert_eq!(sent[2]["to"], PHONE);
+        assert!(sent[2].get("recipient").is_none(), "{}", sent[2]);
+        let outgoing = |history: &Value| {
+            history["messages"]
+                .as_array()
+                .expect("messages")
+                .iter()
+                .filter(|m| m["direction"] == "outgoing")
+                .count()
+        };
         let (_, history) = app
             .get(&format!("/api/conversation/{PHONE}"), &biz.session.access)
             .await;
-        let outgoing = history["messages"]
-            .as_array()
-            .expect("messages")
-            .iter()
-            .filter(|m| m["direction"] == "outgoing")
-            .count();
-        assert_eq!(outgoing, 2, "both replies are in the one history");
+        assert_eq!(outgoing(&history), 3, "every reply is in the one history");
+        let (_, by_bsuid) = app
+            .get(&format!("/api/conversation/{BSUID}"), &biz.session.access)
+            .await;
+        assert_eq!(by_bsuid["messages"], history["messages"]);
+        let (_, list) = app.get("/api/users?status=all", &biz.session.access).await;
+        assert_eq!(
+            list["data"]["users"].as_array().map(Vec::len),
+            Some(1),
+            "{list}"
+        );
     }
 );
 

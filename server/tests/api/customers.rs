@@ -192,7 +192,11 @@ both_backends!(
             .map(|m| m["content"]["text"].clone())
             .collect();
         assert_eq!(texts, vec![json!("first"), json!("second"), json!("third")]);
-        assert!(history(&app, &biz, BSUID).await.is_empty());
+        // The BSUID now names the phone's conversation.
+        assert_eq!(
+            history(&app, &biz, BSUID).await,
+            history(&app, &biz, PHONE).await
+        );
     }
 );
 

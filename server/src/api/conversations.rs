@@ -10,7 +10,9 @@ use crate::api::team::status_filter;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::store::{AssigneeFilter, ConversationJson, ListFilter, MessageJson, parse_time};
+use crate::store::{
+    AssigneeFilter, ConversationJson, Error as StoreError, ListFilter, MessageJson, parse_time,
+};
 
 /// Most rows one page may ask for.
 const MAX_PAGE: i64 = 100;
@@ -136,10 +138,22 @@ pub async fn conversation_history(
         .store
         .messages_page(&auth.business_id, &phone, before, limit)
         .await?;
+    // The newest page names the conversation's row, for a client that opens a conversation its
+    // list does not hold (a search hit, a link).
+    let row = match before {
+        i64::MAX => match state.store.contact_row(&auth.business_id, &phone).await {
+            Ok(row) => Some(row),
+            Err(StoreError::NotFound(_)) => None,
+            Err(other) => return Err(other.into()),
+        },
+        _ => None,
+    };
+    let pnid = business.phone_number_id.as_deref().unwrap_or_default();
     Ok(HttpResponse::Ok().json(History {
         messages: rows.iter().map(|m| m.to_json(&conversation_id)).collect(),
         has_more_older: has_more,
         conversation_id: &conversation_id,
+        conversation: row.as_ref().map(|row| row.to_json(pnid)),
     }))
 }
 
@@ -149,6 +163,10 @@ pub struct History<'a> {
     messages: Vec<MessageJson<'a>>,
     has_more_older: bool,
     conversation_id: &'a str,
+    /// On the newest page (no `before_timestamp`), the conversation's row as the list shows it;
+    /// absent on older pages and for a customer with no contact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conversation: Option<ConversationJson<'a>>,
 }
 
 /// `POST /api/conversation/{phone}/mark-as-read`.

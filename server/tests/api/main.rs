@@ -20,6 +20,7 @@ mod google;
 mod google_browser;
 mod google_mobile;
 mod helpers;
+mod history_row;
 mod identity;
 mod identity_agents;
 mod identity_login;

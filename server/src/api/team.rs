@@ -72,8 +72,10 @@ pub async fn set_status(
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct AssignmentBody {
-    /// A user of the business, or null for nobody.
-    assignee_id: Option<String>,
+    /// A user of the business, or null for nobody; required.
+    #[serde(default, deserialize_with = "given")]
+    #[schema(value_type = Option<String>)]
+    assignee_id: Option<Option<String>>,
     #[serde(default)]
     claim: bool,
 }
@@ -96,16 +98,20 @@ pub async fn set_assignment(
     let phone = customer(&state, &auth.business_id, &path)
         .await?
         .into_string();
+    let assignee = body.assignee_id.as_ref().ok_or_else(|| {
+        ApiError::Unprocessable("assignee_id is required: a user's id, or null for nobody".into())
+    })?;
     let row = state
         .team
-        .assign(
-            &member_of(&auth),
-            &phone,
-            body.assignee_id.as_deref(),
-            body.claim,
-        )
+        .assign(&member_of(&auth), &phone, assignee.as_deref(), body.claim)
         .await?;
     row_json(&state, &auth, &row).await
+}
+
+/// A field that is present, even as null: `Some(None)` for null, `None` (by `default`) when
+/// the field is left out.
+fn given<'de, D: serde::Deserializer<'de>>(field: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(field).map(Some)
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

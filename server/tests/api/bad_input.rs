@@ -176,3 +176,34 @@ both_backends!(
         assert_eq!(status, 200);
     }
 );
+
+both_backends!(
+    an_assignment_without_assignee_id_is_refused_and_changes_nothing,
+    |backend| async move {
+        let t = crate::team::team(spawn_app(backend).await, "no_assignee").await;
+        let owner = &t.biz.session.access;
+        let (agent_id, _) = &t.agents[0];
+        let path = format!("/api/conversation/{}/assignment", crate::team::CUSTOMER);
+        let (status, body) = t
+            .app
+            .patch(&path, json!({"assignee_id": agent_id}), owner)
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_refused(t.app.patch(&path, json!({}), owner).await, "assignee_id");
+        let (_, history) = t
+            .app
+            .get(
+                &format!("/api/conversation/{}", crate::team::CUSTOMER),
+                owner,
+            )
+            .await;
+        assert_eq!(history["conversation"]["assignee"]["id"], json!(agent_id));
+        // Null is nobody.
+        let (status, row) = t
+            .app
+            .patch(&path, json!({"assignee_id": null}), owner)
+            .await;
+        assert_eq!(status, 200, "{row}");
+        assert_eq!(row["assignee"], Value::Null);
+    }
+);

@@ -28,16 +28,29 @@ pub struct SearchQuery {
 }
 
 /// A time bound: ISO 8601, or Unix seconds or milliseconds.
-fn time_bound(raw: Option<&str>, field: &str) -> ApiResult<Option<i64>> {
+fn time_bound(raw: Option<&str>, field: &str, day_end: bool) -> ApiResult<Option<i64>> {
     raw.filter(|s| !s.trim().is_empty())
         .map(|raw| {
-            parse_time(raw).ok_or_else(|| {
-                ApiError::Unprocessable(format!(
-                    "{field} must be an ISO 8601 time or Unix seconds or milliseconds"
-                ))
-            })
+            parse_time(raw)
+                .or_else(|| day_bound(raw, day_end))
+                .ok_or_else(|| {
+                    ApiError::Unprocessable(format!(
+                        "{field} must be an ISO 8601 date or time, or Unix seconds or milliseconds"
+                    ))
+                })
         })
         .transpose()
+}
+
+/// A date alone (`2025-11-21`) as a bound: its first millisecond (UTC), or its last.
+fn day_bound(raw: &str, day_end: bool) -> Option<i64> {
+    let day = chrono::NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d").ok()?;
+    let start = day.and_hms_opt(0, 0, 0)?.and_utc().timestamp_millis();
+    Some(if day_end {
+        start + 86_400_000 - 1
+    } else {
+        start
+    })
 }
 
 /// `GET /api/search?q=&limit=&cursor=&conversation=&from=&to=` → `{results, next_cursor}`.
@@ -83,8 +96,8 @@ pub async fn search(
     };
     let scope = SearchScope {
         phone,
-        from_ms: time_bound(params.from.as_deref(), "from")?,
-        to_ms: time_bound(params.to.as_deref(), "to")?,
+        from_ms: time_bound(params.from.as_deref(), "from", false)?,
+        to_ms: time_bound(params.to.as_deref(), "to", true)?,
         after,
     };
     let (hits, next_cursor) = state

@@ -320,6 +320,13 @@ both_backends!(
             .filter_map(|r| r["message_id"].as_str())
             .collect();
         assert_eq!(ids, ["wamid.22", "wamid.21", "wamid.20"], "{body}");
+        // A date alone is its whole day (UTC) at either end.
+        let (status, body) = search(&app, &biz, "q=apple&from=2025-11-21&to=2025-11-21").await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["results"][0]["message_id"], "wamid.other", "{body}");
+        let (status, body) = search(&app, &biz, "q=apple&to=2025-11-20").await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["results"], json!([]), "{body}");
     }
 );
 

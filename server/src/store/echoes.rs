@@ -1,6 +1,6 @@
 //! Coexistence echoes: messages the business sent from the WhatsApp Business app on its phone,
-//! stored as outgoing messages of the customer's conversation (already `sent`) and announced like
-//! any message the business sends.
+//! stored as outgoing messages of the customer's conversation (already `sent`, or further when
+//! its receipts came first) and announced like any message the business sends.
 
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use serde_json::Value;
@@ -9,6 +9,7 @@ use sqlx::AnyConnection;
 use super::contacts::{Ensured, ensure_contact};
 use super::events::Draft;
 use super::messages::{MessageRow, insert_messages, message_drafts, next_time, record_last_sent};
+use super::receipts::take_early_status;
 
 /// The sender the inbox shows for a message sent from the WhatsApp Business app.
 const ECHO_SENDER: &str = "WhatsApp app";
@@ -23,6 +24,8 @@ pub(super) async fn insert_echo(
     let (name, ensured) = ensure_contact(conn, key, None).await?;
     let created = ensured == Ensured::Created;
     let sent_at = next_time(conn, key, echo.timestamp_ms).await?;
+    // A receipt may have come before the echo: it starts where the furthest one left it.
+    let (status, error) = take_early_status(conn, &key.business_id, &echo.provider_id).await?;
     let mut content = echo.content.clone();
     content["echo"] = Value::Bool(true);
     let row = MessageRow {
@@ -31,11 +34,11 @@ pub(super) async fn insert_echo(
         direction: "outgoing".into(),
         kind: echo.kind.clone(),
         content: content.to_string(),
-        status: "sent".into(),
+        status,
         is_read: 1,
         sender_name: ECHO_SENDER.into(),
         sent_at,
-        error: None,
+        error: error.as_ref().map(Value::to_string),
         edited_at: None,
         revoked_at: None,
         client_id: None,

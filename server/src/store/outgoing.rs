@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::contacts::{Ensured, ensure_contact, phone_number_id};
 use super::events::append_events;
 use super::messages::{MessageRow, insert_messages, message_drafts, next_time, record_last_sent};
-use super::receipts::{status_drafts, status_rank};
+use super::receipts::{status_drafts, take_early_status};
 use super::search_index::rename_document;
 use super::{Store, now_ms};
 
@@ -111,33 +111,8 @@ impl Store {
                 provider_id,
             } => {
                 // A receipt may have beaten the provider's answer here: take the furthest.
-                let early: Vec<(String, Option<String>)> = sqlx::query_as(
-                    "SELECT status, error FROM early_statuses WHERE business_id = $1 AND message_id = $2",
-                )
-                .bind(&key.business_id)
-                .bind(provider_id)
-                .fetch_all(&mut *tx)
-                .await?;
-                let furthest = early
-                    .into_iter()
-                    .chain(std::iter::once(("sent".to_string(), None)))
-                    .max_by_key(|(status, _)| status_rank(status))
-                    .unwrap_or(("sent".to_string(), None));
-                sqlx::query(
-                    "DELETE FROM early_statuses WHERE business_id = $1 AND message_id = $2",
-                )
-                .bind(&key.business_id)
-                .bind(provider_id)
-                .execute(&mut *tx)
-                .await?;
-                let error = furthest
-                    .1
-                    .map(|e| serde_json::from_str(&e).unwrap_or(Value::String(e)));
-                let status = if furthest.0 == "played" {
-                    "read".to_string()
-                } else {
-                    furthest.0
-                };
+                let (status, error) =
+                    take_early_status(&mut tx, &key.business_id, provider_id).await?;
                 (client_id, provider_id.clone(), status, error)
             }
             SendOutcome::Failed { client_id, error } => (

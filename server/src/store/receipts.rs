@@ -134,3 +134,40 @@ pub(super) async fn apply_status(
         None,
     ))
 }
+
+/// The furthest status a just recorded message `message_id` has reached: `sent`, or the
+/// furthest of the receipts that came before it (kept in `early_statuses`, which it empties),
+/// with that receipt's error; `played` counts as `read`.
+pub(super) async fn take_early_status(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    message_id: &str,
+) -> Result<(String, Option<Value>), sqlx::Error> {
+    let early: Vec<(String, Option<String>)> = sqlx::query_as(
+        "SELECT status, error FROM early_statuses WHERE business_id = $1 AND message_id = $2",
+    )
+    .bind(business_id)
+    .bind(message_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let had_early = !early.is_empty();
+    let (status, error) = early
+        .into_iter()
+        .chain(std::iter::once(("sent".to_string(), None)))
+        .max_by_key(|(status, _)| status_rank(status))
+        .unwrap_or(("sent".to_string(), None));
+    if had_early {
+        sqlx::query("DELETE FROM early_statuses WHERE business_id = $1 AND message_id = $2")
+            .bind(business_id)
+            .bind(message_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    let error = error.map(|e| serde_json::from_str(&e).unwrap_or(Value::String(e)));
+    let status = if status == "played" {
+        "read".to_string()
+    } else {
+        status
+    };
+    Ok((status, error))
+}

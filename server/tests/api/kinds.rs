@@ -258,6 +258,33 @@ both_backends!(
     }
 );
 
+both_backends!(
+    an_echo_whose_read_receipt_came_first_is_stored_as_read,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("early_echo").await;
+        deliver(&app, &biz, vec![text(CUSTOMER, "wamid.hi", "Hi")]).await;
+        let read = json!({"id": "wamid.echo2", "status": "read", "timestamp": CHANGED,
+                          "recipient_id": CUSTOMER});
+        let (status, answer) = app
+            .webhook(&receipts(&biz.phone_number_id, vec![read]), &biz.app_secret)
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        let echo = json!({"from": "15550000000", "to": CUSTOMER, "id": "wamid.echo2",
+                          "timestamp": CHANGED, "type": "text", "text": {"body": "On my way"}});
+        let (status, answer) = app
+            .webhook(&echoes(&biz.phone_number_id, vec![echo]), &biz.app_secret)
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        let stored = history(&app, &biz, CUSTOMER).await;
+        let echoed = stored
+            .iter()
+            .find(|m| m["message_id"] == "wamid.echo2")
+            .expect("the echo");
+        assert_eq!(echoed["status"], "read", "{echoed}");
+    }
+);
+
 /// A message of `kind` with `body` under its type's key.
 fn message(id: &str, kind: &str, body: Value) -> Value {
     let mut m = json!({"from": CUSTOMER, "id": id, "timestamp": SENT, "type": kind});

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use parley_actors::conversation::ConversationKey;
-use parley_actors::events::{NEW_MESSAGE, conversation_channel, event_data};
+use parley_actors::events::{NEW_MESSAGE, NOTIFICATIONS, conversation_channel, event_data};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -172,8 +172,14 @@ pub(super) fn message_drafts(
         name,
         message: row.to_json(&conversation_id),
     });
+    // A message the business sends also moves its row in every list (an inbound one does that
+    // with its `notification`).
+    let channels = match row.direction.as_str() {
+        "outgoing" => vec![conversation_id, NOTIFICATIONS.to_string()],
+        _ => vec![conversation_id],
+    };
     drafts.push(Draft {
-        channels: vec![conversation_id],
+        channels,
         name: NEW_MESSAGE,
         data,
     });

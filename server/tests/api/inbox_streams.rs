@@ -236,3 +236,44 @@ both_backends!(
         );
     }
 );
+
+both_backends!(
+    a_message_the_business_sends_reaches_sessions_that_follow_only_the_list,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("list_only").await;
+        let mut hello = text(CUSTOMER, "wamid.list-1", "hello");
+        hello["timestamp"] = json!(chrono::Utc::now().timestamp().to_string());
+        let body = inbound(&biz.phone_number_id, CUSTOMER, "Sheena", vec![hello]);
+        let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+
+        let (status, answer) = app
+            .send_text(&biz.session.access, CUSTOMER, "client-list-1", "On it")
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        let frame = ws.next_frame().await;
+        assert_eq!(frame["event"], "new_message", "{frame}");
+        assert_eq!(frame["channel"], "notifications/all", "{frame}");
+        assert_eq!(frame["data"]["phone_number"], CUSTOMER);
+        assert_eq!(frame["data"]["message"]["direction"], "outgoing");
+        assert_eq!(frame["data"]["message"]["content"]["text"], "On it");
+
+        let echo = json!({"from": "15550000000", "to": CUSTOMER, "id": "wamid.list-echo",
+                          "timestamp": chrono::Utc::now().timestamp().to_string(),
+                          "type": "text", "text": {"body": "From the phone"}});
+        let body = crate::kinds::echoes(&biz.phone_number_id, vec![echo]);
+        let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+        loop {
+            let frame = ws.next_frame().await;
+            if frame["event"] != "new_message" {
+                continue; // The send's receipts.
+            }
+            assert_eq!(frame["data"]["message"]["message_id"], "wamid.list-echo");
+            break;
+        }
+    }
+);

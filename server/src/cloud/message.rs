@@ -90,9 +90,35 @@ pub enum Kind {
     Unknown(Value),
 }
 
+/// The types whose body sits under their own name: a message that leaves out its `type` (as an
+/// edit's new message may) is read by the one of these it carries.
+const BODY_KEYS: [&str; 15] = [
+    "text",
+    "image",
+    "video",
+    "audio",
+    "document",
+    "sticker",
+    "location",
+    "interactive",
+    "button",
+    "order",
+    "reaction",
+    "system",
+    "contacts",
+    "edit",
+    "revoke",
+];
+
 impl<'de> Deserialize<'de> for Message {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Message, D::Error> {
-        let raw = Value::deserialize(d)?;
+        let mut raw = Value::deserialize(d)?;
+        if let Some(fields) = raw.as_object_mut()
+            && fields.get("type").is_none_or(Value::is_null)
+            && let Some(found) = BODY_KEYS.into_iter().find(|key| fields.contains_key(*key))
+        {
+            fields.insert("type".into(), Value::String(found.into()));
+        }
         // Only an object is a message; anything else keeps no sender and is refused by name.
         let head = match raw.is_object() {
             true => Head::deserialize(&raw).unwrap_or_default(),
@@ -305,4 +331,35 @@ pub struct System {
 fn interactive<'de, D: Deserializer<'de>>(d: D) -> Result<Interactive, D::Error> {
     let raw = Value::deserialize(d)?;
     Ok(Interactive::deserialize(&raw).unwrap_or(Interactive::Unknown(raw)))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Kind, Message};
+
+    #[test]
+    fn an_edits_new_message_without_its_type_is_read_by_the_body_it_carries() {
+        let edit: Message = serde_json::from_value(json!({"from": "16505551234",
+            "id": "wamid.e1", "timestamp": "1763700000", "type": "edit",
+            "edit": {"original_message_id": "wamid.1",
+                     "message": {"text": {"body": "fixed"}}}}))
+        .expect("an edit");
+        let Kind::Edit { edit } = edit.kind else {
+            panic!("an edit: {:?}", edit.kind)
+        };
+        assert_eq!(edit.message.type_name, "text");
+        assert!(
+            matches!(&edit.message.kind, Kind::Text { text } if text.body == "fixed"),
+            "{:?}",
+            edit.message.kind
+        );
+        // A type given is kept, even when it does not fit the body.
+        let odd: Message =
+            serde_json::from_value(json!({"type": "hologram", "text": {"body": "x"}}))
+                .expect("a message");
+        assert_eq!(odd.type_name, "hologram");
+        assert!(matches!(odd.kind, Kind::Unknown(_)));
+    }
 }

@@ -3,7 +3,8 @@
 //! hold a 1 GiB cell), so its parts are measured before any is parsed.
 //!
 //! - the parts of an xlsx unpack to at most [`MAX_UNPACKED`] bytes in all, by their declared sizes
-//!   and again by reading them through a bounded reader (a header may lie);
+//!   and again by reading them through a bounded reader (a header may lie), and no text in their
+//!   XML is longer than a cell may be, so no parser is handed one;
 //! - a cell holds at most [`MAX_CELL_CHARS`] characters;
 //! - a file has at most [`MAX_ROWS`] rows besides its header row;
 //! - an xls's grids span at most [`MAX_GRID_CELLS`] cells (see `xls_grid`);
@@ -39,6 +40,9 @@ pub enum Limit {
     Parts,
     #[error("Row {row} has a cell over {MAX_CELL_CHARS} characters")]
     Cell { row: u64 },
+    /// A text over a cell's bound found while unpacking, before its row is known.
+    #[error("The recipient file has a cell over {MAX_CELL_CHARS} characters")]
+    Text,
     #[error("The recipient file has more than {MAX_ROWS} rows")]
     Rows,
     #[error("Row {row} has more than {MAX_COLUMNS} columns")]
@@ -89,16 +93,49 @@ pub fn check_xlsx_archive(bytes: &[u8]) -> Result<(), Unmeasured> {
     unpack_within(&mut archive, MAX_UNPACKED)
 }
 
-/// Unpacks every part into nothing, refusing once they come to more than `bound` bytes.
+/// Unpacks every part into nothing, refusing once they come to more than `bound` bytes, or
+/// once an XML part holds a text longer than any cell may be (before a parser would keep it).
 fn unpack_within(archive: &mut Archive<'_>, bound: u64) -> Result<(), Unmeasured> {
     let mut left = bound;
+    let mut buffer = vec![0u8; 64 * 1024];
     for index in 0..archive.len() {
         let part = archive.by_index(index)?;
-        let read = std::io::copy(&mut part.take(left + 1), &mut std::io::sink())
-            .map_err(zip::result::ZipError::Io)?;
-        left = left.checked_sub(read).ok_or(Limit::Unpacked)?;
+        let xml = part.name()?.ends_with(".xml");
+        let mut part = part.take(left + 1);
+        let mut run = 0;
+        loop {
+            let read = part.read(&mut buffer).map_err(zip::result::ZipError::Io)?;
+            if read == 0 {
+                break;
+            }
+            left = left.checked_sub(read as u64).ok_or(Limit::Unpacked)?;
+            if xml {
+                run = text_run(run, &buffer[..read])?;
+            }
+        }
     }
     Ok(())
+}
+
+/// The most bytes one cell's text may take in a sheet's XML: each character written as a
+/// character reference at most.
+const MAX_TEXT_BYTES: usize = MAX_CELL_CHARS * 10;
+
+/// The length of the text run (bytes between markup) that `chunk` leaves open, after the
+/// `open` bytes the chunks before it left; refuses a run longer than [`MAX_TEXT_BYTES`].
+fn text_run(open: usize, chunk: &[u8]) -> Result<usize, Limit> {
+    let mut runs = chunk.split(|byte| matches!(byte, b'<' | b'>'));
+    let mut run = open + runs.next().map_or(0, <[u8]>::len);
+    for next in runs {
+        if run > MAX_TEXT_BYTES {
+            return Err(Limit::Text);
+        }
+        run = next.len();
+    }
+    match run > MAX_TEXT_BYTES {
+        true => Err(Limit::Text),
+        false => Ok(run),
+    }
 }
 
 type Archive<'a> = zip::ZipArchive<Cursor<&'a [u8]>>;
@@ -183,6 +220,32 @@ mod tests {
     /// The reading pass with a smaller bound, for a test that stays small.
     fn check_with(bytes: &[u8], bound: u64) -> Result<(), Unmeasured> {
         unpack_within(&mut zip::ZipArchive::new(Cursor::new(bytes))?, bound)
+    }
+
+    #[test]
+    fn a_text_longer_than_a_cell_is_refused_while_unpacking_across_reads() {
+        let long = format!("<si><t>{}</t></si>", "x".repeat(MAX_TEXT_BYTES + 1));
+        let bytes = zip_of(&[("xl/sharedStrings.xml", long.as_bytes())]);
+        assert!(matches!(
+            check_xlsx_archive(&bytes),
+            Err(Unmeasured::Limit(Limit::Text))
+        ));
+        // At the bound, in a part of another kind, or split by markup, it is not.
+        let fits = format!(
+            "<t>{}</t><t>{}</t>",
+            "x".repeat(MAX_TEXT_BYTES),
+            "y".repeat(9)
+        );
+        let image = vec![b'z'; MAX_TEXT_BYTES * 2];
+        let bytes = zip_of(&[
+            ("xl/sharedStrings.xml", fits.as_bytes()),
+            ("xl/media/image1.png", &image),
+        ]);
+        check_xlsx_archive(&bytes).expect("within the bounds");
+        // A run open at a chunk's end carries into the next.
+        let open = text_run(0, &vec![b'a'; MAX_TEXT_BYTES - 1]).expect("open");
+        assert!(matches!(text_run(open, b"bb<"), Err(Limit::Text)));
+        assert_eq!(text_run(open, b"b<c").ok(), Some(1));
     }
 
     #[test]

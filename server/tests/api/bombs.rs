@@ -90,6 +90,15 @@ both_backends!(
 
         let (status, body) = parse(&app, &token, xlsx_with_a_cell_of(5_000), "l.xlsx").await;
         assert_refused(status, &body, "Row 1 has a cell over 4096 characters");
+        // A cell far over the bound is refused while the file is unpacked, before a parser
+        // holds it.
+        let huge = xlsx_with_a_cell_of(4 * 1024 * 1024);
+        let (status, body) = parse(&app, &token, huge, "h.xlsx").await;
+        assert_refused(
+            status,
+            &body,
+            "The recipient file has a cell over 4096 characters",
+        );
     }
 );
 

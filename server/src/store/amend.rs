@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 use sqlx::AnyConnection;
 
+use super::early_amendments::keep_early;
 use super::events::Draft;
 use super::messages::{MessageJson, MessageRow, message_columns, preview};
 use super::search_index::reindex_message;
@@ -21,9 +22,9 @@ struct MessageUpdated<'a> {
 }
 
 /// Applies an edit or deletion to the customer's own message, or a reaction to any message of
-/// the conversation, and answers its event. An unknown original is logged and dropped; a
-/// redelivery, an edit older than the one applied, or any change to a deleted message changes
-/// nothing.
+/// the conversation, and answers its event. A change to a message not stored (yet) is kept until
+/// it is (`early_amendments`); a redelivery, an edit older than the one applied, or any change
+/// to a deleted message changes nothing.
 pub(super) async fn apply_amendment(
     conn: &mut AnyConnection,
     key: &ConversationKey,
@@ -49,10 +50,8 @@ pub(super) async fn apply_amendment(
     .fetch_optional(&mut *conn)
     .await?;
     let Some(mut row) = found else {
-        tracing::info!(
-            original_id = %amendment.original_id,
-            "edit or deletion of an unknown message dropped"
-        );
+        // Its message may come later: a webhook's deliveries may arrive out of order.
+        keep_early(conn, key, amendment).await?;
         return Ok(Vec::new());
     };
     if row.revoked_at.is_some() {

@@ -11,6 +11,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use sqlx::AnyConnection;
 
+use super::early_amendments::EARLY_AMENDMENT_TTL_MS;
 use super::error::StoreResult;
 use super::{Params, Store, now_ms, rows_per_statement};
 
@@ -78,7 +79,8 @@ pub(super) async fn append_events(
 }
 
 impl Store {
-    /// Forgets logged events older than `retention_ms` and receipts that never met a message.
+    /// Forgets logged events older than `retention_ms`, and receipts and customers' changes that
+    /// never met their message.
     pub async fn prune_events(&self, retention_ms: i64) -> StoreResult<()> {
         let cutoff = now_ms() - retention_ms;
         sqlx::query("DELETE FROM events WHERE created_at < $1")
@@ -87,6 +89,10 @@ impl Store {
             .await?;
         sqlx::query("DELETE FROM early_statuses WHERE received_at < $1")
             .bind(now_ms() - EARLY_STATUS_TTL_MS)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM early_amendments WHERE received_at < $1")
+            .bind(now_ms() - EARLY_AMENDMENT_TTL_MS)
             .execute(&self.pool)
             .await?;
         Ok(())

@@ -54,6 +54,7 @@ mod contact_list;
 mod contacts;
 mod conversations;
 mod customers;
+mod early_amendments;
 mod echoes;
 mod error;
 mod events;

@@ -1,7 +1,8 @@
-//! The team's timers: a sweep that reopens snoozed conversations whose time has come and frees
-//! claimed ones whose customer has waited longer than the business's claim timeout. It reads
-//! stored times, so nothing is lost in a restart; each change is one conditional update, so of
-//! several nodes sweeping at once exactly one changes each conversation.
+//! The inbox's timers: a sweep that reopens snoozed conversations whose time has come, frees
+//! claimed ones whose customer has waited longer than the business's claim timeout, and applies
+//! customers' edits, deletions and reactions that came before their message once it is stored.
+//! It reads stored state, so nothing is lost in a restart; each change is one conditional update
+//! or delete, so of several nodes sweeping at once exactly one makes each change.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,7 +11,8 @@ use parley_actors::hub::EventBus;
 
 use crate::store::Store;
 
-/// How often the sweep runs: a snooze wakes, or a claim ends, at most this late.
+/// How often the sweep runs: a snooze wakes, a claim ends, or an early change is applied at most
+/// this late.
 const SWEEP_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Starts the sweep on this node.
@@ -22,6 +24,7 @@ pub fn spawn_team_sweep(store: Store, bus: Arc<dyn EventBus>) {
             for swept in [
                 store.wake_snoozed().await,
                 store.release_stale_claims().await,
+                store.apply_early_amendments().await,
             ] {
                 match swept {
                     Ok(events) => bus.publish(events),

@@ -217,3 +217,59 @@ both_backends!(
         assert!(history(&app, &biz, PHONE).await.is_empty());
     }
 );
+
+both_backends!(
+    an_edit_or_deletion_that_came_before_its_message_is_applied_once_it_is_stored,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("reordered").await;
+        let pnid = biz.phone_number_id.clone();
+        let stranger = "447700900777";
+        let change = |kind: &str, from: &str, id: &str, original: &str| {
+            let mut change = json!({"from": from, "id": id, "timestamp": LATER, "type": kind});
+            change[kind] = match kind {
+                "edit" => json!({"original_message_id": original,
+                                 "message": {"type": "text", "text": {"body": "fixed"}}}),
+                _ => json!({"original_message_id": original}),
+            };
+            change
+        };
+        let early = vec![
+            change("revoke", PHONE, "wamid.r1", "wamid.late1"),
+            change("edit", PHONE, "wamid.e1", "wamid.late2"),
+        ];
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", early)).await;
+        // Another customer's deletion of a message that turns out to be Sam's changes nothing.
+        let theirs = vec![change("revoke", stranger, "wamid.r2", "wamid.late3")];
+        deliver(&app, &biz, &inbound(&pnid, stranger, "Eve", theirs)).await;
+        let originals = vec![
+            text(PHONE, "wamid.late1", "secret"),
+            text(PHONE, "wamid.late2", "tpyo"),
+            text(PHONE, "wamid.late3", "keep me"),
+        ];
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", originals)).await;
+
+        let mut stored = Vec::new();
+        for _ in 0..50 {
+            stored = history(&app, &biz, PHONE).await;
+            if stored.iter().all(|m| {
+                m["message_id"] == "wamid.late3"
+                    || m["edited_at"].is_string()
+                    || m["revoked_at"].is_string()
+            }) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let by_id = |id: &str| stored.iter().find(|m| m["message_id"] == id).cloned();
+        let deleted = by_id("wamid.late1").expect("late1");
+        assert!(deleted["revoked_at"].is_string(), "{deleted}");
+        assert_eq!(deleted["content"]["revoked"], true);
+        let edited = by_id("wamid.late2").expect("late2");
+        assert!(edited["edited_at"].is_string(), "{edited}");
+        assert_eq!(edited["content"]["text"], "fixed");
+        let kept = by_id("wamid.late3").expect("late3");
+        assert_eq!(kept["content"]["text"], "keep me", "{kept}");
+        assert!(kept.get("revoked_at").is_none(), "{kept}");
+    }
+);

@@ -32,6 +32,18 @@ export function chartColumns(overview: Overview, keys: (keyof ReportNumbers)[]):
   return [x, ...keys.map((key) => overview.buckets.map((bucket) => bucket[key] ?? 0))];
 }
 
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+/**
+ * The x axis's steps between ticks, in seconds: whole buckets only, so that no two ticks fall in
+ * one bucket and name it twice ("Nov 23, Nov 23"). uPlot takes the smallest that leaves room.
+ */
+export function tickSteps(bucket: 'hour' | 'day'): number[] {
+  const days = [DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY, 28 * DAY];
+  return bucket === 'hour' ? [HOUR, 2 * HOUR, 3 * HOUR, 4 * HOUR, 6 * HOUR, 12 * HOUR, ...days] : days;
+}
+
 /** A duration in the largest unit that keeps it readable (`42 sec`, `3.5 min`, `2 hr`). */
 export function formatDuration(secs: number | null, language: string): string {
   if (secs === null) return '—';

@@ -28,6 +28,8 @@ export async function getConversations(page: number, search: string, filter: Lis
 export interface MessagePage {
   messages: Message[];
   has_more_older: boolean;
+  /** On the newest page, the conversation's list row (absent for a customer without a contact). */
+  conversation?: Conversation;
 }
 
 // Conversations are addressed by customer key: the phone, or the BSUID of a customer without one.

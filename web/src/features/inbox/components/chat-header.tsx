@@ -40,10 +40,9 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
       )}
       <Avatar name={name} />
       <div className="chat-title">
-        {/* The heading keeps the page's direction (so the name sits by the avatar); the name is isolated. */}
-        <h2>
-          <bdi>{name}</bdi>
-        </h2>
+        {/* The name takes its own direction (its start shows, its end is cut); the heading is only as
+            wide as the name, so it sits by the avatar in either page direction. */}
+        <h2 dir="auto">{name}</h2>
         {handle !== name && (
           <bdi dir="ltr" className="row-phone">
             {handle}

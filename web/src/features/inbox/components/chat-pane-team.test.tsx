@@ -66,6 +66,7 @@ function renderPane(routes: Parameters<typeof fakeServer>[0], row: Conversation 
         onContactSaved={() => undefined}
         onContactDeleted={() => undefined}
         onTeamChange={() => undefined}
+        onRowRead={() => undefined}
       />
     </realtime.Provider>,
   );

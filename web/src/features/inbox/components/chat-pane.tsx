@@ -38,6 +38,8 @@ interface Props {
   onContactSaved: (key: string, name: string) => void;
   onContactDeleted: () => void;
   onTeamChange: (row: Conversation) => void;
+  /** The conversation's row as its history names it (stable: each new one reads the history again). */
+  onRowRead: (row: Conversation) => void;
 }
 
 function later(a: string | null, b: string | null): string | null {
@@ -45,12 +47,12 @@ function later(a: string | null, b: string | null): string | null {
   return new Date(a) > new Date(b) ? a : b;
 }
 
-export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, onRead, onContactSaved, onContactDeleted, onTeamChange }: Props) {
+export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, onRead, onContactSaved, onContactDeleted, onTeamChange, onRowRead }: Props) {
   const { t } = useTranslation();
   const showToast = useToast();
   const key = customerKey(conversation);
   const channel = conversation.conversation_id || (phoneNumberId ? conversationIdOf(phoneNumberId, key) : '');
-  const chat = useMessages(key, channel, phoneNumberId);
+  const chat = useMessages(key, channel, phoneNumberId, onRowRead);
   const focusedId = useMessageFocus(chat, focus ?? null);
   const presence = usePresence(channel);
   const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));

@@ -29,3 +29,18 @@ describe('chat list row', () => {
     expect(phone.closest('.row-phone')).not.toHaveAttribute('dir');
   });
 });
+
+describe('chat list row preview', () => {
+  const row = (conversation: Conversation) => {
+    renderWithApp(<ConversationRow conversation={conversation} query="" selected={false} onSelect={() => undefined} t={testI18n.t} />);
+    return screen.getByRole('button', { name: LONG.name ?? '' }).querySelector('.row-preview');
+  };
+
+  it('says "Message" for a last message without text or caption (a picture, a sticker, a contact card)', () => {
+    expect(row({ ...LONG, last_message_content: { text: null, caption: null } })).toHaveTextContent(/^Message$/);
+  });
+
+  it('says "No messages yet" only when there is no last message', () => {
+    expect(row({ ...LONG, last_message_content: null, last_message_timestamp: null })).toHaveTextContent(/^No messages yet$/);
+  });
+});

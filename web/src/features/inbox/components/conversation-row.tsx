@@ -25,7 +25,9 @@ export const ConversationRow = memo(function ConversationRow({ conversation, que
   const name = titleOf(conversation) || t('inbox.unknown');
   const handle = handleOf(conversation);
   const last = conversation.last_message_content;
-  const preview = last?.revoked ? t('message.deleted') : last?.text || last?.caption || t('inbox.noMessagesYet');
+  // A last message without text or caption (a picture, a sticker, a contact card) still is one.
+  const empty = conversation.last_message_timestamp ? t('inbox.lastMessage') : t('inbox.noMessagesYet');
+  const preview = last?.revoked ? t('message.deleted') : last?.text || last?.caption || empty;
   return (
     <button
       type="button"
@@ -46,12 +48,15 @@ export const ConversationRow = memo(function ConversationRow({ conversation, que
             </time>
           )}
         </span>
-        <span className="row-phone">
-          {handle !== name && (
-            <bdi dir="ltr">
-              <HighlightedText text={handle} query={query} />
-            </bdi>
-          )}
+        <span className="row-middle">
+          <span className="row-phone">
+            {handle !== name && (
+              <bdi dir="ltr">
+                <HighlightedText text={handle} query={query} />
+              </bdi>
+            )}
+          </span>
+          <LabelChips labels={conversation.labels} name={t('labels.ofConversation')} />
         </span>
         <span className="row-bottom">
           <span className="row-preview" dir="auto">{preview}</span>
@@ -65,7 +70,6 @@ export const ConversationRow = memo(function ConversationRow({ conversation, que
             </span>
           )}
         </span>
-        <LabelChips labels={conversation.labels} name={t('labels.ofConversation')} />
       </span>
     </button>
   );

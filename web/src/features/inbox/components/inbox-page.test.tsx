@@ -24,9 +24,10 @@ const SHEENA: Conversation = {
 };
 const FIRST: Message = { message_id: 'wamid.in1', timestamp: recent, status: 'read', direction: 'incoming', type: 'text', content: { text: 'helo' } };
 
-function renderInbox(users: Conversation[] = [SHEENA]) {
+function renderInbox(users: Conversation[] = [SHEENA], more: { routes?: Parameters<typeof fakeServer>[0]; entry?: string } = {}) {
   signInAs('u1', 'admin');
   const server = fakeServer({
+    ...more.routes,
     'GET /api/config': () => json({ phoneNumberId: 'pn' }),
     'GET /api/users': () => json({ data: { users, has_more: false, page: 1, total_unread: 1 } }),
     'GET /api/users/counts': () => json({ mine: 0, unassigned: users.length, all: users.length }),
@@ -39,7 +40,7 @@ function renderInbox(users: Conversation[] = [SHEENA]) {
   });
   const realtime = fakeRealtime();
   renderWithApp(
-    <MemoryRouter>
+    <MemoryRouter initialEntries={[more.entry ?? '/whatsapp']}>
       <realtime.Provider value={realtime.value}>
         <InboxPage />
       </realtime.Provider>
@@ -197,5 +198,69 @@ describe('inbox with a username customer', () => {
     await screen.findByRole('button', { name: '@realsheena' });
     const firstPages = requests.filter((request) => request.path.startsWith('/api/users?page=1&'));
     expect(firstPages).toHaveLength(1);
+  });
+});
+
+describe('inbox with a conversation its list does not hold', () => {
+  const ZED: Conversation = {
+    phone_number: '15550009999',
+    user_id: null,
+    username: null,
+    name: 'Zed Zimmer',
+    conversation_id: 'pn_15550009999',
+    last_message_content: { text: 'helo' },
+    last_message_timestamp: recent,
+    last_incoming_timestamp: recent,
+    unread_count: 0,
+    status: 'snoozed',
+    snoozed_until: new Date(Date.now() + 86_400_000).toISOString(),
+    assignee: { id: 'u2', name: 'Bo' },
+    labels: [{ id: 'l1', name: 'VIP', color: '#fbca04' }],
+  };
+  /** Zed's history, whose newest page names the row (absent from the open list). */
+  const zedRoutes = (row: Conversation) => ({
+    'GET /api/conversation/15550009999': () => json({ messages: [FIRST], has_more_older: false, conversation_id: row.conversation_id, conversation: row }),
+    'POST /api/conversation/15550009999/mark-as-read': () => json({ status: 'success', modified_count: 0 }),
+  });
+
+  beforeEach(() => {
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(760);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+  });
+
+  it('shows the name, holder, snooze and labels of a linked conversation from its history, and follows live changes', async () => {
+    const { emit } = renderInbox([SHEENA], { routes: zedRoutes(ZED), entry: '/whatsapp?conversation_id=pn_15550009999' });
+    const pane = await screen.findByRole('region', { name: 'Zed Zimmer' });
+    // Opening it marked it read: the server's notification says so, with no status or labels.
+    emit({ event: 'notification', data: { conversation_id: 'pn_15550009999', phone_number: '15550009999', name: 'Zed Zimmer', unread_count: 0, total_unread: 1 } });
+    expect(within(pane).getByRole('heading', { name: 'Zed Zimmer' })).toBeInTheDocument();
+    expect(within(pane).getByText(/^Snoozed until/)).toBeInTheDocument();
+    expect(within(within(pane).getByRole('list', { name: 'Labels' })).getByText('VIP')).toBeInTheDocument();
+    expect(within(pane).getByRole('combobox', { name: 'Assignee' })).toHaveValue('u2');
+
+    const bo = { id: 'u2', name: 'Bo' };
+    emit({
+      event: 'conversation_updated',
+      data: { conversation_id: 'pn_15550009999', phone_number: '15550009999', status: 'resolved', snoozed_until: null, assignee: null, labels: [], by: bo },
+    });
+    expect(await within(pane).findByRole('button', { name: 'Reopen' })).toBeInTheDocument();
+    expect(within(pane).queryByText(/^Snoozed until/)).toBeNull();
+    expect(within(pane).queryByRole('list', { name: 'Labels' })).toBeNull();
+    expect(within(pane).getByRole('combobox', { name: 'Assignee' })).toHaveValue('');
+  });
+
+  it('shows a resolved conversation opened from a message hit as resolved, with its labels', async () => {
+    const resolved = { ...ZED, status: 'resolved' as const, snoozed_until: null };
+    const hit = { conversation_id: 'pn_15550009999', phone_number: '15550009999', name: 'Zed Zimmer', message_id: 'wamid.in1', timestamp: recent, snippet: '<mark>helo</mark>' };
+    // jsdom does not lay out, so it has no scrollIntoView of its own (the hit is scrolled to).
+    Element.prototype.scrollIntoView = vi.fn<Element['scrollIntoView']>();
+    onTestFinished(() => void Reflect.deleteProperty(Element.prototype, 'scrollIntoView'));
+    renderInbox([SHEENA], { routes: { ...zedRoutes(resolved), 'GET /api/search': () => json({ results: [hit], next_cursor: null }) } });
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search name or number' }), 'helo');
+    const results = await screen.findByRole('region', { name: 'Messages' });
+    await userEvent.click(await within(results).findByRole('button', { name: /Zed Zimmer/ }));
+    const pane = await screen.findByRole('region', { name: 'Zed Zimmer' });
+    expect(await within(pane).findByRole('button', { name: 'Reopen' })).toBeInTheDocument();
+    expect(within(within(pane).getByRole('list', { name: 'Labels' })).getByText('VIP')).toBeInTheDocument();
   });
 });

@@ -73,6 +73,15 @@ export function InboxPage() {
     [applyTeamChange],
   );
 
+  /**
+   * The open conversation's row as its history names it: a link or a search hit opens a
+   * conversation the list may not hold, whose name, status, holder, labels and snooze only the
+   * server knows. Live events then change it as they change a listed row.
+   */
+  const rowRead = useCallback((row: Conversation) => {
+    setSelected((current) => (current && customerKey(current) === customerKey(row) ? row : current));
+  }, []);
+
   useRealtimeEvents((event) => {
     if (event.event === 'system_notification' && event.data.type === 'payment_error') {
       showToast(t('paymentError'), 'error', CHAT_TOAST_MS);
@@ -152,6 +161,7 @@ export function InboxPage() {
             onRead={markRead}
             onContactSaved={openSaved}
             onTeamChange={teamChanged}
+            onRowRead={rowRead}
             onContactDeleted={() => {
               setSelected(null);
               list.reload();

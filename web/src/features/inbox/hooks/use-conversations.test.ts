@@ -58,6 +58,10 @@ describe('live chat list updates', () => {
     expect(applyListEvent(state([row('1')]), notification('9', 1, 1), SEARCHING).items).toHaveLength(1);
   });
 
+  it('adds no conversation for a read mark: opening a snoozed or resolved one does not put it in the open list', () => {
+    expect(applyListEvent(state([row('1')]), notification('9', 0, 0), ALL).items.map((item) => item.phone_number)).toEqual(['1']);
+  });
+
   it('records the last incoming time for the reply window', () => {
     const message = {
       message_id: 'm',

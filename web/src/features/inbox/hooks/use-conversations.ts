@@ -102,7 +102,10 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
     case 'notification': {
       const data = event.data;
       const key = customerKey(data);
-      const items = hasKey(state.items, key) || !takesNewConversations(view) ? state.items : [newRow(key, data.conversation_id, data.name), ...state.items];
+      // A read mark (no unread left) of a conversation the list does not hold brings none in: it
+      // is one opened from elsewhere (a link, a search hit), whose status may keep it out.
+      const arrives = data.unread_count > 0 && !hasKey(state.items, key) && takesNewConversations(view);
+      const items = arrives ? [newRow(key, data.conversation_id, data.name), ...state.items] : state.items;
       return {
         ...state,
         totalUnread: data.total_unread,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentAccount } from '../../../lib/api/token-claims';
-import type { Assignee, Message, MessageType } from '../../../lib/api/types';
+import type { Assignee, Conversation, Message, MessageType } from '../../../lib/api/types';
 import { customerKey } from '../../../lib/customer/customer-key';
 import { isOnline } from '../../../lib/offline/connectivity';
 import type { PendingMessage } from '../../../lib/offline/db';
@@ -76,9 +76,10 @@ function displayed(pending: PendingMessage): Message {
 /**
  * One conversation's messages (mount it per conversation, keyed by the customer key): the newest 30,
  * older pages on demand, live events, and sending through the outbox. Offline, the saved
- * messages and the queued ones show.
+ * messages and the queued ones show. Each newest page's row (name, status, holder, labels) goes
+ * to `onRow`, for a conversation the list does not hold.
  */
-export function useMessages(key: string, conversationId: string, phoneNumberId: string | null) {
+export function useMessages(key: string, conversationId: string, phoneNumberId: string | null, onRow: (row: Conversation) => void) {
   const [state, setState] = useState<MessagesState>(EMPTY);
   /** Temporary ids of this conversation's messages still in the outbox. */
   const queued = useRef(new Set<string>());
@@ -116,6 +117,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
         const page = await getMessages(key, undefined, signal);
         void saveMessages(conversationId, page.messages).catch((error: unknown) => console.warn('messages not saved', error));
         settle(page.messages);
+        if (page.conversation) onRow(page.conversation);
         setState((current) => ({
           ...current,
           messages: mergeMessages(renameConfirmed(current.messages, confirmed.current), renameConfirmed(page.messages, confirmed.current)),
@@ -141,7 +143,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
         }
       }
     },
-    [key, conversationId, settle, showToast, t],
+    [key, conversationId, settle, onRow, showToast, t],
   );
 
   const { ready } = useRealtime();

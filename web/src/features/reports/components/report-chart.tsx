@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { tickSteps } from '../report-view';
 
 export interface ChartSeries {
   label: string;
@@ -54,7 +55,7 @@ export function ReportChart({
         height: HEIGHT,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), timeZone),
         scales: { x: { time: true } },
-        axes: [{ ...axis, values: (_, splits) => splits.map((ts) => tick.format(ts * 1000)) }, { ...axis, size: 44 }],
+        axes: [{ ...axis, incrs: tickSteps(bucket), values: (_, splits) => splits.map((ts) => tick.format(ts * 1000)) }, { ...axis, size: 44 }],
         series: [{ label: timeLabel, value: (_, ts) => (ts === null ? '—' : full.format(ts * 1000)) }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true, size: 5 } }))],
       },
       columns as uPlot.AlignedData,

@@ -41,9 +41,12 @@ const BUSY: Overview = {
  * runs. Installed once for this file, outside the mocks restored after each test, because uPlot
  * draws in a later task and may do so after a test has ended.
  */
+/** The texts the charts drew on their canvases (axis values). */
+const drawnTexts: string[] = [];
 beforeAll(() => {
+  const drawing: Record<string, unknown> = { measureText: () => ({ width: 10 }), fillText: (text: string) => drawnTexts.push(text) };
   const context = new Proxy({} as Record<string | symbol, unknown>, {
-    get: (target, key) => (key in target ? target[key] : key === 'measureText' ? () => ({ width: 10 }) : () => undefined),
+    get: (target, key) => (key in target ? target[key] : typeof key === 'string' && key in drawing ? drawing[key] : () => undefined),
     set: (target, key, value) => {
       target[key] = value;
       return true;
@@ -88,6 +91,20 @@ describe('ReportsPage', () => {
     expect(row).toHaveTextContent('2');
     expect(row).toHaveTextContent('1.5 min');
     expect(server.requests[0]?.path).toMatch(/^\/api\/reports\/overview\?from=\d{4}-\d\d-\d\d&to=\d{4}-\d\d-\d\d&bucket=day&tz=/);
+  });
+
+  it('names each day of a week once under a wide chart', async () => {
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+    const days = Array.from({ length: 7 }, (_, index) => ({ ...ZERO, start: `2026-03-0${index + 1}T00:00:00+00:00`, messages_in: index }));
+    drawnTexts.length = 0;
+    renderPage({ ...BUSY, from: '2026-03-01T00:00:00+00:00', to: '2026-03-07T00:00:00+00:00', buckets: days });
+    const conversations = await screen.findByRole('region', { name: 'Conversations' });
+    await waitFor(() => expect(conversations.querySelector('canvas')).not.toBeNull());
+    const names = ['Mar 1', 'Mar 2', 'Mar 3', 'Mar 4', 'Mar 5', 'Mar 6', 'Mar 7'];
+    // Two charts: each names every day once.
+    await waitFor(() => expect(drawnTexts.filter((text) => text === 'Mar 7')).toHaveLength(2));
+    for (const name of names) expect(drawnTexts.filter((text) => text === name)).toHaveLength(2);
+    expect(drawnTexts.filter((text) => text.startsWith('Mar '))).toHaveLength(14);
   });
 
   it('asks again for hours and for the last 30 days', async () => {

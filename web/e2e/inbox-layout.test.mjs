@@ -1,0 +1,204 @@
+// The inbox's layout in Chromium against the real server, at 1280 and 390 px, left to right and
+// right to left: the list's tabs take a click with their counts in full, a row with labels fits
+// its box, the chat header isolates a name written the other way and keeps its start, the
+// composer's placeholder keeps to one line, and a conversation the list does not hold is named
+// by the row its history answers.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { injectMessage, openInboxAsNewOwner, startBrowser } from './browser.mjs';
+import { api } from './templates.mjs';
+
+const base = `1779${String(Date.now() % 100_000).padStart(5, '0')}`;
+const LATIN = { phone: `${base}1`, name: 'Maximiliana-Alexandrina von Hohenzollern-Sigmaringen' };
+const ARABIC = { phone: `${base}2`, name: 'عبد الرحمن بن عبد العزيز بن عبد الله بن محمد آل سعود' };
+const LABELLED = { phone: `${base}3`, name: 'Lena Label' };
+const SNOOZED = { phone: `${base}4`, name: 'Sam Snooze' };
+
+const json = (method, body) => ({ method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+/** Switches the interface language from the list's settings menu (saved on the server too). */
+async function useLanguage(page, language) {
+  await page.goto('/whatsapp');
+  await page.getByRole('img', { name: /^(Live|متصل)$/ }).waitFor();
+  if ((await page.evaluate(() => document.documentElement.lang)) === language) return;
+  await page.getByRole('button', { name: /^(Settings|الإعدادات)$/ }).click();
+  await page.getByRole('menuitem', { name: language === 'ar' ? 'العربية' : 'English' }).click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
+}
+
+/** Whether two client rectangles share any area. */
+const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+describe('inbox layout', () => {
+  let browser;
+  let page;
+  let tokens;
+  let phoneNumberId;
+  before(async () => {
+    browser = await startBrowser();
+    ({ page, tokens } = await openInboxAsNewOwner(browser.context));
+    for (const customer of [LATIN, ARABIC, LABELLED, SNOOZED]) await injectMessage(tokens, customer.phone, customer.name, { text: `Hello from ${customer.name}` });
+    ({ phoneNumberId } = await api(tokens, '/api/config'));
+    const me = await api(tokens, '/identity/users/profile');
+    const vip = await api(tokens, '/api/labels', json('POST', { name: 'VIP', color: '#fbca04' }));
+    const billing = await api(tokens, '/api/labels', json('POST', { name: 'Billing', color: '#1d76db' }));
+    for (const customer of [LABELLED, SNOOZED]) {
+      await api(tokens, `/api/conversation/${customer.phone}/labels`, json('PUT', { labels: [vip.id, billing.id] }));
+      await api(tokens, `/api/conversation/${customer.phone}/assignment`, json('PATCH', { assignee_id: me._id }));
+    }
+    const until = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    await api(tokens, `/api/conversation/${SNOOZED.phone}/status`, json('PATCH', { status: 'snoozed', snoozed_until: until }));
+  });
+  after(async () => {
+    await useLanguage(page, 'en');
+    await browser.close();
+  });
+
+  it('shows the tabs with their counts in full and takes a click on each, at 1280 and 390 px, in English and Arabic', async () => {
+    for (const language of ['en', 'ar']) {
+      await useLanguage(page, language);
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 800 });
+        const tabs = page.getByRole('tablist').getByRole('tab');
+        await tabs.nth(2).filter({ hasText: /\d/ }).waitFor();
+        await page.getByRole('combobox').nth(1).waitFor();
+        const layout = await page.evaluate(() => {
+          const rect = (element) => element.getBoundingClientRect().toJSON();
+          const list = document.querySelector('[role="tablist"]');
+          return {
+            sidebar: rect(document.querySelector('.sidebar')),
+            list: { ...rect(list), scrollWidth: list.scrollWidth, clientWidth: list.clientWidth },
+            tabs: [...list.querySelectorAll('[role="tab"]')].map((tab) => ({ ...rect(tab), text: tab.innerText, scrollWidth: tab.scrollWidth, clientWidth: tab.clientWidth })),
+            selects: [...document.querySelectorAll('.inbox-tabs select')].map(rect),
+          };
+        });
+        const where = `${language} at ${width} px`;
+        assert.equal(layout.selects.length, 2, `the status and label filters show (${where})`);
+        assert.ok(layout.list.scrollWidth <= layout.list.clientWidth, `the tab row holds its tabs (${where}): ${JSON.stringify(layout.list)}`);
+        for (const tab of layout.tabs) {
+          assert.match(tab.text, /\d/, `${tab.text} shows its count (${where})`);
+          assert.ok(tab.scrollWidth <= tab.clientWidth, `${tab.text} is not cut (${where})`);
+          assert.ok(tab.left >= layout.list.left - 0.5 && tab.right <= layout.list.right + 0.5, `${tab.text} lies in the tab row (${where})`);
+          assert.ok(tab.left >= layout.sidebar.left && tab.right <= layout.sidebar.right, `${tab.text} lies in the list (${where})`);
+          for (const select of layout.selects) assert.ok(!overlap(tab, select), `${tab.text} is not under a filter (${where})`);
+        }
+        // A real click on each, no force: it fails when another element takes the pointer.
+        for (const index of [2, 1, 0]) {
+          await tabs.nth(index).click({ timeout: 5_000 });
+          assert.equal(await tabs.nth(index).getAttribute('aria-selected'), 'true', `tab ${index} is chosen (${where})`);
+        }
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await useLanguage(page, 'en');
+  });
+
+  it('fits a row with labels in its box, under the row above, on both themes', async () => {
+    await page.goto('/whatsapp');
+    const row = page.getByRole('button', { name: LABELLED.name });
+    await row.getByRole('list', { name: 'Labels' }).getByText('Billing').waitFor();
+    for (const theme of ['dark', 'light']) {
+      await page.evaluate((value) => {
+        if (document.documentElement.dataset.theme !== value) document.querySelector(`[aria-label^="Switch to ${value}"]`)?.click();
+      }, theme);
+      await page.waitForFunction((value) => document.documentElement.dataset.theme === value, theme);
+      const boxes = await row.evaluate((button) => {
+        const rect = (element) => element.getBoundingClientRect().toJSON();
+        const main = button.querySelector('.row-main');
+        return { row: rect(button), main: rect(main), name: rect(button.querySelector('.row-name')), chips: rect(button.querySelector('.label-chips')), height: main.scrollHeight };
+      });
+      assert.ok(boxes.name.top >= boxes.row.top, `the name stays below the row's top edge (${theme}): ${JSON.stringify(boxes)}`);
+      assert.ok(boxes.main.top >= boxes.row.top && boxes.main.bottom <= boxes.row.bottom, `the row's lines fit its box (${theme}): ${JSON.stringify(boxes)}`);
+      assert.ok(boxes.chips.top >= boxes.row.top && boxes.chips.bottom <= boxes.row.bottom, `the chips fit the row (${theme})`);
+    }
+  });
+
+  it('isolates the header name and keeps its start in view, a Latin name in Arabic and an Arabic one in English, at 390 px', async () => {
+    const cases = [
+      { language: 'ar', customer: LATIN },
+      { language: 'en', customer: ARABIC },
+    ];
+    for (const { language, customer } of cases) {
+      await useLanguage(page, language);
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${customer.phone}`);
+      const heading = page.getByRole('region', { name: customer.name }).getByRole('heading', { name: customer.name });
+      await heading.waitFor();
+      const layout = await heading.evaluate((h2) => {
+        const walker = document.createTreeWalker(h2, NodeFilter.SHOW_TEXT);
+        const text = walker.nextNode();
+        const charRect = (index) => {
+          const range = document.createRange();
+          range.setStart(text, index);
+          range.setEnd(text, index + 1);
+          return range.getBoundingClientRect().toJSON();
+        };
+        return { box: h2.getBoundingClientRect().toJSON(), first: charRect(0), last: charRect(text.length - 1), truncated: h2.scrollWidth > h2.clientWidth, overflow: getComputedStyle(h2).textOverflow };
+      });
+      const where = `${customer.name} in ${language}`;
+      assert.ok(layout.truncated, `the name is longer than the header (${where})`);
+      assert.equal(layout.overflow, 'ellipsis', `the name ends in an ellipsis (${where})`);
+      const inside = (rect) => rect.left >= layout.box.left - 0.5 && rect.right <= layout.box.right + 0.5;
+      assert.ok(inside(layout.first), `the name's first letter shows (${where}): ${JSON.stringify(layout)}`);
+      assert.ok(!inside(layout.last), `the name's end is what is cut (${where})`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await useLanguage(page, 'en');
+  });
+
+  it("keeps the composer's placeholder on one line at 390 px, in English and Arabic", async () => {
+    for (const language of ['en', 'ar']) {
+      await useLanguage(page, language);
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${LABELLED.phone}`);
+      const box = page.getByRole('region', { name: LABELLED.name }).getByRole('textbox');
+      await box.waitFor();
+      const { lineHeight, textWidth } = await box.evaluate((textarea) => {
+        const style = getComputedStyle(textarea);
+        const context = document.createElement('canvas').getContext('2d');
+        context.font = `${style.fontSize} ${style.fontFamily}`;
+        return { lineHeight: parseFloat(style.lineHeight), textWidth: context.measureText(textarea.placeholder).width };
+      });
+      const placeholder = await placeholderBox(page);
+      const textarea = await box.boundingBox();
+      const where = `${language} at 390 px`;
+      assert.ok(placeholder.height < lineHeight * 1.5, `the placeholder is one line (${where}): ${placeholder.height} px for lines of ${lineHeight} px`);
+      assert.ok(placeholder.y >= textarea.y && placeholder.y + placeholder.height <= textarea.y + textarea.height, `the placeholder is not cut off below (${where})`);
+      assert.ok(textWidth <= placeholder.width, `the placeholder shows whole (${where}): ${textWidth} px of text in ${placeholder.width} px`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await useLanguage(page, 'en');
+  });
+
+  it('names a conversation the list does not hold from its history: a link to a snoozed, assigned, labelled one', async () => {
+    await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${SNOOZED.phone}`);
+    const pane = page.getByRole('region', { name: SNOOZED.name });
+    await pane.getByRole('heading', { name: SNOOZED.name }).waitFor();
+    await pane.getByText(/^Snoozed until/).waitFor();
+    await pane.getByRole('list', { name: 'Labels' }).getByText('VIP').waitFor();
+    assert.equal(await pane.getByRole('combobox', { name: 'Assignee' }).evaluate((select) => select.selectedOptions[0].text), 'Me');
+    assert.equal(await page.getByRole('button', { name: SNOOZED.name }).count(), 0, 'the open list does not hold it');
+  });
+});
+
+/** The composer's placeholder as Chromium lays it out (inside the textarea's own shadow tree). */
+async function placeholderBox(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+  const find = (node, test) => {
+    if (test(node)) return node;
+    for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])]) {
+      const found = find(child, test);
+      if (found) return found;
+    }
+    return null;
+  };
+  const textarea = find(root, (node) => node.nodeName === 'TEXTAREA');
+  const pseudo = (node) => (node.attributes ?? []).join(' ').includes('placeholder') && node.nodeName === 'DIV';
+  const placeholder = find(textarea, pseudo);
+  assert.ok(placeholder, 'the textarea has a placeholder');
+  const { model } = await cdp.send('DOM.getBoxModel', { nodeId: placeholder.nodeId });
+  await cdp.detach();
+  const [x, y] = model.border;
+  return { x, y, width: model.width, height: model.height };
+}

@@ -1,12 +1,12 @@
 //! Labels: the business's list (any member), the owner's create, rename, recolour and delete,
 //! and the labels a conversation carries (any member).
 
-use crate::api::customer_path::customer;
 use crate::store::Label;
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::api::customer_path::customer;
 use crate::api::team::{member_of, row_json};
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult, required};

@@ -1,15 +1,21 @@
 //! Customers' edits and deletions of their earlier messages, and either side's reactions: the
 //! stored message changes in place (no new message), and a `message_updated` event carries it as
-//! it is now.
+//! it is now. A change that came before its message waits in `early_amendments` and is applied
+//! here once the message is stored.
 
 use parley_actors::conversation::{Amended, Amendment, ConversationKey};
-use parley_actors::events::{MESSAGE_UPDATED, NOTIFICATIONS, conversation_channel, event_data};
+use parley_actors::events::{
+    Event, MESSAGE_UPDATED, NOTIFICATIONS, conversation_channel, event_data,
+};
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::AnyConnection;
 
-use super::early_amendments::keep_early;
-use super::events::Draft;
+use super::Store;
+use super::contacts::phone_number_id;
+use super::early_amendments::{decode, keep_early};
+use super::error::StoreResult;
+use super::events::{Draft, append_events};
 use super::messages::{MessageJson, MessageRow, message_columns, preview};
 use super::search_index::reindex_message;
 
@@ -120,6 +126,39 @@ pub(super) async fn apply_amendment(
     .execute(&mut *conn)
     .await?;
     Ok(vec![updated_event(key, pnid, &row)])
+}
+
+impl Store {
+    /// Applies the kept changes whose message is stored now, each once (of several nodes doing
+    /// this at once, the one that deletes a change applies it), and answers their events.
+    pub async fn apply_early_amendments(&self) -> StoreResult<Vec<Event>> {
+        let due: Vec<(String, String, String, String)> = sqlx::query_as(
+            "SELECT e.id, e.business_id, e.phone, e.amendment FROM early_amendments e \
+             WHERE EXISTS (SELECT 1 FROM messages m WHERE m.business_id = e.business_id \
+             AND m.phone = e.phone AND m.message_id = e.original_id)",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        let mut events = Vec::new();
+        for (id, business_id, phone, amendment) in due {
+            let mut tx = self.begin_write().await?;
+            let claimed = sqlx::query("DELETE FROM early_amendments WHERE id = $1")
+                .bind(&id)
+                .execute(&mut *tx)
+                .await?;
+            let decoded = serde_json::from_str(&amendment).ok().and_then(decode);
+            let (true, Some(amendment)) = (claimed.rows_affected() == 1, decoded) else {
+                tx.commit().await?;
+                continue;
+            };
+            let key = ConversationKey { business_id, phone };
+            let pnid = phone_number_id(&mut tx, &key.business_id).await?;
+            let drafts = apply_amendment(&mut tx, &key, &amendment, &pnid).await?;
+            events.extend(append_events(&mut tx, &key.business_id, drafts).await?);
+            tx.commit().await?;
+        }
+        Ok(events)
+    }
 }
 
 /// The `message_updated` event of a changed message.

@@ -1,17 +1,12 @@
 //! Customers' edits, deletions and reactions that came before the message they change: a
 //! webhook's deliveries may arrive out of order, so such a change is kept (for an hour) instead
-//! of dropped, and applied once its message is stored.
+//! of dropped, in a stored form read back when its message is stored (see `amend`).
 
 use parley_actors::conversation::{Amended, Amendment, ConversationKey, Reactor};
-use parley_actors::events::Event;
 use serde_json::{Value, json};
 use sqlx::AnyConnection;
 
-use super::amend::apply_amendment;
-use super::contacts::phone_number_id;
-use super::error::StoreResult;
-use super::events::append_events;
-use super::{Store, now_ms};
+use super::now_ms;
 
 /// How long a change waits for its message.
 pub(super) const EARLY_AMENDMENT_TTL_MS: i64 = 60 * 60 * 1000;
@@ -37,39 +32,7 @@ pub(super) async fn keep_early(
     Ok(())
 }
 
-impl Store {
-    /// Applies the kept changes whose message is stored now, each once (of several nodes doing
-    /// this at once, the one that deletes a change applies it), and answers their events.
-    pub async fn apply_early_amendments(&self) -> StoreResult<Vec<Event>> {
-        let due: Vec<(String, String, String, String)> = sqlx::query_as(
-            "SELECT e.id, e.business_id, e.phone, e.amendment FROM early_amendments e \
-             WHERE EXISTS (SELECT 1 FROM messages m WHERE m.business_id = e.business_id \
-             AND m.phone = e.phone AND m.message_id = e.original_id)",
-        )
-        .fetch_all(&self.pool)
-        .await?;
-        let mut events = Vec::new();
-        for (id, business_id, phone, amendment) in due {
-            let mut tx = self.begin_write().await?;
-            let claimed = sqlx::query("DELETE FROM early_amendments WHERE id = $1")
-                .bind(&id)
-                .execute(&mut *tx)
-                .await?;
-            let decoded = serde_json::from_str(&amendment).ok().and_then(decode);
-            let (true, Some(amendment)) = (claimed.rows_affected() == 1, decoded) else {
-                tx.commit().await?;
-                continue;
-            };
-            let key = ConversationKey { business_id, phone };
-            let pnid = phone_number_id(&mut tx, &key.business_id).await?;
-            let drafts = apply_amendment(&mut tx, &key, &amendment, &pnid).await?;
-            events.extend(append_events(&mut tx, &key.business_id, drafts).await?);
-            tx.commit().await?;
-        }
-        Ok(events)
-    }
-}
-
+/// The stored form of a kept change.
 fn encode(amendment: &Amendment) -> Value {
     let now = match &amendment.now {
         Amended::Edited { kind, content } => json!({"edited": {"kind": kind, "content": content}}),
@@ -80,7 +43,8 @@ fn encode(amendment: &Amendment) -> Value {
            "now": now})
 }
 
-fn decode(kept: Value) -> Option<Amendment> {
+/// A kept change as it was, from its stored form; `None` for a form it cannot read.
+pub(super) fn decode(kept: Value) -> Option<Amendment> {
     let now = &kept["now"];
     let amended = if let Some(edited) = now.get("edited") {
         Amended::Edited {

@@ -44,7 +44,16 @@ enum Command {
 }
 
 #[actix_web::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() {
+    if let Err(err) = run().await {
+        // Exits before the runtime is dropped: actors started before the failure would
+        // otherwise be polled one last time without a reactor, and panic over the error.
+        eprintln!("Error: {err:?}");
+        std::process::exit(1);
+    }
+}
+
+async fn run() -> anyhow::Result<()> {
     telemetry::init();
     let cli = Cli::parse();
     let mut settings = Settings::load(&cli.root)?;

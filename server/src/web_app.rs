@@ -2,7 +2,8 @@
 //! for a year and sent precompressed: the build writes `.br` and `.gz` copies beside each file and
 //! the browser gets the best one it accepts. Everything else (`index.html`, the service worker,
 //! translations) is revalidated on every use, so a new release is picked up at once. Unknown
-//! paths outside `/assets/` get `index.html` so client routes load.
+//! paths outside `/assets/` get `index.html` so client routes load, except a missing file asked
+//! for by name (an icon, a script), which is a 404.
 
 use std::path::{Path, PathBuf};
 
@@ -54,6 +55,8 @@ async fn serve_file(req: HttpRequest, web_dir: web::Data<WebDir>) -> HttpRespons
         (Some(file), true) => serve_asset(&req, &file).await,
         // A missing asset is an old build's: the page that asks for it must not get HTML.
         (None, true) => not_found(&req),
+        // A missing file (an icon, a manifest) is not a client route.
+        (None, false) if names_a_file(path) => not_found(&req),
         (file, false) => {
             let file = file.unwrap_or_else(|| web_dir.0.join("index.html"));
             match NamedFile::open_async(&file).await {
@@ -62,6 +65,33 @@ async fn serve_file(req: HttpRequest, web_dir: web::Data<WebDir>) -> HttpRespons
             }
         }
     }
+}
+
+/// The extensions of the files a browser asks for by name; a client route (a BSUID holds a
+/// dot) has none of them.
+const FILE_EXTENSIONS: [&str; 14] = [
+    "css",
+    "gif",
+    "ico",
+    "jpeg",
+    "jpg",
+    "js",
+    "json",
+    "map",
+    "png",
+    "svg",
+    "txt",
+    "webmanifest",
+    "webp",
+    "woff2",
+];
+
+/// Whether `path`'s last segment ends in the extension of a file a browser asks for by name.
+fn names_a_file(path: &str) -> bool {
+    let last = path.rsplit('/').next().unwrap_or_default();
+    last.rsplit_once('.').is_some_and(|(_, extension)| {
+        FILE_EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str())
+    })
 }
 
 fn not_found(req: &HttpRequest) -> HttpResponse {

@@ -2,7 +2,7 @@
 //! its `exp` and `sig` opens the file without a login (docs/API.md, "Media share links").
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::auth::extract::Auth;
@@ -13,12 +13,6 @@ use crate::store::{iso_time, now_ms};
 
 /// The one answer to a link that does not open its file, whatever is wrong with it.
 const LINK_REFUSED: &str = "This media link is invalid or has expired";
-
-#[derive(Deserialize)]
-struct LinkQuery {
-    exp: Option<String>,
-    sig: Option<String>,
-}
 
 /// `POST /api/media/{id}/share` → {url, expires_at}: a link to a file of the caller's business
 /// that works without a login until it expires.
@@ -37,7 +31,9 @@ pub async fn share_media(
     path: web::Path<String>,
 ) -> ApiResult<HttpResponse> {
     let id = path.into_inner();
-    // The same lookup `GET /api/media/{id}` does: only a file the business can open is shared.
+    // The same checks and lookup `GET /api/media/{id}` does: only a file the business can open
+    // is shared.
+    check_id(&id)?;
     let file = state
         .outbox
         .fetch_inbound_media(&auth.business_id, &id)
@@ -60,29 +56,47 @@ pub struct ShareLink {
     expires_at: String,
 }
 
+/// Refuses a media id no file can have (404, as for an unknown file): letters, digits, `-` and
+/// `_`, at most 128 characters. Checked before any lookup, so that no other path reaches the
+/// provider.
+pub fn check_id(id: &str) -> ApiResult<()> {
+    let known_shape = !id.is_empty()
+        && id.len() <= 128
+        && (id.chars()).all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    match known_shape {
+        true => Ok(()),
+        false => Err(ApiError::NotFound("Media not found".into())),
+    }
+}
+
 /// The business a share link in `req`'s query opens media `id` of; `None` when the query has
-/// no `sig` (the caller signs in instead). A link that is expired, altered or for another file
-/// is refused with 403.
+/// neither `exp` nor `sig` (the caller signs in instead). A link that is expired, altered, for
+/// another file, or that names either of them more than once or not at all is refused with 403.
 pub async fn link_owner(
     state: &AppState,
     req: &HttpRequest,
     id: &str,
 ) -> ApiResult<Option<String>> {
-    let query = web::Query::<LinkQuery>::from_query(req.query_string())
-        .map(web::Query::into_inner)
-        .unwrap_or(LinkQuery {
-            exp: None,
-            sig: None,
-        });
-    let Some(sig) = query.sig else {
+    let (mut exps, mut sigs) = (Vec::new(), Vec::new());
+    for (key, value) in url::form_urlencoded::parse(req.query_string().as_bytes()) {
+        match key.as_ref() {
+            "exp" => exps.push(value.into_owned()),
+            "sig" => sigs.push(value.into_owned()),
+            _ => {}
+        }
+    }
+    if exps.is_empty() && sigs.is_empty() {
         return Ok(None);
-    };
+    }
     let refused = || ApiError::Forbidden(LINK_REFUSED.into());
-    let exp = query
-        .exp
-        .and_then(|exp| exp.parse::<i64>().ok())
-        .ok_or_else(refused)?;
-    let signed = SignedQuery { exp, sig };
+    let ([exp], [sig]) = (exps.as_slice(), sigs.as_slice()) else {
+        return Err(refused());
+    };
+    let exp = exp.parse::<i64>().map_err(|_| refused())?;
+    let signed = SignedQuery {
+        exp,
+        sig: sig.clone(),
+    };
     let now = now_ms() / 1000;
     let owners = state.store.media_owners(id).await?;
     owners

@@ -305,14 +305,7 @@ pub async fn get_media(
         Some(owner) => owner,
         None => Auth::from_header_or_query(&req).await?.business_id,
     };
-    if id.is_empty()
-        || id.len() > 128
-        || !id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
-        return Err(ApiError::NotFound("Media not found".into()));
-    }
+    media::check_id(&id)?;
     let file = match state.store.media(&business_id, &id).await? {
         Some(file) => file,
         None => state.outbox.fetch_inbound_media(&business_id, &id).await?,

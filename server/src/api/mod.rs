@@ -132,6 +132,7 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/config", web::get().to(messages::get_config))
         .route("/media/{id}", web::get().to(messages::get_media))
+        .route("/media/{id}", web::head().to(messages::get_media))
         .route("/media/{id}/share", web::post().to(media::share_media))
         .route("/contacts/add", web::post().to(contacts::add_contact))
         .route("/users/update", web::post().to(contacts::update_contact))

@@ -192,15 +192,18 @@ impl Push {
     }
 }
 
-/// The Web Push payload as FCM data, whose values must all be strings; a mention's author is
-/// `mention_by`.
+/// The Web Push payload as FCM data, whose values must all be strings and whose keys must not
+/// be one FCM reserves: the message type is `kind`, a mention's author `mention_by`.
 fn native_data(payload: &Value, mention_by: Option<&str>) -> serde_json::Map<String, Value> {
     let mut data: serde_json::Map<String, Value> = payload
         .as_object()
         .into_iter()
         .flatten()
         .filter(|(_, value)| value.is_string())
-        .map(|(key, value)| (key.clone(), value.clone()))
+        .map(|(key, value)| match key.as_str() {
+            "message_type" => ("kind".to_string(), value.clone()),
+            _ => (key.clone(), value.clone()),
+        })
         .collect();
     if let Some(by) = mention_by {
         data.insert("mention_by".into(), by.into());

@@ -45,14 +45,13 @@ pub fn parse_subscription(
     const SHAPE: &str = "token must be a PushSubscription: {\"endpoint\": \"https://…\", \
                          \"keys\": {\"p256dh\": \"…\", \"auth\": \"…\"}}";
     let parsed;
-    let object = match token {
+    let object = match given(token)? {
         Value::Object(_) => token,
         Value::String(raw) => {
             parsed = serde_json::from_str::<Value>(raw)
                 .map_err(|_| SubscriptionError::Malformed(SHAPE.into()))?;
             &parsed
         }
-        Value::Null => return Err(SubscriptionError::Invalid("token is required".into())),
         _ => return Err(SubscriptionError::Malformed(SHAPE.into())),
     };
     let field = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
@@ -76,13 +75,23 @@ pub fn parse_subscription(
     })
 }
 
+/// The token, unless it is missing or a blank string (422 `token is required`).
+fn given(token: &Value) -> Result<&Value, SubscriptionError> {
+    match token {
+        Value::Null => Err(SubscriptionError::Invalid("token is required".into())),
+        Value::String(text) if text.trim().is_empty() => {
+            Err(SubscriptionError::Invalid("token is required".into()))
+        }
+        _ => Ok(token),
+    }
+}
+
 /// Reads the `token` of a native app's subscribe call: the device's FCM registration token.
 pub fn parse_device_token(
     token: &Value,
     platform: &str,
 ) -> Result<PushSubscription, SubscriptionError> {
-    let token = match token {
-        Value::Null => return Err(SubscriptionError::Invalid("token is required".into())),
+    let token = match given(token)? {
         Value::String(token) => token.trim(),
         _ => {
             return Err(SubscriptionError::Malformed(

@@ -86,8 +86,8 @@ impl Store {
     }
 
     /// Ends every session of a user (a password change, signing out everywhere): raises the
-    /// version their access tokens must carry and revokes their refresh tokens; answers the new
-    /// version.
+    /// version their access tokens must carry, revokes their refresh tokens and forgets their
+    /// push subscriptions; answers the new version.
     pub async fn end_sessions(&self, user_id: &str) -> StoreResult<i64> {
         let mut tx = self.pool.begin().await?;
         let (version,): (i64,) = sqlx::query_as(
@@ -99,6 +99,11 @@ impl Store {
         .await?
         .ok_or_else(|| Error::NotFound("Account no longer exists".into()))?;
         sqlx::query("UPDATE refresh_tokens SET revoked = 1 WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        // No signed-out browser or device keeps receiving the customers' messages.
+        sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1")
             .bind(user_id)
             .execute(&mut *tx)
             .await?;

@@ -103,6 +103,21 @@ both_backends!(
             refused(&app, &altered(url, part)).await;
         }
         refused(&app, &format!("/api/media/{id}?exp=99999999999&sig=")).await;
+        // A signature in capitals, or a parameter given twice, is a changed link too.
+        let (path, query) = url.split_once('?').expect("a query");
+        let (exp, sig) = query.split_once("&sig=").expect("exp, then sig");
+        for changed in [
+            format!("{path}?{exp}&sig={}", sig.to_uppercase()),
+            format!("{path}?{exp}&sig={sig}&sig={sig}"),
+            format!("{path}?{exp}&{exp}&sig={sig}"),
+            format!("{path}?sig={sig}"),
+            format!("{path}?{exp}"),
+        ] {
+            refused(&app, &changed).await;
+        }
+        let head = app.client.head(app.url(url)).send().await.expect("HEAD");
+        assert_eq!(head.status().as_u16(), 200);
+        assert_eq!(head.bytes().await.expect("body").len(), 0);
         // Without a signature the file still needs a login.
         let (status, _) = open(&app, &format!("/api/media/{id}")).await;
         assert_eq!(status, 401);
@@ -119,6 +134,12 @@ both_backends!(another_business_cannot_share_a_file, |backend| async move {
     assert_eq!(body["code"], "not_found");
     let (status, _) = share(&app, "not-a-token", &id).await;
     assert_eq!(status, 401);
+    // An id no file can have is not looked up, at home or at the provider.
+    for odd in ["a%2Fb", "a%20b", "wamid.HBgL"] {
+        let (status, body) = share(&app, &owner.access, odd).await;
+        assert_eq!(status, 404, "{odd}: {body}");
+        assert_eq!(body["message"], "Media not found", "{odd}");
+    }
 });
 
 both_backends!(an_expired_link_is_refused, |backend| async move {

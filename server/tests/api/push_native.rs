@@ -87,6 +87,21 @@ fn check_message(bearer: &str, project: &str, body: &Value, issued: usize) -> Re
     if !shaped {
         return Err(format!("malformed message {body}"));
     }
+    // FCM refuses data keys it reserves.
+    let reserved = |key: &String| {
+        ["from", "message_type"].contains(&key.as_str())
+            || key.starts_with("google")
+            || key.starts_with("gcm")
+    };
+    if let Some(key) = message["data"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| k)
+        .find(|k| reserved(k))
+    {
+        return Err(format!("reserved data key {key}"));
+    }
     Ok(())
 }
 
@@ -261,6 +276,7 @@ both_backends!(
             assert_eq!(message["data"]["conversation_id"], conversation);
             assert_eq!(message["data"]["preview"], "Is it open?");
             assert_eq!(message["data"]["message_id"], "wamid.n1");
+            assert_eq!(message["data"]["kind"], "text");
             assert_eq!(message["notification"]["title"], "Nadia");
             assert_eq!(message["notification"]["body"], "Is it open?");
         }
@@ -321,12 +337,43 @@ both_backends!(
 );
 
 both_backends!(
+    signing_out_everywhere_forgets_the_users_devices,
+    |backend| async move {
+        let (app, _google, shop) = native_setup(backend, "leaver").await;
+        let owner = &shop.session.access;
+        subscribe_device(&app, owner, "android", "leaving-phone").await;
+        let (store, business) = store_of(&app, &shop).await;
+        assert_eq!(
+            store
+                .push_subscriptions(&business)
+                .await
+                .expect("list")
+                .len(),
+            1
+        );
+
+        let (status, body) = app
+            .post("/identity/auth/logout-all", json!({}), Some(owner))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert!(
+            store
+                .push_subscriptions(&business)
+                .await
+                .expect("list")
+                .is_empty()
+        );
+    }
+);
+
+both_backends!(
     a_native_subscription_needs_a_device_token,
     |backend| async move {
         let (app, _google, shop) = native_setup(backend, "badtokens").await;
         for (token, expected) in [
             (json!({"endpoint": "x"}), 400),
-            (json!(""), 400),
+            (json!(""), 422),
+            (json!("   "), 422),
             (json!("has spaces inside"), 400),
             (Value::Null, 422),
         ] {

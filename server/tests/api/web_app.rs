@@ -135,12 +135,44 @@ both_backends!(
         assert_eq!(header(&headers, "content-type"), Some("application/json"));
         let error: serde_json::Value = serde_json::from_slice(&body).expect("json");
         assert_eq!(error["code"], "not_found");
-        // Hidden files and files outside the build are never read: they get the page instead.
+        // Hidden files and files outside the build are never read.
         std::fs::write(app.data_dir.path().join("outside.txt"), "private").expect("file");
         for path in [
             "/.vite/manifest.json",
             "/%2e%2e/outside.txt",
             "/%2E%2E%2Foutside.txt",
+        ] {
+            let (status, _, body) = get(&app, path, None).await;
+            assert_eq!(status, 404, "{path}");
+            let error: serde_json::Value = serde_json::from_slice(&body).expect("json");
+            assert_eq!(error["code"], "not_found", "{path}");
+        }
+    }
+);
+
+both_backends!(
+    a_missing_file_asked_for_by_name_is_not_answered_with_the_page,
+    |backend| async move {
+        let app = spawn_with_build(backend).await;
+        for path in [
+            "/favicon.ico",
+            "/icons/missing-192.png",
+            "/manifest.json",
+            "/robots.txt",
+        ] {
+            let (status, headers, _) = get(&app, path, None).await;
+            assert_eq!(status, 404, "{path}");
+            assert_eq!(
+                header(&headers, "content-type"),
+                Some("application/json"),
+                "{path}"
+            );
+        }
+        // Client routes load the page, a BSUID's dot and all.
+        for path in [
+            "/chat",
+            "/whatsapp/US.13491208655302741918",
+            "/settings/labels",
         ] {
             let (status, _, body) = get(&app, path, None).await;
             assert_eq!(status, 200, "{path}");

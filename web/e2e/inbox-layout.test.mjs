@@ -6,15 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { injectMessage, openInboxAsNewOwner, startBrowser } from './browser.mjs';
-import { api } from './templates.mjs';
+import { api, jsonRequest as json } from './templates.mjs';
 
 const base = `1779${String(Date.now() % 100_000).padStart(5, '0')}`;
 const LATIN = { phone: `${base}1`, name: 'Maximiliana-Alexandrina von Hohenzollern-Sigmaringen' };
 const ARABIC = { phone: `${base}2`, name: 'عبد الرحمن بن عبد العزيز بن عبد الله بن محمد آل سعود' };
 const LABELLED = { phone: `${base}3`, name: 'Lena Label' };
 const SNOOZED = { phone: `${base}4`, name: 'Sam Snooze' };
-
-const json = (method, body) => ({ method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
 /** Switches the interface language from the list's settings menu (saved on the server too). */
 async function useLanguage(page, language) {

@@ -16,6 +16,9 @@ export async function api(tokens, path, init = {}) {
   return body;
 }
 
+/** The `init` of a JSON request for `api`: `api(tokens, path, jsonRequest('PATCH', body))`. */
+export const jsonRequest = (method, body) => ({ method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
 /** Submits a template through the API and waits until the sandbox's review approved it. */
 export async function approvedTemplate(tokens, name, components, headerFile = null) {
   const template = { name, language: 'en_US', category: 'UTILITY', parameter_format: 'POSITIONAL', components };

@@ -38,8 +38,11 @@ interface Props {
   onContactSaved: (key: string, name: string) => void;
   onContactDeleted: () => void;
   onTeamChange: (row: Conversation) => void;
-  /** The conversation's row as its history names it (stable: each new one reads the history again). */
-  onRowRead: (row: Conversation) => void;
+  /**
+   * The conversation's row as its history names it, with the key the history was read by (the
+   * row may name another: a BSUID joined to a phone). Stable: each new one reads the history again.
+   */
+  onRowRead: (row: Conversation, key: string) => void;
 }
 
 function later(a: string | null, b: string | null): string | null {

@@ -27,7 +27,6 @@ const FIRST: Message = { message_id: 'wamid.in1', timestamp: recent, status: 're
 function renderInbox(users: Conversation[] = [SHEENA], more: { routes?: Parameters<typeof fakeServer>[0]; entry?: string } = {}) {
   signInAs('u1', 'admin');
   const server = fakeServer({
-    ...more.routes,
     'GET /api/config': () => json({ phoneNumberId: 'pn' }),
     'GET /api/users': () => json({ data: { users, has_more: false, page: 1, total_unread: 1 } }),
     'GET /api/users/counts': () => json({ mine: 0, unassigned: users.length, all: users.length }),
@@ -37,6 +36,7 @@ function renderInbox(users: Conversation[] = [SHEENA], more: { routes?: Paramete
     'POST /api/conversation/16505551234/mark-as-read': () => json({ status: 'success', modified_count: 0 }),
     'POST /api/send-message': () => json({ status: 'success', response: { messages: [{ id: 'wamid.out1' }] } }),
     'POST /api/users/update': () => json({ status: 'success' }),
+    ...more.routes,
   });
   const realtime = fakeRealtime();
   renderWithApp(
@@ -247,6 +247,29 @@ describe('inbox with a conversation its list does not hold', () => {
     expect(within(pane).queryByText(/^Snoozed until/)).toBeNull();
     expect(within(pane).queryByRole('list', { name: 'Labels' })).toBeNull();
     expect(within(pane).getByRole('combobox', { name: 'Assignee' })).toHaveValue('');
+  });
+
+  it('opens a link naming a BSUID since joined to a phone as the phone\'s conversation: header, selected row and live events', async () => {
+    // WhatsApp joined Sheena's BSUID to her phone: the server answers the BSUID with the phone's row.
+    const joined: Conversation = { ...ZED, phone_number: '16505551234', user_id: 'US.134', username: '@realsheena', name: 'Sheena Nelson', conversation_id: 'pn_16505551234' };
+    const history = () => json({ messages: [FIRST], has_more_older: false, conversation_id: joined.conversation_id, conversation: joined });
+    const routes = { 'GET /api/conversation/US.134': history, 'GET /api/conversation/16505551234': history };
+    const { emit } = renderInbox([{ ...joined, status: 'open', snoozed_until: null }], { routes, entry: '/whatsapp?conversation_id=pn_US.134' });
+    const pane = await screen.findByRole('region', { name: 'Sheena Nelson' });
+    expect(within(pane).getByRole('heading', { name: 'Sheena Nelson' })).toBeInTheDocument();
+    expect(within(within(pane).getByRole('list', { name: 'Labels' })).getByText('VIP')).toBeInTheDocument();
+    expect(within(pane).getByRole('combobox', { name: 'Assignee' })).toHaveValue('u2');
+    expect(await screen.findByRole('button', { name: 'Sheena Nelson' })).toHaveAttribute('aria-current', 'true');
+    await within(pane).findByText('helo');
+
+    const reply: Message = { ...FIRST, message_id: 'wamid.in2', timestamp: new Date().toISOString(), content: { text: 'still there?' } };
+    emit({ event: 'new_message', data: { conversation_id: 'pn_16505551234', phone_number: '16505551234', name: 'Sheena Nelson', message: reply } });
+    expect(await within(pane).findByText('still there?')).toBeInTheDocument();
+    emit({
+      event: 'conversation_updated',
+      data: { conversation_id: 'pn_16505551234', phone_number: '16505551234', status: 'resolved', snoozed_until: null, assignee: null, labels: [], by: { id: 'u2', name: 'Bo' } },
+    });
+    expect(await within(pane).findByRole('button', { name: 'Reopen' })).toBeInTheDocument();
   });
 
   it('shows a resolved conversation opened from a message hit as resolved, with its labels', async () => {

@@ -76,10 +76,12 @@ export function InboxPage() {
   /**
    * The open conversation's row as its history names it: a link or a search hit opens a
    * conversation the list may not hold, whose name, status, holder, labels and snooze only the
-   * server knows. Live events then change it as they change a listed row.
+   * server knows. Live events then change it as they change a listed row. A BSUID that WhatsApp
+   * has since joined to a phone answers with the phone's row: the conversation then goes by the
+   * phone's key (its list row, channel and events), as after a live join.
    */
-  const rowRead = useCallback((row: Conversation) => {
-    setSelected((current) => (current && customerKey(current) === customerKey(row) ? row : current));
+  const rowRead = useCallback((row: Conversation, readBy: string) => {
+    setSelected((current) => (current && customerKey(current) === readBy ? row : current));
   }, []);
 
   useRealtimeEvents((event) => {

@@ -77,9 +77,10 @@ function displayed(pending: PendingMessage): Message {
  * One conversation's messages (mount it per conversation, keyed by the customer key): the newest 30,
  * older pages on demand, live events, and sending through the outbox. Offline, the saved
  * messages and the queued ones show. Each newest page's row (name, status, holder, labels) goes
- * to `onRow`, for a conversation the list does not hold.
+ * to `onRow` with the key it was read by, for a conversation the list does not hold; a BSUID
+ * that WhatsApp has since joined to a phone answers with the phone's row.
  */
-export function useMessages(key: string, conversationId: string, phoneNumberId: string | null, onRow: (row: Conversation) => void) {
+export function useMessages(key: string, conversationId: string, phoneNumberId: string | null, onRow: (row: Conversation, key: string) => void) {
   const [state, setState] = useState<MessagesState>(EMPTY);
   /** Temporary ids of this conversation's messages still in the outbox. */
   const queued = useRef(new Set<string>());
@@ -117,7 +118,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
         const page = await getMessages(key, undefined, signal);
         void saveMessages(conversationId, page.messages).catch((error: unknown) => console.warn('messages not saved', error));
         settle(page.messages);
-        if (page.conversation) onRow(page.conversation);
+        if (page.conversation) onRow(page.conversation, key);
         setState((current) => ({
           ...current,
           messages: mergeMessages(renameConfirmed(current.messages, confirmed.current), renameConfirmed(page.messages, confirmed.current)),

@@ -106,7 +106,10 @@ pub async fn update_contact(
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct ImportForm {
-    contacts: Option<Vec<ContactForm>>,
+    /// Read entry by entry, so one that is no contact (`null`, a number, a numeric
+    /// `phone_number`) is skipped instead of refusing the list.
+    #[schema(value_type = Option<Vec<ContactForm>>)]
+    contacts: Option<Vec<serde_json::Value>>,
 }
 
 /// `POST /api/contacts/import` → {added, updated, unchanged, skipped}: JSON
@@ -177,7 +180,8 @@ fn json_contacts(
     check_count(contacts.len())?;
     let valid: Vec<(String, String)> = contacts
         .iter()
-        .filter_map(|contact| {
+        .filter_map(|entry| {
+            let contact = ContactForm::deserialize(entry).ok()?;
             let name = required_name(&contact.name, "name").ok()?;
             let written = required(&contact.phone_number, "phone_number").ok()?;
             let phone = CustomerKey::typed(&written, region).ok()?.into_string();
@@ -191,8 +195,17 @@ fn json_contacts(
 /// The (phone, name) pairs of an uploaded file, and how many entries were skipped for a
 /// missing or invalid name or number.
 fn file_contacts(form: &Form, region: Option<Region>) -> ApiResult<(Vec<(String, String)>, usize)> {
+    // A named part without bytes is a chosen file that is empty (a form without a file has an
+    // unnamed one), which `contact_file::read` tells as such.
     let file = form
         .file("file")
+        .or_else(|| {
+            form.part("file").filter(|part| {
+                part.filename
+                    .as_deref()
+                    .is_some_and(|name| !name.is_empty())
+            })
+        })
         .ok_or_else(|| ApiError::Unprocessable("file is required".into()))?;
     if file.bytes.len() > MAX_FILE {
         return Err(ApiError::PayloadTooLarge(format!(

@@ -288,7 +288,7 @@ pub struct UserConfig {
 /// is fetched from the provider first. Served as `customer_file` says: never as a page that
 /// could run script in Parley's origin.
 #[utoipa::path(
-    get,
+    method(get, head),
     path = "/api/media/{id}",
     tag = "media",
     params(("id" = String, Path, description = "The media file"), ("token" = Option<String>, Query, description = "An access token"), ("exp" = Option<String>, Query, description = "A share link's expiry"), ("sig" = Option<String>, Query, description = "A share link's signature")),

@@ -1,15 +1,21 @@
-//! Contacts from an uploaded file: a vCard file (`.vcf`, vCard 3.0 and 4.0) or a CSV file with a
-//! header row. Reading only finds each entry's name and phone as written; which of them are
+//! Contacts from an uploaded file: a vCard file (`.vcf`, vCard 2.1, 3.0 and 4.0) or a CSV file
+//! with a header row, in the encodings address books write (UTF-8, UTF-16 with a BOM,
+//! Windows-1252). Reading only finds each entry's name and phone as written; which of them are
 //! valid is the importer's rule.
 //!
-//! - `vcard`: cards, folded lines, groups (`item1.TEL`), parameters and `tel:` URIs
+//! - `vcard`: cards, folded lines, groups (`item1.TEL`), parameters, quoted-printable values and
+//!   `tel:` URIs
+//! - `csv_file`: the columns of Google's, Outlook's and other exporters' header rows
 
-use std::io::Cursor;
+use std::borrow::Cow;
 
+use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+
+mod csv_file;
 mod vcard;
 
-/// One name and phone as the file wrote them (a card with several numbers gives one entry each;
-/// a card without a number gives one with an empty phone).
+/// One name and phone as the file wrote them (a card or row with several numbers gives one entry
+/// each; one without a number gives one with an empty phone).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileContact {
     pub name: String,
@@ -21,30 +27,20 @@ pub struct FileContact {
 pub enum ContactFileError {
     #[error("file must be a vCard (.vcf) or CSV (.csv) file")]
     UnknownType,
-    #[error("file is not UTF-8 text")]
+    #[error("file is empty")]
+    Empty,
+    #[error("file is not text: save it as UTF-8, UTF-16 or Windows-1252 text")]
     NotText,
     #[error("file is not a vCard file: it has no BEGIN:VCARD")]
     NoCards,
     #[error("file is not a readable CSV file: {0}")]
     Csv(String),
     #[error(
-        "file needs a header row with a name column (name, full name) and a phone column \
-         (phone, phone_number, mobile)"
+        "file needs a header row with a name column (name, full name, or first name and last \
+         name) and a phone column (phone, phone_number, mobile, mobile phone, Phone 1 - Value…)"
     )]
     CsvHeader,
 }
-
-/// Headers (lower case, without spaces, `_` or `-`) of the CSV columns read.
-const NAME_HEADERS: [&str; 4] = ["name", "fullname", "displayname", "contactname"];
-const PHONE_HEADERS: [&str; 7] = [
-    "phone",
-    "phonenumber",
-    "mobile",
-    "mobilenumber",
-    "tel",
-    "telephone",
-    "whatsapp",
-];
 
 /// The contacts of a file, told vCard or CSV by its name's extension, else its content type.
 pub fn read(
@@ -62,51 +58,47 @@ pub fn read(
         (_, Some("text/csv")) => false,
         _ => return Err(ContactFileError::UnknownType),
     };
-    let text = std::str::from_utf8(bytes).map_err(|_| ContactFileError::NotText)?;
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let text = file_text(bytes)?;
+    if text.trim().is_empty() {
+        return Err(ContactFileError::Empty);
+    }
     if vcard {
-        vcard::contacts(text)
+        vcard::contacts(&text)
     } else {
-        csv_contacts(text)
+        csv_file::contacts(&text)
     }
 }
 
-/// Rows of a CSV file under its name and phone columns.
-fn csv_contacts(text: &str) -> Result<Vec<FileContact>, ContactFileError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(Cursor::new(text));
-    let headers = reader
-        .headers()
-        .map_err(|e| ContactFileError::Csv(e.to_string()))?;
-    let column = |wanted: &[&str]| {
-        headers.iter().position(|header| {
-            let header: String = header
-                .chars()
-                .filter(|c| !matches!(c, ' ' | '_' | '-'))
-                .collect::<String>()
-                .to_lowercase();
-            wanted.contains(&header.as_str())
-        })
-    };
-    let (Some(name), Some(phone)) = (column(&NAME_HEADERS), column(&PHONE_HEADERS)) else {
-        return Err(ContactFileError::CsvHeader);
-    };
-    let mut contacts = Vec::new();
-    for row in reader.records() {
-        let row = row.map_err(|e| ContactFileError::Csv(e.to_string()))?;
-        let cell = |index: usize| row.get(index).unwrap_or_default().to_string();
-        let contact = FileContact {
-            name: cell(name),
-            phone: cell(phone),
-        };
-        // A row with neither (a blank line, a note) is no entry.
-        if !(contact.name.is_empty() && contact.phone.is_empty()) {
-            contacts.push(contact);
-        }
+/// A file's text without its byte order mark: UTF-8 or UTF-16 as its BOM says, else UTF-8 when
+/// it is valid, else Windows-1252 (what Excel and Outlook write on Windows). Bytes with a NUL
+/// and no BOM are no text in any of these (a spreadsheet or image, or UTF-16 without a BOM).
+fn file_text(bytes: &[u8]) -> Result<Cow<'_, str>, ContactFileError> {
+    if let Some((encoding, bom)) = Encoding::for_bom(bytes) {
+        // Malformed sequences become U+FFFD: one odd character does not cost the file.
+        return Ok(encoding.decode_without_bom_handling(&bytes[bom..]).0);
     }
-    Ok(contacts)
+    if bytes.contains(&0) {
+        return Err(ContactFileError::NotText);
+    }
+    Ok(utf8_or_windows_1252(bytes))
+}
+
+/// `bytes` as UTF-8 when they are, else as Windows-1252 (which maps every byte).
+fn utf8_or_windows_1252(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => WINDOWS_1252.decode_without_bom_handling(bytes).0,
+    }
+}
+
+/// `bytes` in the charset a vCard parameter names (`UTF-8`, `ISO-8859-1`, `windows-1252`…);
+/// without one, or with one unknown, as a file's text is read.
+fn charset_text(charset: Option<&str>, bytes: &[u8]) -> String {
+    match charset.and_then(|label| Encoding::for_label(label.trim().as_bytes())) {
+        Some(encoding) if encoding != UTF_8 => encoding.decode_without_bom_handling(bytes).0,
+        _ => utf8_or_windows_1252(bytes),
+    }
+    .into_owned()
 }
 
 #[cfg(test)]
@@ -121,21 +113,6 @@ mod tests {
     }
 
     #[test]
-    fn a_csv_is_read_by_its_header_names() {
-        let text = "\u{FEFF}Phone Number,Notes,Full Name\n+1 650 555 0101,vip,Ada\n\n,x,\n";
-        let read = read("list.csv", None, text.as_bytes()).expect("read");
-        assert_eq!(read, [contact("Ada", "+1 650 555 0101")]);
-        assert!(matches!(
-            read_csv("who,what\na,b\n"),
-            Err(ContactFileError::CsvHeader)
-        ));
-    }
-
-    fn read_csv(text: &str) -> Result<Vec<FileContact>, ContactFileError> {
-        read("x.csv", None, text.as_bytes())
-    }
-
-    #[test]
     fn the_type_comes_from_the_name_then_the_content_type() {
         assert!(matches!(
             read("notes.txt", Some("text/plain"), b"x"),
@@ -146,8 +123,55 @@ mod tests {
             Err(ContactFileError::NoCards)
         ));
         assert!(matches!(
-            read("a.csv", None, b"\xff\xfe"),
+            read("a.csv", None, b"PK\x03\x04\x00\x00"),
             Err(ContactFileError::NotText)
         ));
+    }
+
+    #[test]
+    fn utf_16_windows_1252_and_utf_8_files_are_read() {
+        let utf16le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "name,phone\nZoë,+33 6 12 34 56 78\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        let utf16be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain(
+                "name,phone\nZoë,+33 6 12 34 56 78\n"
+                    .encode_utf16()
+                    .flat_map(u16::to_be_bytes),
+            )
+            .collect();
+        let cp1252 = b"name,phone\nZo\xeb,+33 6 12 34 56 78\n";
+        let utf8 = "\u{FEFF}name,phone\nZoë,+33 6 12 34 56 78\n";
+        for bytes in [&utf16le[..], &utf16be, cp1252, utf8.as_bytes()] {
+            let read = read("x.csv", None, bytes).expect("read");
+            assert_eq!(read, [contact("Zoë", "+33 6 12 34 56 78")]);
+        }
+    }
+
+    #[test]
+    fn an_empty_file_says_so() {
+        for bytes in [&b""[..], b"\xEF\xBB\xBF", b" \r\n"] {
+            assert!(matches!(
+                read("x.vcf", None, bytes),
+                Err(ContactFileError::Empty)
+            ));
+        }
+    }
+
+    #[test]
+    fn a_charset_names_how_bytes_are_read() {
+        assert_eq!(charset_text(Some("ISO-8859-1"), b"Ren\xe9"), "René");
+        assert_eq!(charset_text(Some("UTF-8"), "René".as_bytes()), "René");
+        assert_eq!(charset_text(None, b"Ren\xe9"), "René");
+        assert_eq!(
+            charset_text(Some("no-such-charset"), "René".as_bytes()),
+            "René"
+        );
     }
 }

@@ -1,10 +1,15 @@
-//! The names and numbers of a vCard file (RFC 2426 for 3.0, RFC 6350 for 4.0): lines unfolded,
-//! each content line read as `[group.]NAME[;param=value…]:value` (a quoted parameter value may
-//! hold `:`), `FN` for the name with `N` in its place when missing, and every `TEL`, whether
-//! plain text (`TEL;TYPE=CELL:+1 650…`) or a URI (`TEL;VALUE=uri:tel:+1-650…;ext=2`). Small and
-//! strict enough for the files phones and address books export; nothing else of a card is read.
+//! The names and numbers of a vCard file (vCard 2.1, RFC 2426 for 3.0, RFC 6350 for 4.0): lines
+//! unfolded, each content line read as `[group.]NAME[;param=value…]:value` (a quoted parameter
+//! value may hold `:`), `FN` for the name with `N` in its place when missing, and every `TEL`,
+//! whether plain text (`TEL;TYPE=CELL:+1 650…`) or a URI (`TEL;VALUE=uri:tel:+1-650…;ext=2`).
+//! A quoted-printable value (`ENCODING=QUOTED-PRINTABLE`, or 2.1's bare `QUOTED-PRINTABLE`), as
+//! Android writes non-ASCII names, is decoded in its `CHARSET` (UTF-8 when none), its soft line
+//! breaks joined. Lenient where exporters differ (a card whose `END:VCARD` is missing is still
+//! read); nothing else of a card is read.
 
-use super::{ContactFileError, FileContact};
+use std::borrow::Cow;
+
+use super::{ContactFileError, FileContact, charset_text};
 
 /// One card's fields while it is read.
 #[derive(Default)]
@@ -38,60 +43,132 @@ impl Card {
     }
 }
 
-/// Every card's contacts, in file order.
+/// Every card's contacts, in file order (a card left open by a missing `END:VCARD` when the
+/// next one begins, as 2.1's nested `AGENT` cards are, is read once the file ends).
 pub fn contacts(text: &str) -> Result<Vec<FileContact>, ContactFileError> {
     let mut out = Vec::new();
-    let mut card: Option<Card> = None;
+    // The cards begun and not yet ended, the innermost last.
+    let mut open: Vec<Card> = Vec::new();
     let mut seen_card = false;
     for line in unfold(text) {
         let Some((name, params, value)) = content_line(&line) else {
             continue;
         };
-        match name.as_str() {
-            "BEGIN" if value.eq_ignore_ascii_case("VCARD") => {
+        let value = decoded(params, value);
+        match (name.as_str(), open.last_mut()) {
+            ("BEGIN", _) if value.eq_ignore_ascii_case("VCARD") => {
                 seen_card = true;
-                card = Some(Card::default());
+                open.push(Card::default());
             }
-            "END" if value.eq_ignore_ascii_case("VCARD") => {
-                if let Some(done) = card.take() {
+            ("END", Some(_)) if value.eq_ignore_ascii_case("VCARD") => {
+                if let Some(done) = open.pop() {
                     done.into_contacts(&mut out);
                 }
             }
-            "FN" => {
-                if let Some(card) = card.as_mut() {
-                    card.formatted = Some(unescape(value));
-                }
-            }
-            "N" => {
-                if let Some(card) = card.as_mut() {
-                    card.structured = Some(structured_name(value));
-                }
-            }
-            "TEL" => {
-                if let Some(card) = card.as_mut() {
-                    card.phones.push(tel_value(params, value));
-                }
-            }
+            ("FN", Some(card)) => card.formatted = Some(unescape(&value)),
+            ("N", Some(card)) => card.structured = Some(structured_name(&value)),
+            ("TEL", Some(card)) => card.phones.push(tel_value(params, &value)),
             _ => {}
         }
     }
     if !seen_card {
         return Err(ContactFileError::NoCards);
     }
+    // A file cut after its last card's lines still has that card.
+    while let Some(done) = open.pop() {
+        done.into_contacts(&mut out);
+    }
     Ok(out)
 }
 
-/// Logical lines: a line that starts with a space or a tab continues the one before it.
+/// Logical lines: a line that starts with a space or a tab continues the one before it, and so
+/// does any line after a quoted-printable value's soft line break (a last `=`).
 fn unfold(text: &str) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for raw in text.split('\n') {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        match (raw.strip_prefix([' ', '\t']), lines.last_mut()) {
-            (Some(rest), Some(last)) => last.push_str(rest),
-            _ => lines.push(raw.to_string()),
+        let Some(last) = lines.last_mut() else {
+            lines.push(raw.to_string());
+            continue;
+        };
+        if let Some(soft) = soft_line_break(last) {
+            last.truncate(soft);
+            last.push_str(raw);
+        } else if let Some(rest) = raw.strip_prefix([' ', '\t']) {
+            last.push_str(rest);
+        } else {
+            lines.push(raw.to_string());
         }
     }
     lines
+}
+
+/// Where the `=` that ends a quoted-printable line starts, when it does.
+fn soft_line_break(line: &str) -> Option<usize> {
+    // The cheap test first: a long folded value (a photo) is checked once per physical line.
+    let trimmed = line.trim_end_matches([' ', '\t']).strip_suffix('=')?;
+    let (_, params, _) = content_line(line)?;
+    Params(params).quoted_printable().then_some(trimmed.len())
+}
+
+/// A content line's parameters: `TYPE=CELL`, `CHARSET=UTF-8`, or 2.1's bare `CELL`.
+struct Params<'a>(&'a str);
+
+impl<'a> Params<'a> {
+    fn iter(&self) -> impl Iterator<Item = (&'a str, Option<&'a str>)> {
+        split_outside_quotes(self.0, ';').filter_map(|param| {
+            let param = param.trim();
+            if param.is_empty() {
+                return None;
+            }
+            Some(match param.split_once('=') {
+                Some((key, value)) => (key.trim(), Some(value.trim().trim_matches('"'))),
+                None => (param, None),
+            })
+        })
+    }
+
+    /// The value of the first parameter named `key`.
+    fn get(&self, key: &str) -> Option<&'a str> {
+        self.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .and_then(|(_, value)| value)
+    }
+
+    fn quoted_printable(&self) -> bool {
+        self.iter().any(|(key, value)| {
+            let encoding = match value {
+                Some(value) if key.eq_ignore_ascii_case("ENCODING") => value,
+                Some(_) => return false,
+                None => key,
+            };
+            encoding.eq_ignore_ascii_case("QUOTED-PRINTABLE")
+        })
+    }
+}
+
+/// `text` split at each `sep` outside double quotes.
+fn split_outside_quotes(text: &str, sep: char) -> impl Iterator<Item = &str> {
+    let mut quoted = false;
+    text.split(move |c| {
+        if c == '"' {
+            quoted = !quoted;
+        }
+        c == sep && !quoted
+    })
+}
+
+/// A value as text: quoted-printable decoded in its charset, any other as it is.
+fn decoded<'v>(params: &str, value: &'v str) -> Cow<'v, str> {
+    let params = Params(params);
+    if !params.quoted_printable() {
+        return Cow::Borrowed(value);
+    }
+    // Robust mode keeps a malformed `=` sequence as written instead of refusing the value.
+    match quoted_printable::decode(value, quoted_printable::ParseMode::Robust) {
+        Ok(bytes) => Cow::Owned(charset_text(params.get("CHARSET"), &bytes)),
+        Err(_) => Cow::Borrowed(value),
+    }
 }
 
 /// (upper-case name without its group, the parameters' text, the value) of a content line.
@@ -140,9 +217,9 @@ fn tel_value(params: &str, value: &str) -> String {
         .get(..4)
         .is_some_and(|s| s.eq_ignore_ascii_case("tel:"));
     let uri = scheme
-        || params
-            .split(';')
-            .any(|param| param.trim().eq_ignore_ascii_case("VALUE=uri"));
+        || Params(params)
+            .get("VALUE")
+            .is_some_and(|value| value.eq_ignore_ascii_case("uri"));
     if !uri {
         return unescape(value);
     }
@@ -233,6 +310,49 @@ mod tests {
                 ("Ana".into(), "+44 20 7946 0000".into()),
             ]
         );
+    }
+
+    #[test]
+    fn quoted_printable_values_are_decoded_in_their_charset() {
+        let text = "BEGIN:VCARD\r\nVERSION:2.1\r\n\
+                    N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Dupr=C3=A9;=C3=89lodie;;;\r\n\
+                    FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=89lodie=20Dupr=\r\n\
+                    =C3=A9\r\nTEL;CELL:+33 6 12 34 56 78\r\nEND:VCARD\r\n\
+                    BEGIN:VCARD\r\nVERSION:2.1\r\nN;QUOTED-PRINTABLE:M=FCller;J=FCrgen\r\n\
+                    TEL;HOME;VOICE:+49 30 1234567\r\nEND:VCARD\r\n\
+                    BEGIN:VCARD\r\nVERSION:3.0\r\n\
+                    FN;CHARSET=\"windows-1252\";ENCODING=quoted-printable:Fran=E7ois =80\r\n\
+                    TEL;ENCODING=QUOTED-PRINTABLE:+1 650 555 0100=\r\n\r\nEND:VCARD\r\n";
+        assert_eq!(
+            pairs(text),
+            [
+                ("Élodie Dupré".into(), "+33 6 12 34 56 78".into()),
+                ("Jürgen Müller".into(), "+49 30 1234567".into()),
+                ("François €".into(), "+1 650 555 0100".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_card_without_its_end_is_still_read() {
+        let text = "BEGIN:VCARD\nFN:Open\nTEL:+1 650 555 0101\n\
+                    BEGIN:VCARD\nFN:Closed\nTEL:+1 650 555 0102\nEND:VCARD\n\
+                    BEGIN:VCARD\nFN:Last\nTEL:+1 650 555 0103";
+        assert_eq!(
+            pairs(text),
+            [
+                ("Closed".into(), "+1 650 555 0102".into()),
+                ("Last".into(), "+1 650 555 0103".into()),
+                ("Open".into(), "+1 650 555 0101".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_base64_line_ending_in_padding_joins_nothing() {
+        let text =
+            "BEGIN:VCARD\nFN:Pic\nPHOTO;ENCODING=b:AAAA\n AA==\nTEL:1 650 555 0101\nEND:VCARD\n";
+        assert_eq!(pairs(text), [("Pic".into(), "1 650 555 0101".into())]);
     }
 
     #[test]

@@ -18,7 +18,8 @@ TEL;TYPE=work:+1 (650) 555-0100\r\nEND:VCARD\r\n\
 BEGIN:VCARD\r\nVERSION:3.0\r\nFN:No Number\r\nEMAIL:none@example.com\r\nEND:VCARD\r\n\
 BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Too Short\r\nTEL:12\r\nEND:VCARD\r\n";
 
-fn file(name: &str, mime: &str, bytes: &[u8]) -> Form {
+/// A multipart form whose `file` part is `bytes` named `name`.
+pub(crate) fn file(name: &str, mime: &str, bytes: &[u8]) -> Form {
     Form::new().part(
         "file",
         Part::bytes(bytes.to_vec())
@@ -28,12 +29,12 @@ fn file(name: &str, mime: &str, bytes: &[u8]) -> Form {
     )
 }
 
-async fn import(app: &TestApp, token: &str, form: Form) -> (u16, Value) {
+pub(crate) async fn import(app: &TestApp, token: &str, form: Form) -> (u16, Value) {
     app.post_form(PATH, token, form).await
 }
 
 /// The business's contacts as (phone, name), sorted by phone.
-async fn contacts(app: &TestApp, token: &str) -> Vec<(String, String)> {
+pub(crate) async fn contacts(app: &TestApp, token: &str) -> Vec<(String, String)> {
     let (status, list) = app.get("/api/users?limit=100", token).await;
     assert_eq!(status, 200, "{list}");
     let mut all: Vec<(String, String)> = list["data"]["users"]
@@ -136,8 +137,8 @@ both_backends!(
                 "file needs a header row",
             ),
             (
-                file("list.csv", "text/csv", b"\xff\xfe\x00n"),
-                "file is not UTF-8 text",
+                file("list.csv", "text/csv", b"PK\x03\x04\x00\x00"),
+                "file is not text",
             ),
             (Form::new().text("note", "no file"), "file is required"),
         ];

@@ -9,6 +9,7 @@ mod bulk_variables;
 mod canned_media;
 mod canned_replies;
 mod cluster;
+mod contact_file_formats;
 mod contact_files;
 mod contacts;
 mod crash;

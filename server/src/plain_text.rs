@@ -1,7 +1,7 @@
 //! Text that may be stored. What clients send must hold no control character: Postgres text
 //! cannot hold U+0000, and none of them belongs in a name, a note or a message. What Meta sends is
-//! kept, with U+0000 replaced by U+FFFD, so a delivery is never refused for it (Meta would
-//! redeliver it forever).
+//! kept, with U+0000 and escaped halves of UTF-16 pairs replaced by U+FFFD, so a delivery is
+//! never refused for them (Meta would redeliver it forever).
 
 use serde_json::Value;
 
@@ -90,6 +90,39 @@ pub fn replace_nul(value: &mut Value) {
     }
 }
 
+/// JSON text with every escaped UTF-16 surrogate that is not half of a pair (a `\ud800` alone,
+/// which no JSON reader takes as text) written as U+FFFD instead; `None` when there is none.
+pub fn replace_lone_surrogates(json: &[u8]) -> Option<Vec<u8>> {
+    let escaped_unit = |at: usize| -> Option<u16> {
+        let digits = json.get(at..at + 6)?.strip_prefix(b"\\u")?;
+        u16::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+    };
+    let (mut out, mut changed, mut i) = (Vec::with_capacity(json.len()), false, 0);
+    while i < json.len() {
+        if json[i] != b'\\' {
+            out.push(json[i]);
+            i += 1;
+            continue;
+        }
+        let step = match escaped_unit(i) {
+            Some(0xD800..=0xDBFF) if matches!(escaped_unit(i + 6), Some(0xDC00..=0xDFFF)) => 12,
+            Some(0xD800..=0xDFFF) => {
+                out.extend_from_slice(b"\\ufffd");
+                changed = true;
+                i += 6;
+                continue;
+            }
+            Some(_) => 6,
+            // Any other escape: the backslash and the character it escapes.
+            None => 2,
+        };
+        let end = (i + step).min(json.len());
+        out.extend_from_slice(&json[i..end]);
+        i = end;
+    }
+    changed.then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -122,5 +155,18 @@ mod tests {
         let mut body = json!({"a\u{0}": ["x\u{0}y", {"b": "\\u0000"}]});
         replace_nul(&mut body);
         assert_eq!(body, json!({"a\u{FFFD}": ["x\u{FFFD}y", {"b": "\\u0000"}]}));
+    }
+
+    #[test]
+    fn a_lone_surrogate_becomes_the_replacement_character_and_pairs_stay() {
+        let body =
+            br#"{"a":"x\ud800y","b":"\udc00","c":"\ud83d\ude00","d":"\\ud800","e":"\u00e9"}"#;
+        let repaired = replace_lone_surrogates(body).expect("repaired");
+        let value: Value = serde_json::from_slice(&repaired).expect("JSON");
+        assert_eq!(
+            value,
+            json!({"a": "x\u{FFFD}y", "b": "\u{FFFD}", "c": "😀", "d": "\\ud800", "e": "é"})
+        );
+        assert!(replace_lone_surrogates(br#"{"c":"\ud83d\ude00"}"#).is_none());
     }
 }

@@ -39,7 +39,14 @@ impl Envelope {
     /// without an `entry` array carries nothing (it is logged, not refused: the provider would
     /// redeliver a refusal for days).
     pub fn read(body: &[u8]) -> Result<Envelope, EnvelopeError> {
-        let mut raw: Value = serde_json::from_slice(body).map_err(EnvelopeError::NotJson)?;
+        // A text with half a UTF-16 pair escaped is kept with U+FFFD in its place, not refused
+        // with the whole delivery (checked only when the body does not read as it is).
+        let mut raw: Value = match serde_json::from_slice(body) {
+            Ok(raw) => raw,
+            Err(err) => plain_text::replace_lone_surrogates(body)
+                .and_then(|repaired| serde_json::from_slice(&repaired).ok())
+                .ok_or(EnvelopeError::NotJson(err))?,
+        };
         // Postgres text cannot hold U+0000, which JSON only carries escaped; the delivery is
         // kept, not refused.
         if body.windows(NUL_ESCAPE.len()).any(|w| w == NUL_ESCAPE) {

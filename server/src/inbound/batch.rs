@@ -263,7 +263,16 @@ fn generated_id(key: &ConversationKey, message: &Message) -> String {
     format!("parley.{}", hex::encode(&hash.finalize()[..16]))
 }
 
-/// Unix seconds as stored (ms); a message without a readable time counts as sent now.
+/// How far ahead of this server's clock a provider's time may be and still be taken.
+const CLOCK_SKEW_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Unix seconds as stored (ms). A message without a readable time, or with one no message can
+/// have (before 1970, or more than a day ahead of this server's clock: milliseconds sent as
+/// seconds, say), counts as sent now.
 fn milliseconds(seconds: Option<i64>) -> i64 {
-    seconds.map_or_else(crate::store::now_ms, |secs| secs * 1000)
+    let now = crate::store::now_ms();
+    seconds
+        .and_then(|secs| secs.checked_mul(1000))
+        .filter(|ms| (0..=now + CLOCK_SKEW_MS).contains(ms))
+        .unwrap_or(now)
 }

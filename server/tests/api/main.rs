@@ -39,6 +39,7 @@ mod list_search;
 mod live;
 mod media_links;
 mod metrics;
+mod odd_deliveries;
 mod openapi;
 mod phone_numbers;
 mod presence;

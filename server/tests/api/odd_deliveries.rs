@@ -1,0 +1,142 @@
+//! Deliveries with an item no message can be: a time out of any range, half a UTF-16 pair. The
+//! item is kept as best it can be and never costs the rest of the delivery, or the next one.
+
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::live::*;
+
+const CUSTOMER: &str = "16505551234";
+
+/// The history of `CUSTOMER`'s conversation: (message id, timestamp, text), oldest first.
+async fn history(app: &TestApp, biz: &Business) -> Vec<(String, String, String)> {
+    let (status, page) = app
+        .get(
+            &format!("/api/conversation/{CUSTOMER}"),
+            &biz.session.access,
+        )
+        .await;
+    assert_eq!(status, 200, "{page}");
+    let mut messages: Vec<(String, String, String)> = page["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| {
+            let text = m["content"]["text"].as_str().unwrap_or_default();
+            let field = |name: &str| m[name].as_str().expect(name).to_string();
+            (field("message_id"), field("timestamp"), text.to_string())
+        })
+        .collect();
+    messages.sort();
+    messages
+}
+
+fn text_at(id: &str, timestamp: Value) -> Value {
+    json!({"from": CUSTOMER, "id": id, "timestamp": timestamp, "type": "text",
+           "text": {"body": id}})
+}
+
+both_backends!(
+    a_time_no_message_can_have_counts_as_now_and_stops_nothing,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("oddtimes").await;
+        let now_ms = chrono::Utc::now().timestamp_millis();
+        let messages = vec![
+            text_at("wamid.t1", json!("1763700000")),
+            text_at("wamid.huge", json!("99999999999999999")),
+            text_at("wamid.number", json!(99_999_999_999_999_999_i64)),
+            text_at("wamid.edge", json!("9223372036854775")),
+            text_at("wamid.millis", json!(now_ms.to_string())),
+            text_at("wamid.negative", json!("-5")),
+        ];
+        let payload = inbound(&biz.phone_number_id, CUSTOMER, "Odd", messages);
+        let (status, body) = app.webhook(&payload, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
+        // The writer took them and takes what follows.
+        let later = inbound(
+            &biz.phone_number_id,
+            CUSTOMER,
+            "Odd",
+            vec![text_at("wamid.t2", json!("1763700001"))],
+        );
+        let (status, body) = app.webhook(&later, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
+
+        let stored = history(&app, &biz).await;
+        let ids: Vec<&str> = stored.iter().map(|(id, ..)| id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "wamid.edge",
+                "wamid.huge",
+                "wamid.millis",
+                "wamid.negative",
+                "wamid.number",
+                "wamid.t1",
+                "wamid.t2"
+            ]
+        );
+        let received = chrono::Utc::now();
+        for (id, timestamp, _) in &stored {
+            let at = chrono::DateTime::parse_from_rfc3339(timestamp)
+                .unwrap_or_else(|_| panic!("{id}: {timestamp} is RFC 3339"));
+            if !["wamid.t1", "wamid.t2"].contains(&id.as_str()) {
+                let age = received.signed_duration_since(at).num_seconds();
+                assert!(
+                    (0..600).contains(&age),
+                    "{id} counts as sent now: {timestamp}"
+                );
+            }
+        }
+    }
+);
+
+both_backends!(
+    half_a_utf16_pair_is_kept_as_the_replacement_character_with_the_rest,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("surrogates").await;
+        let payload = inbound(
+            &biz.phone_number_id,
+            CUSTOMER,
+            "Half",
+            vec![
+                text_at("wamid.lone", json!("1763700000")),
+                text_at("wamid.fine", json!("1763700001")),
+            ],
+        );
+        // Written by hand: JSON text that no reader takes as a string as it stands.
+        let raw = payload
+            .to_string()
+            .replace("\"body\":\"wamid.lone\"", "\"body\":\"a\\ud800b\\udc00c\"")
+            .replace(
+                "\"body\":\"wamid.fine\"",
+                "\"body\":\"\\ud83d\\ude00 fine\"",
+            );
+        let response = app
+            .client
+            .post(app.url("/webhook"))
+            .header("Content-Type", "application/json")
+            .header("X-Hub-Signature-256", sign(&biz.app_secret, raw.as_bytes()))
+            .body(raw)
+            .send()
+            .await
+            .expect("webhook sent");
+        assert_eq!(response.status().as_u16(), 200);
+
+        let stored = history(&app, &biz).await;
+        let texts: Vec<(&str, &str)> = stored
+            .iter()
+            .map(|(id, _, text)| (id.as_str(), text.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("wamid.fine", "😀 fine"),
+                ("wamid.lone", "a\u{FFFD}b\u{FFFD}c")
+            ]
+        );
+    }
+);

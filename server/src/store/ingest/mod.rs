@@ -6,9 +6,11 @@
 //! is no timer and no added wait. Being the one publisher of these events keeps them in order on
 //! their way to the hub, however busy the threads of the actors that queued them.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use futures_util::FutureExt;
 use parley_actors::conversation::{Amendment, ConversationKey, InboundMessage, StatusUpdate};
 use parley_actors::events::Event;
 use parley_actors::hub::EventBus;
@@ -222,7 +224,15 @@ impl Connection {
                 empty.insert(conn)
             }
         };
-        let written = store.write_batch(conn, items).await;
+        // A bug that panics on one batch answers its writes with an error; the writer goes on
+        // with the next (one by one first, so only the write that panics fails).
+        let written = AssertUnwindSafe(store.write_batch(conn, items))
+            .catch_unwind()
+            .await
+            .unwrap_or_else(|_| {
+                tracing::error!(size = items.len(), "writing a batch panicked");
+                Err(sqlx::Error::Protocol("writing the batch panicked".into()))
+            });
         if written.is_err()
             && let Some(mut broken) = self.0.take()
         {

@@ -102,11 +102,14 @@ fn interactive_content(interactive: &Interactive) -> Value {
         Interactive::ButtonReply { button_reply: c } => choice("button_reply", c),
         Interactive::ListReply { list_reply: c } => choice("list_reply", c),
         Interactive::NfmReply { nfm_reply: flow } => {
-            // The answers are a JSON string; one that is not JSON is kept as the string.
-            let response = flow
-                .response_json
-                .as_deref()
-                .map(|raw| serde_json::from_str::<Value>(raw).unwrap_or_else(|_| json!(raw)));
+            // The answers are a JSON string; one that is not JSON is kept as the string, and
+            // answers sent as an object are taken as they are.
+            let response = flow.response_json.as_ref().map(|answers| match answers {
+                Value::String(raw) => {
+                    serde_json::from_str::<Value>(raw).unwrap_or_else(|_| json!(raw))
+                }
+                answers => answers.clone(),
+            });
             json!({
                 "text": flow.body,
                 "interactive": {"type": "nfm_reply", "name": flow.name, "body": flow.body, "response": response},

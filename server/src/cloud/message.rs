@@ -235,8 +235,8 @@ pub struct Choice {
 pub struct FlowAnswer {
     pub name: Option<String>,
     pub body: Option<String>,
-    /// The flow's answers, as a JSON string.
-    pub response_json: Option<String>,
+    /// The flow's answers, as a JSON string (as Meta sends them) or as the object itself.
+    pub response_json: Option<Value>,
 }
 
 /// The answer to a request for permission to call the customer; stored as sent.

@@ -145,6 +145,18 @@ fn media_location_and_replies_store_the_inbox_shapes() {
             interactive: Interactive::NfmReply { .. }
         }
     ));
+    // Answers sent as the object itself are kept as they are, beside the body.
+    let answers = json!({"size": "L", "flow_token": "t1"});
+    let flow_object = message(
+        json!({"from": "1", "id": "w7", "timestamp": "1", "type": "interactive",
+        "interactive": {"type": "nfm_reply", "nfm_reply": {"name": "flow", "body": "Sent",
+                        "response_json": answers.clone()}}}),
+    );
+    assert_eq!(
+        flow_object.stored().1,
+        json!({"text": "Sent", "interactive": {"type": "nfm_reply", "name": "flow",
+               "body": "Sent", "response": answers}})
+    );
     let order = json!({"catalog_id": "c1", "text": "mine", "product_items": [
         {"product_retailer_id": "sku1", "quantity": 2, "item_price": 9.5, "currency": "USD"}]});
     let ordered = message(

@@ -45,13 +45,18 @@ pub struct InboundMessage {
     pub username: Option<String>,
 }
 
-/// A change to an earlier message that is no message of its own: the customer's edit or
-/// deletion, or either side's reaction.
+/// A change to an earlier message that is no message of its own: an edit, a deletion for
+/// everyone or a reaction, by the customer or by the business (from the WhatsApp Business app,
+/// or a reaction sent through Parley).
 #[derive(Clone, Debug)]
 pub struct Amendment {
+    /// The provider's id of the change itself: a redelivery carries the same one.
+    pub id: String,
     /// The provider's id of the message it changes.
     pub original_id: String,
-    /// When the customer made the change.
+    /// Who made it: each side edits and deletes only its own messages.
+    pub by: Side,
+    /// When the change was made.
     pub timestamp_ms: i64,
     /// What the message is now.
     pub now: Amended,
@@ -65,22 +70,30 @@ pub enum Amended {
     /// Deleted for everyone: what a deleted message keeps (its kind stays).
     Revoked { content: Value },
     /// A reaction put on the message (an empty emoji takes it off); each side has at most one.
-    Reacted { by: Reactor, emoji: String },
+    Reacted { emoji: String },
 }
 
-/// Who reacted to a message.
+/// A side of a conversation: who changed a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reactor {
+pub enum Side {
     Customer,
     Business,
 }
 
-impl Reactor {
+impl Side {
     /// Its key in a message's `reactions`.
     pub fn key(self) -> &'static str {
         match self {
-            Reactor::Customer => "customer",
-            Reactor::Business => "business",
+            Side::Customer => "customer",
+            Side::Business => "business",
+        }
+    }
+
+    /// The direction of the messages it sent (and so may edit or delete).
+    pub fn direction(self) -> &'static str {
+        match self {
+            Side::Customer => "incoming",
+            Side::Business => "outgoing",
         }
     }
 }
@@ -150,9 +163,9 @@ pub trait ConversationStore: Send + Sync + 'static {
         bus: Arc<dyn EventBus>,
     ) -> BoxFuture<'static, Result<bool, StoreError>>;
 
-    /// Applies a customer's edit or deletion to the stored message, queued and published like
+    /// Applies an edit, deletion or reaction to the stored message, queued and published like
     /// `record_inbound` (after any message queued before it). Answers whether it changed
-    /// anything: an unknown original or a redelivery changes nothing.
+    /// anything: an unknown original, the other side's message or a redelivery changes nothing.
     fn record_amendment(
         &self,
         key: ConversationKey,

@@ -10,7 +10,7 @@ use tungstenite::Utf8Bytes;
 pub const NOTIFICATIONS: &str = "notifications/all";
 
 pub const NEW_MESSAGE: &str = "new_message";
-/// A stored message changed in place: the customer edited or deleted it.
+/// A stored message changed in place: edited, deleted for everyone, or reacted to.
 pub const MESSAGE_UPDATED: &str = "message_updated";
 pub const MESSAGE_STATUS_UPDATE: &str = "message_status_update";
 pub const NOTIFICATION: &str = "notification";

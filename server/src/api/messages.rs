@@ -3,7 +3,7 @@
 use actix_files::NamedFile;
 use actix_multipart::form::{MultipartForm, tempfile::TempFile, text::Text};
 use actix_web::{HttpRequest, HttpResponse, web};
-use parley_actors::conversation::{Amend, Amended, Amendment, ConversationKey, Reactor};
+use parley_actors::conversation::{Amend, Amended, Amendment, ConversationKey, Side};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use utoipa::ToSchema;
@@ -193,12 +193,11 @@ pub async fn react_to_message(
         .send_reaction(&auth.business_id, &to, &message_id, &emoji)
         .await?;
     let amendment = Amendment {
+        id: id.clone(),
         original_id: message_id,
+        by: Side::Business,
         timestamp_ms: now_ms(),
-        now: Amended::Reacted {
-            by: Reactor::Business,
-            emoji,
-        },
+        now: Amended::Reacted { emoji },
     };
     let key = ConversationKey {
         business_id: auth.business_id.clone(),

@@ -76,11 +76,11 @@ pub enum Kind {
     Contacts {
         contacts: Vec<SharedContact>,
     },
-    /// The customer edited an earlier message.
+    /// Its sender (the customer, or the business in an echo) edited an earlier message.
     Edit {
         edit: Edit,
     },
-    /// The customer deleted an earlier message for everyone.
+    /// Its sender deleted an earlier message for everyone.
     Revoke {
         revoke: Revoke,
     },

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use parley_actors::conversation::{
-    Amended, Amendment, ConversationKey, InboundMessage, Reactor, StatusUpdate,
+    Amended, Amendment, ConversationKey, InboundMessage, Side, StatusUpdate,
 };
 use sha2::{Digest, Sha256};
 
@@ -30,7 +30,8 @@ pub struct SetsOff {
 pub struct Batch {
     pub(super) messages: Vec<Arrival>,
     pub(super) statuses: Vec<(ConversationKey, StatusUpdate)>,
-    /// Customers' edits and deletions of earlier messages.
+    /// Edits, deletions and reactions of earlier messages: the customer's, and the business's
+    /// from the WhatsApp Business app (echoed).
     pub(super) changes: Vec<Named<Arc<Amendment>>>,
     /// Messages the business sent from the WhatsApp Business app.
     pub(super) echoes: Vec<Named<Arc<InboundMessage>>>,
@@ -78,15 +79,10 @@ impl Batch {
                 continue;
             };
             let key = conversation(business_id, sighting.key());
-            if let Some(amendment) = amendment(&message) {
-                let item = Arc::new(amendment);
-                self.changes.push(Named {
-                    key,
-                    sighting,
-                    item,
-                });
+            let Some((key, sighting)) = self.unless_change(key, sighting, &message, Side::Customer)
+            else {
                 continue;
-            }
+            };
             if matches!(message.kind, Kind::Unknown(_)) {
                 tracing::info!(id = ?message.id, kind = %message.type_name, "webhook message Parley cannot read kept raw");
             }
@@ -129,8 +125,10 @@ impl Batch {
         }
     }
 
-    /// Adds the echoes of a `smb_message_echoes` change for `business_id`. An echo without an id
-    /// or a customer is skipped with a warning rather than costing the rest of the delivery.
+    /// Adds the echoes of a `smb_message_echoes` change for `business_id`: the business's
+    /// reactions, edits and deletions change the message they name, as the customer's do; any
+    /// other echo is a message. An echo without an id or a customer is skipped with a warning
+    /// rather than costing the rest of the delivery.
     pub fn add_echoes(&mut self, business_id: &str, value: EchoesValue) {
         for echo in value.message_echoes {
             let sighting = Sighting {
@@ -145,6 +143,12 @@ impl Batch {
                 tracing::warn!(id = ?echo.message.id, "echo without a customer or an id skipped");
                 continue;
             };
+            let key = conversation(business_id, sighting.key());
+            let Some((key, sighting)) =
+                self.unless_change(key, sighting, &echo.message, Side::Business)
+            else {
+                continue;
+            };
             let (kind, content) = echo.message.stored();
             let stored = Arc::new(InboundMessage {
                 provider_id: id.clone(),
@@ -155,13 +159,32 @@ impl Batch {
                 user_id: sighting.user_id.as_ref().map(|id| id.to_string()),
                 username: None,
             });
-            let key = conversation(business_id, sighting.key());
             self.echoes.push(Named {
                 key,
                 sighting,
                 item: stored,
             });
         }
+    }
+
+    /// Queues `message` as `side`'s change of an earlier message when it is one (an edit, a
+    /// deletion, a reaction); otherwise hands its conversation and customer back.
+    fn unless_change(
+        &mut self,
+        key: ConversationKey,
+        sighting: Sighting,
+        message: &Message,
+        side: Side,
+    ) -> Option<(ConversationKey, Sighting)> {
+        let Some(change) = amendment(&key, message, side) else {
+            return Some((key, sighting));
+        };
+        self.changes.push(Named {
+            key,
+            sighting,
+            item: Arc::new(change),
+        });
+        None
     }
 
     /// Adds the BSUID changes of a `user_id_update` change for `business_id`.
@@ -226,21 +249,22 @@ fn conversation(business_id: &str, key: &str) -> ConversationKey {
     }
 }
 
-/// An edit, a deletion or a reaction of the message it names, or `None` for a message of its
+/// `by`'s edit, deletion or reaction of the message it names, or `None` for a message of its
 /// own.
-fn amendment(message: &Message) -> Option<Amendment> {
+fn amendment(key: &ConversationKey, message: &Message, by: Side) -> Option<Amendment> {
     let original_id = message.amends()?.to_string();
     let (kind, content) = message.stored();
     let now = match &message.kind {
         Kind::Revoke { .. } => Amended::Revoked { content },
         Kind::Reaction { reaction } => Amended::Reacted {
-            by: Reactor::Customer,
             emoji: reaction.emoji.clone().unwrap_or_default(),
         },
         _ => Amended::Edited { kind, content },
     };
     Some(Amendment {
+        id: (message.id.clone()).unwrap_or_else(|| generated_id(key, message)),
         original_id,
+        by,
         timestamp_ms: milliseconds(message.timestamp),
         now,
     })

@@ -93,22 +93,22 @@ impl Intake<'_> {
         let statuses = batch.statuses.into_iter().map(|(key, update)| async move {
             self.conversations.ask(&key, Receipt(update)).await?
         });
-        // Queued after the messages (each conversation's actor takes them in this order), so an
-        // edit finds an original delivered with it.
+        let echoes = batch
+            .echoes
+            .into_iter()
+            .map(|echo| async move { self.conversations.ask(&echo.key, Echo(echo.item)).await? });
+        // Queued after the messages and echoes (each conversation's actor takes them in this
+        // order), so an edit or reaction finds an original delivered with it.
         let changes = batch.changes.into_iter().map(|change| async move {
             self.conversations
                 .ask(&change.key, Amend(change.item))
                 .await?
         });
-        let echoes = batch
-            .echoes
-            .into_iter()
-            .map(|echo| async move { self.conversations.ask(&echo.key, Echo(echo.item)).await? });
-        let (messages, statuses, changes, echoes) = futures_util::join!(
+        let (messages, statuses, echoes, changes) = futures_util::join!(
             join_all(messages),
             join_all(statuses),
-            join_all(changes),
-            join_all(echoes)
+            join_all(echoes),
+            join_all(changes)
         );
         for outcome in statuses {
             outcome.map_err(InboundError::NotPersisted)?;

@@ -1,7 +1,8 @@
-//! Customers' edits and deletions of their earlier messages, and either side's reactions: the
-//! stored message changes in place (no new message), and a `message_updated` event carries it as
-//! it is now. A change that came before its message waits in `early_amendments` and is applied
-//! here once the message is stored.
+//! Edits and deletions of a side's own earlier messages (the customer's, or the business's from
+//! the WhatsApp Business app), and either side's reactions (`reactions`): the stored message
+//! changes in place (no new message), and a `message_updated` event carries it as it is now. A
+//! change that came before its message waits in `early_amendments` and is applied here once the
+//! message is stored.
 
 use parley_actors::conversation::{Amended, Amendment, ConversationKey};
 use parley_actors::events::{
@@ -17,7 +18,12 @@ use super::early_amendments::{decode, keep_early};
 use super::error::StoreResult;
 use super::events::{Draft, append_events};
 use super::messages::{MessageJson, MessageRow, message_columns, preview};
+use super::reactions::react;
 use super::search_index::reindex_message;
+
+/// What a message keeps through an edit, which replaces only what it reads as: the quote, the
+/// reactions, the ad it came from, and the mark of a message sent from the WhatsApp Business app.
+const KEPT_THROUGH_EDITS: [&str; 4] = ["context", "reactions", "referral", "echo"];
 
 /// The `message_updated` event's data.
 #[derive(Serialize)]
@@ -27,32 +33,24 @@ struct MessageUpdated<'a> {
     message: MessageJson<'a>,
 }
 
-/// Applies an edit or deletion to the customer's own message, or a reaction to any message of
-/// the conversation, and answers its event. A change to a message not stored (yet) is kept until
-/// it is (`early_amendments`); a redelivery, an edit older than the one applied, or any change
-/// to a deleted message changes nothing.
+/// Applies an edit or deletion to a side's own message, or a reaction to any message of the
+/// conversation, and answers its event. A change to a message not stored (yet) is kept until it
+/// is (`early_amendments`); a redelivery, an edit or reaction older than the one applied, a
+/// change to the other side's message, or any change to a deleted message changes nothing.
 pub(super) async fn apply_amendment(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     amendment: &Amendment,
     pnid: &str,
 ) -> Result<Vec<Draft>, sqlx::Error> {
-    // The customer changes only their own messages; either side reacts to any message.
-    let directions = match amendment.now {
-        Amended::Reacted { .. } => ["incoming", "outgoing"],
-        Amended::Edited { .. } | Amended::Revoked { .. } => ["incoming", "incoming"],
-    };
     let found: Option<MessageRow> = sqlx::query_as(concat!(
         "SELECT ",
         message_columns!(),
-        " FROM messages WHERE business_id = $1 AND phone = $2 AND message_id = $3 \
-         AND direction IN ($4, $5)"
+        " FROM messages WHERE business_id = $1 AND phone = $2 AND message_id = $3"
     ))
     .bind(&key.business_id)
     .bind(&key.phone)
     .bind(&amendment.original_id)
-    .bind(directions[0])
-    .bind(directions[1])
     .fetch_optional(&mut *conn)
     .await?;
     let Some(mut row) = found else {
@@ -60,12 +58,20 @@ pub(super) async fn apply_amendment(
         keep_early(conn, key, amendment).await?;
         return Ok(Vec::new());
     };
-    if row.revoked_at.is_some() {
+    // Each side edits and deletes only its own messages; either reacts to any message.
+    let allowed = match amendment.now {
+        Amended::Reacted { .. } => matches!(row.direction.as_str(), "incoming" | "outgoing"),
+        Amended::Edited { .. } | Amended::Revoked { .. } => {
+            row.direction == amendment.by.direction()
+        }
+    };
+    if !allowed || row.revoked_at.is_some() {
         return Ok(Vec::new());
     }
     let at = amendment.timestamp_ms;
     let content = match &amendment.now {
         Amended::Edited { kind, content } => {
+            let content = kept_through_edit(&row.content, content);
             let text = content.to_string();
             let stale = row
                 .edited_at
@@ -81,22 +87,14 @@ pub(super) async fn apply_amendment(
         Amended::Revoked { content } => {
             row.content = content.to_string();
             row.revoked_at = Some(at);
-            content
+            content.clone()
         }
-        Amended::Reacted { by, emoji } => {
-            let Some(content) = with_reaction(&row.content, by.key(), emoji) else {
-                return Ok(Vec::new());
-            };
-            row.content = content;
-            sqlx::query(
-                "UPDATE messages SET content = $1 WHERE business_id = $2 AND message_id = $3",
-            )
-            .bind(&row.content)
-            .bind(&key.business_id)
-            .bind(&row.message_id)
-            .execute(&mut *conn)
-            .await?;
-            return Ok(vec![updated_event(key, pnid, &row)]);
+        Amended::Reacted { emoji } => {
+            let changed = react(conn, key, &mut row, amendment, emoji).await?;
+            return Ok(match changed {
+                true => vec![updated_event(key, pnid, &row)],
+                false => Vec::new(),
+            });
         }
     };
     sqlx::query(
@@ -113,7 +111,7 @@ pub(super) async fn apply_amendment(
     .await?;
     reindex_message(conn, &key.business_id, &row.search_source()).await?;
     // The list's preview follows when this is the conversation's latest message.
-    let (text, caption) = preview(content);
+    let (text, caption) = preview(&content);
     sqlx::query(
         "UPDATE contacts SET last_text = $1, last_caption = $2 \
          WHERE business_id = $3 AND phone = $4 AND last_message_at = $5",
@@ -176,23 +174,16 @@ fn updated_event(key: &ConversationKey, pnid: &str, row: &MessageRow) -> Draft {
     }
 }
 
-/// The stored content with `reactions[side]` set to `emoji` (taken off when it is empty), or
-/// `None` when that changes nothing.
-fn with_reaction(stored: &str, side: &str, emoji: &str) -> Option<String> {
-    let mut content: Value = serde_json::from_str(stored).ok()?;
-    let reactions = content
-        .as_object_mut()?
-        .entry("reactions")
-        .or_insert_with(|| Value::Object(Default::default()))
-        .as_object_mut()?;
-    let before = reactions.get(side).cloned();
-    match emoji.is_empty() {
-        true => reactions.remove(side),
-        false => reactions.insert(side.to_string(), Value::from(emoji)),
-    };
-    if reactions.is_empty() {
-        content.as_object_mut()?.remove("reactions");
+/// The `edited` content with what the stored message keeps through an edit.
+fn kept_through_edit(stored: &str, edited: &Value) -> Value {
+    let mut now = edited.clone();
+    let before: Option<Value> = serde_json::from_str(stored).ok();
+    if let (Some(Value::Object(before)), Value::Object(fields)) = (before, &mut now) {
+        for key in KEPT_THROUGH_EDITS {
+            if let Some(kept) = before.get(key) {
+                fields.insert(key.to_string(), kept.clone());
+            }
+        }
     }
-    let now = content.pointer(&format!("/reactions/{side}")).cloned();
-    (now != before).then(|| content.to_string())
+    now
 }

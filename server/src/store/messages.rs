@@ -30,9 +30,9 @@ pub struct MessageRow {
     pub sender_name: String,
     pub sent_at: i64,
     pub error: Option<String>,
-    /// When the customer last edited it (ms).
+    /// When its sender last edited it (ms).
     pub edited_at: Option<i64>,
-    /// When the customer deleted it for everyone (ms).
+    /// When its sender deleted it for everyone (ms).
     pub revoked_at: Option<i64>,
     /// The id the sending client gave it (`message_id` of send-message), for an agent's message.
     pub client_id: Option<String>,
@@ -109,10 +109,11 @@ pub struct MessageJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<serde_json::Value>)]
     error: Option<StoredError<'a>>,
-    /// ISO 8601, when the customer edited it.
+    /// ISO 8601, when its sender (the customer, or the business in the WhatsApp Business app)
+    /// last edited it.
     #[serde(skip_serializing_if = "Option::is_none")]
     edited_at: Option<String>,
-    /// ISO 8601, when the customer deleted it for everyone.
+    /// ISO 8601, when its sender deleted it for everyone.
     #[serde(skip_serializing_if = "Option::is_none")]
     revoked_at: Option<String>,
     /// The sending client's id for the message, once the provider's id has replaced it: a

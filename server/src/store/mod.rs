@@ -12,7 +12,8 @@
 //! - `messages`: stored messages, their events, and a conversation's history
 //! - `receipts`: status changes of our messages, and receipts that beat their message
 //! - `outgoing`: our sends, recorded before the attempt, and the provider's answer
-//! - `amend`: customers' edits and deletions of their earlier messages, and reactions
+//! - `amend`: each side's edits and deletions of its earlier messages, and reactions
+//! - `reactions`: each side's reaction on a message, and when it last changed
 //! - `quotes`: what a quoted reply shows of the message it answers
 //! - `echoes`: messages the business sent from the WhatsApp Business app
 //! - `conversations`: the actors' `ConversationStore`, over the modules above
@@ -43,9 +44,9 @@
 //! - `reports`: message counts per quarter hour and the histories reports are computed from
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
-//! `amend` and `echoes`; they use `messages`, `contacts`, `unread` and `receipts`, which use
-//! `events`; `messages`, `amend`, `contacts`, `customers` and `outgoing` keep `search_index` in
-//! step.
+//! `amend` (which uses `reactions`) and `echoes`; they use `messages`, `contacts`, `unread` and
+//! `receipts`, which use `events`; `messages`, `amend`, `contacts`, `customers` and `outgoing`
+//! keep `search_index` in step.
 
 mod amend;
 mod businesses;
@@ -73,6 +74,7 @@ mod outgoing;
 mod params;
 mod push;
 mod quotes;
+mod reactions;
 mod receipts;
 mod replies;
 mod reply_edits;

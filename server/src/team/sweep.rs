@@ -1,6 +1,6 @@
 //! The inbox's timers: a sweep that reopens snoozed conversations whose time has come, frees
 //! claimed ones whose customer has waited longer than the business's claim timeout, and applies
-//! customers' edits, deletions and reactions that came before their message once it is stored.
+//! the edits, deletions and reactions that came before their message once it is stored.
 //! It reads stored state, so nothing is lost in a restart; each change is one conditional update
 //! or delete, so of several nodes sweeping at once exactly one makes each change.
 

@@ -1,6 +1,7 @@
 //! Integration tests: the real application on a random port, on SQLite and on Postgres.
 
 mod accounts;
+mod amendments;
 mod app_contacts;
 mod auto_replies;
 mod bad_input;
@@ -17,6 +18,7 @@ mod crash_answers;
 mod customer_changes;
 mod customer_sends;
 mod customers;
+mod echo_changes;
 mod google;
 mod google_browser;
 mod google_mobile;

@@ -35,7 +35,7 @@ pub(super) enum Write {
     Inbound(Arc<InboundMessage>),
     /// A receipt for one of our messages (nothing unless it moves the status forward).
     Status(StatusUpdate),
-    /// A customer's edit or deletion of an earlier message (nothing when it changes nothing).
+    /// An edit, deletion or reaction of an earlier message (nothing when it changes nothing).
     Amend(Arc<Amendment>),
     /// A message the business sent from the WhatsApp Business app (nothing when seen before).
     Echo(Arc<InboundMessage>),

@@ -6,7 +6,7 @@ use sqlx::AnyConnection;
 
 use super::Store;
 use super::error::StoreResult;
-use super::messages::preview;
+use super::messages::{MessageRow, preview};
 
 /// `{type, text, direction}` of a message of the conversation, or `None` when it has no such
 /// message (a quote of a message from before Parley, or of another conversation).
@@ -27,9 +27,34 @@ async fn quote_of(
     .await?;
     Ok(found.map(|(kind, content, direction)| {
         let content: Value = serde_json::from_str(&content).unwrap_or_default();
-        let (text, caption) = preview(&content);
-        json!({"type": kind, "text": text.or(caption), "direction": direction})
+        quote(&kind, &content, &direction)
     }))
+}
+
+/// What a reply shows of the message it answers.
+fn quote(kind: &str, content: &Value, direction: &str) -> Value {
+    let (text, caption) = preview(content);
+    json!({"type": kind, "text": text.or(caption), "direction": direction})
+}
+
+/// Adds `quoted` to a content's `context` when its `id` names one of `earlier`, the messages of
+/// the same batch written before it (with their contents); answers whether one did.
+pub(super) fn quote_earlier<'a>(
+    earlier: impl IntoIterator<Item = (&'a MessageRow, &'a Value)>,
+    phone: &str,
+    content: &mut Value,
+) -> bool {
+    let Some(id) = content.pointer("/context/id").and_then(Value::as_str) else {
+        return false;
+    };
+    let found = (earlier.into_iter())
+        .find(|(row, _)| row.message_id == id && row.phone == phone)
+        .map(|(row, answered)| quote(&row.kind, answered, &row.direction));
+    let Some(quoted) = found else {
+        return false;
+    };
+    content["context"]["quoted"] = quoted;
+    true
 }
 
 /// Adds `quoted` to a content's `context` when its `id` names a message of the conversation.

@@ -108,6 +108,27 @@ both_backends!(
 );
 
 both_backends!(
+    a_reply_to_a_message_of_the_same_delivery_carries_its_quote,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("samebatch").await;
+        let first = from_customer(
+            "wamid.first",
+            "image",
+            json!({"id": "media-1", "caption": "this shirt"}),
+        );
+        let mut reply = from_customer("wamid.second", "text", json!({"body": "in blue?"}));
+        reply["context"] = json!({"from": CUSTOMER, "id": "wamid.first"});
+        deliver(&app, &biz, vec![first, reply]).await;
+        let messages = history(&app, &biz).await;
+        assert_eq!(
+            by_id(&messages, "wamid.second")["content"]["context"]["quoted"],
+            json!({"type": "image", "text": "this shirt", "direction": "incoming"})
+        );
+    }
+);
+
+both_backends!(
     an_agent_replies_to_a_message_and_reacts_to_it,
     |backend| async move {
         let app = spawn_app(backend).await;

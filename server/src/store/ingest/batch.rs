@@ -18,7 +18,7 @@ use crate::store::amend::apply_amendment;
 use crate::store::echoes::insert_echo;
 use crate::store::events::{Draft, append_events};
 use crate::store::messages::{MessageRow, insert_messages, message_drafts, preview};
-use crate::store::quotes::add_quote;
+use crate::store::quotes::{add_quote, quote_earlier};
 use crate::store::receipts::apply_status;
 use crate::store::unread::{add_unread, number_and_unread};
 use crate::store::{Store, iso_time};
@@ -136,7 +136,11 @@ async fn insert_inbound(
         }
         let sent_at = free_time(conn, business, &key.phone, thread, message.timestamp_ms).await?;
         let mut content = message.content.clone();
-        add_quote(conn, business, &key.phone, &mut content).await?;
+        // A reply to a message of the same batch finds it here, not yet stored.
+        let earlier = rows.iter().map(|(_, row, _, answered)| (row, *answered));
+        if !quote_earlier(earlier, &key.phone, &mut content) {
+            add_quote(conn, business, &key.phone, &mut content).await?;
+        }
         let row = MessageRow {
             message_id: message.provider_id.clone(),
             phone: key.phone.clone(),

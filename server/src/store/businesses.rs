@@ -142,6 +142,16 @@ impl Store {
         .map_err(Error::from)
     }
 
+    /// Every app secret a business has set, once each: what a webhook that names no business is
+    /// checked against.
+    pub async fn app_secrets(&self) -> StoreResult<Vec<String>> {
+        let secrets: Vec<(String,)> =
+            sqlx::query_as("SELECT DISTINCT app_secret FROM businesses WHERE app_secret <> ''")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(secrets.into_iter().map(|(secret,)| secret).collect())
+    }
+
     /// The business whose provider phone number id this is (webhook routing), with what its new
     /// messages set off besides the inbox. Remembered for `ROUTE_TTL` (an unknown number is not).
     pub async fn business_by_phone_number_id(

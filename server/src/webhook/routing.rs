@@ -13,7 +13,8 @@ use crate::inbound::{Batch, SetsOff};
 use crate::store::{Business, Store};
 
 /// Reads the changes into a batch, each for its business; a change for an unknown number or
-/// account is skipped. Refuses the whole body when a business's secret did not sign it.
+/// account is skipped. Refuses the whole body when a business's secret did not sign it, or,
+/// when it names no business, when no business's secret did.
 pub async fn batch(
     store: &Store,
     envelope: Envelope,
@@ -69,6 +70,14 @@ pub async fn batch(
                     tracing::debug!(field = %field, "webhook change not acted on");
                 }
             }
+        }
+    }
+    // A body that names no business (no entry, or only numbers no business owns) is still
+    // signed by the app's secret: one no business has set is refused as a wrong signature.
+    if verified.is_empty() {
+        let secrets = store.app_secrets().await?;
+        if !(secrets.iter()).any(|secret| signature_matches(secret, body, signature)) {
+            return Err(ApiError::Forbidden("Invalid webhook signature".into()));
         }
     }
     Ok(batch)

@@ -24,6 +24,21 @@ both_backends!(
         let (status, err) = app.webhook(&body, "not-the-secret").await;
         assert_eq!(status, 403);
         assert_eq!(err["detail"], "Invalid webhook signature");
+        // A body naming no business is checked against every business's secret.
+        let nobody = inbound(
+            "999000999",
+            CUSTOMER,
+            "X",
+            vec![text(CUSTOMER, "wamid.n", "n")],
+        );
+        let empty = json!({"object": "whatsapp_business_account", "entry": []});
+        for unnamed in [&nobody, &empty] {
+            let (status, err) = app.webhook(unnamed, "not-the-secret").await;
+            assert_eq!(status, 403, "{unnamed}");
+            assert_eq!(err["detail"], "Invalid webhook signature");
+            let (status, _) = app.webhook(unnamed, &biz.app_secret).await;
+            assert_eq!(status, 200, "{unnamed}");
+        }
 
         let unsigned = app
             .client

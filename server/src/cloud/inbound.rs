@@ -64,11 +64,13 @@ impl Message {
     }
 }
 
-/// `{<kind>: {media_id, media_url, mime_type, …}, caption?}`: the file is served by Parley.
+/// `{<kind>: {media_id, media_url, mime_type, …}, caption?}`: the file is served by Parley
+/// (`media_url` is null for a file that came without its id: there is nothing to fetch).
 fn media_content(kind: &str, media: &Media) -> Value {
+    let url = (!media.id.is_empty()).then(|| format!("/api/media/{}", media.id));
     let mut file = json!({
         "media_id": media.id,
-        "media_url": format!("/api/media/{}", media.id),
+        "media_url": url,
         "mime_type": media.mime_type,
     });
     let extras = [

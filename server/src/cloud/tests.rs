@@ -145,6 +145,12 @@ fn media_location_and_replies_store_the_inbox_shapes() {
             interactive: Interactive::NfmReply { .. }
         }
     ));
+    // A file without its id has nothing to fetch.
+    let no_id = message(
+        json!({"from": "1", "id": "w8", "timestamp": "1", "type": "image",
+        "image": {"mime_type": "image/jpeg", "caption": "lost"}}),
+    );
+    assert_eq!(no_id.stored().1["image"]["media_url"], Value::Null);
     // Answers sent as the object itself are kept as they are, beside the body.
     let answers = json!({"size": "L", "flow_token": "t1"});
     let flow_object = message(

@@ -272,7 +272,8 @@ fn hand_over_media(files: &mpsc::UnboundedSender<Media>, written: &[(Conversatio
                 .content
                 .get(&message.kind)?
                 .get("media_id")?
-                .as_str()?;
+                .as_str()
+                .filter(|id| !id.is_empty())?;
             Some((key.business_id.clone(), id.to_string()))
         })
         .collect();

@@ -70,6 +70,37 @@ describe('access', () => {
     await page.close();
   });
 
+  it("says in Arabic what the server refused and what a field lacks, never the server's English", async () => {
+    const page = await freshPage();
+    const { account } = await registerByApi();
+    await page.getByRole('button', { name: 'العربية' }).click();
+    await page.getByRole('heading', { name: 'تسجيل الدخول إلى Parley' }).waitFor();
+    await page.getByLabel('البريد الإلكتروني أو اسم المستخدم').fill(account.username);
+    await page.getByLabel('كلمة المرور').fill('wrong-password');
+    await page.getByRole('button', { name: 'تسجيل الدخول', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'اسم المستخدم أو كلمة المرور غير صحيحة.' }).waitFor();
+
+    // The browser's own check of a required field speaks the app's language.
+    await page.goto('/register');
+    const create = page.getByRole('button', { name: 'إنشاء حساب', exact: true });
+    await create.click();
+    assert.equal(await page.getByLabel('الاسم الأول').evaluate((input) => input.validationMessage), 'يرجى ملء هذا الحقل.');
+    await page.getByLabel('الاسم الأول').fill('Ann');
+    await page.getByLabel('اسم العائلة').fill('Lee');
+    await page.getByLabel('اسم المستخدم').fill(account.username);
+    await page.getByLabel('البريد الإلكتروني').fill(`other.${account.email}`);
+    await page.getByLabel('كلمة المرور', { exact: true }).fill(account.password);
+    await page.getByLabel('تأكيد كلمة المرور').fill(account.password);
+    await create.click();
+    const taken = page.getByRole('alert').filter({ hasText: 'اسم المستخدم هذا مستخدم بالفعل.' });
+    await taken.waitFor();
+    assert.doesNotMatch(await taken.textContent(), /[A-Za-z]/);
+    // The next pages of this browser start in English again.
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await page.close();
+  });
+
   it('remembers the username when asked and forgets it when unticked', async () => {
     const page = await freshPage();
     const { account } = await registerByApi();

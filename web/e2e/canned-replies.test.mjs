@@ -91,6 +91,12 @@ describe('canned replies with a file', () => {
     await page.getByRole('button', { name: 'Add canned reply' }).click();
     await page.getByLabel('Shortcut', { exact: true }).fill('menupic');
     await page.getByLabel('Text', { exact: true }).fill('Our menu, {{name}}');
+    // The page loaded alone shows the app's own "Attach media" button, never the browser's file control.
+    const area = await page.getByLabel('Attach media').evaluate((input) => {
+      const box = input.getBoundingClientRect();
+      return box.width * box.height;
+    });
+    assert.ok(area <= 1, `the browser's file control is hidden (${area} px²)`);
     await page.getByLabel('Attach media').setInputFiles({ name: 'menu.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('figure', { name: 'Media preview' }).waitFor();
     await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -1,8 +1,9 @@
 // The inbox's layout in Chromium against the real server, at 1280 and 390 px, left to right and
 // right to left: the list's tabs take a click with their counts in full, a row with labels fits
 // its box, the chat header isolates a name written the other way and keeps its start, the
-// composer's placeholder keeps to one line, and a conversation the list does not hold is named
-// by the row its history answers.
+// composer's placeholder keeps to one line, a conversation the list does not hold is named by
+// the row its history answers, message search hits with long names keep the list on screen, and a
+// toast at 390 px covers neither the chat header nor the composer.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { injectMessage, openInboxAsNewOwner, startBrowser } from './browser.mjs';
@@ -176,6 +177,73 @@ describe('inbox layout', () => {
     await pane.getByRole('list', { name: 'Labels' }).getByText('VIP').waitFor();
     assert.equal(await pane.getByRole('combobox', { name: 'Assignee' }).evaluate((select) => select.selectedOptions[0].text), 'Me');
     assert.equal(await page.getByRole('button', { name: SNOOZED.name }).count(), 0, 'the open list does not hold it');
+  });
+
+  it("shows a chat toast at 390 px clear of the header and the composer, and lets clicks through", async () => {
+    await useLanguage(page, 'en');
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${LABELLED.phone}`);
+    const pane = page.getByRole('region', { name: LABELLED.name });
+    await pane.getByRole('textbox').waitFor();
+    await page.route('**/api/conversation/*/assignment', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Assignment is down"}' }));
+    await pane.getByRole('combobox', { name: 'Assignee' }).selectOption('');
+    const toast = page.getByRole('alert').filter({ hasText: 'Assignment is down' });
+    await toast.waitFor();
+    const layout = await toast.evaluate((element) => {
+      const rect = (node) => node.getBoundingClientRect().toJSON();
+      const box = rect(element);
+      const under = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return { toast: box, header: rect(document.querySelector('.chat-header')), composer: rect(document.querySelector('.composer')), height: window.innerHeight, takesClicks: element.contains(under) };
+    });
+    await page.unroute('**/api/conversation/*/assignment');
+    assert.ok(layout.toast.top >= 0 && layout.toast.bottom <= layout.height, `the toast shows on the screen: ${JSON.stringify(layout)}`);
+    assert.ok(!overlap(layout.toast, layout.header), `the toast leaves the header's controls uncovered: ${JSON.stringify(layout)}`);
+    assert.ok(!overlap(layout.toast, layout.composer), `the toast leaves the composer uncovered: ${JSON.stringify(layout)}`);
+    assert.equal(layout.takesClicks, false, 'a click on the toast reaches what lies under it');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('keeps the list inside the screen while message hits show at 390 px, long names and snippets cut with an ellipsis, in English and Arabic', async () => {
+    await injectMessage(tokens, LATIN.phone, LATIN.name, { text: `Hello again: ${'the parcel with the blue ribbon has still not arrived, '.repeat(4)}` });
+    for (const language of ['en', 'ar']) {
+      await useLanguage(page, language);
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.getByRole('searchbox').fill('hello');
+      const hits = page.getByRole('region', { name: /^(Messages|الرسائل)$/ }).getByRole('button');
+      await hits.filter({ hasText: 'ribbon' }).waitFor();
+      await hits.filter({ hasText: ARABIC.name }).waitFor();
+      const layout = await page.evaluate(() => {
+        const rect = (element) => element.getBoundingClientRect().toJSON();
+        const cut = (element) => ({ ...rect(element), cut: element.scrollWidth > element.clientWidth || element.scrollHeight > element.clientHeight, overflow: getComputedStyle(element).textOverflow });
+        return {
+          width: window.innerWidth,
+          scrollWidth: document.documentElement.scrollWidth,
+          sidebar: rect(document.querySelector('.sidebar')),
+          header: [...document.querySelectorAll('.sidebar-header > *, .sidebar .search')].map((element) => ({ ...rect(element), name: element.getAttribute('aria-label') ?? element.className })),
+          hits: [...document.querySelectorAll('.message-search-hit')].map((hit) => ({ ...rect(hit), text: hit.innerText.slice(0, 40), name: cut(hit.querySelector('.message-search-name')), snippet: cut(hit.querySelector('.message-search-snippet')) })),
+        };
+      });
+      const where = `${language} at 390 px`;
+      assert.ok(layout.scrollWidth <= layout.width, `the page does not scroll sideways (${where}): ${layout.scrollWidth} px`);
+      assert.ok(layout.sidebar.left >= 0 && layout.sidebar.right <= layout.width + 0.5, `the list fits the screen (${where}): ${JSON.stringify(layout.sidebar)}`);
+      for (const control of layout.header) assert.ok(control.left >= -0.5 && control.right <= layout.width + 0.5, `${control.name} shows whole (${where}): ${JSON.stringify(control)}`);
+      const inside = (inner, outer) => inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5;
+      for (const hit of layout.hits) {
+        assert.ok(inside(hit, layout.sidebar), `the hit "${hit.text}" lies in the list (${where})`);
+        for (const part of [hit.name, hit.snippet]) assert.ok(inside(part, hit), `the hit "${hit.text}" holds its name and snippet (${where}): ${JSON.stringify(hit)}`);
+      }
+      for (const customer of [LATIN, ARABIC]) {
+        const hit = layout.hits.find((candidate) => candidate.text.includes(customer.name.slice(0, 10)));
+        assert.ok(hit?.name.cut, `${customer.name} is longer than the row (${where})`);
+        assert.equal(hit.name.overflow, 'ellipsis', `${customer.name} ends in an ellipsis (${where})`);
+      }
+      const long = layout.hits.find((hit) => hit.snippet.cut);
+      assert.ok(long, `the long snippet is cut (${where})`);
+      assert.equal(await hits.filter({ hasText: 'ribbon' }).locator('.message-search-snippet').evaluate((element) => getComputedStyle(element).webkitLineClamp), '2', `the long snippet ends in an ellipsis on its second line (${where})`);
+      await page.getByRole('searchbox').fill('');
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await useLanguage(page, 'en');
   });
 });
 

@@ -1,8 +1,9 @@
 // The template library on /template against the real server and the sandbox: a template made
 // there is listed with its live review status and a preview, and deleted through the provider;
-// the library fits 390 px in Arabic; a sender form submitted incomplete focuses its first
-// invalid field; a template with an image header sent from the chat shows its image there; and
-// the chat's send-template dialog fits 390 px in Arabic.
+// the library fits 390 px in Arabic with an English body read left to right; a sender form
+// submitted incomplete focuses its first invalid field; a template with an image header sent from
+// the chat shows its image there; and the chat's send-template dialog fits 390 px in Arabic, its
+// English name and preview left to right, an unfilled variable readable on both themes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BASE_URL, openCustomerConversation, openInboxAsNewOwner, startBrowser } from './browser.mjs';
@@ -34,6 +35,39 @@ async function waitForApproval(tokens, name) {
     if (templates.some((template) => template.name === name && template.status === 'APPROVED')) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** Whether the text of `locator` ends to the right of where it starts (one line, read left to right). */
+function runsLeftToRight(locator) {
+  return locator.evaluate((element) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.data.trim()) nodes.push(node);
+    const charRect = (node, index) => {
+      const range = document.createRange();
+      range.setStart(node, index);
+      range.setEnd(node, index + 1);
+      return range.getBoundingClientRect();
+    };
+    const first = nodes[0];
+    const last = nodes.at(-1);
+    const start = charRect(first, first.data.length - first.data.trimStart().length);
+    const end = charRect(last, last.data.trimEnd().length - 1);
+    return Math.abs(start.top - end.top) < 2 && end.left > start.left;
+  });
+}
+
+/** The WCAG contrast ratio of two `rgb(…)` colours. */
+function contrast(first, second) {
+  const luminance = (colour) => {
+    const [r, g, b] = colour.match(/[\d.]+/g).slice(0, 3).map((value) => {
+      const c = Number(value) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05);
 }
 
 describe('template library', () => {
@@ -68,7 +102,8 @@ describe('template library', () => {
 
   it('fits 390 px in Arabic, right to left', async () => {
     const { page, tokens } = await openInboxAsNewOwner(browser.context);
-    await createTemplate(tokens, `long_name_${Date.now().toString(36)}_for_a_narrow_screen_check`);
+    const components = [{ type: 'BODY', text: 'Order {{1}} ships {{2}}.', example: { body_text: [['A12', 'today']] } }];
+    await createTemplate(tokens, `long_name_${Date.now().toString(36)}_for_a_narrow_screen_check`, { components });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('menuitem', { name: 'العربية' }).click();
@@ -78,6 +113,8 @@ describe('template library', () => {
     await page.getByRole('listitem').first().waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+    // The English body keeps its own order: the full stop ends it on the right.
+    assert.ok(await runsLeftToRight(page.getByRole('listitem').first().getByText('Order {{1}} ships {{2}}.')), 'the body reads left to right');
     await page.close();
   });
 
@@ -122,7 +159,7 @@ describe('template library', () => {
     const name = `visit_${Date.now().toString(36)}`;
     const components = [
       { type: 'HEADER', format: 'LOCATION' },
-      { type: 'BODY', text: 'Hi {{1}}, find us here', example: { body_text: [['Omar']] } },
+      { type: 'BODY', text: 'Hi {{1}}, find us here.', example: { body_text: [['Omar']] } },
     ];
     await createTemplate(tokens, name, { components });
     await waitForApproval(tokens, name);
@@ -141,6 +178,21 @@ describe('template library', () => {
     });
     assert.ok(fits, 'the dialog is wider than the screen');
     assert.equal(await dialog.evaluate((element) => getComputedStyle(element).direction), 'rtl');
+    // The English template reads left to right inside it: its name in the list and its preview.
+    assert.equal(await dialog.getByLabel('القالب').locator('option:checked').evaluate((option) => getComputedStyle(option).direction), 'ltr');
+    const preview = dialog.getByRole('complementary').locator('.message-text');
+    assert.ok(await runsLeftToRight(preview), 'the preview reads left to right');
+    // The unfilled variable is readable on the bubble in both themes (WCAG AA, 4.5:1).
+    for (const theme of ['dark', 'light']) {
+      await page.evaluate((value) => (document.documentElement.dataset.theme = value), theme);
+      const colours = await preview.locator('.sender-missing').first().evaluate((mark) => ({
+        text: getComputedStyle(mark).color,
+        bubble: getComputedStyle(mark.closest('.sender-bubble')).backgroundColor,
+      }));
+      const ratio = contrast(colours.text, colours.bubble);
+      assert.ok(ratio >= 4.5, `the missing variable has ${ratio.toFixed(2)}:1 on the ${theme} bubble (${JSON.stringify(colours)})`);
+    }
+    await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
     await page.close();
   });
 });

@@ -11,7 +11,10 @@ interface Props {
   inputs: SenderInputs;
 }
 
-/** The sticky chat-bubble preview; header and body variables without a value show in red. */
+/**
+ * The sticky chat-bubble preview; header and body variables without a value show in red. Texts take
+ * the direction of their own words, so an English template reads left to right in Arabic.
+ */
 export function TemplateSendPreview({ shape, inputs }: Props) {
   const { t } = useTranslation();
   return (
@@ -20,14 +23,20 @@ export function TemplateSendPreview({ shape, inputs }: Props) {
       {shape ? (
         <div className="sender-bubble">
           <PreviewHeader shape={shape} inputs={inputs} />
-          <p className="message-text">
+          <p className="message-text" dir="auto">
             <Filled text={shape.bodyText} values={inputs.values} />
           </p>
-          {shape.footerText && <small className="muted">{shape.footerText}</small>}
+          {shape.footerText && (
+            <small className="muted" dir="auto">
+              {shape.footerText}
+            </small>
+          )}
           {shape.buttons.length > 0 && (
             <ul className="sender-buttons">
               {shape.buttons.map((button, i) => (
-                <li key={i}>{button.text || t('sender.copyCode')}</li>
+                <li key={i} dir="auto">
+                  {button.text || t('sender.copyCode')}
+                </li>
               ))}
             </ul>
           )}
@@ -72,7 +81,7 @@ function PreviewHeader({ shape, inputs }: Props & { shape: TemplateShape }) {
 
   if (format === 'TEXT') {
     return (
-      <strong>
+      <strong dir="auto">
         <Filled text={shape.headerText} values={inputs.values} header />
       </strong>
     );

@@ -1,7 +1,7 @@
 // Recipient files for a bulk send are parsed by the server (POST /api/recipients/parse); these
 // are the messages the user sees for them (spec section 8, "File parsing").
 import type { TFunction } from 'i18next';
-import { ApiError } from '../../lib/api/client';
+import { ApiError, detailOf } from '../../lib/api/client';
 
 export const RECIPIENT_FILE_ACCEPT = '.csv,.xls,.xlsx';
 
@@ -22,5 +22,5 @@ export function recipientFileError(error: unknown, fileName: string, t: TFunctio
   const detail = error.detail ?? '';
   if (detail.startsWith('No valid numbers found in')) return t('sender.noValidNumbers', { fileName });
   const key = SERVER_TEXTS[detail];
-  return key ? t(key) : detail || t('sender.parseCsvFailed');
+  return key ? t(key) : detailOf(error, t('sender.parseCsvFailed'));
 }

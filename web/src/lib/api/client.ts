@@ -1,6 +1,7 @@
 // The one HTTP client of the app. Every call sends the stored bearer token; a 403 whose message is
 // exactly "Forbidden: Token expired" triggers one shared refresh, and every request that hit it
 // (or started while it ran) retries with the new token.
+import { refusalText } from './server-text';
 import { getAccessToken, getRefreshToken, raiseLogout, saveSession } from './session-store';
 
 export const TOKEN_EXPIRED_MESSAGE = 'Forbidden: Token expired';
@@ -26,16 +27,20 @@ export class ApiError extends Error {
   }
 }
 
-/** The server's `message`, else its `detail`, else the fallback (spec section 8, access errors). */
+/**
+ * The server's `message`, else its `detail`, else the fallback (spec section 8, access errors). In
+ * another language than English, a translation of the server's text when it is a known one, else
+ * the fallback: the server words its refusals in English.
+ */
 export function messageOf(error: unknown, fallback: string): string {
-  if (error instanceof ApiError) return error.serverMessage ?? error.detail ?? fallback;
-  return fallback;
+  if (!(error instanceof ApiError)) return fallback;
+  return refusalText(error.serverMessage ?? error.detail, error.code, [error.serverMessage, error.detail]) ?? fallback;
 }
 
-/** The server's `detail`, else the fallback (spec section 8, contacts and list). */
+/** The server's `detail`, else the fallback (spec section 8, contacts and list); translated as `messageOf`. */
 export function detailOf(error: unknown, fallback: string): string {
-  if (error instanceof ApiError) return error.detail ?? fallback;
-  return fallback;
+  if (!(error instanceof ApiError)) return fallback;
+  return refusalText(error.detail, error.code, [error.detail, error.serverMessage]) ?? fallback;
 }
 
 export interface RequestOptions {

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
+import { useFieldValidity } from '../../../components/use-field-validity';
 import { messageOf } from '../../../lib/api/client';
 import { isAuthenticated, saveSession } from '../../../lib/api/session-store';
 import { rememberedUser } from '../../../lib/preferences/preferences';
@@ -17,6 +18,7 @@ export function LoginPage() {
   const [error, setError] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const { remember, setRemember, afterLogin } = useRememberMe(username, setUsername);
+  const form = useFieldValidity();
 
   if (isAuthenticated()) return <Navigate to="/whatsapp" replace />;
 
@@ -37,7 +39,7 @@ export function LoginPage() {
 
   return (
     <AuthLayout title={t('auth.loginTitle')}>
-      <form onSubmit={(event) => void submit(event)} className="form">
+      <form ref={form} onSubmit={(event) => void submit(event)} className="form">
         <label>
           {t('auth.emailOrUsername')}
           <input

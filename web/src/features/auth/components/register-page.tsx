@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useFieldValidity } from '../../../components/use-field-validity';
 import { messageOf } from '../../../lib/api/client';
 import { saveSession } from '../../../lib/api/session-store';
 import { register, type RegisterRequest } from '../api/auth-api';
@@ -33,6 +34,7 @@ export function RegisterPage() {
   });
   const [error, setError] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  const form = useFieldValidity();
 
   const change = (name: Field, value: string) =>
     setValues((current) => ({ ...current, [name]: name === 'username' ? normalizeUsername(value) : value }));
@@ -67,7 +69,7 @@ export function RegisterPage() {
 
   return (
     <AuthLayout title={t('auth.registerTitle')}>
-      <form onSubmit={(event) => void submit(event)} className="form">
+      <form ref={form} onSubmit={(event) => void submit(event)} className="form">
         {FIELDS.map((field) => (
           <label key={field.name}>
             {t(field.label)}

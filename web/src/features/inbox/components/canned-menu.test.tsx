@@ -46,6 +46,12 @@ describe('canned replies in the composer', () => {
     expect(screen.getByRole('listbox', { name: 'Canned replies' })).toBeInTheDocument();
   });
 
+  it('lets each preview take the direction of its own words (English in an Arabic page)', async () => {
+    const { box } = renderComposer();
+    await userEvent.type(box, '/h');
+    for (const option of screen.getAllByRole('option')) expect(option.lastElementChild).toHaveAttribute('dir', 'auto');
+  });
+
   it('moves with the arrows and fills the chosen reply on Enter without sending it', async () => {
     const { box, onSend } = renderComposer();
     await userEvent.type(box, 'Hi /h');

@@ -36,7 +36,9 @@ export function CannedMenu({ id, replies, active, onPoint, onChoose }: Props) {
           <span className="canned-shortcut" dir="ltr">
             /{reply.shortcut}
           </span>
-          <span className="canned-preview">{reply.text}</span>
+          <span className="canned-preview" dir="auto">
+            {reply.text}
+          </span>
         </button>
       ))}
     </div>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/modal';
+import { useFieldValidity } from '../../../components/use-field-validity';
 import { detailOf } from '../../../lib/api/client';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { addContact, cleanPhone, updateContact } from '../api/inbox-api';
@@ -32,6 +33,7 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
   const [name, setName] = useState(contact?.name ?? '');
   const [phone, setPhone] = useState(contact?.phone ?? '');
   const [submitting, setSubmitting] = useState(false);
+  const form = useFieldValidity();
   const editing = contact !== undefined;
   const phoneless = contact?.phone === null;
 
@@ -52,7 +54,7 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
 
   return (
     <Modal title={t(editing ? 'contact.editTitle' : 'contact.addTitle')} onClose={onClose}>
-      <form className="form" onSubmit={(event) => void submit(event)}>
+      <form ref={form} className="form" onSubmit={(event) => void submit(event)}>
         <label>
           {t('contact.name')}
           <input required value={name} onChange={(event) => setName(event.target.value)} />

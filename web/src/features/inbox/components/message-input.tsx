@@ -14,6 +14,7 @@ import { ReplyingTo } from './quoted-message';
 import { VoiceRecorder } from './voice-recorder';
 import { pickPhotos } from '../../../lib/native/gallery';
 import { isNative } from '../../../lib/native/platform';
+import { useToastsAbove } from '../../../lib/toast/use-toasts-above';
 
 const MAX_HEIGHT_PX = 200;
 const ACCEPT =
@@ -52,6 +53,8 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
   const [attachFailed, setAttachFailed] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const filePicker = useRef<HTMLInputElement>(null);
+  const composer = useRef<HTMLFormElement>(null);
+  useToastsAbove(composer);
   const menu = useSlashMenu(canned);
   const menuId = useId();
   const listOpen = menu.open && !disabled;
@@ -132,7 +135,7 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
   };
 
   return (
-    <form className={noting ? 'composer noting' : 'composer'} onSubmit={submit}>
+    <form ref={composer} className={noting ? 'composer noting' : 'composer'} onSubmit={submit}>
       <div className="compose-mode" role="radiogroup" aria-label={t('team.composeMode')}>
         {(['reply', 'note'] as const).map((option) => (
           <button key={option} type="button" role="radio" aria-checked={mode === option} onClick={() => setMode(option)}>

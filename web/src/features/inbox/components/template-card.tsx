@@ -19,28 +19,41 @@ interface Props {
   components?: unknown[];
 }
 
+/** A sent template in the chat; each text takes the direction of its own words. */
 export function TemplateCard({ template, components }: Props) {
   const header = sentHeader(components);
   const headerText = partText(template.header);
   const footer = partText(template.footer);
   return (
     <div className="template-card">
-      {header ? <HeaderMedia header={header} /> : headerText && <strong className="template-header">{headerText}</strong>}
+      {header ? (
+        <HeaderMedia header={header} />
+      ) : (
+        headerText && (
+          <strong className="template-header" dir="auto">
+            {headerText}
+          </strong>
+        )
+      )}
       <TextWithLinks text={partText(template.body)} />
-      {footer && <small className="template-footer">{footer}</small>}
+      {footer && (
+        <small className="template-footer" dir="auto">
+          {footer}
+        </small>
+      )}
       {template.buttons?.length ? (
         <div className="message-buttons">
           {template.buttons.map((button) =>
             button.type === 'URL' && button.url ? (
-              <a key={button.text} href={button.url} target="_blank" rel="noopener noreferrer">
+              <a key={button.text} href={button.url} target="_blank" rel="noopener noreferrer" dir="auto">
                 {button.text}
               </a>
             ) : button.type === 'PHONE_NUMBER' && button.phone_number ? (
-              <a key={button.text} href={`tel:${button.phone_number}`}>
+              <a key={button.text} href={`tel:${button.phone_number}`} dir="auto">
                 {button.text}
               </a>
             ) : (
-              <span key={button.text} className="chip">
+              <span key={button.text} className="chip" dir="auto">
                 {button.text}
               </span>
             ),

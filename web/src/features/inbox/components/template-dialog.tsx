@@ -93,7 +93,7 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
             >
               <option value="">—</option>
               {templates.map((template) => (
-                <option key={template.id} value={template.id}>
+                <option key={template.id} value={template.id} dir="auto">
                   {templateLabel(template)}
                 </option>
               ))}

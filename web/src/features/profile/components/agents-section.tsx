@@ -121,8 +121,9 @@ export function AgentsSection() {
               <li key={agent._id} aria-label={name}>
                 <div className="agent-main">
                   <strong>{name}</strong>
+                  {/* Latin handles keep their order in a right-to-left page: "@name", never "name@". */}
                   <span className="muted">
-                    @{agent.username} · {agent.email}
+                    <bdi dir="ltr">@{agent.username}</bdi> · <bdi dir="ltr">{agent.email}</bdi>
                   </span>
                 </div>
                 <button type="button" onClick={() => startEdit(agent)} aria-label={t('profile.editNamed', { name })}>

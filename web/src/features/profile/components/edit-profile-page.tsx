@@ -27,7 +27,7 @@ export function EditProfilePage() {
   return (
     <main className="edit-profile">
       <header className="page-header">
-        <Link to="/dashboard"><span className="icon-mirror" aria-hidden="true">←</span> {t('profile.back')}</Link>
+        <Link to="/whatsapp"><span className="icon-mirror" aria-hidden="true">←</span> {t('profile.back')}</Link>
         <h1>{t('profile.title')}</h1>
       </header>
       {loadFailed && (

@@ -107,12 +107,14 @@ function LabelItem({ label, saving, onSave, onDelete }: ItemProps) {
         <LabelChip label={{ ...label, name: name.trim() || label.name, color }} />
         <input aria-label={t('labels.nameOf', { name: label.name })} value={name} maxLength={50} required onChange={(event) => setName(event.target.value)} />
         <input type="color" aria-label={t('labels.colorOf', { name: label.name })} value={color} onChange={(event) => setColor(event.target.value)} />
-        <button type="submit" disabled={saving || !changed || !name.trim()}>
-          {t('save')}
-        </button>
-        <button type="button" className="danger" aria-label={t('labels.deleteOf', { name: label.name })} disabled={saving} onClick={onDelete}>
-          {t('labels.delete')}
-        </button>
+        <div className="label-item-actions">
+          <button type="submit" disabled={saving || !changed || !name.trim()}>
+            {t('save')}
+          </button>
+          <button type="button" className="danger" aria-label={t('labels.deleteOf', { name: label.name })} disabled={saving} onClick={onDelete}>
+            {t('labels.delete')}
+          </button>
+        </div>
       </form>
     </li>
   );

@@ -8,7 +8,10 @@ import { updateProfile, type Profile } from '../api/profile-api';
 import { CREDENTIAL_FIELDS, profileFormFrom, profilePatch, SECRET_FIELDS, type ProfileForm } from '../profile-forms';
 import { SecretInput } from './secret-input';
 
-/** After a successful save the page goes to /dashboard after this long (spec section 4). */
+/**
+ * After a successful save the page goes to the inbox after this long (spec section 4). The spec's
+ * /dashboard is no route of the app (it showed the inbox under that address): /whatsapp is.
+ */
 export const REDIRECT_AFTER_SAVE_MS = 2000;
 
 export function ProfileSection({ profile, isOwner }: { profile: Profile; isOwner: boolean }) {
@@ -22,7 +25,7 @@ export function ProfileSection({ profile, isOwner }: { profile: Profile; isOwner
 
   useEffect(() => {
     if (!saved) return;
-    const timer = window.setTimeout(() => navigate('/dashboard'), REDIRECT_AFTER_SAVE_MS);
+    const timer = window.setTimeout(() => navigate('/whatsapp'), REDIRECT_AFTER_SAVE_MS);
     return () => window.clearTimeout(timer);
   }, [saved, navigate]);
 

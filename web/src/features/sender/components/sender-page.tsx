@@ -132,7 +132,7 @@ export function SenderPage() {
               <select value={templateId} aria-invalid={problem === 'noTemplate' || undefined} onChange={(event) => chooseTemplate(event.target.value)}>
                 <option value="">{t('sender.selectTemplate')}</option>
                 {templates.map((candidate) => (
-                  <option key={candidate.id} value={candidate.id}>
+                  <option key={candidate.id} value={candidate.id} dir="auto">
                     {templateLabel(candidate)}
                   </option>
                 ))}

@@ -1,4 +1,4 @@
-import { ApiError, apiRequest, apiResponse } from '../../../lib/api/client';
+import { ApiError, apiRequest, apiResponse, detailOf } from '../../../lib/api/client';
 import type { Template } from '../../../lib/api/types';
 import { templateFormData } from '../template-draft';
 
@@ -17,9 +17,9 @@ export type Submission =
   | { ok: true; result: unknown }
   | { ok: false; key: string; detail?: string };
 
-function detailField(body: unknown): string | undefined {
-  const detail = (body as Record<string, unknown> | null)?.detail;
-  return typeof detail === 'string' ? detail : undefined;
+/** The refusal's detail as the user reads it (the server's English only in English), else nothing. */
+function detailField(status: number, body: unknown): string | undefined {
+  return detailOf(new ApiError(status, body), '') || undefined;
 }
 
 /** POST /api/create-template (multipart: `template` JSON, `file` for a media header). */
@@ -29,12 +29,12 @@ export async function createTemplate(template: Record<string, unknown>, file: Fi
     const text = await response.text();
     const body: unknown = text ? JSON.parse(text) : null;
     if (response.status !== 200 && response.status !== 201) {
-      return { ok: false, key: 'templateForm.status.submissionErrorResponse', detail: detailField(body) ?? (response.statusText || undefined) };
+      return { ok: false, key: 'templateForm.status.submissionErrorResponse', detail: detailField(response.status, body) };
     }
     const result = (body as Record<string, unknown> | null)?.result;
     return { ok: true, result: result ?? body };
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, key: 'templateForm.status.serverError', detail: error.detail ?? error.message };
+    if (error instanceof ApiError) return { ok: false, key: 'templateForm.status.serverError', detail: detailField(error.status, error.body) };
     // fetch rejects with a TypeError when no answer came back at all.
     if (error instanceof TypeError) return { ok: false, key: 'templateForm.status.networkError' };
     return { ok: false, key: 'templateForm.status.submissionError', detail: error instanceof Error ? error.message : String(error) };

@@ -86,7 +86,9 @@ function LibraryCard({ template, onDelete }: { template: Template; onDelete: () 
       <TemplateBubble
         header={
           format === 'TEXT' ? (
-            <strong className="template-form-bubble-header">{header?.text}</strong>
+            <strong className="template-form-bubble-header" dir="auto">
+              {header?.text}
+            </strong>
           ) : (
             format && <div className="template-form-media-placeholder">{t(`templateForm.headerTypes.${format}`, { defaultValue: format })}</div>
           )

@@ -20,7 +20,11 @@ export function TemplatePreview({ draft, file }: Props) {
       <TemplateBubble
         header={
           <>
-            {draft.headerType === 'TEXT' && headerText.trim() && <strong className="template-form-bubble-header">{headerText}</strong>}
+            {draft.headerType === 'TEXT' && headerText.trim() && (
+              <strong className="template-form-bubble-header" dir="auto">
+                {headerText}
+              </strong>
+            )}
             {draft.headerType === 'IMAGE' && file?.dataUrl ? (
               <img className="template-form-media" src={file.dataUrl} alt={file.name} />
             ) : draft.headerType === 'VIDEO' && file?.dataUrl ? (

@@ -173,16 +173,9 @@ fn decoded<'v>(params: &str, value: &'v str) -> Cow<'v, str> {
 
 /// (upper-case name without its group, the parameters' text, the value) of a content line.
 fn content_line(line: &str) -> Option<(String, &str, &str)> {
-    let mut quoted = false;
-    let colon = line.char_indices().find_map(|(at, c)| match c {
-        '"' => {
-            quoted = !quoted;
-            None
-        }
-        ':' if !quoted => Some(at),
-        _ => None,
-    })?;
-    let (head, value) = (&line[..colon], &line[colon + 1..]);
+    let head = split_outside_quotes(line, ':').next()?;
+    // No value without the colon.
+    let value = line.get(head.len() + 1..)?;
     let (name, params) = head.split_once(';').unwrap_or((head, ""));
     let name = name.rsplit('.').next().unwrap_or(name);
     Some((name.trim().to_ascii_uppercase(), params, value.trim()))

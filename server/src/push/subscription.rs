@@ -77,12 +77,10 @@ pub fn parse_subscription(
 
 /// The token, unless it is missing or a blank string (422 `token is required`).
 fn given(token: &Value) -> Result<&Value, SubscriptionError> {
-    match token {
-        Value::Null => Err(SubscriptionError::Invalid("token is required".into())),
-        Value::String(text) if text.trim().is_empty() => {
-            Err(SubscriptionError::Invalid("token is required".into()))
-        }
-        _ => Ok(token),
+    let missing = token.is_null() || token.as_str().is_some_and(|text| text.trim().is_empty());
+    match missing {
+        true => Err(SubscriptionError::Invalid("token is required".into())),
+        false => Ok(token),
     }
 }
 

@@ -115,16 +115,8 @@ both_backends!(
                 "\"body\":\"wamid.fine\"",
                 "\"body\":\"\\ud83d\\ude00 fine\"",
             );
-        let response = app
-            .client
-            .post(app.url("/webhook"))
-            .header("Content-Type", "application/json")
-            .header("X-Hub-Signature-256", sign(&biz.app_secret, raw.as_bytes()))
-            .body(raw)
-            .send()
-            .await
-            .expect("webhook sent");
-        assert_eq!(response.status().as_u16(), 200);
+        let (status, body) = app.webhook_text(raw, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
 
         let stored = history(&app, &biz).await;
         let texts: Vec<(&str, &str)> = stored

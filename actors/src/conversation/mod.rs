@@ -11,144 +11,17 @@ use std::time::{Duration, Instant};
 
 use actix::prelude::*;
 use futures_util::future::BoxFuture;
-use serde_json::Value;
 
 use crate::error::StoreError;
 use crate::events::Event;
 use crate::hub::EventBus;
 
-/// Which conversation: a business and one of its customers.
-#[derive(Clone, Debug, Hash, PartialEq, Eq)]
-pub struct ConversationKey {
-    pub business_id: String,
-    /// The customer key: phone digits with the country code, or a business-scoped user id
-    /// (BSUID) when the phone is withheld.
-    pub phone: String,
-}
+mod records;
 
-/// A message as the provider delivered it: a customer's, or an echo of one the business sent
-/// from the WhatsApp Business app on its phone.
-#[derive(Clone, Debug)]
-pub struct InboundMessage {
-    /// The provider's id (`wamid.…`): redeliveries carry the same one.
-    pub provider_id: String,
-    pub timestamp_ms: i64,
-    /// `text`, `image`, `location`, …
-    pub kind: String,
-    pub content: Value,
-    /// The customer's profile name, when the provider sent one.
-    pub contact_name: Option<String>,
-    /// The customer's business-scoped user id, when the provider sent one (kept with the
-    /// contact).
-    pub user_id: Option<String>,
-    /// The customer's WhatsApp username (`@name`), when they took one.
-    pub username: Option<String>,
-}
-
-/// A change to an earlier message that is no message of its own: an edit, a deletion for
-/// everyone or a reaction, by the customer or by the business (from the WhatsApp Business app,
-/// or a reaction sent through Parley).
-#[derive(Clone, Debug)]
-pub struct Amendment {
-    /// The provider's id of the change itself: a redelivery carries the same one.
-    pub id: String,
-    /// The provider's id of the message it changes.
-    pub original_id: String,
-    /// Who made it: each side edits and deletes only its own messages.
-    pub by: Side,
-    /// When the change was made.
-    pub timestamp_ms: i64,
-    /// What the message is now.
-    pub now: Amended,
-}
-
-/// A changed message's kind and content.
-#[derive(Clone, Debug)]
-pub enum Amended {
-    /// Edited: the kind and content it reads as now.
-    Edited { kind: String, content: Value },
-    /// Deleted for everyone: what a deleted message keeps (its kind stays).
-    Revoked { content: Value },
-    /// A reaction put on the message (an empty emoji takes it off); each side has at most one.
-    Reacted { emoji: String },
-}
-
-/// A side of a conversation: who changed a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
-    Customer,
-    Business,
-}
-
-impl Side {
-    /// Its key in a message's `reactions`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Side::Customer => "customer",
-            Side::Business => "business",
-        }
-    }
-
-    /// The direction of the messages it sent (and so may edit or delete).
-    pub fn direction(self) -> &'static str {
-        match self {
-            Side::Customer => "incoming",
-            Side::Business => "outgoing",
-        }
-    }
-}
-
-/// A receipt for one of our messages.
-#[derive(Clone, Debug)]
-pub struct StatusUpdate {
-    pub message_id: String,
-    /// `sent`, `delivered`, `read`, `failed` (or `played`, counted as read).
-    pub status: String,
-    pub timestamp_ms: i64,
-    /// The provider's first error, for `failed`.
-    pub error: Option<Value>,
-}
-
-/// A message an agent (or an automated reply) sends.
-#[derive(Clone, Debug)]
-pub struct OutgoingMessage {
-    /// The client's id: the same id twice is one message.
-    pub client_id: String,
-    pub kind: String,
-    /// What the inbox shows.
-    pub content: Value,
-    pub sender_name: String,
-    /// The team member who sent it; `None` for the server's own sends (automated replies, bulk
-    /// sends).
-    pub sent_by: Option<String>,
-    /// The provider request body, kept in the outbox until the provider accepts it.
-    pub payload: Value,
-}
-
-/// Where an outgoing message stands after `record_outgoing`.
-#[derive(Clone, Debug, PartialEq)]
-pub enum OutgoingState {
-    /// Stored just now, with its outbox entry.
-    Created,
-    /// Seen before under the same client id: its current id, status and error.
-    Existing {
-        message_id: String,
-        status: String,
-        error: Option<Value>,
-    },
-}
-
-/// How the provider answered a send.
-#[derive(Clone, Debug)]
-pub enum SendOutcome {
-    /// Accepted with the provider's id, which replaces the client's.
-    Accepted {
-        client_id: String,
-        provider_id: String,
-    },
-    /// Refused for good (or retries ran out).
-    Failed { client_id: String, error: Value },
-}
+pub use records::{
+    Amended, Amendment, ConversationKey, InboundMessage, OutgoingMessage, OutgoingState,
+    SendOutcome, Side, StatusUpdate,
+};
 
 /// What the conversation actor needs from storage. Each call persists its change and the events
 /// it causes in one transaction and answers those events, already numbered.

@@ -1,6 +1,6 @@
 //! Contacts from an uploaded file: a vCard file (`.vcf`, vCard 2.1, 3.0 and 4.0) or a CSV file
-//! with a header row, in the encodings address books write (UTF-8, UTF-16 with a BOM,
-//! Windows-1252). Reading only finds each entry's name and phone as written; which of them are
+//! with a header row, in the encodings address books write (UTF-8, UTF-16 with or without
+//! a BOM, Windows-1252). Reading only finds each entry's name and phone as written; which of them are
 //! valid is the importer's rule.
 //!
 //! - `vcard`: cards, folded lines, groups (`item1.TEL`), parameters, quoted-printable values and
@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 mod csv_file;
 mod vcard;
@@ -69,18 +69,51 @@ pub fn read(
     }
 }
 
-/// A file's text without its byte order mark: UTF-8 or UTF-16 as its BOM says, else UTF-8 when
-/// it is valid, else Windows-1252 (what Excel and Outlook write on Windows). Bytes with a NUL
-/// and no BOM are no text in any of these (a spreadsheet or image, or UTF-16 without a BOM).
+/// A file's text without its byte order mark: UTF-8 or UTF-16 as its BOM says, UTF-16 without
+/// one when its bytes read as such (`utf_16_without_bom`), else UTF-8 when it is valid, else
+/// Windows-1252 (what Excel and Outlook write on Windows). Other bytes with a NUL are no text in
+/// any of these (a spreadsheet or an image).
 fn file_text(bytes: &[u8]) -> Result<Cow<'_, str>, ContactFileError> {
     if let Some((encoding, bom)) = Encoding::for_bom(bytes) {
         // Malformed sequences become U+FFFD: one odd character does not cost the file.
         return Ok(encoding.decode_without_bom_handling(&bytes[bom..]).0);
     }
+    if let Some(text) = utf_16_without_bom(bytes) {
+        return Ok(Cow::Owned(text));
+    }
     if bytes.contains(&0) {
         return Err(ContactFileError::NotText);
     }
     Ok(utf8_or_windows_1252(bytes))
+}
+
+/// The text of UTF-16 written without a byte order mark (some exports do): the NULs that Latin
+/// characters' high bytes make fall nearly all at odd offsets (little-endian) or even ones
+/// (big-endian), the bytes decode without a bad sequence, and the text holds no control
+/// character but tabs and line ends. `None` for anything else, a zip or an image among them.
+fn utf_16_without_bom(bytes: &[u8]) -> Option<String> {
+    if !bytes.len().is_multiple_of(2) {
+        return None;
+    }
+    let nuls_at = |parity: usize| {
+        bytes
+            .iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|b| **b == 0)
+            .count()
+    };
+    let (even, odd) = (nuls_at(0), nuls_at(1));
+    let encoding = if odd > 0 && even <= odd / 10 {
+        UTF_16LE
+    } else if even > 0 && odd <= even / 10 {
+        UTF_16BE
+    } else {
+        return None;
+    };
+    let text = encoding.decode_without_bom_handling_and_without_replacement(bytes)?;
+    let plain = |c: char| !c.is_control() || matches!(c, '\t' | '\n' | '\r');
+    text.chars().all(plain).then(|| text.into_owned())
 }
 
 /// `bytes` as UTF-8 when they are, else as Windows-1252 (which maps every byte).
@@ -146,9 +179,20 @@ mod tests {
                     .flat_map(u16::to_be_bytes),
             )
             .collect();
+        let text = "name,phone\nZoë,+33 6 12 34 56 78\n";
+        let utf16le_without_bom: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let utf16be_without_bom: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
         let cp1252 = b"name,phone\nZo\xeb,+33 6 12 34 56 78\n";
         let utf8 = "\u{FEFF}name,phone\nZoë,+33 6 12 34 56 78\n";
-        for bytes in [&utf16le[..], &utf16be, cp1252, utf8.as_bytes()] {
+        let files = [
+            &utf16le[..],
+            &utf16be,
+            &utf16le_without_bom,
+            &utf16be_without_bom,
+            cp1252,
+            utf8.as_bytes(),
+        ];
+        for bytes in files {
             let read = read("x.csv", None, bytes).expect("read");
             assert_eq!(read, [contact("Zoë", "+33 6 12 34 56 78")]);
         }

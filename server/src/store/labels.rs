@@ -8,7 +8,7 @@ use sqlx::{AnyConnection, FromRow};
 
 use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
-use super::{Params, Store, is_unique_violation, key_list, now_ms};
+use super::{Backend, Params, Store, is_unique_violation, key_list, now_ms};
 
 /// A label as lists, rows and events show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, FromRow, utoipa::ToSchema)]
@@ -48,7 +48,23 @@ pub(super) async fn one_label(
     business_id: &str,
     id: &str,
 ) -> StoreResult<Label> {
-    sqlx::query_as("SELECT id, name, color FROM labels WHERE business_id = $1 AND id = $2")
+    locked_label(conn, business_id, id, None).await
+}
+
+/// One label of the business, its row locked until the transaction ends (`exclusive` to
+/// delete it, else to put it on a conversation): a label deleted meanwhile is `NotFound`, and
+/// one being put on a conversation is deleted only after, from there too.
+pub(super) async fn locked_label(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    id: &str,
+    exclusive: Option<bool>,
+) -> StoreResult<Label> {
+    let lock = exclusive.map_or("", |exclusive| Backend::of(conn).row_lock(exclusive));
+    let sql =
+        format!("SELECT id, name, color FROM labels WHERE business_id = $1 AND id = $2{lock}");
+    // Only the backend's lock clause is formatted in; the values are bound.
+    sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(business_id)
         .bind(id)
         .fetch_optional(&mut *conn)

@@ -133,6 +133,25 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// The backend a connection talks to.
+    pub(super) fn of(conn: &sqlx::AnyConnection) -> Backend {
+        match conn.backend_name() {
+            "SQLite" => Backend::Sqlite,
+            _ => Backend::Postgres,
+        }
+    }
+
+    /// ` FOR UPDATE` / ` FOR SHARE` after a read on Postgres, so writers of the same rows take
+    /// turns instead of one failing on a key the other wrote; nothing on SQLite, whose writing
+    /// transactions (`BEGIN IMMEDIATE`) already take turns.
+    pub(super) fn row_lock(self, exclusive: bool) -> &'static str {
+        match (self, exclusive) {
+            (Backend::Sqlite, _) => "",
+            (Backend::Postgres, true) => " FOR UPDATE",
+            (Backend::Postgres, false) => " FOR SHARE",
+        }
+    }
+
     /// ` INDEXED BY index` on SQLite, which has no statistics to pick it by; nothing on
     /// Postgres, which plans by its own.
     pub(super) fn indexed_by(self, index: &str) -> String {

@@ -21,11 +21,9 @@ pub(super) struct Params {
 
 impl Params {
     pub(super) fn of(conn: &sqlx::AnyConnection) -> Params {
-        let backend = match conn.backend_name() {
-            "SQLite" => Backend::Sqlite,
-            _ => Backend::Postgres,
-        };
-        Params { backend }
+        Params {
+            backend: Backend::of(conn),
+        }
     }
 
     /// The `n`th parameter.

@@ -35,6 +35,7 @@ mod inbox_intake;
 mod inbox_streams;
 mod kinds;
 mod labels;
+mod labels_races;
 mod limits;
 mod list_common_names;
 mod list_search;

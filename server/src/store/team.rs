@@ -17,7 +17,7 @@ use super::error::StoreResult;
 use super::events::{Draft, append_events};
 use super::internal::{ACTIVITY, NOTE, add_entry};
 use super::messages::MessageRow;
-use super::{Store, iso_time, now_ms};
+use super::{Backend, Store, iso_time, now_ms};
 
 /// A member of the team as events and entries name them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -32,6 +32,8 @@ pub enum Assigned {
     Done(Box<ContactRow>, Vec<Event>),
     /// A claim met a conversation someone else holds.
     TakenBy(Person),
+    /// The assignee is no user of the business (or was removed meanwhile).
+    NotMember,
 }
 
 /// The three tabs' counts for one status filter.
@@ -55,6 +57,25 @@ fn assignee_of(row: &ContactRow) -> Option<Person> {
         id: id.clone(),
         name: row.assignee_name.clone().unwrap_or_default(),
     })
+}
+
+/// Whether `user_id` is a user of the business; on Postgres their row stays locked until the
+/// transaction ends, so an agent removed meanwhile is either not found here or removed after,
+/// with the conversations they hold then released.
+async fn is_member(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    user_id: &str,
+) -> StoreResult<bool> {
+    let lock = Backend::of(conn).row_lock(false);
+    let sql = format!("SELECT id FROM users WHERE business_id = $1 AND id = $2{lock}");
+    // Only the backend's lock clause is formatted in; the values are bound.
+    let found: Option<(String,)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(business_id)
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(found.is_some())
 }
 
 /// Logs a change: the activity entry in the history, then `conversation_updated`.
@@ -179,6 +200,11 @@ impl Store {
     ) -> StoreResult<Assigned> {
         let mut tx = self.begin_write().await?;
         let before = read_row(&mut tx, &key.business_id, &key.phone).await?;
+        if let Some(id) = assignee
+            && !is_member(&mut tx, &key.business_id, id).await?
+        {
+            return Ok(Assigned::NotMember);
+        }
         let updated = sqlx::query(
             "UPDATE contacts SET assignee_id = $1, assigned_at = $2 \
              WHERE business_id = $3 AND phone = $4 \

@@ -247,16 +247,6 @@ impl Team {
                 "An agent can assign a conversation only to themself or nobody".into(),
             ));
         }
-        if let Some(id) = assignee_id {
-            match self.store.user(&member.business_id, id).await {
-                Err(store::Error::NotFound(_)) => {
-                    return Err(TeamError::Invalid(
-                        "assignee_id is not a member of this business".into(),
-                    ));
-                }
-                other => other.map(|_| ())?,
-            }
-        }
         let by = self.person(&member.business_id, &member.user_id).await?;
         let key = member.conversation(phone);
         match self.store.assign(&key, assignee_id, claim, &by).await? {
@@ -265,6 +255,9 @@ impl Team {
                 Ok(*row)
             }
             Assigned::TakenBy(holder) => Err(TeamError::AssignedToOther(holder)),
+            Assigned::NotMember => Err(TeamError::Invalid(
+                "assignee_id is not a member of this business".into(),
+            )),
         }
     }
 

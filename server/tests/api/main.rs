@@ -69,6 +69,7 @@ mod shutdown;
 mod team;
 mod team_nodes;
 mod team_notes;
+mod team_races;
 mod team_settings;
 mod template_delete;
 mod template_flow;

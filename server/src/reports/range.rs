@@ -1,7 +1,9 @@
 //! The range a report covers: `from` and `to` read as dates or datetimes in the report's time
 //! zone, widened to whole buckets, and the start of every bucket.
 
-use chrono::{DateTime, Days, NaiveDate, NaiveDateTime, Offset, SecondsFormat, TimeZone};
+use chrono::{
+    DateTime, Days, NaiveDate, NaiveDateTime, Offset, SecondsFormat, TimeDelta, TimeZone,
+};
 use chrono_tz::Tz;
 
 use super::InvalidReport;
@@ -48,7 +50,7 @@ pub struct RangeQuery<'a> {
 
 impl Range {
     /// Reads the parameters; `now` (Unix ms) places the default range: the last 7 days, today
-    /// included.
+    /// included (without `from`, the 7 days that end with `to`'s day).
     pub fn parse(query: &RangeQuery, now: i64) -> Result<Range, InvalidReport> {
         let tz = match query.tz.filter(|t| !t.is_empty()) {
             None => Tz::UTC,
@@ -61,14 +63,14 @@ impl Range {
             Some("hour") => Bucket::Hour,
             Some(_) => return Err(InvalidReport("bucket must be hour or day".into())),
         };
-        let today = local_date(&tz, now);
-        let from = match query.from.filter(|f| !f.is_empty()) {
-            Some(raw) => instant(raw, &tz, false).ok_or_else(|| not_a_time("from"))?,
-            None => day_start(&tz, today - Days::new(6)),
-        };
         let to = match query.to.filter(|t| !t.is_empty()) {
             Some(raw) => instant(raw, &tz, true).ok_or_else(|| not_a_time("to"))?,
-            None => day_start(&tz, today + Days::new(1)),
+            None => day_start(&tz, local_date(&tz, now) + Days::new(1)),
+        };
+        // Without `from`, the 7 days that end with `to`'s day (today's by default).
+        let from = match query.from.filter(|f| !f.is_empty()) {
+            Some(raw) => instant(raw, &tz, false).ok_or_else(|| not_a_time("from"))?,
+            None => day_start(&tz, local_date(&tz, to - 1) - Days::new(6)),
         };
         if from >= to {
             return Err(InvalidReport("from must be before to".into()));
@@ -144,8 +146,20 @@ fn instant(raw: &str, tz: &Tz, end: bool) -> Option<i64> {
     ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"]
         .iter()
         .find_map(|format| NaiveDateTime::parse_from_str(raw, format).ok())
-        .and_then(|local| tz.from_local_datetime(&local).earliest())
-        .map(|at| at.timestamp_millis())
+        .and_then(|local| local_instant(tz, local))
+}
+
+/// A local time in `tz` (the earlier of two when a clock change repeats it); one a clock change
+/// skips reads with the offset before the change, as clocks that were not moved would show it
+/// (02:30 on a night that jumps from 02:00 to 03:00 is 03:30 after it).
+fn local_instant(tz: &Tz, local: NaiveDateTime) -> Option<i64> {
+    if let Some(at) = tz.from_local_datetime(&local).earliest() {
+        return Some(at.timestamp_millis());
+    }
+    let before = local.checked_sub_signed(TimeDelta::hours(3))?;
+    let offset = tz.offset_from_local_datetime(&before).earliest()?.fix();
+    let at = local.and_local_timezone(offset).single()?;
+    Some(at.timestamp_millis())
 }
 
 fn local_date(tz: &Tz, ms: i64) -> NaiveDate {
@@ -222,6 +236,46 @@ mod tests {
         assert_eq!(range.starts.len(), 3);
         assert_eq!(range.local_iso(range.start()), "2026-03-01T00:00:00+03:00");
         assert_eq!(range.local_iso(range.end), "2026-03-04T00:00:00+03:00");
+    }
+
+    #[test]
+    fn without_from_the_range_is_the_seven_days_that_end_with_to() {
+        // 2026-11-30T10:00:00Z.
+        let now = 1_796_032_800_000;
+        let mut alone = query("", "", "day", "Asia/Riyadh");
+        let range = Range::parse(&alone, now).expect("range");
+        assert_eq!(range.local_iso(range.start()), "2026-11-24T00:00:00+03:00");
+        assert_eq!(range.local_iso(range.end), "2026-12-01T00:00:00+03:00");
+        alone.to = Some("2026-03-08");
+        let range = Range::parse(&alone, now).expect("range");
+        assert_eq!(range.local_iso(range.start()), "2026-03-02T00:00:00+03:00");
+        assert_eq!(range.local_iso(range.end), "2026-03-09T00:00:00+03:00");
+        alone.to = Some("2026-03-08T12:00");
+        let range = Range::parse(&alone, now).expect("range");
+        assert_eq!(range.local_iso(range.start()), "2026-03-02T00:00:00+03:00");
+        alone.to = None;
+        alone.from = Some("2026-11-29");
+        let range = Range::parse(&alone, now).expect("range");
+        assert_eq!(range.starts.len(), 2);
+    }
+
+    #[test]
+    fn a_local_time_a_clock_change_skips_reads_with_the_offset_before_it() {
+        let mut q = query(
+            "2026-03-08T02:30",
+            "2026-03-08T05:00",
+            "hour",
+            "America/New_York",
+        );
+        let range = Range::parse(&q, 0).expect("range");
+        // 02:30 does not exist that night: 02:30 EST is 03:30 EDT, in the 03:00 bucket.
+        assert_eq!(range.local_iso(range.start()), "2026-03-08T03:00:00-04:00");
+        assert_eq!(range.starts.len(), 2);
+        q.from = Some("2026-11-01T01:30");
+        q.to = Some("2026-11-01T03:00");
+        // 01:30 happens twice: the first, in daylight time.
+        let range = Range::parse(&q, 0).expect("range");
+        assert_eq!(range.local_iso(range.start()), "2026-11-01T01:00:00-04:00");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use parley_actors::events::Event;
 
 use super::error::StoreResult;
 use super::team::log_swept;
-use super::{Params, Store, key_list, now_ms};
+use super::{Backend, Params, Store, key_list, now_ms};
 
 /// The reason logged when a customer's message reopens their conversation.
 pub(super) const REOPEN_REASON: &str = "customer_message";
@@ -157,19 +157,26 @@ impl Store {
         candidates: &[String],
     ) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
+        // Each candidate's row stays locked on Postgres until the assignment is committed, so an
+        // agent removed meanwhile is either no candidate or removed after, with the
+        // conversations they hold then released.
+        let lock = Backend::of(&tx).row_lock(false);
+        let sql = format!(
+            "SELECT (SELECT COUNT(*) FROM contacts c WHERE c.business_id = u.business_id \
+             AND c.assignee_id = u.id AND c.status = 'open'), \
+             (SELECT MAX(c.assigned_at) FROM contacts c WHERE c.business_id = u.business_id \
+             AND c.assignee_id = u.id) FROM users u \
+             WHERE u.business_id = $1 AND u.id = $2 AND u.role = 'agent'{lock}"
+        );
         let mut best: Option<(i64, i64, &String)> = None;
         for user in candidates {
-            let load: Option<(i64, Option<i64>)> = sqlx::query_as(
-                "SELECT (SELECT COUNT(*) FROM contacts c WHERE c.business_id = u.business_id \
-                 AND c.assignee_id = u.id AND c.status = 'open'), \
-                 (SELECT MAX(c.assigned_at) FROM contacts c WHERE c.business_id = u.business_id \
-                 AND c.assignee_id = u.id) FROM users u \
-                 WHERE u.business_id = $1 AND u.id = $2 AND u.role = 'agent'",
-            )
-            .bind(&key.business_id)
-            .bind(user)
-            .fetch_optional(&mut *tx)
-            .await?;
+            // Only the backend's lock clause is formatted in; the values are bound.
+            let load: Option<(i64, Option<i64>)> =
+                sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                    .bind(&key.business_id)
+                    .bind(user)
+                    .fetch_optional(&mut *tx)
+                    .await?;
             if let Some((open, last)) = load {
                 let rank = (open, last.unwrap_or_default(), user);
                 if best.as_ref().is_none_or(|b| rank < *b) {

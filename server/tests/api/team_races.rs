@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use crate::both_backends;
 use crate::helpers::*;
+use crate::live::*;
 use crate::team::{CUSTOMER, agent, team};
 
 both_backends!(
@@ -29,6 +30,60 @@ both_backends!(
             assert_eq!(status, 200, "{list}");
             let row = &list["data"]["users"][0];
             assert_eq!(row["assignee"], Value::Null, "round {round}: {row}");
+        }
+    }
+);
+
+both_backends!(
+    a_new_conversation_is_never_given_by_round_robin_to_an_agent_being_removed,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("rr_race").await;
+        let owner = &biz.session.access;
+        let mode = json!({"assignment_mode": "round_robin"});
+        assert_eq!(app.patch("/api/users/profile", mode, owner).await.0, 200);
+        for round in 0..12 {
+            let (id, session) = agent(&app, &biz.session, &format!("rr-race{round}")).await;
+            // Online, so round robin counts them.
+            let _online = WsClient::connect(&app, &session.access).await;
+            // Ten new customers at once: ten round-robin assignments around the removal.
+            let phones: Vec<String> = (0..10)
+                .map(|n| format!("4915100002{round:02}{n}"))
+                .collect();
+            let messages = phones
+                .iter()
+                .map(|phone| {
+                    let mut message = text(phone, &format!("wamid.rr-race-{phone}"), "hi");
+                    message["timestamp"] = json!(chrono::Utc::now().timestamp().to_string());
+                    inbound(&biz.phone_number_id, phone, "C", vec![message])
+                })
+                .collect::<Vec<_>>();
+            let removal = format!("/identity/users/agents/{id}");
+            let (written, removed) = futures_util::join!(
+                futures_util::future::join_all(
+                    messages.iter().map(|m| app.webhook(m, &biz.app_secret))
+                ),
+                app.delete(&removal, owner),
+            );
+            assert!(
+                written.iter().all(|w| w.0 == 200),
+                "round {round}: {written:?}"
+            );
+            assert_eq!(removed.0, 200, "round {round}: {removed:?}");
+            // Round robin runs after the webhooks' answers: any moment later, no conversation is
+            // held by the removed agent.
+            for _ in 0..5 {
+                let (status, list) = app.get("/api/users?status=all&limit=100", owner).await;
+                assert_eq!(status, 200, "{list}");
+                let rows = list["data"]["users"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                for row in &rows {
+                    assert_ne!(row["assignee"]["id"], json!(id), "round {round}: {row}");
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
         }
     }
 );

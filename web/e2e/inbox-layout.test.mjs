@@ -1,12 +1,14 @@
 // The inbox's layout in Chromium against the real server, at 1280 and 390 px, left to right and
 // right to left: the list's tabs take a click with their counts in full, a row with labels fits
-// its box, the chat header isolates a name written the other way and keeps its start, the
-// composer's placeholder keeps to one line, a conversation the list does not hold is named by
-// the row its history answers, message search hits with long names keep the list on screen, and a
-// toast at 390 px covers neither the chat header nor the composer.
+// its box, the chat header isolates a name written the other way and keeps its start, every
+// placeholder (reply and note boxes, search, profile, template form) shows whole on one line, a
+// conversation the list does not hold is named by the row its history answers, message search
+// hits with long names keep the list on screen, and a toast at 390 px covers neither the chat
+// header nor the composer, also with the on-screen keyboard open.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { injectMessage, openInboxAsNewOwner, startBrowser } from './browser.mjs';
+import { assertPlaceholderFits } from './layout.mjs';
 import { api, jsonRequest as json } from './templates.mjs';
 
 const base = `1779${String(Date.now() % 100_000).padStart(5, '0')}`;
@@ -24,6 +26,9 @@ async function useLanguage(page, language) {
   await page.getByRole('menuitem', { name: language === 'ar' ? 'العربية' : 'English' }).click();
   await page.waitForFunction((lang) => document.documentElement.lang === lang, language);
 }
+
+/** A conversation's assignment, refused by the toast tests. */
+const ASSIGNMENT = '**/api/conversation/*/assignment';
 
 /** Whether two client rectangles share any area. */
 const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
@@ -145,25 +150,29 @@ describe('inbox layout', () => {
     await useLanguage(page, 'en');
   });
 
-  it("keeps the composer's placeholder on one line at 390 px, in English and Arabic", async () => {
+  it('shows every placeholder whole on one line at 390 px, in English and Arabic: the reply and note boxes, the search, the profile and the template form', async () => {
+    await api(tokens, '/identity/users/profile', json('PATCH', { appSecret: 'a-secret-the-profile-keeps' }));
     for (const language of ['en', 'ar']) {
       await useLanguage(page, language);
       await page.setViewportSize({ width: 390, height: 800 });
+      const where = (what) => `${what}, ${language} at 390 px`;
       await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${LABELLED.phone}`);
-      const box = page.getByRole('region', { name: LABELLED.name }).getByRole('textbox');
-      await box.waitFor();
-      const { lineHeight, textWidth } = await box.evaluate((textarea) => {
-        const style = getComputedStyle(textarea);
-        const context = document.createElement('canvas').getContext('2d');
-        context.font = `${style.fontSize} ${style.fontFamily}`;
-        return { lineHeight: parseFloat(style.lineHeight), textWidth: context.measureText(textarea.placeholder).width };
-      });
-      const placeholder = await placeholderBox(page);
-      const textarea = await box.boundingBox();
-      const where = `${language} at 390 px`;
-      assert.ok(placeholder.height < lineHeight * 1.5, `the placeholder is one line (${where}): ${placeholder.height} px for lines of ${lineHeight} px`);
-      assert.ok(placeholder.y >= textarea.y && placeholder.y + placeholder.height <= textarea.y + textarea.height, `the placeholder is not cut off below (${where})`);
-      assert.ok(textWidth <= placeholder.width, `the placeholder shows whole (${where}): ${textWidth} px of text in ${placeholder.width} px`);
+      const pane = page.getByRole('region', { name: LABELLED.name });
+      await pane.getByRole('textbox').waitFor();
+      await assertPlaceholderFits(page, pane.getByRole('textbox'), where('the reply box'));
+      await pane.getByRole('radio', { name: /^(Note|ملاحظة)$/ }).click();
+      await pane.getByRole('button', { name: /^(Add note|إضافة ملاحظة)$/ }).waitFor();
+      await assertPlaceholderFits(page, pane.getByRole('textbox'), where('the note box'));
+      await pane.getByRole('button', { name: /^(Back to chats|العودة إلى المحادثات)$/ }).click();
+      await assertPlaceholderFits(page, page.getByRole('searchbox'), where('the search box'));
+      await page.goto('/edit-profile');
+      const secret = page.locator('input[placeholder]:not([placeholder=""])');
+      await secret.first().waitFor();
+      for (const box of await secret.all()) await assertPlaceholderFits(page, box, where('the profile'));
+      await page.goto('/template');
+      await page.getByRole('button', { name: /^(Add button|إضافة زر)$/ }).click();
+      await page.getByRole('menuitem', { name: /^(Visit website|زيارة الموقع)$/ }).click();
+      await assertPlaceholderFits(page, page.locator('input[type="url"]'), where('the template button'));
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     await useLanguage(page, 'en');
@@ -179,13 +188,19 @@ describe('inbox layout', () => {
     assert.equal(await page.getByRole('button', { name: SNOOZED.name }).count(), 0, 'the open list does not hold it');
   });
 
-  it("shows a chat toast at 390 px clear of the header and the composer, and lets clicks through", async () => {
-    await useLanguage(page, 'en');
-    await page.setViewportSize({ width: 390, height: 800 });
+  /** A conversation at 390 px whose assignment changes the server refuses: each one toasts. */
+  async function openWithRefusedAssignment(height) {
+    await page.setViewportSize({ width: 390, height });
     await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${LABELLED.phone}`);
     const pane = page.getByRole('region', { name: LABELLED.name });
     await pane.getByRole('textbox').waitFor();
-    await page.route('**/api/conversation/*/assignment', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Assignment is down"}' }));
+    await page.route(ASSIGNMENT, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"Assignment is down"}' }));
+    return pane;
+  }
+
+  it("shows a chat toast at 390 px clear of the header and the composer, and lets clicks through", async () => {
+    await useLanguage(page, 'en');
+    const pane = await openWithRefusedAssignment(800);
     await pane.getByRole('combobox', { name: 'Assignee' }).selectOption('');
     const toast = page.getByRole('alert').filter({ hasText: 'Assignment is down' });
     await toast.waitFor();
@@ -195,12 +210,63 @@ describe('inbox layout', () => {
       const under = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
       return { toast: box, header: rect(document.querySelector('.chat-header')), composer: rect(document.querySelector('.composer')), height: window.innerHeight, takesClicks: element.contains(under) };
     });
-    await page.unroute('**/api/conversation/*/assignment');
+    await page.unroute(ASSIGNMENT);
     assert.ok(layout.toast.top >= 0 && layout.toast.bottom <= layout.height, `the toast shows on the screen: ${JSON.stringify(layout)}`);
     assert.ok(!overlap(layout.toast, layout.header), `the toast leaves the header's controls uncovered: ${JSON.stringify(layout)}`);
     assert.ok(!overlap(layout.toast, layout.composer), `the toast leaves the composer uncovered: ${JSON.stringify(layout)}`);
     assert.equal(layout.takesClicks, false, 'a click on the toast reaches what lies under it');
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('keeps a chat toast above the on-screen keyboard at 390 px, following the visual viewport as it shrinks and scrolls', async () => {
+    await useLanguage(page, 'en');
+    const pane = await openWithRefusedAssignment(844);
+    const meta = await page.locator('meta[name="viewport"]').getAttribute('content');
+    assert.match(meta, /interactive-widget=resizes-content/, 'Chrome on Android shrinks the layout for the keyboard, so the composer stays above it');
+    // A fresh toast each time (the one showing is marked old: the new one replaces it), without
+    // scrolling the header's select into view, which would move the visual viewport.
+    const toast = page.getByRole('alert').filter({ hasText: 'Assignment is down' }).and(page.locator(':not([data-old])'));
+    const placement = async () => {
+      await pane.getByRole('combobox', { name: 'Assignee' }).evaluate((select) => {
+        for (const shown of document.querySelectorAll('.toast')) shown.setAttribute('data-old', '');
+        select.value = '';
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+      await toast.waitFor();
+      return toast.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const { offsetTop, height } = window.visualViewport;
+        return { top: box.top, bottom: box.bottom, visibleTop: offsetTop, visibleBottom: offsetTop + height, composerTop: document.querySelector('.composer').getBoundingClientRect().top };
+      });
+    };
+    const assertInView = (layout, where) => {
+      assert.ok(layout.top >= layout.visibleTop - 0.5 && layout.bottom <= layout.visibleBottom + 0.5, `the toast shows in the visual viewport (${where}): ${JSON.stringify(layout)}`);
+      assert.ok(layout.bottom <= layout.composerTop + 0.5, `the toast stays above the composer (${where}): ${JSON.stringify(layout)}`);
+    };
+    // Chromium on a desktop has no on-screen keyboard; a page zoom shrinks the visual viewport the
+    // same way (the layout viewport, where fixed elements are placed, keeps its size).
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 2 });
+      await page.waitForFunction(() => window.visualViewport.height < window.innerHeight * 0.6);
+      const shrunk = await placement();
+      assert.ok(shrunk.composerTop > shrunk.visibleBottom, `the composer is out of view below, as under a keyboard: ${JSON.stringify(shrunk)}`);
+      assertInView(shrunk, 'the visual viewport shrunk');
+      await page.mouse.move(20, 20);
+      await page.mouse.wheel(0, 300);
+      await page.waitForFunction(() => window.visualViewport.offsetTop > 100);
+      assertInView(await placement(), 'the visual viewport scrolled down');
+      await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 1 });
+      await page.waitForFunction(() => window.visualViewport.height === window.innerHeight);
+      const restored = await placement();
+      assertInView(restored, 'the keyboard closed');
+      assert.ok(restored.composerTop - restored.bottom < 20, `the toast is back just above the composer: ${JSON.stringify(restored)}`);
+    } finally {
+      await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 1 });
+      await cdp.detach();
+      await page.unroute(ASSIGNMENT);
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   it('keeps the list inside the screen while message hits show at 390 px, long names and snippets cut with an ellipsis, in English and Arabic', async () => {
@@ -246,25 +312,3 @@ describe('inbox layout', () => {
     await useLanguage(page, 'en');
   });
 });
-
-/** The composer's placeholder as Chromium lays it out (inside the textarea's own shadow tree). */
-async function placeholderBox(page) {
-  const cdp = await page.context().newCDPSession(page);
-  const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
-  const find = (node, test) => {
-    if (test(node)) return node;
-    for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])]) {
-      const found = find(child, test);
-      if (found) return found;
-    }
-    return null;
-  };
-  const textarea = find(root, (node) => node.nodeName === 'TEXTAREA');
-  const pseudo = (node) => (node.attributes ?? []).join(' ').includes('placeholder') && node.nodeName === 'DIV';
-  const placeholder = find(textarea, pseudo);
-  assert.ok(placeholder, 'the textarea has a placeholder');
-  const { model } = await cdp.send('DOM.getBoxModel', { nodeId: placeholder.nodeId });
-  await cdp.detach();
-  const [x, y] = model.border;
-  return { x, y, width: model.width, height: model.height };
-}

@@ -1,12 +1,16 @@
 // Screens at 390 px in Arabic, right to left, holding Latin text: the profile's agent list shows
 // "@username · email" in their own order, its label rows keep Save and Delete side by side, the
-// sender's country name shows whole, and the composer's "Add note" keeps to one line.
+// sender's country name shows whole, the composer's "Add note" keeps to one line, and WhatsApp's
+// errors on a message read in Arabic inside their bubbles on both themes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { injectMessage, newAccount, openInboxAsNewOwner, startBrowser } from './browser.mjs';
+import { contrast } from './layout.mjs';
 import { api, jsonRequest as json } from './templates.mjs';
 
 const CUSTOMER = { phone: `1776${String(Date.now() % 1_000_000).padStart(6, '0')}`, name: 'Nadim Note' };
+const ERRORS_CUSTOMER = { phone: `1775${String(Date.now() % 1_000_000).padStart(6, '0')}`, name: 'Rana Errors' };
+const DETAILS = 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
 const LABELS = [
   ['Billing', '#1d76db'],
   ['VIP', '#fbca04'],
@@ -86,6 +90,74 @@ describe('narrow screens in Arabic', () => {
     });
     // About 20 px for the arrow.
     assert.ok(fit.needed + 20 <= fit.width, `"${fit.text}" needs ${fit.needed} px and the arrow; the box is ${fit.width} px`);
+  });
+
+  it("says why WhatsApp failed a message in Arabic, inside its bubble, on both themes", async () => {
+    const unsupported = { code: 131051, title: 'Message type unknown', message: 'Message type unknown', error_data: { details: 'Message type is currently not supported.' } };
+    await injectMessage(tokens, ERRORS_CUSTOMER.phone, ERRORS_CUSTOMER.name, { message: { type: 'unsupported', errors: [unsupported] } });
+    // The sandbox fails no send it is given: a failed one, as a `failed` status leaves it, is added
+    // to the history's answer.
+    const history = (url) => url.pathname === `/api/conversation/${ERRORS_CUSTOMER.phone}`;
+    await page.route(
+      history,
+      async (route) => {
+        const answer = await (await route.fetch()).json();
+        const failed = {
+          message_id: 'wamid.failed-send',
+          timestamp: new Date().toISOString(),
+          status: 'failed',
+          direction: 'outgoing',
+          type: 'text',
+          content: { text: 'Your parcel is on its way' },
+          is_read: true,
+          sender_name: 'Ann',
+          conversation_id: answer.conversation_id,
+          error: { code: 131047, title: 'Re-engagement message', message: 'Re-engagement message', error_data: { details: DETAILS } },
+        };
+        await route.fulfill({ json: { ...answer, messages: [...answer.messages, failed] } });
+      },
+    );
+    const { phoneNumberId } = await api(tokens, '/api/config');
+    try {
+      for (const theme of ['dark', 'light']) {
+        await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+        await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${ERRORS_CUSTOMER.phone}`);
+        const pane = page.getByRole('region', { name: ERRORS_CUSTOMER.name });
+        const notes = pane.getByRole('note');
+        await notes.nth(1).waitFor();
+        const shown = await notes.evaluateAll((elements) =>
+          elements.map((note) => {
+            const bubble = note.closest('.bubble');
+            const rect = (element) => element.getBoundingClientRect().toJSON();
+            return {
+              headline: note.querySelector('p').textContent,
+              note: rect(note),
+              bubble: rect(bubble),
+              color: getComputedStyle(note.querySelector('p')).color,
+              background: getComputedStyle(bubble).backgroundColor,
+              pageWidth: document.documentElement.scrollWidth,
+            };
+          }),
+        );
+        const where = `${theme} theme`;
+        assert.match(shown[0].headline, /لا يمرّر واتساب هذا النوع من الرسائل/, `the customer's unsupported message says why in Arabic (${where})`);
+        assert.match(shown[1].headline, /مرّ أكثر من 24 ساعة على آخر رسالة من العميل: أرسل قالبًا/, `the failed send says why in Arabic (${where})`);
+        for (const note of shown) {
+          assert.doesNotMatch(note.headline, /[A-Za-z]/, `no English in the headline (${where}): ${note.headline}`);
+          assert.ok(note.note.left >= note.bubble.left - 0.5 && note.note.right <= note.bubble.right + 0.5, `the line stays in its bubble (${where}): ${JSON.stringify(note)}`);
+          assert.ok(note.pageWidth <= 390, `the page does not scroll sideways (${where})`);
+          assert.ok(contrast(note.color, note.background) >= 4.5, `the line reads at 4.5:1 or more on its bubble (${where}): ${note.color} on ${note.background}`);
+        }
+        const failedNote = notes.nth(1);
+        await failedNote.getByText('خطأ واتساب 131047').click();
+        const words = failedNote.getByText(DETAILS);
+        await words.waitFor();
+        assert.equal(await words.evaluate((element) => getComputedStyle(element).direction), 'ltr', "WhatsApp's English keeps its own direction");
+      }
+    } finally {
+      await page.unroute(history);
+      await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    }
   });
 
   it('keeps "Add note" on one line', async () => {

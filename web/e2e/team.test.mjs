@@ -89,7 +89,7 @@ describe('team inbox', () => {
 
     // A note from Kim reaches Lou live, and never the customer.
     await a.pane.getByRole('radio', { name: 'Note' }).click();
-    await a.pane.getByRole('textbox', { name: 'Note for the team (@username mentions)' }).fill(`@${lou.username} she ordered twice`);
+    await a.pane.getByRole('textbox', { name: 'Team note, @ to mention' }).fill(`@${lou.username} she ordered twice`);
     await a.pane.getByRole('button', { name: 'Add note' }).click();
     await a.pane.getByRole('article', { name: 'Note by Kim Agent' }).filter({ hasText: 'she ordered twice' }).waitFor();
     await b.pane.getByRole('article', { name: 'Note by Kim Agent' }).filter({ hasText: 'she ordered twice' }).waitFor();

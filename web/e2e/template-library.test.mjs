@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BASE_URL, openCustomerConversation, openInboxAsNewOwner, startBrowser } from './browser.mjs';
+import { contrast } from './layout.mjs';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -55,19 +56,6 @@ function runsLeftToRight(locator) {
     const end = charRect(last, last.data.trimEnd().length - 1);
     return Math.abs(start.top - end.top) < 2 && end.left > start.left;
   });
-}
-
-/** The WCAG contrast ratio of two `rgb(…)` colours. */
-function contrast(first, second) {
-  const luminance = (colour) => {
-    const [r, g, b] = colour.match(/[\d.]+/g).slice(0, 3).map((value) => {
-      const c = Number(value) / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
-  return (light + 0.05) / (dark + 0.05);
 }
 
 describe('template library', () => {

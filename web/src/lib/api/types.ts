@@ -119,11 +119,15 @@ export interface AdReferral {
   ctwa_clid?: string;
 }
 
-/** An error WhatsApp attached to a message (e.g. an unsupported kind). */
+/**
+ * A Cloud API error: one WhatsApp attached to a customer's message it could not pass on (an
+ * unsupported kind), or the reason a sent message failed (its `error`).
+ */
 export interface ProviderError {
   code?: number;
   title?: string;
   message?: string;
+  error_data?: { details?: string };
 }
 
 export interface OrderItem {

@@ -1,15 +1,18 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ToastContext, TOAST_MS, type ShowToast } from './toast-context';
 import { withToast, type Toast } from './toast-list';
+import { useToastsInView } from './use-toasts-above';
 
 /**
  * Shows toasts newest first. The stack is a manual popover: the browser's top layer, where an open
  * <dialog> also lives, so re-showing it after each change puts it above any dialog and its backdrop.
+ * It stays above the on-screen keyboard (use-toasts-above.ts).
  */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
   const stack = useRef<HTMLDivElement>(null);
+  useToastsInView();
 
   const show = useCallback<ShowToast>((text, kind = 'info', durationMs = TOAST_MS) => {
     const id = nextId.current++;

@@ -94,7 +94,7 @@ describe('chat pane for a team', () => {
     const { requests } = renderPane({ [`POST /api/conversation/${PHONE}/notes`]: () => json(posted, 201) });
     await screen.findByRole('log', { name: 'Messages' });
     await userEvent.click(screen.getByRole('radio', { name: 'Note' }));
-    await userEvent.type(screen.getByRole('textbox', { name: 'Note for the team (@username mentions)' }), 'Call her back{Enter}');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Team note, @ to mention' }), 'Call her back{Enter}');
     expect(await screen.findByRole('article', { name: 'Note by Me' })).toHaveTextContent('Call her back');
     expect(requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes')).map((r) => r.body)).toEqual([{ text: 'Call her back' }]);
     expect(requests.some((r) => r.path === '/api/send-message')).toBe(false);
@@ -143,7 +143,7 @@ describe('chat pane for a team', () => {
     expect(realtime.presences).toEqual([{ channel: `pn_${BSUID}`, state: 'viewing' }]);
 
     await userEvent.click(screen.getByRole('radio', { name: 'Note' }));
-    await userEvent.type(screen.getByRole('textbox', { name: 'Note for the team (@username mentions)' }), 'Prefers mornings{Enter}');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Team note, @ to mention' }), 'Prefers mornings{Enter}');
     expect(await screen.findByRole('article', { name: 'Note by Me' })).toHaveTextContent('Prefers mornings');
     expect(requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes')).map((r) => r.path)).toEqual([`/api/conversation/${BSUID}/notes`]);
 

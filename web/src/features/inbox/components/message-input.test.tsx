@@ -58,7 +58,7 @@ describe('composer', () => {
     const { onSend, onNote, onTyping } = renderInput(true);
     await userEvent.click(screen.getByRole('radio', { name: 'Note' }));
     expect(screen.queryByRole('button', { name: 'Attach files' })).not.toBeInTheDocument();
-    const box = screen.getByRole('textbox', { name: 'Note for the team (@username mentions)' });
+    const box = screen.getByRole('textbox', { name: 'Team note, @ to mention' });
     await userEvent.type(box, 'call back @bo {Enter}');
     expect(onNote).toHaveBeenCalledWith('call back @bo');
     expect(onSend).not.toHaveBeenCalled();

@@ -112,13 +112,13 @@ describe('cards for the newer kinds', () => {
 
   it('adds a warning line for errors that came with a message', () => {
     show(message('text', { text: 'hi', errors: [{ code: 131051, title: 'Message type unknown' }] }));
-    expect(screen.getByRole('note')).toHaveTextContent('Message type unknown');
+    expect(screen.getByRole('note')).toHaveTextContent('WhatsApp does not pass this kind of message on');
   });
 
   it('never leaves a bubble blank: unsupported, unknown and empty kinds say so', () => {
     show(message('unsupported', { text: null, errors: [{ code: 131051, title: 'Message type unknown' }] } as unknown as Message['content']));
     expect(screen.getByText('Unsupported message')).toBeInTheDocument();
-    expect(screen.getByRole('note')).toHaveTextContent('Message type unknown');
+    expect(screen.getByRole('note')).toHaveTextContent('ask the customer to send it another way');
   });
 
   it.each([

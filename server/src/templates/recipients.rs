@@ -1,6 +1,7 @@
 //! Phone numbers, and each one's template variables, from a recipient file for bulk sends: csv,
 //! xls or xlsx.
 //!
+//! A csv's separator is a comma, or the semicolon or tab its first line holds more of.
 //! The number column is the one headed `PhoneNumber` (any case); a spreadsheet may also head it
 //! `phone` or `phoneNumber`. Without such a header the first column is read, and a first row
 //! that is not a number is taken as a header. Each value is a phone number as people write it
@@ -107,6 +108,7 @@ fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Parse
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
+        .delimiter(delimiter(bytes))
         .from_reader(bytes);
     let mut record = csv::ByteRecord::new();
     let mut row = 0u64;
@@ -119,6 +121,31 @@ fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Parse
         collector.row(row, cells, CSV_HEADERS)?;
     }
     Ok(collector.done())
+}
+
+/// The separator of a csv's cells: a comma, or the semicolon or tab that its first line holds
+/// more of outside quotes (a spreadsheet saving csv where the decimal mark is a comma, or as
+/// "tab-separated", writes these).
+fn delimiter(bytes: &[u8]) -> u8 {
+    let mut counts = [0usize; 3];
+    let mut quoted = false;
+    for &byte in bytes {
+        match byte {
+            b'\n' if !quoted => break,
+            b'"' => quoted = !quoted,
+            b',' if !quoted => counts[0] += 1,
+            b';' if !quoted => counts[1] += 1,
+            b'\t' if !quoted => counts[2] += 1,
+            _ => {}
+        }
+    }
+    let (mut best, mut most) = (b',', counts[0]);
+    for (separator, count) in [(b';', counts[1]), (b'\t', counts[2])] {
+        if count > most {
+            (best, most) = (separator, count);
+        }
+    }
+    best
 }
 
 /// An xls is not compressed, but calamine makes a dense grid of each sheet: the first sheet's
@@ -263,6 +290,30 @@ mod tests {
         let parsed = csv("Numbers\n15551234567\n");
         assert_eq!(parsed.numbers, ["15551234567"]);
         assert!(parsed.skipped.is_empty());
+    }
+
+    #[test]
+    fn semicolon_and_tab_separated_files_are_read_by_their_first_line() {
+        for separator in [";", "\t"] {
+            let text = format!(
+                "Name{separator}PhoneNumber{separator}1\nOmar{separator}\"+44 7700 900123\"{separator}\
+                 \"Omar, Jr.\"\nSheena{separator}+1 555 010 0002{separator}Sheena\n"
+            );
+            let reading = Reading {
+                region: None,
+                variables: vec!["1".into()],
+            };
+            let parsed = parse(FileType::Csv, text.as_bytes(), reading).expect("parses");
+            assert_eq!(
+                parsed.numbers,
+                ["447700900123", "15550100002"],
+                "{separator:?}"
+            );
+            assert_eq!(parsed.variables["447700900123"]["1"], "Omar, Jr.");
+        }
+        // Commas stay the separator when the first line has as many, or a semicolon is quoted.
+        let parsed = csv("\"Name; full\",PhoneNumber\nA,201001234567\n");
+        assert_eq!(parsed.numbers, ["201001234567"]);
     }
 
     #[test]

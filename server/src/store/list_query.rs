@@ -4,6 +4,7 @@
 //! and paged.
 
 use super::Backend;
+use super::list_anywhere::anywhere;
 use super::list_filter::{AssigneeFilter, ListFilter, ListSearch};
 use super::search::{Documents, word_match};
 use super::search_index::CONTACT;
@@ -38,7 +39,7 @@ impl PageQuery {
     }
 
     /// Binds `value` as the next text value; answers its placeholder.
-    fn text(&mut self, value: impl Into<String>) -> String {
+    pub(super) fn text(&mut self, value: impl Into<String>) -> String {
         let placeholder = self.next();
         self.texts.push(value.into());
         placeholder
@@ -52,18 +53,6 @@ fn after_prefix(digits: &str) -> Option<String> {
     let last = kept.chars().last()?;
     let next = char::from_digit(last.to_digit(10)? + 1, 10)?;
     Some(format!("{}{next}", &kept[..kept.len() - 1]))
-}
-
-/// A `LIKE` pattern that finds `typed`, lower-cased, anywhere.
-fn anywhere(typed: &str) -> String {
-    format!(
-        "%{}%",
-        typed
-            .to_lowercase()
-            .replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_")
-    )
 }
 
 /// A range of the contacts' primary key per prefix, on the column `phone`; `LIKE` keeps each
@@ -296,19 +285,20 @@ pub(super) fn page_query(
             listed(&mut q, backend, &business, filter, &mut conditions)
         }
         // What the search found, or when it found nothing, the typed text anywhere in the
-        // lower-cased name or number (as the list has always matched).
+        // name or number (`list_anywhere`).
         (search, _) => {
             let found = found(&mut q, backend, &business, search);
-            let pattern = q.text(anywhere(&filter.typed));
             steps.push(format!("found(phone) AS ({found})"));
             // The fallback's LIMIT is 0 when the search found someone: a `NOT EXISTS` in its
             // WHERE would be tested on each of the business's contacts by SQLite.
+            let most = format!(
+                "CASE WHEN EXISTS (SELECT 1 FROM found) THEN 0 ELSE {} END",
+                i64::MAX
+            );
+            let anywhere = anywhere(&mut q, backend, &business, &filter.typed, &most);
             steps.push(format!(
                 "matched(phone) AS (SELECT phone FROM found UNION ALL SELECT phone FROM \
-                 (SELECT phone FROM contacts WHERE business_id = {business} \
-                 AND (LOWER(name) LIKE {pattern} ESCAPE '\\' OR phone LIKE {pattern} ESCAPE '\\') \
-                 LIMIT CASE WHEN EXISTS (SELECT 1 FROM found) THEN 0 ELSE {} END) anywhere)",
-                i64::MAX
+                 ({anywhere}) anywhere)"
             ));
             conditions.extend(carries_label(&mut q, filter));
             let from = format!(

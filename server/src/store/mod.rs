@@ -65,6 +65,7 @@ mod ingest;
 mod internal;
 mod labelled;
 mod labels;
+mod list_anywhere;
 mod list_filter;
 mod list_query;
 mod logins;

@@ -37,6 +37,7 @@ mod kinds;
 mod labels;
 mod labels_races;
 mod limits;
+mod list_anywhere;
 mod list_common_names;
 mod list_search;
 mod live;

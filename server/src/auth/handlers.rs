@@ -126,10 +126,11 @@ pub struct LoginRequest {
 }
 
 /// The client address login and registration throttling count against: the last entry of the
-/// configured proxy header (the one the trusted proxy added), else the TCP peer.
+/// configured proxy header's last line (the one the trusted proxy added: some, like HAProxy, add
+/// a line of their own after any the client sent), else the TCP peer.
 pub fn client_address(req: &HttpRequest, header: &str) -> String {
     let forwarded = (!header.is_empty())
-        .then(|| req.headers().get(header))
+        .then(|| req.headers().get_all(header).last())
         .flatten()
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.rsplit(',').next())

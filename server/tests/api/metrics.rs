@@ -117,6 +117,18 @@ both_backends!(
                 .is_some_and(|d| d.contains("allow"))
         );
 
+        // A proxy that adds its own header line after the client's: the last line is the
+        // proxy's, and a client cannot pass as loopback by sending a line of its own.
+        let response = app
+            .client
+            .get(app.url("/metrics"))
+            .header("X-Forwarded-For", "127.0.0.1")
+            .header("X-Forwarded-For", "203.0.113.7")
+            .send()
+            .await
+            .expect("metrics answered");
+        assert_eq!(response.status().as_u16(), 403);
+
         for allowed in ["127.0.0.1", "198.51.100.20"] {
             let (status, body) = scrape(&app, Some(allowed)).await;
             assert_eq!(status, 200, "{allowed}: {body}");

@@ -1,6 +1,6 @@
-//! Phone numbers as people write them (`+44 7700 900123`, `(555) 010-0002`, `00966 50 123 4567`,
-//! Arabic-Indic digits), read with libphonenumber's metadata into the E.164 digits Parley keeps
-//! (country code first, no `+`).
+//! Phone numbers as people write them (`+44 7700 900123`, `+44 (0) 7700 900123`,
+//! `(555) 010-0002`, `00966 50 123 4567`, `tel:+447700900123`, Arabic-Indic digits), read with
+//! libphonenumber's metadata into the E.164 digits Parley keeps (country code first, no `+`).
 //!
 //! A number written with `+` or `00` is international. One that starts with a trunk prefix (`0`)
 //! or an area code in parentheses is read first as a national number of the default region (the
@@ -43,15 +43,16 @@ pub fn region_of(digits: &str) -> Option<Region> {
 /// The E.164 digits of `raw`, read as described above; Arabic-Indic digits count as digits.
 pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidPhone> {
     let invalid = || InvalidPhone(raw.trim().to_string());
-    let text: String = raw
-        .trim()
+    let text: String = without_tel_scheme(raw.trim())
         .chars()
         .map(|c| ascii_digit(c).unwrap_or(c))
         .collect();
+    // `+44 (0) 7700 900123`: the trunk prefix a national reader would dial, in parentheses.
     let international = match text.strip_prefix("00") {
         Some(rest) => Some(format!("+{rest}")),
         None => text.starts_with('+').then(|| text.clone()),
-    };
+    }
+    .map(|text| text.replace("(0)", ""));
     // The region the text may be a national number of: none when it is too long to be one.
     let home = region.filter(|region| may_be_national(*region, &text));
     let national =
@@ -68,6 +69,16 @@ pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidP
     let number = number.ok_or_else(invalid)?;
     let digits = number.format().mode(Mode::E164).to_string();
     Ok(digits.trim_start_matches('+').to_string())
+}
+
+/// A `tel:` URI's number (`tel:+447700900123;ext=2` → `+447700900123`); other text as it is.
+fn without_tel_scheme(text: &str) -> &str {
+    match text.get(..4) {
+        Some(scheme) if scheme.eq_ignore_ascii_case("tel:") => {
+            text[4..].split(';').next().unwrap_or_default()
+        }
+        _ => text,
+    }
 }
 
 /// The `first` reading of a number when it is valid; else the `other` when that one is; else
@@ -229,6 +240,10 @@ mod tests {
             ("201001234567", "201001234567"),
             ("15551234567", "15551234567"),
             ("4917000000", "4917000000"),
+            ("+44 (0) 7700 900124", "447700900124"),
+            ("0044 (0)7700 900124", "447700900124"),
+            ("tel:+447700900125", "447700900125"),
+            ("TEL:+44-7700-900125;ext=12", "447700900125"),
         ] {
             assert_eq!(e164_digits(raw, us).expect(raw), digits, "{raw}");
         }

@@ -10,6 +10,10 @@ use crate::customer::CustomerKey;
 use crate::phone::Region;
 use crate::templates::recipient_limits::{Bounds, Limit};
 
+/// The headers of the number column (compared lower-cased): the spec's `PhoneNumber` and the
+/// `phone` spreadsheets and exports often use.
+const NUMBER_HEADERS: &[&str] = &["phonenumber", "phone"];
+
 /// Why a row was skipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -76,7 +80,6 @@ impl Collector {
         &mut self,
         row: u64,
         cells: impl Iterator<Item = std::borrow::Cow<'a, str>>,
-        headers: &[&str],
     ) -> Result<(), Limit> {
         self.bounds.row()?;
         let bounds = &self.bounds;
@@ -87,7 +90,7 @@ impl Collector {
         let Some(column) = self.column else {
             let header = cells
                 .iter()
-                .position(|c| headers.contains(&c.trim().to_ascii_lowercase().as_str()));
+                .position(|c| NUMBER_HEADERS.contains(&c.trim().to_ascii_lowercase().as_str()));
             self.column = Some(header.unwrap_or(0));
             match (header, cells.first()) {
                 (None, Some(first)) if self.recipient(first.trim()).is_some() => {

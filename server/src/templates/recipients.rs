@@ -2,8 +2,8 @@
 //! xls or xlsx.
 //!
 //! A csv's separator is a comma, or the semicolon or tab its first line holds more of.
-//! The number column is the one headed `PhoneNumber` (any case); a spreadsheet may also head it
-//! `phone` or `phoneNumber`. Without such a header the first column is read, and a first row
+//! The number column is the one headed `PhoneNumber` or `phone` (any case), in a csv as in a
+//! spreadsheet. Without such a header the first column is read, and a first row
 //! that is not a number is taken as a header. Each value is a phone number as people write it
 //! (read by `phone` with the business's region) or a BSUID (`US.13491208655302741918`). Columns
 //! headed with one of the variable names asked for (see `variables`) give that row's values.
@@ -78,9 +78,6 @@ fn excel(err: impl std::error::Error + Send + Sync + 'static) -> ParseError {
     ParseError::Excel(err.into())
 }
 
-const CSV_HEADERS: &[&str] = &["phonenumber"];
-const SHEET_HEADERS: &[&str] = &["phonenumber", "phone"];
-
 /// Reads the recipients of `bytes`, a file of type `kind`.
 pub fn parse(kind: FileType, bytes: &[u8], reading: Reading) -> Result<Recipients, ParseError> {
     let collector = Collector::new(reading);
@@ -118,7 +115,7 @@ fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Parse
     {
         row += 1;
         let cells = record.iter().map(|cell| String::from_utf8_lossy(cell));
-        collector.row(row, cells, CSV_HEADERS)?;
+        collector.row(row, cells)?;
     }
     Ok(collector.done())
 }
@@ -161,7 +158,7 @@ fn parse_xls(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Parse
     let first_row = range.start().map(|(row, _)| u64::from(row)).unwrap_or(0);
     for (i, cells) in range.rows().enumerate() {
         let cells = cells.iter().map(cell_text);
-        collector.row(first_row + i as u64 + 1, cells, SHEET_HEADERS)?;
+        collector.row(first_row + i as u64 + 1, cells)?;
     }
     Ok(collector.done())
 }
@@ -183,11 +180,7 @@ fn parse_xlsx(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Pars
         let (at_row, at_column) = cell.get_position();
         if row != Some(at_row) {
             if let Some(done) = row {
-                collector.row(
-                    u64::from(done) + 1,
-                    cells.iter().map(cell_text),
-                    SHEET_HEADERS,
-                )?;
+                collector.row(u64::from(done) + 1, cells.iter().map(cell_text))?;
             }
             row = Some(at_row);
             cells.clear();
@@ -208,11 +201,7 @@ fn parse_xlsx(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Pars
         cells[column] = Data::from(cell.get_value().clone());
     }
     if let Some(done) = row {
-        collector.row(
-            u64::from(done) + 1,
-            cells.iter().map(cell_text),
-            SHEET_HEADERS,
-        )?;
+        collector.row(u64::from(done) + 1, cells.iter().map(cell_text))?;
     }
     Ok(collector.done())
 }
@@ -290,6 +279,17 @@ mod tests {
         let parsed = csv("Numbers\n15551234567\n");
         assert_eq!(parsed.numbers, ["15551234567"]);
         assert!(parsed.skipped.is_empty());
+    }
+
+    #[test]
+    fn a_csv_column_headed_phone_is_the_number_column_wherever_it_is() {
+        let reading = Reading {
+            region: None,
+            variables: vec!["1".into()],
+        };
+        let text = "Name,Phone,1\nOmar,+44 7700 900123,Omar\nSheena,15550100002,Sheena\n";
+        let parsed = parse(FileType::Csv, text.as_bytes(), reading).expect("parses");
+        assert_eq!(parsed.numbers, ["447700900123", "15550100002"]);
     }
 
     #[test]

@@ -31,10 +31,15 @@ async fn quote_of(
     }))
 }
 
-/// What a reply shows of the message it answers.
+/// What a reply shows of the message it answers: its text, else its caption, else its file's
+/// name (a document without a caption).
 fn quote(kind: &str, content: &Value, direction: &str) -> Value {
     let (text, caption) = preview(content);
-    json!({"type": kind, "text": text.or(caption), "direction": direction})
+    let filename = || {
+        let name = content.get(kind)?.get("filename")?.as_str()?;
+        Some(name.to_string()).filter(|name| !name.trim().is_empty())
+    };
+    json!({"type": kind, "text": text.or(caption).or_else(filename), "direction": direction})
 }
 
 /// Adds `quoted` to a content's `context` when its `id` names one of `earlier`, the messages of

@@ -196,3 +196,40 @@ both_backends!(
         assert_eq!(status, 404);
     }
 );
+
+both_backends!(
+    a_reply_to_a_document_without_a_caption_quotes_its_file_name,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("quotefile").await;
+        let document = |id: &str, name: &str| {
+            from_customer(
+                id,
+                "document",
+                json!({"id": "media-doc", "filename": name,
+                                                 "mime_type": "application/pdf"}),
+            )
+        };
+        let reply = |id: &str, to: &str| {
+            let mut reply = from_customer(id, "text", json!({"body": "this one?"}));
+            reply["context"] = json!({"from": CUSTOMER, "id": to});
+            reply
+        };
+        // Stored before the reply, and in the same delivery as it.
+        deliver(&app, &biz, vec![document("wamid.doc1", "invoice-114.pdf")]).await;
+        deliver(&app, &biz, vec![reply("wamid.re1", "wamid.doc1")]).await;
+        let both = vec![
+            document("wamid.doc2", "menu.pdf"),
+            reply("wamid.re2", "wamid.doc2"),
+        ];
+        deliver(&app, &biz, both).await;
+        let messages = history(&app, &biz).await;
+        for (reply, name) in [("wamid.re1", "invoice-114.pdf"), ("wamid.re2", "menu.pdf")] {
+            assert_eq!(
+                by_id(&messages, reply)["content"]["context"]["quoted"],
+                json!({"type": "document", "text": name, "direction": "incoming"}),
+                "{reply}"
+            );
+        }
+    }
+);

@@ -95,12 +95,14 @@ fn taken(err: sqlx::Error, shortcut: &str) -> Error {
 }
 
 impl Store {
-    /// The business's canned replies, by shortcut.
+    /// The business's canned replies, by shortcut (case aside) in code point order on both
+    /// backends: sorted here, not by Postgres's collation (see `labels::all_labels`).
     pub async fn canned_replies(&self, business_id: &str) -> StoreResult<Vec<CannedReply>> {
-        let rows: Vec<CannedRow> = sqlx::query_as(canned_select!("ORDER BY c.shortcut_key"))
+        let mut rows: Vec<CannedRow> = sqlx::query_as(canned_select!(""))
             .bind(business_id)
             .fetch_all(&self.pool)
             .await?;
+        rows.sort_by_cached_key(|row| row.shortcut.to_lowercase());
         Ok(rows.into_iter().map(CannedReply::from).collect())
     }
 

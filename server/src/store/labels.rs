@@ -29,17 +29,20 @@ fn name_taken(name: &str) -> Error {
     Error::Conflict(format!("A label named {name} already exists"))
 }
 
-/// The business's labels, by name.
+/// The business's labels, by name (case aside), in code point order on both backends: sorted
+/// here, since Postgres orders text by its database's collation (a language's rules under
+/// `en_US.UTF-8`, where "éclair" comes before "zebra") and SQLite by code point.
 pub(super) async fn all_labels(
     conn: &mut AnyConnection,
     business_id: &str,
 ) -> StoreResult<Vec<Label>> {
-    Ok(sqlx::query_as(
-        "SELECT id, name, color FROM labels WHERE business_id = $1 ORDER BY name_key, id",
-    )
-    .bind(business_id)
-    .fetch_all(&mut *conn)
-    .await?)
+    let mut labels: Vec<Label> =
+        sqlx::query_as("SELECT id, name, color FROM labels WHERE business_id = $1")
+            .bind(business_id)
+            .fetch_all(&mut *conn)
+            .await?;
+    labels.sort_by_cached_key(|label| (name_key(&label.name), label.id.clone()));
+    Ok(labels)
 }
 
 /// One label of the business, or `NotFound` naming the id.

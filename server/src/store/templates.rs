@@ -136,14 +136,18 @@ impl Store {
         Ok(())
     }
 
+    /// The business's templates by name and language, in code point order on both backends:
+    /// sorted here, not by Postgres's collation (see `labels::all_labels`).
     pub async fn templates(&self, business_id: &str) -> StoreResult<Vec<TemplateRow>> {
-        Ok(sqlx::query_as(
+        let mut rows: Vec<TemplateRow> = sqlx::query_as(
             "SELECT id, name, language, status, category, components, rejection_reason FROM templates \
-             WHERE business_id = $1 ORDER BY name, language",
+             WHERE business_id = $1",
         )
         .bind(business_id)
         .fetch_all(&self.pool)
-        .await?)
+        .await?;
+        rows.sort_by(|a, b| (&a.name, &a.language).cmp(&(&b.name, &b.language)));
+        Ok(rows)
     }
 
     /// Forgets every language of the named template.

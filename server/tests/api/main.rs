@@ -10,6 +10,7 @@ mod bulk_variables;
 mod canned_media;
 mod canned_replies;
 mod cluster;
+mod collation;
 mod contact_file_formats;
 mod contact_files;
 mod contacts;

@@ -46,8 +46,11 @@ describe('inbox layout', () => {
     const me = await api(tokens, '/identity/users/profile');
     const vip = await api(tokens, '/api/labels', json('POST', { name: 'VIP', color: '#fbca04' }));
     const billing = await api(tokens, '/api/labels', json('POST', { name: 'Billing', color: '#1d76db' }));
+    const wholesale = await api(tokens, '/api/labels', json('POST', { name: 'Wholesale', color: '#0e8a16' }));
     for (const customer of [LABELLED, SNOOZED]) {
-      await api(tokens, `/api/conversation/${customer.phone}/labels`, json('PUT', { labels: [vip.id, billing.id] }));
+      // Lena's third label is counted in her list row, not named.
+      const labels = customer === LABELLED ? [vip.id, billing.id, wholesale.id] : [vip.id, billing.id];
+      await api(tokens, `/api/conversation/${customer.phone}/labels`, json('PUT', { labels }));
       await api(tokens, `/api/conversation/${customer.phone}/assignment`, json('PATCH', { assignee_id: me._id }));
     }
     const until = new Date(Date.now() + 3 * 86_400_000).toISOString();
@@ -97,11 +100,12 @@ describe('inbox layout', () => {
     await useLanguage(page, 'en');
   });
 
-  it('fits a row with labels in its box, under the row above, on both themes', async () => {
+  it('fits a row with labels in its box, under the row above, its third label counted, on both themes at 1280 and 390 px', async () => {
     await page.goto('/whatsapp');
     const row = page.getByRole('button', { name: LABELLED.name });
     await row.getByRole('list', { name: 'Labels' }).getByText('Billing').waitFor();
-    for (const theme of ['dark', 'light']) {
+    for (const [width, theme] of [[1280, 'dark'], [1280, 'light'], [390, 'dark'], [390, 'light']]) {
+      await page.setViewportSize({ width, height: 800 });
       await page.evaluate((value) => {
         if (document.documentElement.dataset.theme !== value) document.querySelector(`[aria-label^="Switch to ${value}"]`)?.click();
       }, theme);
@@ -109,12 +113,16 @@ describe('inbox layout', () => {
       const boxes = await row.evaluate((button) => {
         const rect = (element) => element.getBoundingClientRect().toJSON();
         const main = button.querySelector('.row-main');
-        return { row: rect(button), main: rect(main), name: rect(button.querySelector('.row-name')), chips: rect(button.querySelector('.label-chips')), height: main.scrollHeight };
+        return { row: rect(button), main: rect(main), name: rect(button.querySelector('.row-name')), chips: rect(button.querySelector('.label-chips')), more: rect(button.querySelector('.label-more')), height: main.scrollHeight };
       });
       assert.ok(boxes.name.top >= boxes.row.top, `the name stays below the row's top edge (${theme}): ${JSON.stringify(boxes)}`);
       assert.ok(boxes.main.top >= boxes.row.top && boxes.main.bottom <= boxes.row.bottom, `the row's lines fit its box (${theme}): ${JSON.stringify(boxes)}`);
-      assert.ok(boxes.chips.top >= boxes.row.top && boxes.chips.bottom <= boxes.row.bottom, `the chips fit the row (${theme})`);
+      assert.ok(boxes.chips.top >= boxes.row.top && boxes.chips.bottom <= boxes.row.bottom, `the chips fit the row (${width} px, ${theme})`);
+      const shown = (box) => box.width > 0 && box.top >= boxes.chips.top && box.bottom <= boxes.chips.bottom && box.left >= boxes.row.left && box.right <= boxes.row.right;
+      assert.ok(shown(boxes.more), `the "+1" of the third label shows inside the row (${width} px, ${theme}): ${JSON.stringify(boxes)}`);
     }
+    await row.getByRole('list', { name: 'Labels' }).getByLabel('1 more label').waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('isolates the header name and keeps its start in view, a Latin name in Arabic and an Arabic one in English, at 390 px', async () => {

@@ -22,6 +22,22 @@ describe('chat list row', () => {
     for (const part of ['.row-name', '.row-preview', '.row-phone']) expect(row.querySelector(part)).toBeInTheDocument();
   });
 
+  it('names its first two labels and counts the others, named in their chip\'s title', () => {
+    const labels = ['Billing', 'VIP', 'Returns', 'Wholesale'].map((name, i) => ({ id: `l${i}`, name, color: '#123456' }));
+    renderWithApp(<ConversationRow conversation={{ ...LONG, labels }} query="" selected={false} onSelect={() => undefined} t={testI18n.t} />);
+    const list = within(screen.getByRole('button', { name: LONG.name ?? '' })).getByRole('list', { name: 'Labels' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual(['Billing', 'VIP', '+2']);
+    expect(within(list).getByLabelText('2 more labels')).toHaveAttribute('title', 'Returns, Wholesale');
+  });
+
+  it('shows every label when there are two or fewer', () => {
+    const labels = ['Billing', 'VIP'].map((name, i) => ({ id: `l${i}`, name, color: '#123456' }));
+    renderWithApp(<ConversationRow conversation={{ ...LONG, labels }} query="" selected={false} onSelect={() => undefined} t={testI18n.t} />);
+    const list = within(screen.getByRole('button', { name: LONG.name ?? '' })).getByRole('list', { name: 'Labels' });
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Billing', 'VIP']);
+  });
+
   it('isolates the phone as a left-to-right run, whatever the page direction', () => {
     renderWithApp(<ConversationRow conversation={LONG} query="" selected={false} onSelect={() => undefined} t={testI18n.t} />);
     const phone = screen.getByText('+16505551234');

@@ -8,6 +8,9 @@ import { handleOf, titleOf } from '../customer-labels';
 import { AssigneeBadge } from './assignee-badge';
 import { HighlightedText } from './highlighted-text';
 
+/** Labels a list row shows by name; the rest are counted. */
+const ROW_LABELS = 2;
+
 interface Props {
   conversation: Conversation;
   query: string;
@@ -56,7 +59,7 @@ export const ConversationRow = memo(function ConversationRow({ conversation, que
               </bdi>
             )}
           </span>
-          <LabelChips labels={conversation.labels} name={t('labels.ofConversation')} />
+          <LabelChips labels={conversation.labels} name={t('labels.ofConversation')} limit={ROW_LABELS} />
         </span>
         <span className="row-bottom">
           <span className="row-preview" dir="auto">{preview}</span>

@@ -18,7 +18,7 @@ use actix_web::dev::{
 };
 use actix_web::middleware::{Compress, from_fn};
 use actix_web::rt::net::TcpStream;
-use actix_web::{App, HttpRequest, HttpResponse, web};
+use actix_web::{App, web};
 use anyhow::Context;
 use parley_actors::conversation::Conversations;
 use parley_actors::event_log::EventLog;
@@ -33,7 +33,7 @@ use crate::auth::token_versions::TokenVersions;
 use crate::auth::tokens::TokenIssuer;
 use crate::body_encoding;
 use crate::config::Settings;
-use crate::error::{ApiError, no_route};
+use crate::error::unrouted;
 use crate::framework_errors::{self, BodyLimit};
 use crate::media_link::MediaLinks;
 use crate::multipart::{MAX_FORM_TEXT, MAX_UPLOAD};
@@ -288,26 +288,31 @@ fn routes(
         .wrap(from_fn(body_encoding::refuse_encoded_bodies))
         .wrap(from_fn(telemetry::request_span))
         .wrap(from_fn(metrics::track_requests))
-        .route("/metrics", web::get().to(api::metrics::render))
+        .service(
+            web::resource("/metrics")
+                .route(web::get().to(api::metrics::render))
+                .default_service(web::to(unrouted)),
+        )
         .service(
             web::scope("/api")
                 .wrap(from_fn(client_text::refuse_control_characters))
                 .configure(api::api_routes)
-                .default_service(web::to(not_found)),
+                .default_service(web::to(unrouted)),
         )
         .service(
             web::resource("/webhook")
                 .app_data(web::PayloadConfig::new(webhook::MAX_BODY))
                 .app_data(BodyLimit(webhook::MAX_BODY))
                 .route(web::get().to(webhook::verify))
-                .route(web::post().to(webhook::receive)),
+                .route(web::post().to(webhook::receive))
+                .default_service(web::to(unrouted)),
         )
         .service(sandbox_scope(sandbox, signed_in))
         .service(
             web::scope("/identity")
                 .wrap(from_fn(client_text::refuse_control_characters))
                 .configure(auth::identity_routes)
-                .default_service(web::to(not_found)),
+                .default_service(web::to(unrouted)),
         )
         .configure(|cfg| web_app::serve_web_app(cfg, &web_dir))
 }
@@ -347,8 +352,4 @@ fn spawn_pruning(state: web::Data<AppState>) {
             }
         }
     });
-}
-
-async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(no_route(req.method(), req.path()))
 }

@@ -2,7 +2,7 @@
 //! `{"detail": human text, "message": same or the spec's fixed text, "code": "snake_case"}`.
 
 use actix_web::http::{Method, StatusCode};
-use actix_web::{HttpResponse, ResponseError};
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
 
 use crate::auth::error::AuthError;
 use crate::canned::CannedError;
@@ -365,6 +365,12 @@ impl ResponseError for ApiError {
 /// 404 for a path no route serves.
 pub fn no_route(method: &Method, path: &str) -> ApiError {
     ApiError::NotFound(format!("No route for {method} {path}"))
+}
+
+/// The answer where no route takes the request: an unknown path, or a known one asked with a
+/// method it does not take (for which actix would answer 405 with no body).
+pub async fn unrouted(req: HttpRequest) -> ApiResult<HttpResponse> {
+    Err(no_route(req.method(), req.path()))
 }
 
 /// Result of a handler or a store call.

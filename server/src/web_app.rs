@@ -42,7 +42,8 @@ pub fn serve_web_app(cfg: &mut web::ServiceConfig, web_dir: &Path) {
                 web::route()
                     .guard(guard::Any(guard::Get()).or(guard::Head()))
                     .to(serve_file),
-            ),
+            )
+            .default_service(web::to(crate::error::unrouted)),
     );
 }
 

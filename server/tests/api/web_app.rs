@@ -180,3 +180,33 @@ both_backends!(
         }
     }
 );
+
+both_backends!(
+    a_method_a_path_does_not_take_is_refused_in_the_documented_shape,
+    |backend| async move {
+        let app = spawn_with_build(backend).await;
+        for (method, path) in [
+            ("PUT", "/webhook"),
+            ("DELETE", "/webhook"),
+            ("POST", "/metrics"),
+            ("POST", "/"),
+            ("DELETE", "/assets/index-Bk84wwd5.js"),
+            ("PATCH", "/whatsapp"),
+        ] {
+            let method = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+            let response = app
+                .client
+                .request(method.clone(), app.url(path))
+                .send()
+                .await
+                .expect("answered");
+            assert_eq!(response.status().as_u16(), 404, "{method} {path}");
+            let body: serde_json::Value = response.json().await.expect("a JSON refusal");
+            let text = format!("No route for {method} {path}");
+            assert_eq!(
+                body,
+                serde_json::json!({"detail": text, "message": text, "code": "not_found"})
+            );
+        }
+    }
+);

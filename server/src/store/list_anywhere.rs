@@ -9,27 +9,23 @@ use super::list_query::PageQuery;
 use super::search_index::CONTACT;
 use crate::search_text::{Query, folded_words};
 
-/// What a contact's document is searched in for `typed`, and the `LIKE` pattern: a number's
+/// What a contact's document is searched in for `typed`, and the text looked for: a number's
 /// digits (its separators dropped) or the folded words (one space between) in the folded text;
 /// text with no letter or digit (`😀`, `%`), which folding would drop, as typed in the text as
 /// written, where it has no case to fold.
-fn pattern(typed: &str) -> (&'static str, String) {
-    let (column, text) = match Query::parse(typed) {
+fn needle(typed: &str) -> (&'static str, String) {
+    match Query::parse(typed) {
         Some(query) if query.is_number() => ("folded", query.words[0].clone()),
         Some(_) => ("folded", folded_words(typed)),
         None => ("body", typed.to_string()),
-    };
-    let escaped = text
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    (column, format!("%{escaped}%"))
+    }
 }
 
 /// The keys of the business's contacts whose document holds `typed` anywhere, up to `most`
 /// (an SQL expression). The business's contact documents are read by an index, one entry per
 /// contact as the contacts' own scan was: SQLite by their ids' range (`contact:…`), Postgres by
-/// its partial index of contact documents (`search_documents_named`).
+/// its partial index of contact documents (`search_documents_named`). The text is found by
+/// position, code point for code point: SQLite's `LIKE` takes U+FFFE and U+FFFF for U+FFFD.
 pub(super) fn anywhere(
     q: &mut PageQuery,
     backend: Backend,
@@ -37,33 +33,39 @@ pub(super) fn anywhere(
     typed: &str,
     most: &str,
 ) -> String {
-    let (column, pattern) = pattern(typed);
-    let pattern = q.text(pattern);
-    let contacts = match backend {
-        Backend::Sqlite => format!(
-            "doc_id >= {} AND doc_id < {}",
-            q.text(format!("{CONTACT}:")),
-            q.text(format!("{CONTACT};"))
+    let (column, needle) = needle(typed);
+    let needle = q.text(needle);
+    let (contacts, found) = match backend {
+        Backend::Sqlite => (
+            format!(
+                "doc_id >= {} AND doc_id < {}",
+                q.text(format!("{CONTACT}:")),
+                q.text(format!("{CONTACT};"))
+            ),
+            format!("instr({column}, {needle}) > 0"),
         ),
-        Backend::Postgres => concat!(contact_words!(), " IS NOT NULL").to_string(),
+        Backend::Postgres => (
+            concat!(contact_words!(), " IS NOT NULL").to_string(),
+            format!("strpos({column}, {needle}) > 0"),
+        ),
     };
     format!(
         "SELECT phone FROM search_documents WHERE business_id = {business} AND {contacts} \
-         AND {column} LIKE {pattern} ESCAPE '\\' LIMIT {most}"
+         AND {found} LIMIT {most}"
     )
 }
 
 #[cfg(test)]
 mod tests {
-    use super::pattern;
+    use super::needle;
 
     #[test]
     fn typed_text_is_folded_as_documents_are_unless_it_has_no_letter_or_digit() {
-        assert_eq!(pattern("ÜLL"), ("folded", "%üll%".into()));
-        assert_eq!(pattern("Al-Ra"), ("folded", "%al ra%".into()));
-        assert_eq!(pattern("+44 7700-9"), ("folded", "%4477009%".into()));
-        assert_eq!(pattern("50%"), ("folded", "%50%".into()));
-        assert_eq!(pattern("%_\\"), ("body", "%\\%\\_\\\\%".into()));
-        assert_eq!(pattern("😀"), ("body", "%😀%".into()));
+        assert_eq!(needle("ÜLL"), ("folded", "üll".into()));
+        assert_eq!(needle("Al-Ra"), ("folded", "al ra".into()));
+        assert_eq!(needle("+44 7700-9"), ("folded", "4477009".into()));
+        assert_eq!(needle("50%"), ("folded", "50".into()));
+        assert_eq!(needle("%_\\"), ("body", "%_\\".into()));
+        assert_eq!(needle("😀"), ("body", "😀".into()));
     }
 }

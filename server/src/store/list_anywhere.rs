@@ -5,7 +5,6 @@
 
 use super::Backend;
 use super::full_text::contact_words;
-use super::list_query::PageQuery;
 use super::search_index::CONTACT;
 use crate::search_text::{Query, folded_words};
 
@@ -22,25 +21,25 @@ fn needle(typed: &str) -> (&'static str, String) {
 }
 
 /// The keys of the business's contacts whose document holds `typed` anywhere, up to `most`
-/// (an SQL expression). The business's contact documents are read by an index, one entry per
+/// (an SQL expression); `bind` binds a text value and answers its placeholder. The business's contact documents are read by an index, one entry per
 /// contact as the contacts' own scan was: SQLite by their ids' range (`contact:…`), Postgres by
 /// its partial index of contact documents (`search_documents_named`). The text is found by
 /// position, code point for code point: SQLite's `LIKE` takes U+FFFE and U+FFFF for U+FFFD.
 pub(super) fn anywhere(
-    q: &mut PageQuery,
+    bind: &mut impl FnMut(String) -> String,
     backend: Backend,
     business: &str,
     typed: &str,
     most: &str,
 ) -> String {
     let (column, needle) = needle(typed);
-    let needle = q.text(needle);
+    let needle = bind(needle);
     let (contacts, found) = match backend {
         Backend::Sqlite => (
             format!(
                 "doc_id >= {} AND doc_id < {}",
-                q.text(format!("{CONTACT}:")),
-                q.text(format!("{CONTACT};"))
+                bind(format!("{CONTACT}:")),
+                bind(format!("{CONTACT};"))
             ),
             format!("instr({column}, {needle}) > 0"),
         ),

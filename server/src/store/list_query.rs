@@ -39,7 +39,7 @@ impl PageQuery {
     }
 
     /// Binds `value` as the next text value; answers its placeholder.
-    pub(super) fn text(&mut self, value: impl Into<String>) -> String {
+    fn text(&mut self, value: impl Into<String>) -> String {
         let placeholder = self.next();
         self.texts.push(value.into());
         placeholder
@@ -295,7 +295,8 @@ pub(super) fn page_query(
                 "CASE WHEN EXISTS (SELECT 1 FROM found) THEN 0 ELSE {} END",
                 i64::MAX
             );
-            let anywhere = anywhere(&mut q, backend, &business, &filter.typed, &most);
+            let mut bind = |value: String| q.text(value);
+            let anywhere = anywhere(&mut bind, backend, &business, &filter.typed, &most);
             steps.push(format!(
                 "matched(phone) AS (SELECT phone FROM found UNION ALL SELECT phone FROM \
                  ({anywhere}) anywhere)"

@@ -109,19 +109,25 @@ fn is_phone_header(key: &str) -> bool {
             .ends_with("phone")
 }
 
-/// The cell separator the header line uses most outside quotes: `,`, `;` or a tab.
-fn delimiter(text: &str) -> u8 {
-    let header = text.lines().next().unwrap_or_default();
+/// The cell separator a csv's first line uses most outside quotes: `,`, `;` or a tab (a
+/// spreadsheet saving csv where the decimal mark is a comma, or as "tab-separated", writes the
+/// others); a comma on a tie or when the line has none.
+pub fn delimiter(bytes: &[u8]) -> u8 {
+    let mut counts = [(b',', 0usize), (b';', 0), (b'\t', 0)];
     let mut quoted = false;
-    let mut counts = [(b',', 0), (b';', 0), (b'\t', 0)];
-    for byte in header.bytes() {
-        if byte == b'"' {
-            quoted = !quoted;
-        } else if !quoted && let Some(count) = counts.iter_mut().find(|(d, _)| *d == byte) {
-            count.1 += 1;
+    for &byte in bytes {
+        match byte {
+            b'\n' if !quoted => break,
+            b'"' => quoted = !quoted,
+            _ if !quoted => {
+                if let Some(count) = counts.iter_mut().find(|(d, _)| *d == byte) {
+                    count.1 += 1;
+                }
+            }
+            _ => {}
         }
     }
-    // The first of the most used; a comma when the line has none.
+    // The first of the most used.
     let most = counts.iter().map(|(_, n)| *n).max().unwrap_or_default();
     counts
         .iter()
@@ -133,7 +139,7 @@ fn delimiter(text: &str) -> u8 {
 /// an empty phone for a row with a name and no number, none for a row with neither.
 pub fn contacts(text: &str) -> Result<Vec<FileContact>, ContactFileError> {
     let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter(text))
+        .delimiter(delimiter(text.as_bytes()))
         .flexible(true)
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
@@ -240,7 +246,7 @@ mod tests {
         assert_eq!(pairs(semicolons), [pair("Doe; Jane", "+49 151 99999999")]);
         let tabs = "Full Name\tMobile\t\"Notes, more; still\"\n\"Doe, Jane\"\t+49 151 99999999\t\n";
         assert_eq!(pairs(tabs), [pair("Doe, Jane", "+49 151 99999999")]);
-        assert_eq!(delimiter("name,phone;x\n"), b',');
-        assert_eq!(delimiter("name\n"), b',');
+        assert_eq!(delimiter(b"name,phone;x\n"), b',');
+        assert_eq!(delimiter(b"name\n"), b',');
     }
 }

@@ -14,6 +14,8 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 mod csv_file;
 mod vcard;
 
+pub use csv_file::delimiter as csv_delimiter;
+
 /// One name and phone as the file wrote them (a card or row with several numbers gives one entry
 /// each; one without a number gives one with an empty phone).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,6 +18,8 @@ use std::panic::AssertUnwindSafe;
 
 use calamine::{Data, Reader};
 
+use crate::contact_file::csv_delimiter;
+
 use crate::templates::recipient_limits::{Limit, MAX_COLUMNS, Unmeasured, check_xlsx_archive};
 use crate::templates::recipient_rows::Collector;
 use crate::templates::recipient_rows::{Reading, Recipients};
@@ -105,7 +107,7 @@ fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Parse
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .delimiter(delimiter(bytes))
+        .delimiter(csv_delimiter(bytes))
         .from_reader(bytes);
     let mut record = csv::ByteRecord::new();
     let mut row = 0u64;
@@ -118,31 +120,6 @@ fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Parse
         collector.row(row, cells)?;
     }
     Ok(collector.done())
-}
-
-/// The separator of a csv's cells: a comma, or the semicolon or tab that its first line holds
-/// more of outside quotes (a spreadsheet saving csv where the decimal mark is a comma, or as
-/// "tab-separated", writes these).
-fn delimiter(bytes: &[u8]) -> u8 {
-    let mut counts = [0usize; 3];
-    let mut quoted = false;
-    for &byte in bytes {
-        match byte {
-            b'\n' if !quoted => break,
-            b'"' => quoted = !quoted,
-            b',' if !quoted => counts[0] += 1,
-            b';' if !quoted => counts[1] += 1,
-            b'\t' if !quoted => counts[2] += 1,
-            _ => {}
-        }
-    }
-    let (mut best, mut most) = (b',', counts[0]);
-    for (separator, count) in [(b';', counts[1]), (b'\t', counts[2])] {
-        if count > most {
-            (best, most) = (separator, count);
-        }
-    }
-    best
 }
 
 /// An xls is not compressed, but calamine makes a dense grid of each sheet: the first sheet's

@@ -1,7 +1,9 @@
 //! Names people type: of users, agents and contacts. A name is at most `NAME_MAX` characters
 //! and holds no character that hides or reorders text when shown (bidi overrides and isolates,
 //! zero-width characters), so a name cannot pass for another one in the inbox, and no control
-//! character at all: stricter than the door's check of every field (`client_text`), which lets
+//! character at all. The zero-width joiner and non-joiner are let through where writing needs
+//! them: between two visible characters outside ASCII (an emoji sequence such as 👩‍💻, a Persian
+//! or Indic word): stricter than the door's check of every field (`client_text`), which lets
 //! tabs and line breaks through for messages and notes.
 
 use crate::error::{ApiError, ApiResult, non_blank, required};
@@ -20,12 +22,30 @@ pub fn is_hidden(c: char) -> bool {
         | '\u{2060}' | '\u{FEFF}')
 }
 
-/// Refuses `text` of the field `field` when it holds a control or a hidden character.
+/// True for a zero-width non-joiner or joiner (U+200C, U+200D) between two visible characters
+/// outside ASCII: where emoji sequences and Persian or Indic words need one. Between ASCII
+/// letters, at either end or beside a space it only hides.
+fn joins(before: Option<char>, c: char, after: Option<char>) -> bool {
+    let visible = |n: Option<char>| {
+        n.is_some_and(|n| !n.is_ascii() && !n.is_whitespace() && !n.is_control() && !is_hidden(n))
+    };
+    matches!(c, '\u{200C}' | '\u{200D}') && visible(before) && visible(after)
+}
+
+/// True when the character at `at` of `chars` is hidden and joins nothing.
+fn hides(chars: &[char], at: usize) -> bool {
+    let before = at.checked_sub(1).map(|b| chars[b]);
+    is_hidden(chars[at]) && !joins(before, chars[at], chars.get(at + 1).copied())
+}
+
+/// Refuses `text` of the field `field` when it holds a control or a hidden character (but a
+/// joiner where it joins).
 pub fn check_visible(field: &str, text: &str) -> ApiResult<()> {
     if text.chars().any(char::is_control) {
         return Err(ControlCharacter(field.to_string()).into());
     }
-    if text.chars().any(is_hidden) {
+    let chars: Vec<char> = text.chars().collect();
+    if (0..chars.len()).any(|at| hides(&chars, at)) {
         return Err(ApiError::Unprocessable(format!(
             "{field} must not contain invisible or direction-changing characters"
         )));
@@ -43,6 +63,20 @@ pub fn name(field: &str, raw: &str) -> ApiResult<String> {
         )));
     }
     Ok(name.to_string())
+}
+
+/// A name the provider sends (a customer's WhatsApp profile name), made fit to show as one:
+/// control characters and characters that only hide dropped, trimmed, cut at `NAME_MAX`
+/// characters; `None` when nothing is left.
+pub fn from_provider(raw: &str) -> Option<String> {
+    let chars: Vec<char> = raw.chars().filter(|c| !c.is_control()).collect();
+    let kept: String = (0..chars.len())
+        .filter(|&at| !hides(&chars, at))
+        .map(|at| chars[at])
+        .collect();
+    let name: String = kept.trim().chars().take(NAME_MAX).collect();
+    let name = name.trim_end();
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// A required name: present, not blank, and a valid `name`.
@@ -77,5 +111,33 @@ mod tests {
             "name must not contain control characters"
         );
         assert!(name("name", "a\u{85}b").is_err());
+    }
+
+    #[test]
+    fn a_joiner_is_kept_where_it_joins_and_refused_where_it_only_hides() {
+        for joined in ["Sara 👩\u{200D}💻", "محمد\u{200C}رضا", "क्\u{200D}ष"] {
+            assert_eq!(name("name", joined).expect("joined"), joined);
+        }
+        for hiding in [
+            "a\u{200C}b",
+            "\u{200D}👩",
+            "👩\u{200D}",
+            "👩 \u{200D}💻",
+            "👩\u{200D}\u{200D}💻",
+            "ع\u{200B}ب",
+        ] {
+            assert!(name("name", hiding).is_err(), "{hiding:?}");
+        }
+    }
+
+    #[test]
+    fn a_providers_name_is_cleaned_and_cut_rather_than_refused() {
+        assert_eq!(
+            from_provider(" \u{202E}Ali\u{200B}\n Reza 👩\u{200D}💻 ").as_deref(),
+            Some("Ali Reza 👩\u{200D}💻")
+        );
+        let long = from_provider(&format!("{} tail", "ب".repeat(NAME_MAX - 1))).expect("cut");
+        assert_eq!(long, "ب".repeat(NAME_MAX - 1));
+        assert_eq!(from_provider("\u{200B}\u{FEFF} "), None);
     }
 }

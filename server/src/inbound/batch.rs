@@ -15,6 +15,7 @@ use crate::cloud::{
     UserIdUpdateValue,
 };
 use crate::customer::{CustomerKey, Sighting};
+use crate::names;
 
 /// What a business's new messages set off, as its profile says.
 #[derive(Clone, Copy, Debug, Default)]
@@ -92,7 +93,8 @@ impl Batch {
                 timestamp_ms: milliseconds(message.timestamp),
                 kind,
                 content,
-                contact_name: profile.and_then(|p| p.profile.name.clone()),
+                contact_name: profile
+                    .and_then(|p| names::from_provider(p.profile.name.as_deref()?)),
                 user_id: (sighting.new_user_id.as_ref())
                     .or(sighting.user_id.as_ref())
                     .map(|id| id.to_string()),

@@ -164,6 +164,17 @@ both_backends!(
             .await,
             "name must be at most 100 characters",
         );
+        // A joiner where writing needs one is part of the name.
+        let joined = "Sara 👩\u{200D}💻 محمد\u{200C}رضا";
+        let (status, added) = app
+            .post(
+                "/api/contacts/add",
+                json!({"name": joined, "phone_number": CUSTOMER}),
+                Some(&owner.access),
+            )
+            .await;
+        assert!(status < 300, "{status} {added}");
+        assert_eq!(added["name"], joined, "{added}");
     }
 );
 

@@ -1,5 +1,6 @@
-//! Deliveries with an item no message can be: a time out of any range, half a UTF-16 pair. The
-//! item is kept as best it can be and never costs the rest of the delivery, or the next one.
+//! Deliveries with an item no message can be: a time out of any range, half a UTF-16 pair, a
+//! profile name no name can be. The item is kept as best it can be and never costs the rest of
+//! the delivery, or the next one.
 
 use serde_json::{Value, json};
 
@@ -130,5 +131,42 @@ both_backends!(
                 ("wamid.lone", "a\u{FFFD}b\u{FFFD}c")
             ]
         );
+    }
+);
+
+both_backends!(
+    a_profile_name_too_long_or_with_hidden_characters_is_shown_cleaned_and_cut,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("oddnames").await;
+        let long = format!("\u{202E}Reza\u{200B}\n{}", "x".repeat(5_000));
+        let messages = vec![text_at("wamid.n1", json!("1763700000"))];
+        let payload = inbound(&biz.phone_number_id, CUSTOMER, &long, messages);
+        let (status, body) = app.webhook(&payload, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
+        let other = "16505550000";
+        let mut joined = inbound(&biz.phone_number_id, other, "Sara 👩\u{200D}💻", vec![]);
+        joined["entry"][0]["changes"][0]["value"]["messages"] = json!([{"from": other, "id": "wamid.n2", "timestamp": "1763700001",
+                    "type": "text", "text": {"body": "hi"}}]);
+        let (status, body) = app.webhook(&joined, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
+
+        let (status, body) = app.get("/api/users", &biz.session.access).await;
+        assert_eq!(status, 200, "{body}");
+        let names: Vec<(&str, &str)> = (body["data"]["users"].as_array().expect("users"))
+            .iter()
+            .map(|row| {
+                (
+                    row["phone_number"].as_str().expect("phone"),
+                    row["name"].as_str().expect("name"),
+                )
+            })
+            .collect();
+        let cut = format!("Reza{}", "x".repeat(96));
+        assert_eq!(
+            names,
+            [(other, "Sara 👩\u{200D}💻"), (CUSTOMER, cut.as_str())]
+        );
+        assert_eq!(history(&app, &biz).await.len(), 1, "the message is kept");
     }
 );

@@ -3,10 +3,12 @@ import type { Message, MessageContext } from '../../lib/api/types';
 /** The emoji an agent can react with, as WhatsApp offers them first. */
 export const REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
 
-/** What a quoted reply carries of the message it answers. */
+/** What a quoted reply carries of the message it answers: its text, else its caption, else its
+ * file's name (a document without a caption), as the server quotes it. */
 export function contextOf(message: Message): MessageContext {
   const { content } = message;
-  const text = content.text ?? content.caption ?? null;
+  const filename = content.document?.filename?.trim() || null;
+  const text = content.text ?? content.caption ?? filename;
   const direction = message.direction === 'outgoing' ? 'outgoing' : 'incoming';
   return { id: message.message_id, quoted: { type: message.type, text, direction } };
 }

@@ -244,6 +244,38 @@ impl Batch {
     }
 }
 
+/// A customer whom an identity notice of the delivery (a new number or BSUID) moved: how the
+/// notice named them, and the key they are kept under now.
+pub(super) struct Moved {
+    business_id: String,
+    phone: Option<CustomerKey>,
+    user_id: Option<CustomerKey>,
+    to: String,
+}
+
+impl Moved {
+    /// The move `arrival` made, once its key is settled; `None` when it moves no one.
+    pub(super) fn by(arrival: &Arrival) -> Option<Moved> {
+        let sighting = &arrival.sighting;
+        (sighting.new_phone.is_some() || sighting.new_user_id.is_some()).then(|| Moved {
+            business_id: arrival.key.business_id.clone(),
+            phone: sighting.phone.clone(),
+            user_id: sighting.user_id.clone(),
+            to: arrival.key.phone.clone(),
+        })
+    }
+
+    /// Puts an item that names the moved customer as the notice did under their new key.
+    pub(super) fn follow(&self, key: &mut ConversationKey, sighting: &Sighting) {
+        let same = |a: &Option<CustomerKey>, b: &Option<CustomerKey>| a.is_some() && a == b;
+        if key.business_id == self.business_id
+            && (same(&sighting.phone, &self.phone) || same(&sighting.user_id, &self.user_id))
+        {
+            key.phone.clone_from(&self.to);
+        }
+    }
+}
+
 fn conversation(business_id: &str, key: &str) -> ConversationKey {
     ConversationKey {
         business_id: business_id.to_string(),

@@ -20,7 +20,7 @@ use crate::metrics;
 use crate::outbox::Outbox;
 use crate::push::Push;
 use crate::store::{self, Store};
-use batch::Arrival;
+use batch::{Arrival, Moved};
 
 pub use batch::{Batch, SetsOff};
 pub use media::keep_media;
@@ -74,14 +74,32 @@ impl Intake<'_> {
         batch.share_phones();
         // Which customer each item is from, in delivery order: linking a phone and a BSUID, or
         // a changed number, moves records before the item is stored under its key.
-        for arrival in &mut batch.messages {
+        // Items are stored after every move is made, so the customer's items that a move would
+        // have carried along (its earlier messages; edits and echoes, which settle last) follow
+        // it to the new key, as if each had come alone.
+        let mut moves = Vec::new();
+        for i in 0..batch.messages.len() {
+            let (earlier, rest) = batch.messages.split_at_mut(i);
+            let arrival = &mut rest[0];
             self.settle(&mut arrival.key, &arrival.sighting).await?;
+            if let Some(moved) = Moved::by(arrival) {
+                for before in earlier {
+                    moved.follow(&mut before.key, &before.sighting);
+                }
+                moves.push(moved);
+            }
         }
         for change in &mut batch.changes {
             self.settle(&mut change.key, &change.sighting).await?;
+            for moved in &moves {
+                moved.follow(&mut change.key, &change.sighting);
+            }
         }
         for echo in &mut batch.echoes {
             self.settle(&mut echo.key, &echo.sighting).await?;
+            for moved in &moves {
+                moved.follow(&mut echo.key, &echo.sighting);
+            }
         }
         let messages = batch.messages.into_iter().map(|arrival| async move {
             let new = self

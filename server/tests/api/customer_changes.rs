@@ -273,3 +273,40 @@ both_backends!(
         assert!(kept.get("revoked_at").is_none(), "{kept}");
     }
 );
+
+both_backends!(
+    a_number_change_moves_the_messages_delivered_before_it_in_the_same_webhook,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("moved_in_one").await;
+        let pnid = biz.phone_number_id.clone();
+        let new_phone = "16505559999";
+        let changed = json!({"from": PHONE, "id": "wamid.changed", "timestamp": LATER,
+            "type": "system", "system": {"body": "User Sam changed from 16505551234 to 16505559999",
+            "wa_id": new_phone, "type": "user_changed_number"}});
+        let mut after = text(new_phone, "wamid.after", "new number, same Sam");
+        after["timestamp"] = json!("1763700120");
+        let fix = json!({"from": PHONE, "id": "wamid.fix", "timestamp": SENT, "type": "edit",
+            "edit": {"original_message_id": "wamid.before",
+                     "message": {"type": "text", "text": {"body": "hello!"}}}});
+        let before = text(PHONE, "wamid.before", "hello");
+        let messages = vec![before, fix, changed, after];
+        let mut body = inbound(&pnid, PHONE, "Sam", messages);
+        let contacts = &mut body["entry"][0]["changes"][0]["value"]["contacts"];
+        let second = json!({"profile": {"name": "Sam"}, "wa_id": new_phone});
+        contacts.as_array_mut().expect("contacts").push(second);
+        deliver(&app, &biz, &body).await;
+
+        // As if each had come in a webhook of its own: one customer, under the new number.
+        let list = rows(&app, &biz.session.access, "").await;
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!(list[0]["phone_number"], new_phone);
+        let messages = history(&app, &biz, new_phone).await;
+        assert_eq!(
+            ids(&messages),
+            ["wamid.before", "wamid.changed", "wamid.after"]
+        );
+        assert_eq!(messages[0]["content"]["text"], "hello!");
+        assert!(history(&app, &biz, PHONE).await.is_empty());
+    }
+);

@@ -10,7 +10,8 @@
 //! ranges a country gives out) and the other does: `6505551234` in a US business is
 //! `+1 650 555 1234`, not a Singapore number of a length Singapore's have but in no range of
 //! theirs. When neither reading is valid, the first whose length is one the country's numbers
-//! have is kept, so test and example numbers such as `+1 555 010 0002` stay usable. What the
+//! have is kept, so test and example numbers such as `+1 555 010 0002` stay usable, unless it
+//! is a national reading of a `0` the country does not write (`0501234567` in a US business). What the
 //! provider sends (`wa_id`, `from`) is already E.164 and is not read here.
 
 pub use phonenumber::country::Id as Region;
@@ -55,8 +56,11 @@ pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidP
     .map(|text| text.replace("(0)", ""));
     // The region the text may be a national number of: none when it is too long to be one.
     let home = region.filter(|region| may_be_national(*region, &text));
-    let national =
-        || home.and_then(|region| possible(phonenumber::parse(Some(region), &text).ok()));
+    let national = || {
+        let region = home?;
+        let number = possible(phonenumber::parse(Some(region), &text).ok())?;
+        (number.is_valid() || !foreign_zero(region, &text)).then_some(number)
+    };
     let with_country_code = || possible(phonenumber::parse(None, format!("+{text}")).ok());
     let number = match international {
         Some(text) => possible(phonenumber::parse(None, text).ok()),
@@ -69,6 +73,17 @@ pub fn e164_digits(raw: &str, region: Option<Region>) -> Result<String, InvalidP
     let number = number.ok_or_else(invalid)?;
     let digits = number.format().mode(Mode::E164).to_string();
     Ok(digits.trim_start_matches('+').to_string())
+}
+
+/// True when `text` starts with a `0` that is not how `region` writes its numbers nationally:
+/// its national prefix is another (`1` in the US, whose numbers never start with `0`). Such a
+/// number, `0501234567` in a US business, is most likely another country's written nationally,
+/// so it is not kept as the region's on its length alone.
+fn foreign_zero(region: Region, text: &str) -> bool {
+    let prefix = DATABASE
+        .by_id(region.as_ref())
+        .and_then(|m| m.national_prefix());
+    text.starts_with('0') && prefix.is_some_and(|p| !p.is_empty() && !text.starts_with(p))
 }
 
 /// A `tel:` URI's number (`tel:+447700900123;ext=2` → `+447700900123`); other text as it is.
@@ -259,6 +274,14 @@ mod tests {
             e164_digits("010 0123 4567", Some(country::EG)).expect("an Egyptian number"),
             "201001234567"
         );
+        assert_eq!(
+            e164_digits("050 123 4567", Some(country::SA)).expect("a Saudi number"),
+            "966501234567"
+        );
+        assert_eq!(
+            e164_digits("06 6982 1234", Some(country::IT)).expect("a number in Rome"),
+            "390669821234"
+        );
     }
 
     #[test]
@@ -270,6 +293,7 @@ mod tests {
             "+999 1234567",
             "",
             "+44 7700 900123 456 789",
+            "0501234567",
         ] {
             let err = e164_digits(bad, Some(country::US)).expect_err(bad);
             assert!(

@@ -223,8 +223,8 @@ impl Batch {
         self.templates.push((business_id.to_string(), update));
     }
 
-    /// Gives a message that names only a BSUID the phone another message of the delivery names
-    /// with it, so that one customer's messages in one delivery are kept together.
+    /// Gives a message, edit or echo that names only a BSUID the phone a message of the delivery
+    /// names with it, so that one customer's items in one delivery are kept together.
     pub(super) fn share_phones(&mut self) {
         let phones: HashMap<(String, CustomerKey), CustomerKey> = (self.messages.iter())
             .filter_map(|a| {
@@ -235,11 +235,20 @@ impl Batch {
                 ))
             })
             .collect();
-        for arrival in &mut self.messages {
-            if let (None, Some(user_id)) = (&arrival.sighting.phone, &arrival.sighting.user_id) {
-                let known = (arrival.key.business_id.clone(), user_id.clone());
-                arrival.sighting.phone = phones.get(&known).cloned();
+        let share = |key: &ConversationKey, sighting: &mut Sighting| {
+            if let (None, Some(user_id)) = (&sighting.phone, &sighting.user_id) {
+                let known = (key.business_id.clone(), user_id.clone());
+                sighting.phone = phones.get(&known).cloned();
             }
+        };
+        for arrival in &mut self.messages {
+            share(&arrival.key, &mut arrival.sighting);
+        }
+        for item in &mut self.changes {
+            share(&item.key, &mut item.sighting);
+        }
+        for echo in &mut self.echoes {
+            share(&echo.key, &mut echo.sighting);
         }
     }
 }

@@ -310,3 +310,29 @@ both_backends!(
         assert!(history(&app, &biz, PHONE).await.is_empty());
     }
 );
+
+both_backends!(
+    an_edit_and_an_echo_by_bsuid_only_join_the_phone_their_webhook_names_it_with,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("together_changes").await;
+        let pnid = biz.phone_number_id.clone();
+        let first = bsuid_text(Some(PHONE), "wamid.first", "Blue, please", SENT);
+        let edit = json!({"from_user_id": BSUID, "id": "wamid.edit", "timestamp": LATER,
+                          "type": "edit", "edit": {"original_message_id": "wamid.first",
+                          "message": {"type": "text", "text": {"body": "Red, please"}}}});
+        // One POST: the message shares the phone, the edit and the echo name the BSUID alone.
+        let mut body = from_username(&pnid, Some(PHONE), vec![first]);
+        let entries = body["entry"].as_array_mut().expect("entries");
+        entries.push(from_username(&pnid, None, vec![edit])["entry"][0].clone());
+        entries.push(echo_to_user_id(&pnid, "wamid.echo", "Red it is")["entry"][0].clone());
+        deliver(&app, &biz, &body).await;
+
+        let list = rows(&app, &biz.session.access, "").await;
+        assert_eq!(list.len(), 1, "one customer, one row: {list:?}");
+        assert_eq!(list[0]["phone_number"], PHONE);
+        let messages = history(&app, &biz, PHONE).await;
+        assert_eq!(ids(&messages), ["wamid.first", "wamid.echo"]);
+        assert_eq!(messages[0]["content"]["text"], "Red, please");
+    }
+);

@@ -12,6 +12,10 @@ use crate::search_text::index_text;
 pub(super) const CONTACT: &str = "contact";
 /// Items read per step of the one-time indexing.
 const BACKFILL_BATCH: i64 = 500;
+/// The most of a document's folded text that is indexed, in bytes: a Postgres `tsvector` holds
+/// under 1 MB, and a text of short distinct words takes up to about five times its length in
+/// one. The document keeps its whole text; words past this are not found.
+const INDEXED_MAX: usize = 128 * 1024;
 
 /// One searchable item.
 pub(super) struct Document {
@@ -87,11 +91,25 @@ async fn write_documents(
                 .bind(&document.kind)
                 .bind(document.at)
                 .bind(&document.body)
-                .bind(index_text(&document.body));
+                .bind(indexed(&document.body));
         }
         insert.execute(&mut *conn).await?;
     }
     Ok(())
+}
+
+/// The folded text a document is indexed by, cut to `INDEXED_MAX` after its last whole word.
+fn indexed(body: &str) -> String {
+    let mut folded = index_text(body);
+    if folded.len() > INDEXED_MAX {
+        let mut cut = INDEXED_MAX;
+        while !folded.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let end = folded[..cut].rfind(' ').unwrap_or(cut);
+        folded.truncate(end);
+    }
+    folded
 }
 
 /// Indexes new messages (one multi-row statement per chunk).
@@ -326,3 +344,22 @@ impl Store {
 /// A stored message as the one-time indexing reads it: business, id, customer key, kind, time
 /// and content.
 type StoredMessage = (String, String, String, String, i64, String);
+
+#[cfg(test)]
+mod tests {
+    use super::{INDEXED_MAX, indexed};
+
+    #[test]
+    fn a_long_text_is_indexed_up_to_the_cap_on_a_character_boundary() {
+        for pad in 0..4 {
+            let body = format!("{} {}", "x".repeat(pad + 1), "ж".repeat(INDEXED_MAX));
+            let folded = indexed(&body);
+            assert!(folded.len() <= INDEXED_MAX, "{}", folded.len());
+            assert!(folded.starts_with('x'), "{pad}");
+        }
+        assert_eq!(
+            indexed("Short text"),
+            crate::search_text::index_text("Short text")
+        );
+    }
+}

@@ -170,3 +170,27 @@ both_backends!(
         assert_eq!(history(&app, &biz).await.len(), 1, "the message is kept");
     }
 );
+
+both_backends!(
+    a_text_too_long_to_index_whole_is_kept_and_found_by_its_start,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("longtext").await;
+        // About 1.9 MB of distinct words: more than one Postgres full-text entry holds.
+        let long: String = (0..250_000).map(|i| format!("w{i} ")).collect();
+        let mut essay = text_at("wamid.essay", json!("1763700000"));
+        essay["text"]["body"] = json!(format!("opening {long}"));
+        let messages = vec![essay, text_at("wamid.next", json!("1763700001"))];
+        let payload = inbound(&biz.phone_number_id, CUSTOMER, "Long", messages);
+        let (status, body) = app.webhook(&payload, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
+
+        let stored = history(&app, &biz).await;
+        let ids: Vec<&str> = stored.iter().map(|(id, ..)| id.as_str()).collect();
+        assert_eq!(ids, ["wamid.essay", "wamid.next"]);
+        assert!(stored[0].2.ends_with("w249999 "), "kept whole");
+        let (status, found) = app.get("/api/search?q=opening", &biz.session.access).await;
+        assert_eq!(status, 200, "{found}");
+        assert!(found.to_string().contains("wamid.essay"), "{found}");
+    }
+);

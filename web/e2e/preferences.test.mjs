@@ -1,7 +1,7 @@
 // Language (Arabic is right-to-left), theme, and the small-screen layout.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { logIn, openInboxAsNewOwner, registerByApi, startBrowser } from './browser.mjs';
+import { logIn, newAccount, openInboxAsNewOwner, registerByApi, startBrowser } from './browser.mjs';
 
 const htmlAttribute = (page, name) => page.evaluate((attr) => document.documentElement.getAttribute(attr), name);
 
@@ -64,6 +64,29 @@ describe('preferences', () => {
     await page.getByRole('button', { name: 'الإعدادات' }).click();
     await page.getByRole('menuitem', { name: 'English' }).click();
     await page.getByRole('heading', { name: 'Welcome to Parley' }).waitFor();
+    await page.close();
+  });
+
+  it('keeps the language an account was made in', async () => {
+    const page = await browser.context.newPage();
+    await page.goto('/register');
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await page.getByRole('button', { name: 'العربية' }).click();
+    const account = newAccount();
+    const fields = { 'الاسم الأول': account.firstName, 'اسم العائلة': account.lastName, 'اسم المستخدم': account.username, 'البريد الإلكتروني': account.email, 'كلمة المرور': account.password, 'تأكيد كلمة المرور': account.password };
+    for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+    const profileRead = page.waitForResponse((response) => response.url().endsWith('/api/users/profile'));
+    await page.getByRole('button', { name: 'إنشاء حساب' }).click();
+    await page.waitForURL('**/whatsapp');
+    // The inbox takes the profile's language once it read it: it stays in Arabic, and after a reload.
+    await profileRead;
+    await page.waitForTimeout(300);
+    await page.getByRole('heading', { name: 'مرحبًا بك في Parley' }).waitFor();
+    assert.equal(await htmlAttribute(page, 'dir'), 'rtl');
+    await page.reload();
+    await page.getByRole('heading', { name: 'مرحبًا بك في Parley' }).waitFor();
+    assert.equal(await htmlAttribute(page, 'dir'), 'rtl');
     await page.close();
   });
 

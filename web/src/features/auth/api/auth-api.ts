@@ -26,6 +26,11 @@ export function register(request: RegisterRequest): Promise<Partial<LoginAnswer>
   return apiRequest('/identity/auth/register', { method: 'POST', json: request, anonymous: true });
 }
 
+/** Keeps the language the account was made in as its profile's, which the signed-in app follows. */
+export function saveProfileLanguage(language: string): Promise<unknown> {
+  return apiRequest('/identity/users/profile', { method: 'PATCH', json: { language } });
+}
+
 export async function isGoogleEnabled(): Promise<boolean> {
   const answer = await apiRequest<{ enabled?: boolean }>('/identity/auth/google/config', { anonymous: true });
   return answer.enabled === true;

@@ -175,4 +175,17 @@ describe('narrow screens in Arabic', () => {
     });
     assert.equal(lines, 1);
   });
+
+  it("opens a short customer message's menu on the screen", async () => {
+    await injectMessage(tokens, CUSTOMER.phone, CUSTOMER.name, { text: 'Ok' });
+    const { phoneNumberId } = await api(tokens, '/api/config');
+    await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${CUSTOMER.phone}`);
+    const pane = page.getByRole('region', { name: CUSTOMER.name });
+    const message = pane.getByRole('article').filter({ hasText: /^Ok/ });
+    await message.getByRole('button', { name: 'إجراءات الرسالة' }).click();
+    const menu = message.getByRole('menu');
+    const box = await menu.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the menu spans ${box.x}..${box.x + box.width} px of a 390 px screen`);
+    await menu.getByRole('menuitem', { name: 'نسخ النص' }).waitFor();
+  });
 });

@@ -130,6 +130,15 @@ describe('template creation', () => {
     const arabic = page.getByRole('form', { name: 'إنشاء قالب' });
     await arabic.getByLabel('اسم القالب').fill('welcome');
     await arabic.getByLabel('نص الرسالة').fill('مرحبًا بك');
+    // A web address, its example and a phone number read left to right, as typed and as hinted.
+    for (const type of ['زيارة الموقع', 'الاتصال برقم هاتف']) {
+      await arabic.getByRole('button', { name: 'إضافة زر' }).click();
+      await page.getByRole('menuitem', { name: type }).click();
+    }
+    await arabic.getByLabel('نوع الرابط').selectOption('dynamic');
+    for (const label of ['رابط الموقع', 'مثال للرابط', 'رقم الهاتف']) {
+      assert.equal(await arabic.getByLabel(label, { exact: true }).evaluate((input) => getComputedStyle(input).direction), 'ltr', label);
+    }
     await page.getByRole('button', { name: 'التبديل إلى السمة الفاتحة' }).click();
     await page.getByRole('button', { name: 'التبديل إلى السمة الداكنة' }).click();
     await arabic.getByRole('button', { name: 'تجاهل التغييرات' }).click();

@@ -70,13 +70,13 @@ function ButtonRow({ n, button, onEdit, onRemove }: { n: number; button: DraftBu
           </label>
           <label>
             {t('templateForm.url')}
-            <input type="url" value={button.url} placeholder="https://" onChange={(event) => onEdit({ url: event.target.value })} />
+            <input type="url" dir="ltr" value={button.url} placeholder="https://" onChange={(event) => onEdit({ url: event.target.value })} />
           </label>
           {button.urlType === 'dynamic' && (
             <>
               <label>
                 {t('templateForm.urlExample')}
-                <input value={button.example} onChange={(event) => onEdit({ example: event.target.value })} />
+                <input dir="ltr" value={button.example} onChange={(event) => onEdit({ example: event.target.value })} />
               </label>
               <p className="note">{t('templateForm.dynamicUrlHint', { variable: '{{1}}' })}</p>
             </>
@@ -98,7 +98,7 @@ function ButtonRow({ n, button, onEdit, onRemove }: { n: number; button: DraftBu
           </label>
           <label>
             {t('templateForm.phoneNumber')}
-            <input type="tel" value={button.phoneNumber} onChange={(event) => onEdit({ phoneNumber: event.target.value })} />
+            <input type="tel" dir="ltr" value={button.phoneNumber} onChange={(event) => onEdit({ phoneNumber: event.target.value })} />
           </label>
         </div>
       )}

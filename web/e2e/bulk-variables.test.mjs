@@ -34,7 +34,7 @@ describe('bulk send with per-recipient variables', () => {
     const csv = 'PhoneNumber,1\n+44 7700 900123,Omar\n+44 7700 900456,Sheena\nnot a number,Zed\n';
     await form.getByLabel('Recipient file (csv, xls, xlsx)').setInputFiles({ name: 'greetings.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('status').filter({ hasText: '2 numbers loaded successfully from greetings.csv' }).waitFor();
-    await page.getByRole('status').filter({ hasText: '1 rows skipped: 1 invalid numbers, 0 duplicates, 0 missing a variable.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Rows skipped: 1 (invalid number: 1, duplicate: 0, missing a variable: 0).' }).waitFor();
     const download = form.getByRole('link', { name: 'Download the skipped rows (CSV)' });
     assert.equal(await download.getAttribute('download'), 'greetings-skipped.csv');
     const skippedCsv = decodeURIComponent((await download.getAttribute('href')).replace(/^data:text\/csv;charset=utf-8,/, ''));

@@ -263,14 +263,14 @@ pub(super) struct Moved {
 }
 
 impl Moved {
-    /// The move `arrival` made, once its key is settled; `None` when it moves no one.
-    pub(super) fn by(arrival: &Arrival) -> Option<Moved> {
-        let sighting = &arrival.sighting;
+    /// The move `sighting` made in `business_id`, settled under `to`; `None` when it moves no
+    /// one.
+    pub(super) fn of(business_id: &str, sighting: &Sighting, to: &str) -> Option<Moved> {
         (sighting.new_phone.is_some() || sighting.new_user_id.is_some()).then(|| Moved {
-            business_id: arrival.key.business_id.clone(),
+            business_id: business_id.to_string(),
             phone: sighting.phone.clone(),
             user_id: sighting.user_id.clone(),
-            to: arrival.key.phone.clone(),
+            to: to.to_string(),
         })
     }
 

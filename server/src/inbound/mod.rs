@@ -59,9 +59,14 @@ impl Intake<'_> {
             let events = self.store.template_decided(business_id, &update).await?;
             self.bus.publish(events);
         }
+        // Items are stored after every move is made, so the items of a customer a move would
+        // have carried along (those delivered before it, and edits and echoes, which settle
+        // last) follow it to the new key, as if each had come alone.
+        let mut moves = Vec::new();
         for (business_id, sighting) in &batch.identities {
-            let (_, events) = self.store.identify(business_id, sighting).await?;
+            let (settled, events) = self.store.identify(business_id, sighting).await?;
             self.bus.publish(events);
+            moves.extend(Moved::of(business_id, sighting, &settled));
         }
         // A whole address book comes at once when the sync starts: written a share at a time,
         // so the write lock is never held for all of it (a redelivery changes nothing twice).
@@ -74,15 +79,15 @@ impl Intake<'_> {
         batch.share_phones();
         // Which customer each item is from, in delivery order: linking a phone and a BSUID, or
         // a changed number, moves records before the item is stored under its key.
-        // Items are stored after every move is made, so the customer's items that a move would
-        // have carried along (its earlier messages; edits and echoes, which settle last) follow
-        // it to the new key, as if each had come alone.
-        let mut moves = Vec::new();
         for i in 0..batch.messages.len() {
             let (earlier, rest) = batch.messages.split_at_mut(i);
             let arrival = &mut rest[0];
             self.settle(&mut arrival.key, &arrival.sighting).await?;
-            if let Some(moved) = Moved::by(arrival) {
+            for moved in &moves {
+                moved.follow(&mut arrival.key, &arrival.sighting);
+            }
+            let (business_id, key) = (&arrival.key.business_id, &arrival.key.phone);
+            if let Some(moved) = Moved::of(business_id, &arrival.sighting, key) {
                 for before in earlier {
                     moved.follow(&mut before.key, &before.sighting);
                 }

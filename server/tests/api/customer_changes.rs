@@ -336,3 +336,27 @@ both_backends!(
         assert_eq!(messages[0]["content"]["text"], "Red, please");
     }
 );
+
+both_backends!(
+    a_user_id_update_moves_the_messages_its_own_webhook_carries_from_the_old_bsuid,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("renewed_in_one").await;
+        let pnid = biz.phone_number_id.clone();
+        let new_bsuid = "US.55555208655302741918";
+        let first = bsuid_text(None, "wamid.old", "hello", SENT);
+        let mut body = from_username(&pnid, None, vec![first]);
+        let update = json!({"field": "user_id_update", "value": {"messaging_product": "whatsapp",
+            "metadata": {"display_phone_number": "15550783881", "phone_number_id": pnid},
+            "user_id_update": [{"previous_user_id": BSUID, "user_id": new_bsuid,
+                                "timestamp": LATER}]}});
+        let changes = body["entry"][0]["changes"].as_array_mut().expect("changes");
+        changes.push(update);
+        deliver(&app, &biz, &body).await;
+
+        let list = rows(&app, &biz.session.access, "").await;
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!(list[0]["conversation_id"], format!("{pnid}_{new_bsuid}"));
+        assert_eq!(ids(&history(&app, &biz, new_bsuid).await), ["wamid.old"]);
+    }
+);

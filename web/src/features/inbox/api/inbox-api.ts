@@ -61,12 +61,17 @@ export function cleanPhone(phone: string): string {
   return phone.replace(/\+/g, '').trim();
 }
 
-export function addContact(name: string, phone: string): Promise<unknown> {
+/** The server's answer to a saved contact: its customer key as the server normalised it (digits, country code). */
+export interface ContactSaved {
+  phone_number?: string;
+}
+
+export function addContact(name: string, phone: string): Promise<ContactSaved> {
   return apiRequest('/api/contacts/add', { method: 'POST', json: { name, phone_number: cleanPhone(phone) } });
 }
 
 /** Renames the customer `key`; a changed phone moves the conversation (a BSUID-only one has none). */
-export function updateContact(key: string, name: string, phone: string | null): Promise<unknown> {
+export function updateContact(key: string, name: string, phone: string | null): Promise<ContactSaved> {
   const newPhone = phone === null ? key : cleanPhone(phone);
   return apiRequest('/api/users/update', {
     method: 'POST',

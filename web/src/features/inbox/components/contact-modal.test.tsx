@@ -31,4 +31,14 @@ describe('contact modal', () => {
     await userEvent.click(screen.getByRole('button', { name: 'حفظ' }));
     await vi.waitFor(() => expect(toast).toHaveBeenCalledWith('توجد جهة اتصال بالرقم 15550001111 بالفعل.', 'error', 5000));
   });
+
+  it("names a new contact by the server's key, not by the number as typed", async () => {
+    const onSaved = vi.fn<(key: string, name: string) => void>();
+    fakeServer({ 'POST /api/contacts/add': () => json({ status: 'success', phone_number: '15550001111', name: 'Omar' }, 201) });
+    renderWithApp(<ContactModal onClose={() => undefined} onSaved={onSaved} />);
+    await userEvent.type(screen.getByLabelText('Name'), 'Omar');
+    await userEvent.type(screen.getByLabelText('Phone number'), '+1 555 000 1111');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalledWith('15550001111', 'Omar'));
+  });
 });

@@ -42,10 +42,10 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
     if (!name.trim() || (!phoneless && !cleanPhone(phone))) return;
     setSubmitting(true);
     try {
-      if (contact) await updateContact(contact.key, name.trim(), phoneless ? null : phone);
-      else await addContact(name.trim(), phone);
+      const saved = contact ? await updateContact(contact.key, name.trim(), phoneless ? null : phone) : await addContact(name.trim(), phone);
       showToast(t(editing ? 'updateContactSuccess' : 'addContactSuccess'), 'success', CHAT_TOAST_MS);
-      onSaved(phoneless && contact ? contact.key : cleanPhone(phone), name.trim());
+      // The server's key, not the typed number: it drops spaces and dashes and adds the country code.
+      onSaved(phoneless && contact ? contact.key : (saved.phone_number ?? cleanPhone(phone)), name.trim());
     } catch (error) {
       showToast(detailOf(error, t(editing ? 'failedToUpdateContact' : 'failedToAddContact')), 'error', CHAT_TOAST_MS);
       setSubmitting(false);

@@ -133,27 +133,34 @@ impl Intake<'_> {
             join_all(echoes),
             join_all(changes)
         );
-        for outcome in statuses {
-            outcome.map_err(InboundError::NotPersisted)?;
-        }
-        for outcome in changes.into_iter().chain(echoes) {
-            outcome.map_err(InboundError::NotPersisted)?;
-        }
+        // The new messages stored are followed up even when another item was not stored: the
+        // redelivery that item needs finds them stored, no longer new.
+        let mut failed = None;
         let mut ingested = 0;
         for outcome in messages {
-            // Only a message seen for the first time is answered, so redeliveries never double up.
-            if let Some(arrival) = outcome.map_err(InboundError::NotPersisted)? {
-                ingested += 1;
-                let sets_off = batch
-                    .sets_off
-                    .get(&arrival.key.business_id)
-                    .copied()
-                    .unwrap_or_default();
-                self.follow_up(sets_off, arrival);
+            match outcome {
+                // Only a message seen for the first time is answered, so redeliveries never
+                // double up.
+                Ok(Some(arrival)) => {
+                    ingested += 1;
+                    let sets_off = batch
+                        .sets_off
+                        .get(&arrival.key.business_id)
+                        .copied()
+                        .unwrap_or_default();
+                    self.follow_up(sets_off, arrival);
+                }
+                Ok(None) => {}
+                Err(err) => failed = failed.or(Some(err)),
             }
         }
         metrics::messages_ingested(ingested);
-        Ok(())
+        let receipts = statuses.into_iter().filter_map(Result::err);
+        let others = receipts.chain(changes.into_iter().chain(echoes).filter_map(Result::err));
+        match others.chain(failed).next() {
+            Some(err) => Err(InboundError::NotPersisted(err)),
+            None => Ok(()),
+        }
     }
 
     /// Puts the item named by `sighting` under the key its customer is kept under.

@@ -89,5 +89,6 @@ pub mod store;
 pub mod team;
 pub mod telemetry;
 pub mod templates;
+pub mod visible;
 pub mod web_app;
 pub mod webhook;

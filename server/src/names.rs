@@ -3,40 +3,12 @@
 //! zero-width characters), so a name cannot pass for another one in the inbox, and no control
 //! character at all. The zero-width joiner and non-joiner are let through where writing needs
 //! them: between two visible characters outside ASCII (an emoji sequence such as 👩‍💻, a Persian
-//! or Indic word): stricter than the door's check of every field (`client_text`), which lets
+//! or Indic word; `visible`): stricter than the door's check of every field (`client_text`), which lets
 //! tabs and line breaks through for messages and notes.
 
 use crate::error::{ApiError, ApiResult, non_blank, required};
 use crate::plain_text::ControlCharacter;
-
-/// Longest name, in characters.
-pub const NAME_MAX: usize = 100;
-
-/// True for characters that change how the text around them is shown without showing
-/// themselves: bidi embeddings and overrides (U+202A–U+202E), bidi isolates (U+2066–U+2069),
-/// zero-width space, non-joiner and joiner (U+200B–U+200D), word joiner (U+2060) and the
-/// zero-width no-break space (U+FEFF).
-pub fn is_hidden(c: char) -> bool {
-    matches!(c,
-        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200B}'..='\u{200D}'
-        | '\u{2060}' | '\u{FEFF}')
-}
-
-/// True for a zero-width non-joiner or joiner (U+200C, U+200D) between two visible characters
-/// outside ASCII: where emoji sequences and Persian or Indic words need one. Between ASCII
-/// letters, at either end or beside a space it only hides.
-fn joins(before: Option<char>, c: char, after: Option<char>) -> bool {
-    let visible = |n: Option<char>| {
-        n.is_some_and(|n| !n.is_ascii() && !n.is_whitespace() && !n.is_control() && !is_hidden(n))
-    };
-    matches!(c, '\u{200C}' | '\u{200D}') && visible(before) && visible(after)
-}
-
-/// True when the character at `at` of `chars` is hidden and joins nothing.
-fn hides(chars: &[char], at: usize) -> bool {
-    let before = at.checked_sub(1).map(|b| chars[b]);
-    is_hidden(chars[at]) && !joins(before, chars[at], chars.get(at + 1).copied())
-}
+use crate::visible::{NAME_MAX, hides};
 
 /// Refuses `text` of the field `field` when it holds a control or a hidden character (but a
 /// joiner where it joins).
@@ -63,20 +35,6 @@ pub fn name(field: &str, raw: &str) -> ApiResult<String> {
         )));
     }
     Ok(name.to_string())
-}
-
-/// A name the provider sends (a customer's WhatsApp profile name), made fit to show as one:
-/// control characters and characters that only hide dropped, trimmed, cut at `NAME_MAX`
-/// characters; `None` when nothing is left.
-pub fn from_provider(raw: &str) -> Option<String> {
-    let chars: Vec<char> = raw.chars().filter(|c| !c.is_control()).collect();
-    let kept: String = (0..chars.len())
-        .filter(|&at| !hides(&chars, at))
-        .map(|at| chars[at])
-        .collect();
-    let name: String = kept.trim().chars().take(NAME_MAX).collect();
-    let name = name.trim_end();
-    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// A required name: present, not blank, and a valid `name`.
@@ -128,16 +86,5 @@ mod tests {
         ] {
             assert!(name("name", hiding).is_err(), "{hiding:?}");
         }
-    }
-
-    #[test]
-    fn a_providers_name_is_cleaned_and_cut_rather_than_refused() {
-        assert_eq!(
-            from_provider(" \u{202E}Ali\u{200B}\n Reza 👩\u{200D}💻 ").as_deref(),
-            Some("Ali Reza 👩\u{200D}💻")
-        );
-        let long = from_provider(&format!("{} tail", "ب".repeat(NAME_MAX - 1))).expect("cut");
-        assert_eq!(long, "ب".repeat(NAME_MAX - 1));
-        assert_eq!(from_provider("\u{200B}\u{FEFF} "), None);
     }
 }

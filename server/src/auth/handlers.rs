@@ -8,10 +8,11 @@ use super::password::{hash_password, verify_password};
 use super::rules::{check_password, normalize_email, normalize_username};
 use super::tokens::TokenPair;
 use crate::error::{ApiError, ApiResult, SUCCESS, required};
-use crate::names::{NAME_MAX, required_name};
+use crate::names::required_name;
 use crate::sandbox;
 use crate::state::AppState;
 use crate::store::{NewUser, ProviderCredentials};
+use crate::visible::NAME_MAX;
 
 /// The answer of every sign-in (password, refresh, Google): the tokens and the account's role.
 #[derive(Serialize, utoipa::ToSchema)]

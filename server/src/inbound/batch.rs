@@ -15,7 +15,7 @@ use crate::cloud::{
     UserIdUpdateValue,
 };
 use crate::customer::{CustomerKey, Sighting};
-use crate::names;
+use crate::visible;
 
 /// What a business's new messages set off, as its profile says.
 #[derive(Clone, Copy, Debug, Default)]
@@ -94,7 +94,7 @@ impl Batch {
                 kind,
                 content,
                 contact_name: profile
-                    .and_then(|p| names::from_provider(p.profile.name.as_deref()?)),
+                    .and_then(|p| visible::provider_name(p.profile.name.as_deref()?)),
                 user_id: (sighting.new_user_id.as_ref())
                     .or(sighting.user_id.as_ref())
                     .map(|id| id.to_string()),

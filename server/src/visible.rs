@@ -1,0 +1,63 @@
+//! Characters shown and characters that only change how the text around them is shown (bidi
+//! controls, zero-width characters): what names are checked for (`names`) and what a name the
+//! provider sends is cleaned of. A zero-width joiner or non-joiner between two visible characters
+//! outside ASCII is writing, not hiding: emoji sequences (👩‍💻) and Persian or Indic words need one.
+
+/// Longest name (of a user, an agent, a contact), in characters.
+pub const NAME_MAX: usize = 100;
+
+/// True for characters that change how the text around them is shown without showing
+/// themselves: bidi embeddings and overrides (U+202A–U+202E), bidi isolates (U+2066–U+2069),
+/// zero-width space, non-joiner and joiner (U+200B–U+200D), word joiner (U+2060) and the
+/// zero-width no-break space (U+FEFF).
+pub fn is_hidden(c: char) -> bool {
+    matches!(c,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200B}'..='\u{200D}'
+        | '\u{2060}' | '\u{FEFF}')
+}
+
+/// True for a zero-width non-joiner or joiner (U+200C, U+200D) between two visible characters
+/// outside ASCII: where emoji sequences and Persian or Indic words need one. Between ASCII
+/// letters, at either end or beside a space it only hides.
+fn joins(before: Option<char>, c: char, after: Option<char>) -> bool {
+    let visible = |n: Option<char>| {
+        n.is_some_and(|n| !n.is_ascii() && !n.is_whitespace() && !n.is_control() && !is_hidden(n))
+    };
+    matches!(c, '\u{200C}' | '\u{200D}') && visible(before) && visible(after)
+}
+
+/// True when the character at `at` of `chars` is hidden and joins nothing.
+pub fn hides(chars: &[char], at: usize) -> bool {
+    let before = at.checked_sub(1).map(|b| chars[b]);
+    is_hidden(chars[at]) && !joins(before, chars[at], chars.get(at + 1).copied())
+}
+
+/// A name the provider sends (a customer's WhatsApp profile name), made fit to show as one:
+/// control characters and characters that only hide dropped, trimmed, cut at `NAME_MAX`
+/// characters; `None` when nothing is left.
+pub fn provider_name(raw: &str) -> Option<String> {
+    let chars: Vec<char> = raw.chars().filter(|c| !c.is_control()).collect();
+    let kept: String = (0..chars.len())
+        .filter(|&at| !hides(&chars, at))
+        .map(|at| chars[at])
+        .collect();
+    let name: String = kept.trim().chars().take(NAME_MAX).collect();
+    let name = name.trim_end();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_providers_name_is_cleaned_and_cut_rather_than_refused() {
+        assert_eq!(
+            provider_name(" \u{202E}Ali\u{200B}\n Reza 👩\u{200D}💻 ").as_deref(),
+            Some("Ali Reza 👩\u{200D}💻")
+        );
+        let long = provider_name(&format!("{} tail", "ب".repeat(NAME_MAX - 1))).expect("cut");
+        assert_eq!(long, "ب".repeat(NAME_MAX - 1));
+        assert_eq!(provider_name("\u{200B}\u{FEFF} "), None);
+    }
+}

@@ -19,12 +19,16 @@ pub enum InboundKind<'a> {
     ListRow { id: &'a str, title: &'a str },
     /// Media, location, reactions and the rest: only the default reply may answer.
     Other,
+    /// A notice WhatsApp writes about the customer (a changed number or id), not something they
+    /// sent: no reply answers it.
+    Notice,
 }
 
 impl<'a> From<&'a Kind> for InboundKind<'a> {
     fn from(kind: &'a Kind) -> InboundKind<'a> {
         match kind {
             Kind::Text { text } => InboundKind::Text(&text.body),
+            Kind::System { .. } => InboundKind::Notice,
             Kind::Interactive { interactive } => match interactive {
                 Interactive::ButtonReply { button_reply: c } => InboundKind::Button {
                     id: &c.id,
@@ -50,7 +54,6 @@ impl<'a> From<&'a Kind> for InboundKind<'a> {
             | Kind::Location { .. }
             | Kind::Order { .. }
             | Kind::Reaction { .. }
-            | Kind::System { .. }
             | Kind::Contacts { .. }
             | Kind::Edit { .. }
             | Kind::Revoke { .. }
@@ -144,6 +147,7 @@ pub fn choose_reply(
             }
         }
         InboundKind::Other => {}
+        InboundKind::Notice => return None,
     }
     replies
         .iter()
@@ -274,6 +278,7 @@ pub(crate) mod tests {
             pick(&replies, &[], InboundKind::Other).map(|c| c.reply_id),
             Some("d".into())
         );
+        assert!(pick(&replies, &[], InboundKind::Notice).is_none());
 
         let sent = HashMap::from([("a".to_string(), 9 * HOUR)]);
         let inbound = InboundKind::Text("hello");

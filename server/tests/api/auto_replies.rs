@@ -295,3 +295,28 @@ both_backends!(
         assert_eq!(shown_text(&sent[0]["body"]), "We will get back to you");
     }
 );
+
+both_backends!(
+    a_notice_whatsapp_writes_about_the_customer_gets_no_automated_reply,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("notices").await;
+        create_default_reply(&app, &biz.session.access).await;
+        let post = |message: Value| {
+            let payload = inbound(&biz.phone_number_id, CUSTOMER, "Eva", vec![message]);
+            let (app, secret) = (&app, biz.app_secret.clone());
+            async move {
+                let (status, body) = app.webhook(&payload, &secret).await;
+                assert_eq!(status, 200, "{body}");
+            }
+        };
+        let notice = json!({"body": "Eva's security code changed.",
+                            "type": "customer_identity_changed", "identity": "f3a9"});
+        post(from_customer(1, "system", notice)).await;
+        post(from_customer(2, "text", json!({"body": "hi"}))).await;
+        // The text is answered, and only the text.
+        let sent = provider_got(&app, &biz, 1).await;
+        assert_eq!(sent.len(), 1, "{sent:?}");
+        assert_eq!(shown_text(&sent[0]["body"]), "We will get back to you");
+    }
+);

@@ -92,6 +92,10 @@ describe('reports', () => {
     await agentPage.keyboard.press('Escape');
     await agentPage.goto('/reports');
     await agentPage.waitForURL('**/unauthorized');
+    // Its heading, words and link stand together in the middle of the screen.
+    const heading = await agentPage.getByRole('heading', { name: 'Not allowed' }).boundingBox();
+    const link = await agentPage.getByRole('link', { name: 'Sign in' }).boundingBox();
+    assert.ok(link.y + link.height - heading.y < 200, `heading at ${heading.y} px, link at ${link.y} px`);
     await agentPage.close();
   });
 });

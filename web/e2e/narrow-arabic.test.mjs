@@ -90,6 +90,13 @@ describe('narrow screens in Arabic', () => {
     });
     // About 20 px for the arrow.
     assert.ok(fit.needed + 20 <= fit.width, `"${fit.text}" needs ${fit.needed} px and the arrow; the box is ${fit.width} px`);
+    // The recipient file's picker speaks Arabic, not the browser's "Choose File".
+    await page.getByRole('radio', { name: 'إرسال جماعي من ملف CSV' }).check();
+    const picker = page.locator('.sender-upload');
+    await picker.getByText('اختيار ملف', { exact: true }).waitFor();
+    await picker.getByText('لم يتم اختيار ملف').waitFor();
+    const native = await picker.locator('input[type=file]').boundingBox();
+    assert.ok(native.width <= 1 && native.height <= 1, `the browser's own button is hidden: ${JSON.stringify(native)}`);
   });
 
   it("says why WhatsApp failed a message in Arabic, inside its bubble, on both themes", async () => {

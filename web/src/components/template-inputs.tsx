@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { FileInput } from './file-input';
 import './template-send.css';
 import {
   bodyKey,
@@ -44,14 +45,12 @@ export function TemplateInputs({ shape, inputs, markEmpty = false, onChange }: P
   return (
     <>
       {format && isMediaHeader(format) && (
-        <label>
-          {t(`sender.headerMedia.${format}`)}
-          <input
-            type="file"
-            accept={MEDIA_ACCEPT[format]}
-            onChange={(event) => onChange({ ...inputs, mediaFile: event.target.files?.[0] ?? null })}
-          />
-        </label>
+        <FileInput
+          label={t(`sender.headerMedia.${format}`)}
+          fileName={inputs.mediaFile?.name ?? null}
+          accept={MEDIA_ACCEPT[format]}
+          onChange={(event) => onChange({ ...inputs, mediaFile: event.target.files?.[0] ?? null })}
+        />
       )}
       {format === 'LOCATION' && (
         <fieldset className="sender-group">

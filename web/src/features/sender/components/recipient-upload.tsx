@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FileInput } from '../../../components/file-input';
 import { downloadFile } from '../../../lib/media/download-file';
 import { getSample, parseRecipients, SAMPLE_FILE_NAME, type BulkRecipient, type ParsedRecipients } from '../api/sender-api';
 import { isRecipientFile, RECIPIENT_FILE_ACCEPT, recipientFileError } from '../recipient-file';
@@ -97,16 +98,14 @@ export function RecipientUpload({ disabled, invalid, columns, onRecipients, onSt
 
   return (
     <div className="sender-upload">
-      <label>
-        {t('sender.recipientFile')}
-        <input
-          type="file"
-          accept={RECIPIENT_FILE_ACCEPT}
-          disabled={disabled}
-          aria-invalid={invalid || undefined}
-          onChange={(event) => pick(event.target.files?.[0])}
-        />
-      </label>
+      <FileInput
+        label={t('sender.recipientFile')}
+        fileName={file?.name ?? null}
+        accept={RECIPIENT_FILE_ACCEPT}
+        disabled={disabled}
+        aria-invalid={invalid || undefined}
+        onChange={(event) => pick(event.target.files?.[0])}
+      />
       <p className="note">{t('sender.fileHint')}</p>
       {columns.length > 0 && <p className="note">{t('sender.variablesHint', { columns: columns.join(', ') })}</p>}
       {parsed && file && <SkippedSummary skipped={parsed.skipped} fileName={file.name} />}

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { FileInput } from '../../../components/file-input';
 import { headerMedia } from '../header-file';
 import { HEADER_TEXT_MAX, type Failure, variables } from '../template-rules';
 import { useVariableInserter } from '../hooks/use-variable-inserter';
@@ -55,18 +56,15 @@ export function HeaderFields({ draft, update, fileName, onFile, onHeaderType, fa
       )}
       {media && (
         <>
-          <label>
-            {t('templateForm.headerFile')}
-            <input
-              type="file"
-              accept={media.accept}
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                event.target.value = '';
-                if (file) onFile(file);
-              }}
-            />
-          </label>
+          <FileInput
+            label={t('templateForm.headerFile')}
+            accept={media.accept}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) onFile(file);
+            }}
+          />
           <p className="note">{t(media.hintKey)}</p>
           <p className="template-form-file">{fileName ? t('templateForm.chosenFile', { name: fileName }) : t('templateForm.noFile')}</p>
         </>

@@ -167,6 +167,9 @@ fn walk(rows: &[TimelineRow], range: &Range, tallies: &mut [Tally]) -> HashMap<S
             match &row.step {
                 Step::Customer if !seen_customer => {
                     seen_customer = true;
+                    // A first message to a conversation resolved before the customer wrote
+                    // opens it once: the server's reopening that follows is the same opening.
+                    resolved = false;
                     open(&mut opening, row.at, bucket, tallies);
                 }
                 Step::Customer => {}

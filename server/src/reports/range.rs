@@ -9,9 +9,10 @@ use chrono_tz::Tz;
 use super::InvalidReport;
 
 const HOUR_MS: i64 = 60 * 60 * 1000;
-/// Most buckets in one report: a year of days, or 31 days of hours.
+/// Most buckets in one report: a year of days, or 31 days of hours (and the hour a clock change
+/// repeats, so a month across one fits).
 const MAX_DAYS: usize = 366;
-const MAX_HOURS: usize = 31 * 24;
+const MAX_HOURS: usize = 31 * 24 + 1;
 
 /// How long each bucket is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

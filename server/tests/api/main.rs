@@ -58,6 +58,7 @@ mod refusals;
 mod replies;
 mod replies_limits;
 mod reports;
+mod reports_ranges;
 mod revocation;
 mod sandbox;
 mod sandbox_graph;

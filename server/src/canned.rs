@@ -5,10 +5,13 @@
 
 use std::path::Path;
 
+use unicode_normalization::UnicodeNormalization;
+
 use crate::cloud::TEXT_MAX;
 use crate::media::{self, MediaError};
 use crate::multipart::Part;
 use crate::store::{self, CannedMedia, CannedReply, MediaFile, Store};
+use crate::visible::hides_any;
 
 /// Longest shortcut, in characters.
 pub const SHORTCUT_MAX: usize = 32;
@@ -131,9 +134,11 @@ impl From<store::Error> for CannedError {
     }
 }
 
-/// A shortcut as stored: trimmed, one word of at most `SHORTCUT_MAX` characters.
+/// A shortcut as stored: trimmed, one word of at most `SHORTCUT_MAX` characters, in the
+/// composed form (NFC) so that shortcuts which look the same are the same, and with no character
+/// that only hides.
 pub fn shortcut(raw: &str) -> Result<String, CannedError> {
-    let shortcut = raw.trim();
+    let shortcut: String = raw.trim().nfc().collect();
     if shortcut.is_empty() {
         return Err(CannedError::Invalid("shortcut is required".into()));
     }
@@ -142,12 +147,17 @@ pub fn shortcut(raw: &str) -> Result<String, CannedError> {
             "shortcut must not contain spaces".into(),
         ));
     }
+    if hides_any(&shortcut) {
+        return Err(CannedError::Invalid(
+            "shortcut must not contain invisible or direction-changing characters".into(),
+        ));
+    }
     if shortcut.chars().count() > SHORTCUT_MAX {
         return Err(CannedError::Invalid(format!(
             "shortcut must be at most {SHORTCUT_MAX} characters"
         )));
     }
-    Ok(shortcut.to_string())
+    Ok(shortcut)
 }
 
 /// A text as stored: as typed, not blank, at most `TEXT_MAX` characters.
@@ -165,7 +175,10 @@ pub fn text(raw: &str) -> Result<String, CannedError> {
 
 /// The replies whose shortcut starts with `query`, ignoring case; all of them for no query.
 pub fn starting_with(replies: Vec<CannedReply>, query: Option<&str>) -> Vec<CannedReply> {
-    let Some(query) = query.map(str::to_lowercase).filter(|q| !q.is_empty()) else {
+    let Some(query) = query
+        .map(|q| q.nfc().collect::<String>().to_lowercase())
+        .filter(|q| !q.is_empty())
+    else {
         return replies;
     };
     replies

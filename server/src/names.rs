@@ -8,7 +8,7 @@
 
 use crate::error::{ApiError, ApiResult, non_blank, required};
 use crate::plain_text::ControlCharacter;
-use crate::visible::{NAME_MAX, hides};
+use crate::visible::{NAME_MAX, hides_any};
 
 /// Refuses `text` of the field `field` when it holds a control or a hidden character (but a
 /// joiner where it joins).
@@ -16,8 +16,7 @@ pub fn check_visible(field: &str, text: &str) -> ApiResult<()> {
     if text.chars().any(char::is_control) {
         return Err(ControlCharacter(field.to_string()).into());
     }
-    let chars: Vec<char> = text.chars().collect();
-    if (0..chars.len()).any(|at| hides(&chars, at)) {
+    if hides_any(text) {
         return Err(ApiError::Unprocessable(format!(
             "{field} must not contain invisible or direction-changing characters"
         )));

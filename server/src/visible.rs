@@ -32,6 +32,12 @@ pub fn hides(chars: &[char], at: usize) -> bool {
     is_hidden(chars[at]) && !joins(before, chars[at], chars.get(at + 1).copied())
 }
 
+/// True when `text` holds a character that only hides (a joiner where it joins does not).
+pub fn hides_any(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    (0..chars.len()).any(|at| hides(&chars, at))
+}
+
 /// A name the provider sends (a customer's WhatsApp profile name), made fit to show as one:
 /// control characters and characters that only hide dropped, trimmed, cut at `NAME_MAX`
 /// characters; `None` when nothing is left.

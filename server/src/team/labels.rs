@@ -2,24 +2,33 @@
 //! owner's changes to the business's labels, and the labels a member puts on a conversation.
 //! Every change is published once stored.
 
+use unicode_normalization::UnicodeNormalization;
+
 use super::{Member, Team, TeamError};
 use crate::store::{ContactRow, Label};
+use crate::visible::hides_any;
 
 /// The longest label name, in characters.
 pub const MAX_LABEL_NAME: usize = 50;
 
-/// A label's name: trimmed, 1–50 characters.
+/// A label's name: trimmed, 1–50 characters, in the composed form (NFC) so that names which
+/// look the same are the same, and with no character that only hides.
 pub fn label_name(raw: &str) -> Result<String, TeamError> {
-    let name = raw.trim();
+    let name: String = raw.trim().nfc().collect();
     if name.is_empty() {
         return Err(TeamError::Invalid("name is required".into()));
+    }
+    if hides_any(&name) {
+        return Err(TeamError::Invalid(
+            "name must not contain invisible or direction-changing characters".into(),
+        ));
     }
     if name.chars().count() > MAX_LABEL_NAME {
         return Err(TeamError::Invalid(format!(
             "name must be at most {MAX_LABEL_NAME} characters"
         )));
     }
-    Ok(name.to_string())
+    Ok(name)
 }
 
 /// A label's colour: `#` and six hex digits, kept as written.

@@ -111,6 +111,47 @@ both_backends!(
 );
 
 both_backends!(
+    shortcuts_that_look_the_same_are_the_same_shortcut,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.register("cannedforms").await;
+        // "café" composed (NFC), then decomposed (e and U+0301, NFD), in either case.
+        let first = json!({"shortcut": "caf\u{e9}", "text": "Menu"});
+        assert_eq!(create(&app, &owner.access, first).await.0, 201);
+        for shortcut in ["cafe\u{301}", "CAFE\u{301}"] {
+            let body = json!({"shortcut": shortcut, "text": "Other"});
+            let (status, body) = create(&app, &owner.access, body).await;
+            assert_refused(status, &body, 409, "shortcut_taken");
+        }
+        // A decomposed shortcut is kept composed, and found by either form.
+        let (status, made) = create(
+            &app,
+            &owner.access,
+            json!({"shortcut": "re\u{301}sume\u{301}", "text": "CV"}),
+        )
+        .await;
+        assert_eq!(status, 201, "{made}");
+        assert_eq!(made["shortcut"], "r\u{e9}sum\u{e9}");
+        for typed in ["r%C3%A9s", "re%CC%81s", "R%C3%89S"] {
+            let found = shortcuts(&app, &owner.access, &format!("{PATH}?q={typed}")).await;
+            assert_eq!(found, ["r\u{e9}sum\u{e9}"], "{typed}");
+        }
+        // A shortcut with a character that only hides would pass for another.
+        for shortcut in ["pri\u{200B}ce", "\u{2066}price"] {
+            let body = json!({"shortcut": shortcut, "text": "x"});
+            let (status, body) = create(&app, &owner.access, body).await;
+            assert_refused(status, &body, 422, "validation_failed");
+            assert!(
+                body["detail"]
+                    .as_str()
+                    .expect("detail")
+                    .starts_with("shortcut")
+            );
+        }
+    }
+);
+
+both_backends!(
     a_form_breaking_a_rule_is_refused_naming_the_field,
     |backend| async move {
         let app = spawn_app(backend).await;

@@ -36,6 +36,7 @@ mod inbox_intake;
 mod inbox_streams;
 mod kinds;
 mod labels;
+mod labels_names;
 mod labels_races;
 mod limits;
 mod list_anywhere;

@@ -1,0 +1,123 @@
+//! Label names: unique in the business whatever their case or Unicode form, visible, and the
+//! fields' rules.
+
+use serde_json::json;
+
+use crate::both_backends;
+use crate::helpers::*;
+use crate::labels::label_names;
+
+both_backends!(
+    names_are_unique_per_business_whatever_the_case_and_bad_fields_answer_422,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.business("label_rules").await.session.access;
+        let other = app.business("label_rules_other").await.session.access;
+        app.label(&owner, "VIP", "#D93F0B").await;
+        let billing = app.label(&owner, "Billing", "#0E8A16").await;
+        // Another business has its own names.
+        app.label(&other, "VIP", "#D93F0B").await;
+
+        let (status, body) = app
+            .post(
+                "/api/labels",
+                json!({"name": "vip", "color": "#000000"}),
+                Some(&owner),
+            )
+            .await;
+        assert_eq!(status, 409, "{body}");
+        assert_eq!(body["code"], "conflict");
+        let (status, body) = app
+            .patch(
+                &format!("/api/labels/{billing}"),
+                json!({"name": "Vip"}),
+                &owner,
+            )
+            .await;
+        assert_eq!(status, 409, "{body}");
+        assert_eq!(body["code"], "conflict");
+
+        let long = "n".repeat(51);
+        for (body, field) in [
+            (json!({"color": "#000000"}), "name"),
+            (json!({"name": "  ", "color": "#000000"}), "name"),
+            (json!({"name": long, "color": "#000000"}), "name"),
+            (json!({"name": "Ok"}), "color"),
+            (json!({"name": "Ok", "color": "red"}), "color"),
+            (json!({"name": "Ok", "color": "#12345"}), "color"),
+            (json!({"name": "Ok", "color": "#GGGGGG"}), "color"),
+        ] {
+            let (status, answer) = app.post("/api/labels", body.clone(), Some(&owner)).await;
+            assert_eq!(status, 422, "{body} → {answer}");
+            assert_eq!(answer["code"], "validation_failed");
+            assert!(
+                answer["detail"]
+                    .as_str()
+                    .expect("detail")
+                    .starts_with(field),
+                "{answer}"
+            );
+        }
+        let (status, answer) = app
+            .patch(
+                &format!("/api/labels/{billing}"),
+                json!({"color": "blue"}),
+                &owner,
+            )
+            .await;
+        assert_eq!(status, 422, "{answer}");
+        assert_eq!(label_names(&app, &owner).await, ["Billing", "VIP"]);
+    }
+);
+
+both_backends!(
+    names_that_look_the_same_are_the_same_label,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.business("label_forms").await.session.access;
+        let refused = |name: &'static str, path: String, status: u16| {
+            let (app, owner) = (&app, &owner);
+            async move {
+                let body = json!({"name": name, "color": "#000000"});
+                let (got, answer) = match path.as_str() {
+                    "/api/labels" => app.post(&path, body, Some(owner)).await,
+                    _ => app.patch(&path, body, owner).await,
+                };
+                assert_eq!(got, status, "{name:?}: {answer}");
+                let detail = answer["detail"].as_str().expect("detail");
+                assert!(status == 409 || detail.starts_with("name"), "{detail}");
+            }
+        };
+        // "Café" composed (é as one character, NFC), then decomposed (e and U+0301, NFD).
+        let cafe = app.label(&owner, "Caf\u{e9}", "#D93F0B").await;
+        for name in ["Cafe\u{301}", "CAFE\u{301}"] {
+            refused(name, "/api/labels".into(), 409).await;
+        }
+        // A decomposed name is kept composed, and a rename to the other form is no conflict.
+        let resume = app.label(&owner, "Re\u{301}sume\u{301}", "#000000").await;
+        let (status, body) = app
+            .patch(
+                &format!("/api/labels/{resume}"),
+                json!({"name": "R\u{c9}SUM\u{c9}"}),
+                &owner,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        refused("re\u{301}sume\u{301}", format!("/api/labels/{cafe}"), 409).await;
+        // A name of, or with, characters that only hide would pass for another.
+        for name in ["\u{200B}", "V\u{200B}IP", "\u{202E}VIP"] {
+            refused(name, "/api/labels".into(), 422).await;
+        }
+        // A joiner inside an emoji sequence is writing.
+        app.label(&owner, "\u{1F469}\u{200D}\u{1F4BB}", "#000000")
+            .await;
+        assert_eq!(
+            label_names(&app, &owner).await,
+            [
+                "Caf\u{e9}",
+                "R\u{c9}SUM\u{c9}",
+                "\u{1F469}\u{200D}\u{1F4BB}"
+            ]
+        );
+    }
+);

@@ -209,11 +209,10 @@ fn floor(tz: &Tz, bucket: Bucket, ms: i64) -> i64 {
 fn next(tz: &Tz, bucket: Bucket, start: i64) -> i64 {
     match bucket {
         Bucket::Hour => start + HOUR_MS,
-        Bucket::Day => {
-            let date = local_date(tz, start);
-            date.succ_opt()
-                .map_or(start + 24 * HOUR_MS, |d| day_start(tz, d))
-        }
+        // The day of an instant 26 hours on: the next one whether this day has 23, 24 or 25
+        // hours, and never a date a clock change skips whole (Samoa's 2011-12-30), which has no
+        // start of its own.
+        Bucket::Day => day_start(tz, local_date(tz, start + 26 * HOUR_MS)),
     }
 }
 
@@ -287,6 +286,19 @@ mod tests {
         )
         .expect("range");
         assert_eq!(range.end - range.start(), 23 * HOUR_MS);
+    }
+
+    #[test]
+    fn a_date_a_clock_change_skips_whole_is_no_bucket() {
+        let range = Range::parse(&query("2011-12-29", "2011-12-31", "day", "Pacific/Apia"), 0)
+            .expect("range");
+        assert_eq!(range.starts.len(), 2);
+        assert_eq!(range.local_iso(range.start()), "2011-12-29T00:00:00-10:00");
+        assert_eq!(
+            range.local_iso(range.starts[1]),
+            "2011-12-31T00:00:00+14:00"
+        );
+        assert_eq!(range.local_iso(range.end), "2012-01-01T00:00:00+14:00");
     }
 
     #[test]

@@ -67,6 +67,19 @@ both_backends!(
             .collect();
         assert_eq!(counts, [1, 0, 0, 1]);
         assert_eq!(later["buckets"][0]["start"], "2026-01-11T01:00:00+05:30");
+
+        // Samoa skipped 2011-12-30 whole: the days around it are two buckets.
+        let samoa = overview(&app, token, "from=2011-12-29&to=2011-12-31&tz=Pacific/Apia").await;
+        let starts: Vec<&str> = samoa["buckets"]
+            .as_array()
+            .expect("buckets")
+            .iter()
+            .map(|b| b["start"].as_str().expect("start"))
+            .collect();
+        assert_eq!(
+            starts,
+            ["2011-12-29T00:00:00-10:00", "2011-12-31T00:00:00+14:00"]
+        );
     }
 );
 

@@ -5,8 +5,11 @@
 //!
 //! Folding: lower case; Arabic diacritics (tashkeel U+064B–U+065F, dagger alef U+0670) and
 //! tatweel (U+0640) dropped; alef forms (أ إ آ ٱ) read as ا, alef maqsura (ى) as ي, ta marbuta
-//! (ة) as ه; Arabic-Indic digits (U+0660–U+0669, U+06F0–U+06F9) as ASCII digits. Every other
-//! character that is not a letter or digit separates words.
+//! (ة) as ه; Arabic-Indic digits (U+0660–U+0669, U+06F0–U+06F9) as ASCII digits; another
+//! combining mark joins the letter before it (`e` and U+0301 is `é`). Every other character that
+//! is not a letter or digit separates words.
+
+use unicode_normalization::char::{compose, is_combining_mark};
 
 /// Most words a query is read for; the rest are ignored.
 const MAX_QUERY_WORDS: usize = 12;
@@ -73,6 +76,17 @@ fn words_of(text: &str) -> Vec<Word> {
             }
             Folded::Nothing => {
                 if let Some(word) = current.as_mut() {
+                    word.end = at + c.len_utf8();
+                }
+            }
+            // A combining mark inside a word (the accent of an é typed as e and U+0301) joins
+            // the letter before it, so a word folds the same in either Unicode form; one with
+            // no composed letter is dropped.
+            Folded::Separator if is_combining_mark(c) && current.is_some() => {
+                if let Some(word) = current.as_mut() {
+                    let last = word.folded.pop();
+                    word.folded
+                        .extend(last.and_then(|l| compose(l, c)).or(last));
                     word.end = at + c.len_utf8();
                 }
             }

@@ -17,6 +17,18 @@ fn arabic_marks_and_tatweel_are_dropped() {
 }
 
 #[test]
+fn a_word_folds_the_same_composed_or_decomposed() {
+    assert_eq!(
+        index_text("Cafe\u{301} RE\u{301}SUME\u{301}"),
+        "café résumé"
+    );
+    assert_eq!(index_text("q\u{301}uiet"), "quiet");
+    assert_eq!(query("cafe\u{301}").words, ["café"]);
+    // Arabic marks are dropped, not composed: آ typed as ا and U+0653 is still ا.
+    assert_eq!(index_text("\u{627}\u{653}مال"), "امال");
+}
+
+#[test]
 fn arabic_letter_forms_fold_together() {
     assert_eq!(
         index_text("أحمد إبراهيم آمال ٱلله"),

@@ -262,15 +262,73 @@ impl Store {
         if done.is_none() {
             self.backfill_messages().await?;
             self.backfill_contacts().await?;
-            sqlx::query(
-                "INSERT INTO search_backfills (name, finished_at) VALUES ('history', $1) \
-                 ON CONFLICT DO NOTHING",
-            )
-            .bind(now_ms())
-            .execute(&self.pool)
-            .await?;
+            self.backfill_done("history").await?;
+            // What was just indexed is folded by today's rules.
+            self.backfill_done(COMPOSED_MARKS).await?;
+        }
+        let refolded: Option<(String,)> =
+            sqlx::query_as("SELECT name FROM search_backfills WHERE name = $1")
+                .bind(COMPOSED_MARKS)
+                .fetch_optional(&self.pool)
+                .await?;
+        if refolded.is_none() {
+            self.refold_documents().await?;
+            self.backfill_done(COMPOSED_MARKS).await?;
         }
         Ok(())
+    }
+
+    /// Notes that the one-time pass `name` is done.
+    async fn backfill_done(&self, name: &str) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO search_backfills (name, finished_at) VALUES ($1, $2) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(name)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Folds every document again by today's rules, in batches, rewriting those that change
+    /// (documents indexed before combining marks joined their letter: a decomposed `é` split
+    /// its word in two).
+    async fn refold_documents(&self) -> Result<(), sqlx::Error> {
+        let (mut business, mut doc) = (String::new(), String::new());
+        loop {
+            let rows: Vec<(String, String, String, String)> = sqlx::query_as(
+                "SELECT business_id, doc_id, body, folded FROM search_documents \
+                 WHERE business_id > $1 OR (business_id = $2 AND doc_id > $3) \
+                 ORDER BY business_id, doc_id LIMIT $4",
+            )
+            .bind(&business)
+            .bind(&business)
+            .bind(&doc)
+            .bind(BACKFILL_BATCH)
+            .fetch_all(&self.pool)
+            .await?;
+            let Some(last) = rows.last() else {
+                return Ok(());
+            };
+            (business, doc) = (last.0.clone(), last.1.clone());
+            let mut tx = self.begin_write().await?;
+            for (business_id, doc_id, body, folded) in &rows {
+                let now = indexed(body);
+                if now != *folded {
+                    sqlx::query(
+                        "UPDATE search_documents SET folded = $1 \
+                         WHERE business_id = $2 AND doc_id = $3",
+                    )
+                    .bind(now)
+                    .bind(business_id)
+                    .bind(doc_id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+            tx.commit().await?;
+        }
     }
 
     /// Indexes every stored message, in batches (rewriting a document is harmless).
@@ -340,6 +398,9 @@ impl Store {
         }
     }
 }
+
+/// The one-time pass that folds documents indexed before combining marks joined their letter.
+const COMPOSED_MARKS: &str = "composed_marks";
 
 /// A stored message as the one-time indexing reads it: business, id, customer key, kind, time
 /// and content.

@@ -157,6 +157,48 @@ both_backends!(
     }
 );
 
+both_backends!(
+    a_word_is_found_whether_its_accents_are_composed_or_not,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("forms").await;
+        // "Café" written decomposed (e and U+0301), as some keyboards send it.
+        deliver(&app, &biz, "Cafe\u{301} au lait").await;
+        let message = (CUSTOMER.to_string(), Some("wamid.kayak".to_string()));
+        for typed in ["caf\u{e9}", "CAF\u{c9} au", "cafe\u{301}"] {
+            assert_eq!(
+                found(&app, &biz, typed).await,
+                std::slice::from_ref(&message),
+                "{typed:?}"
+            );
+        }
+        assert!(found(&app, &biz, "cafe").await.is_empty());
+        let (_, body) = app
+            .get("/api/search?q=caf%C3%A9", &biz.session.access)
+            .await;
+        assert_eq!(
+            body["results"][0]["snippet"],
+            "<mark>Cafe\u{301}</mark> au lait"
+        );
+
+        // A document folded before marks joined their letter is folded again once, at start.
+        let pool = database(&app).await;
+        for statement in [
+            "UPDATE search_documents SET folded = 'cafe au lait' WHERE doc_id = 'wamid.kayak'",
+            "DELETE FROM search_backfills WHERE name = 'composed_marks'",
+        ] {
+            sqlx::query(statement)
+                .execute(&pool)
+                .await
+                .expect(statement);
+        }
+        assert!(found(&app, &biz, "caf\u{e9}").await.is_empty());
+        let (store, _) = store_of(&app, &biz).await;
+        store.migrate().await.expect("migrations and search index");
+        assert_eq!(found(&app, &biz, "caf\u{e9}").await, [message]);
+    }
+);
+
 /// Replaces the full-text indexes with the definitions of earlier versions: on SQLite an FTS5
 /// table without prefix index and no contacts' table, on Postgres a GIN index over an
 /// expression instead of the stored words.

@@ -36,8 +36,8 @@
 //! - `canned`: canned replies, the ready texts agents insert by shortcut
 //! - `labels`: the business's labels, and the labels of the list's rows
 //! - `labelled`: a conversation's labels set, and a label deleted from every conversation
-//! - `search_index`: search documents kept in step with messages, notes and contacts, and the
-//!   one-time indexing of older history
+//! - `search_index`: search documents kept in step with messages, notes and contacts
+//! - `search_backfill`: the one-time passes over older history (indexing it, folding it again)
 //! - `full_text`: the backend's full-text indexes over the search documents (every document,
 //!   and the contacts' alone)
 //! - `search`: full-history search over those documents
@@ -81,6 +81,7 @@ mod replies;
 mod reply_edits;
 mod reports;
 mod search;
+mod search_backfill;
 mod search_index;
 mod team;
 mod team_auto;

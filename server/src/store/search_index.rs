@@ -1,17 +1,15 @@
 //! The search documents, kept in step with what they index: written in the transaction of each
-//! change (new messages, edits, deletions, renumbering, contacts), and the one-time indexing of
-//! what was stored before search existed (the full-text indexes over them are in `full_text`).
+//! change (new messages, edits, deletions, renumbering, contacts). The one-time passes over what
+//! was stored before are in `search_backfill`, the full-text indexes in `full_text`.
 
 use serde_json::Value;
 use sqlx::AnyConnection;
 
-use super::{Params, Store, key_list, now_ms, rows_per_statement};
+use super::{Params, key_list, rows_per_statement};
 use crate::search_text::index_text;
 
 /// Kind of a contact's document (name and number); a message's document has the message's kind.
 pub(super) const CONTACT: &str = "contact";
-/// Items read per step of the one-time indexing.
-const BACKFILL_BATCH: i64 = 500;
 /// The most of a document's folded text that is indexed, in bytes: a Postgres `tsvector` holds
 /// under 1 MB, and a text of short distinct words takes up to about five times its length in
 /// one. The document keeps its whole text; words past this are not found.
@@ -99,7 +97,7 @@ async fn write_documents(
 }
 
 /// The folded text a document is indexed by, cut to `INDEXED_MAX` after its last whole word.
-fn indexed(body: &str) -> String {
+pub(super) fn indexed(body: &str) -> String {
     let mut folded = index_text(body);
     if folded.len() > INDEXED_MAX {
         let mut cut = INDEXED_MAX;
@@ -250,161 +248,6 @@ async fn remove_contact_document(
         .await?;
     Ok(())
 }
-
-impl Store {
-    /// Creates this backend's full-text indexes and indexes what was stored before them, once.
-    pub(super) async fn prepare_search(&self) -> Result<(), sqlx::Error> {
-        self.prepare_full_text().await?;
-        let done: Option<(String,)> =
-            sqlx::query_as("SELECT name FROM search_backfills WHERE name = 'history'")
-                .fetch_optional(&self.pool)
-                .await?;
-        if done.is_none() {
-            self.backfill_messages().await?;
-            self.backfill_contacts().await?;
-            self.backfill_done("history").await?;
-            // What was just indexed is folded by today's rules.
-            self.backfill_done(COMPOSED_MARKS).await?;
-        }
-        let refolded: Option<(String,)> =
-            sqlx::query_as("SELECT name FROM search_backfills WHERE name = $1")
-                .bind(COMPOSED_MARKS)
-                .fetch_optional(&self.pool)
-                .await?;
-        if refolded.is_none() {
-            self.refold_documents().await?;
-            self.backfill_done(COMPOSED_MARKS).await?;
-        }
-        Ok(())
-    }
-
-    /// Notes that the one-time pass `name` is done.
-    async fn backfill_done(&self, name: &str) -> Result<(), sqlx::Error> {
-        sqlx::query(
-            "INSERT INTO search_backfills (name, finished_at) VALUES ($1, $2) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(name)
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// Folds every document again by today's rules, in batches, rewriting those that change
-    /// (documents indexed before combining marks joined their letter: a decomposed `é` split
-    /// its word in two).
-    async fn refold_documents(&self) -> Result<(), sqlx::Error> {
-        let (mut business, mut doc) = (String::new(), String::new());
-        loop {
-            let rows: Vec<(String, String, String, String)> = sqlx::query_as(
-                "SELECT business_id, doc_id, body, folded FROM search_documents \
-                 WHERE business_id > $1 OR (business_id = $2 AND doc_id > $3) \
-                 ORDER BY business_id, doc_id LIMIT $4",
-            )
-            .bind(&business)
-            .bind(&business)
-            .bind(&doc)
-            .bind(BACKFILL_BATCH)
-            .fetch_all(&self.pool)
-            .await?;
-            let Some(last) = rows.last() else {
-                return Ok(());
-            };
-            (business, doc) = (last.0.clone(), last.1.clone());
-            let mut tx = self.begin_write().await?;
-            for (business_id, doc_id, body, folded) in &rows {
-                let now = indexed(body);
-                if now != *folded {
-                    sqlx::query(
-                        "UPDATE search_documents SET folded = $1 \
-                         WHERE business_id = $2 AND doc_id = $3",
-                    )
-                    .bind(now)
-                    .bind(business_id)
-                    .bind(doc_id)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-            }
-            tx.commit().await?;
-        }
-    }
-
-    /// Indexes every stored message, in batches (rewriting a document is harmless).
-    async fn backfill_messages(&self) -> Result<(), sqlx::Error> {
-        let (mut business, mut id) = (String::new(), String::new());
-        loop {
-            let rows: Vec<StoredMessage> = sqlx::query_as(
-                "SELECT business_id, message_id, phone, kind, sent_at, content FROM messages \
-                 WHERE business_id > $1 OR (business_id = $2 AND message_id > $3) \
-                 ORDER BY business_id, message_id LIMIT $4",
-            )
-            .bind(&business)
-            .bind(&business)
-            .bind(&id)
-            .bind(BACKFILL_BATCH)
-            .fetch_all(&self.pool)
-            .await?;
-            let Some(last) = rows.last() else {
-                return Ok(());
-            };
-            (business, id) = (last.0.clone(), last.1.clone());
-            let mut tx = self.begin_write().await?;
-            for run in rows.chunk_by(|a, b| a.0 == b.0) {
-                let messages: Vec<MessageSource> = run
-                    .iter()
-                    .map(
-                        |(_, message_id, phone, kind, sent_at, content)| MessageSource {
-                            message_id,
-                            phone,
-                            kind,
-                            sent_at: *sent_at,
-                            content,
-                        },
-                    )
-                    .collect();
-                index_messages(&mut tx, &run[0].0, &messages).await?;
-            }
-            tx.commit().await?;
-        }
-    }
-
-    /// Indexes every stored contact, in batches.
-    async fn backfill_contacts(&self) -> Result<(), sqlx::Error> {
-        let (mut business, mut phone) = (String::new(), String::new());
-        loop {
-            let rows: Vec<(String, String)> = sqlx::query_as(
-                "SELECT business_id, phone FROM contacts \
-                 WHERE business_id > $1 OR (business_id = $2 AND phone > $3) \
-                 ORDER BY business_id, phone LIMIT $4",
-            )
-            .bind(&business)
-            .bind(&business)
-            .bind(&phone)
-            .bind(BACKFILL_BATCH)
-            .fetch_all(&self.pool)
-            .await?;
-            let Some(last) = rows.last() else {
-                return Ok(());
-            };
-            (business, phone) = last.clone();
-            let mut tx = self.begin_write().await?;
-            for run in rows.chunk_by(|a, b| a.0 == b.0) {
-                let phones: Vec<&str> = run.iter().map(|(_, phone)| phone.as_str()).collect();
-                index_contacts(&mut tx, &run[0].0, &phones).await?;
-            }
-            tx.commit().await?;
-        }
-    }
-}
-
-/// The one-time pass that folds documents indexed before combining marks joined their letter.
-const COMPOSED_MARKS: &str = "composed_marks";
-
-/// A stored message as the one-time indexing reads it: business, id, customer key, kind, time
-/// and content.
-type StoredMessage = (String, String, String, String, i64, String);
 
 #[cfg(test)]
 mod tests {

@@ -11,7 +11,7 @@ use crate::cloud::TEXT_MAX;
 use crate::media::{self, MediaError};
 use crate::multipart::Part;
 use crate::store::{self, CannedMedia, CannedReply, MediaFile, Store};
-use crate::visible::hides_any;
+use crate::visible::hidden_refusal;
 
 /// Longest shortcut, in characters.
 pub const SHORTCUT_MAX: usize = 32;
@@ -147,10 +147,8 @@ pub fn shortcut(raw: &str) -> Result<String, CannedError> {
             "shortcut must not contain spaces".into(),
         ));
     }
-    if hides_any(&shortcut) {
-        return Err(CannedError::Invalid(
-            "shortcut must not contain invisible or direction-changing characters".into(),
-        ));
+    if let Some(refusal) = hidden_refusal("shortcut", &shortcut) {
+        return Err(CannedError::Invalid(refusal));
     }
     if shortcut.chars().count() > SHORTCUT_MAX {
         return Err(CannedError::Invalid(format!(

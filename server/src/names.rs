@@ -8,7 +8,7 @@
 
 use crate::error::{ApiError, ApiResult, non_blank, required};
 use crate::plain_text::ControlCharacter;
-use crate::visible::{NAME_MAX, hides_any};
+use crate::visible::{NAME_MAX, hidden_refusal};
 
 /// Refuses `text` of the field `field` when it holds a control or a hidden character (but a
 /// joiner where it joins).
@@ -16,10 +16,8 @@ pub fn check_visible(field: &str, text: &str) -> ApiResult<()> {
     if text.chars().any(char::is_control) {
         return Err(ControlCharacter(field.to_string()).into());
     }
-    if hides_any(text) {
-        return Err(ApiError::Unprocessable(format!(
-            "{field} must not contain invisible or direction-changing characters"
-        )));
+    if let Some(refusal) = hidden_refusal(field, text) {
+        return Err(ApiError::Unprocessable(refusal));
     }
     Ok(())
 }

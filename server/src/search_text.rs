@@ -82,7 +82,7 @@ fn words_of(text: &str) -> Vec<Word> {
             // A combining mark inside a word (the accent of an é typed as e and U+0301) joins
             // the letter before it, so a word folds the same in either Unicode form; one with
             // no composed letter is dropped.
-            Folded::Separator if is_combining_mark(c) && current.is_some() => {
+            Folded::Separator if is_combining_mark(c) => {
                 if let Some(word) = current.as_mut() {
                     let last = word.folded.pop();
                     word.folded

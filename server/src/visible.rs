@@ -32,10 +32,13 @@ pub fn hides(chars: &[char], at: usize) -> bool {
     is_hidden(chars[at]) && !joins(before, chars[at], chars.get(at + 1).copied())
 }
 
-/// True when `text` holds a character that only hides (a joiner where it joins does not).
-pub fn hides_any(text: &str) -> bool {
+/// The refusal of the field `field` when `text` holds a character that only hides (a joiner
+/// where it joins does not); `None` when it holds none.
+pub fn hidden_refusal(field: &str, text: &str) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
-    (0..chars.len()).any(|at| hides(&chars, at))
+    (0..chars.len())
+        .any(|at| hides(&chars, at))
+        .then(|| format!("{field} must not contain invisible or direction-changing characters"))
 }
 
 /// A name the provider sends (a customer's WhatsApp profile name), made fit to show as one:

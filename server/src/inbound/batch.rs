@@ -274,6 +274,13 @@ impl Moved {
         })
     }
 
+    /// Puts an item under the new key of each of `moves` that names its customer as it does.
+    pub(super) fn follow_all(moves: &[Moved], key: &mut ConversationKey, sighting: &Sighting) {
+        for moved in moves {
+            moved.follow(key, sighting);
+        }
+    }
+
     /// Puts an item that names the moved customer as the notice did under their new key.
     pub(super) fn follow(&self, key: &mut ConversationKey, sighting: &Sighting) {
         let same = |a: &Option<CustomerKey>, b: &Option<CustomerKey>| a.is_some() && a == b;

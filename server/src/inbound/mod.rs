@@ -83,9 +83,7 @@ impl Intake<'_> {
             let (earlier, rest) = batch.messages.split_at_mut(i);
             let arrival = &mut rest[0];
             self.settle(&mut arrival.key, &arrival.sighting).await?;
-            for moved in &moves {
-                moved.follow(&mut arrival.key, &arrival.sighting);
-            }
+            Moved::follow_all(&moves, &mut arrival.key, &arrival.sighting);
             let (business_id, key) = (&arrival.key.business_id, &arrival.key.phone);
             if let Some(moved) = Moved::of(business_id, &arrival.sighting, key) {
                 for before in earlier {
@@ -96,15 +94,11 @@ impl Intake<'_> {
         }
         for change in &mut batch.changes {
             self.settle(&mut change.key, &change.sighting).await?;
-            for moved in &moves {
-                moved.follow(&mut change.key, &change.sighting);
-            }
+            Moved::follow_all(&moves, &mut change.key, &change.sighting);
         }
         for echo in &mut batch.echoes {
             self.settle(&mut echo.key, &echo.sighting).await?;
-            for moved in &moves {
-                moved.follow(&mut echo.key, &echo.sighting);
-            }
+            Moved::follow_all(&moves, &mut echo.key, &echo.sighting);
         }
         let messages = batch.messages.into_iter().map(|arrival| async move {
             let new = self

@@ -6,7 +6,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use super::{Member, Team, TeamError};
 use crate::store::{ContactRow, Label};
-use crate::visible::hides_any;
+use crate::visible::hidden_refusal;
 
 /// The longest label name, in characters.
 pub const MAX_LABEL_NAME: usize = 50;
@@ -18,10 +18,8 @@ pub fn label_name(raw: &str) -> Result<String, TeamError> {
     if name.is_empty() {
         return Err(TeamError::Invalid("name is required".into()));
     }
-    if hides_any(&name) {
-        return Err(TeamError::Invalid(
-            "name must not contain invisible or direction-changing characters".into(),
-        ));
+    if let Some(refusal) = hidden_refusal("name", &name) {
+        return Err(TeamError::Invalid(refusal));
     }
     if name.chars().count() > MAX_LABEL_NAME {
         return Err(TeamError::Invalid(format!(

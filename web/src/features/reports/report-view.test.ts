@@ -1,5 +1,5 @@
 import type { Overview } from './api/reports-api';
-import { chartColumns, formatDuration, isEmpty, presetRange } from './report-view';
+import { chartColumns, formatDateRange, formatDuration, isEmpty, presetRange } from './report-view';
 
 const ZERO = {
   conversations_opened: 0,
@@ -16,6 +16,16 @@ describe('report view', () => {
   it('presets end today and include it', () => {
     expect(presetRange(7, new Date(2026, 2, 3))).toEqual({ from: '2026-02-25', to: '2026-03-03' });
     expect(presetRange(30, new Date(2026, 0, 30))).toEqual({ from: '2026-01-01', to: '2026-01-30' });
+  });
+
+  it('writes a range of dates in the app language, whatever the browser writes in its date inputs', () => {
+    // Intl puts thin spaces around the dash.
+    expect(formatDateRange({ from: '2026-11-01', to: '2026-11-07' }, 'en')).toMatch(/^November 1\s–\s7, 2026$/);
+    expect(formatDateRange({ from: '2025-12-25', to: '2026-01-07' }, 'en')).toMatch(/^December 25, 2025\s–\sJanuary 7, 2026$/);
+    expect(formatDateRange({ from: '2026-11-07', to: '2026-11-07' }, 'en')).toBe('November 7, 2026');
+    const arabic = formatDateRange({ from: '2026-11-01', to: '2026-11-07' }, 'ar');
+    expect(arabic).toContain('نوفمبر');
+    expect(arabic).not.toMatch(/\d\d\/\d\d\/\d{4}/);
   });
 
   it('formats durations in a readable unit for the language', () => {

@@ -16,6 +16,16 @@ export function presetRange(days: Preset, today: Date = new Date()): { from: str
   return { from: isoDate(from), to: isoDate(today) };
 }
 
+/**
+ * A range of `yyyy-mm-dd` dates in the app's language ("November 1 – 7, 2026", "1–7 نوفمبر 2026"):
+ * the native date inputs show the browser's own format, whatever the app's language.
+ */
+export function formatDateRange(range: { from: string; to: string }, language: string): string {
+  const format = new Intl.DateTimeFormat(language, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
+  return format.formatRange(day(range.from), day(range.to));
+}
+
 /** The browser's time zone, which decides where days and hours begin. */
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { fakeServer, json } from '../../../testing/fake-server';
@@ -118,6 +118,21 @@ describe('ReportsPage', () => {
       const days = (Date.parse(search.get('to') ?? '') - Date.parse(search.get('from') ?? '')) / 86_400_000;
       expect(days).toBe(29);
     });
+  });
+
+  it('writes the chosen range in the app language next to the date inputs', async () => {
+    renderPage(BUSY);
+    await screen.findByRole('region', { name: 'Team' });
+    const from = screen.getByLabelText('From');
+    const to = screen.getByLabelText('To');
+    fireEvent.change(from, { target: { value: '2026-03-01' } });
+    fireEvent.change(to, { target: { value: '2026-03-09' } });
+    const range = screen.getByText(/^Range shown:/);
+    const shown = /^Range shown: March 1\s–\s9, 2026$/;
+    expect(range.textContent).toMatch(shown);
+    expect(from).toHaveAttribute('lang', 'en');
+    expect(from).toHaveAccessibleDescription(shown);
+    expect(to).toHaveAccessibleDescription(shown);
   });
 
   it('says so when nothing happened', async () => {

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { detailOf } from '../../../lib/api/client';
 import { downloadFile } from '../../../lib/media/download-file';
 import { getOverview, getOverviewCsv, type Overview, type OverviewParams } from '../api/reports-api';
-import { chartColumns, formatCount, formatDuration, isEmpty, overviewParams, presetRange, type Preset } from '../report-view';
+import { chartColumns, formatCount, formatDateRange, formatDuration, isEmpty, overviewParams, presetRange, type Preset } from '../report-view';
 import { AgentsTable } from './agents-table';
 import { ReportChart } from './report-chart';
 import '../reports.css';
@@ -83,11 +83,11 @@ export function ReportsPage() {
       <form className="panel-card report-controls" onSubmit={(event) => event.preventDefault()}>
         <label>
           {t('reports.from')}
-          <input type="date" value={range.from} max={range.to} required onChange={(e) => e.target.value && setRange({ ...range, from: e.target.value })} />
+          <input type="date" lang={language} aria-describedby="report-range" value={range.from} max={range.to} required onChange={(e) => e.target.value && setRange({ ...range, from: e.target.value })} />
         </label>
         <label>
           {t('reports.to')}
-          <input type="date" value={range.to} min={range.from} required onChange={(e) => e.target.value && setRange({ ...range, to: e.target.value })} />
+          <input type="date" lang={language} aria-describedby="report-range" value={range.to} min={range.from} required onChange={(e) => e.target.value && setRange({ ...range, to: e.target.value })} />
         </label>
         <label>
           {t('reports.bucket')}
@@ -106,6 +106,10 @@ export function ReportsPage() {
             {downloading ? t('reports.downloading') : t('reports.downloadCsv')}
           </button>
         </div>
+        {/* The native inputs write dates the browser's way; this line writes them the app's. */}
+        <p id="report-range" className="report-range muted">
+          {t('reports.range', { range: formatDateRange(range, language) })}
+        </p>
       </form>
 
       {error && (

@@ -2,7 +2,7 @@
 //! zone, widened to whole buckets, and the start of every bucket.
 
 use chrono::{
-    DateTime, Days, NaiveDate, NaiveDateTime, Offset, SecondsFormat, TimeDelta, TimeZone,
+    DateTime, Days, NaiveDate, NaiveDateTime, Offset, SecondsFormat, TimeDelta, TimeZone, Timelike,
 };
 use chrono_tz::Tz;
 
@@ -200,15 +200,26 @@ fn floor(tz: &Tz, bucket: Bucket, ms: i64) -> i64 {
                     .local_minus_utc(),
             ) * 1000;
             let local = ms + offset;
-            local - local.rem_euclid(HOUR_MS) - offset
+            let guess = local - local.rem_euclid(HOUR_MS) - offset;
+            // Right after a half-hour clock change (Lord Howe), the guess reads :30 on the clock:
+            // the hour began earlier.
+            (0..=QUARTERS_IN_TWO_HOURS)
+                .map(|back| guess - back * QUARTER_MS)
+                .find(|at| on_the_hour(tz, *at))
+                .unwrap_or(guess)
         }
     }
 }
 
-/// The start of the bucket after the one starting at `start`.
+/// The start of the bucket after the one starting at `start`: the next instant the local clock
+/// reads a whole hour, an hour on, or half an hour or an hour and a half on across a half-hour
+/// clock change. Offsets are whole quarters of an hour.
 fn next(tz: &Tz, bucket: Bucket, start: i64) -> i64 {
     match bucket {
-        Bucket::Hour => start + HOUR_MS,
+        Bucket::Hour => (1..=QUARTERS_IN_TWO_HOURS)
+            .map(|on| start + on * QUARTER_MS)
+            .find(|at| on_the_hour(tz, *at))
+            .unwrap_or(start + HOUR_MS),
         // The day of an instant 26 hours on: the next one whether this day has 23, 24 or 25
         // hours, and never a date a clock change skips whole (Samoa's 2011-12-30), which has no
         // start of its own.
@@ -216,127 +227,16 @@ fn next(tz: &Tz, bucket: Bucket, start: i64) -> i64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+const QUARTER_MS: i64 = HOUR_MS / 4;
+const QUARTERS_IN_TWO_HOURS: i64 = 8;
 
-    fn query<'a>(from: &'a str, to: &'a str, bucket: &'a str, tz: &'a str) -> RangeQuery<'a> {
-        RangeQuery {
-            from: Some(from),
-            to: Some(to),
-            bucket: Some(bucket),
-            tz: Some(tz),
-        }
-    }
-
-    #[test]
-    fn days_start_at_local_midnight_and_the_end_date_is_included() {
-        let range = Range::parse(&query("2026-03-01", "2026-03-03", "day", "Asia/Riyadh"), 0)
-            .expect("range");
-        assert_eq!(range.starts.len(), 3);
-        assert_eq!(range.local_iso(range.start()), "2026-03-01T00:00:00+03:00");
-        assert_eq!(range.local_iso(range.end), "2026-03-04T00:00:00+03:00");
-    }
-
-    #[test]
-    fn without_from_the_range_is_the_seven_days_that_end_with_to() {
-        // 2026-11-30T10:00:00Z.
-        let now = 1_796_032_800_000;
-        let mut alone = query("", "", "day", "Asia/Riyadh");
-        let range = Range::parse(&alone, now).expect("range");
-        assert_eq!(range.local_iso(range.start()), "2026-11-24T00:00:00+03:00");
-        assert_eq!(range.local_iso(range.end), "2026-12-01T00:00:00+03:00");
-        alone.to = Some("2026-03-08");
-        let range = Range::parse(&alone, now).expect("range");
-        assert_eq!(range.local_iso(range.start()), "2026-03-02T00:00:00+03:00");
-        assert_eq!(range.local_iso(range.end), "2026-03-09T00:00:00+03:00");
-        alone.to = Some("2026-03-08T12:00");
-        let range = Range::parse(&alone, now).expect("range");
-        assert_eq!(range.local_iso(range.start()), "2026-03-02T00:00:00+03:00");
-        alone.to = None;
-        alone.from = Some("2026-11-29");
-        let range = Range::parse(&alone, now).expect("range");
-        assert_eq!(range.starts.len(), 2);
-    }
-
-    #[test]
-    fn a_local_time_a_clock_change_skips_reads_with_the_offset_before_it() {
-        let mut q = query(
-            "2026-03-08T02:30",
-            "2026-03-08T05:00",
-            "hour",
-            "America/New_York",
-        );
-        let range = Range::parse(&q, 0).expect("range");
-        // 02:30 does not exist that night: 02:30 EST is 03:30 EDT, in the 03:00 bucket.
-        assert_eq!(range.local_iso(range.start()), "2026-03-08T03:00:00-04:00");
-        assert_eq!(range.starts.len(), 2);
-        q.from = Some("2026-11-01T01:30");
-        q.to = Some("2026-11-01T03:00");
-        // 01:30 happens twice: the first, in daylight time.
-        let range = Range::parse(&q, 0).expect("range");
-        assert_eq!(range.local_iso(range.start()), "2026-11-01T01:00:00-04:00");
-    }
-
-    #[test]
-    fn a_day_across_a_clock_change_is_23_hours_long() {
-        let range = Range::parse(
-            &query("2026-03-29", "2026-03-29", "day", "Europe/Berlin"),
-            0,
-        )
-        .expect("range");
-        assert_eq!(range.end - range.start(), 23 * HOUR_MS);
-    }
-
-    #[test]
-    fn a_date_a_clock_change_skips_whole_is_no_bucket() {
-        let range = Range::parse(&query("2011-12-29", "2011-12-31", "day", "Pacific/Apia"), 0)
-            .expect("range");
-        assert_eq!(range.starts.len(), 2);
-        assert_eq!(range.local_iso(range.start()), "2011-12-29T00:00:00-10:00");
-        assert_eq!(
-            range.local_iso(range.starts[1]),
-            "2011-12-31T00:00:00+14:00"
-        );
-        assert_eq!(range.local_iso(range.end), "2012-01-01T00:00:00+14:00");
-    }
-
-    #[test]
-    fn hours_follow_a_half_hour_offset() {
-        let range = Range::parse(
-            &query(
-                "2026-03-01T10:10:00Z",
-                "2026-03-01T12:00:00Z",
-                "hour",
-                "Asia/Kolkata",
-            ),
-            0,
-        )
-        .expect("range");
-        // 10:10 UTC is 15:40 there; 12:00 UTC is 17:30, inside the third hour.
-        assert_eq!(range.local_iso(range.start()), "2026-03-01T15:00:00+05:30");
-        assert_eq!(range.starts.len(), 3);
-        assert_eq!(range.bucket_of(range.start() + HOUR_MS + 1), Some(1));
-    }
-
-    #[test]
-    fn too_long_ranges_and_bad_values_name_their_parameter() {
-        let long = Range::parse(&query("2026-01-01", "2027-01-05", "day", "UTC"), 0);
-        assert!(long.expect_err("too long").0.contains("366 days"));
-        let hours = Range::parse(&query("2026-01-01", "2026-02-05", "hour", "UTC"), 0);
-        assert!(hours.is_err());
-        for (q, name) in [
-            (query("yesterday", "2026-01-02", "day", "UTC"), "from"),
-            (query("2026-01-01", "2026-13-02", "day", "UTC"), "to"),
-            (query("2026-01-01", "2026-01-02", "week", "UTC"), "bucket"),
-            (
-                query("2026-01-01", "2026-01-02", "day", "Mars/Olympus"),
-                "tz",
-            ),
-            (query("2026-01-05", "2026-01-02", "day", "UTC"), "from"),
-        ] {
-            let err = Range::parse(&q, 0).expect_err("invalid");
-            assert!(err.0.starts_with(name), "{}", err.0);
-        }
-    }
+/// Whether the local clock reads a whole hour at `ms`.
+fn on_the_hour(tz: &Tz, ms: i64) -> bool {
+    let local = DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .with_timezone(tz);
+    local.minute() == 0 && local.second() == 0
 }
+
+#[cfg(test)]
+mod tests;

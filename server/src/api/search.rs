@@ -23,7 +23,9 @@ pub struct SearchQuery {
     limit: Option<i64>,
     cursor: Option<String>,
     conversation: Option<String>,
+    /// Only items at or after this time; after `to` → 422.
     from: Option<String>,
+    /// Only items at or before this time.
     to: Option<String>,
 }
 
@@ -94,10 +96,18 @@ pub async fn search(
         ),
         None => None,
     };
+    let from_ms = time_bound(params.from.as_deref(), "from", false)?;
+    let to_ms = time_bound(params.to.as_deref(), "to", true)?;
+    // Both bounds are included, so `from` may equal `to`, never follow it.
+    if let (Some(from), Some(to)) = (from_ms, to_ms)
+        && from > to
+    {
+        return Err(ApiError::Unprocessable("from must not be after to".into()));
+    }
     let scope = SearchScope {
         phone,
-        from_ms: time_bound(params.from.as_deref(), "from", false)?,
-        to_ms: time_bound(params.to.as_deref(), "to", true)?,
+        from_ms,
+        to_ms,
         after,
     };
     let (hits, next_cursor) = state

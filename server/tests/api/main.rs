@@ -64,6 +64,7 @@ mod revocation;
 mod sandbox;
 mod sandbox_graph;
 mod search;
+mod search_limits;
 mod search_upkeep;
 mod search_windows;
 mod security;

@@ -9,16 +9,26 @@ use subtle::ConstantTimeEq;
 
 use super::google::IdClaims;
 use super::handlers::{SignedIn, starting_credentials};
+use super::profile::check_language;
 use crate::error::{ApiError, ApiResult, required};
 use crate::state::AppState;
-use crate::store::{NewUser, User};
+use crate::store::{NewUser, User, UserChanges};
 
 const STATE_COOKIE: &str = "parley_oauth_state";
+/// The language of the page the browser flow started on, kept until the callback.
+const LANGUAGE_COOKIE: &str = "parley_oauth_language";
+/// Where the flow's cookies are sent: its start and its callback.
+const COOKIE_PATH: &str = "/identity/auth/google";
 /// Tries at finding a free username for a new Google account.
 const USERNAME_TRIES: usize = 5;
 
-/// Finds the account of a Google identity, or creates a business and its owner.
-async fn account_for(state: &AppState, claims: IdClaims) -> ApiResult<User> {
+/// Finds the account of a Google identity, or creates a business and its owner; a new account
+/// takes `language` (the sign-up page's), an existing one keeps its own.
+async fn account_for(
+    state: &AppState,
+    claims: IdClaims,
+    language: Option<String>,
+) -> ApiResult<User> {
     let email = claims.email.unwrap_or_default().to_lowercase();
     if let Some(user) = state.store.user_by_google(&claims.sub, &email).await? {
         return Ok(user);
@@ -53,11 +63,39 @@ async fn account_for(state: &AppState, claims: IdClaims) -> ApiResult<User> {
         google_sub: Some(claims.sub),
     };
     let name = format!("{first_name} {last_name}").trim().to_string();
-    state
+    let user = state
         .store
         .register_owner(new, &name, starting_credentials(state))
-        .await
-        .map_err(ApiError::from)
+        .await?;
+    let Some(language) = language else {
+        return Ok(user);
+    };
+    let changes = UserChanges {
+        language: Some(language),
+        ..UserChanges::default()
+    };
+    Ok(state
+        .store
+        .update_user(&user.business_id, &user.id, changes)
+        .await?)
+}
+
+/// A cookie of the browser flow, for its start and callback only.
+fn flow_cookie(state: &AppState, name: &'static str, value: String) -> Cookie<'static> {
+    Cookie::build(name, value)
+        .path(COOKIE_PATH)
+        .http_only(true)
+        .secure(state.settings.server.public_url.starts_with("https://"))
+        .same_site(SameSite::Lax)
+        .max_age(actix_web::cookie::time::Duration::minutes(10))
+        .finish()
+}
+
+/// A flow cookie's removal.
+fn spent_cookie(name: &'static str) -> Cookie<'static> {
+    let mut spent = Cookie::build(name, "").path(COOKIE_PATH).finish();
+    spent.make_removal();
+    spent
 }
 
 fn callback_url(state: &AppState) -> String {
@@ -67,15 +105,27 @@ fn callback_url(state: &AppState) -> String {
     )
 }
 
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StartQuery {
+    /// The page's language, `en` or `ar`: an account made by this sign-in takes it.
+    language: Option<String>,
+}
+
 /// `GET /identity/auth/google`: redirects the browser to the consent page.
 #[utoipa::path(
     get,
     path = "/identity/auth/google",
     tag = "identity",
+    params(crate::auth::google_sign_in::StartQuery),
     responses((status = 302, description = "To Google's consent page"), (status = 501, description = "Google sign-in is not configured on this server", body = crate::error::ErrorBody), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody))
 )]
-pub async fn start(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
+pub async fn start(
+    state: web::Data<AppState>,
+    query: web::Query<StartQuery>,
+) -> ApiResult<HttpResponse> {
     state.google.enabled()?;
+    let language = check_language(&query.language)?;
     let mut raw = [0u8; 16];
     rand::thread_rng().fill_bytes(&mut raw);
     let nonce = hex::encode(raw);
@@ -88,18 +138,15 @@ pub async fn start(state: web::Data<AppState>) -> ApiResult<HttpResponse> {
         .append_pair("response_type", "code")
         .append_pair("scope", "openid email profile")
         .append_pair("state", &nonce);
+    let mut response = HttpResponse::Found();
+    response.insert_header(("Location", target.to_string()));
     // The state is bound to this browser by a cookie, so a forged callback cannot log a victim in.
-    let cookie = Cookie::build(STATE_COOKIE, nonce)
-        .path("/identity/auth/google")
-        .http_only(true)
-        .secure(state.settings.server.public_url.starts_with("https://"))
-        .same_site(SameSite::Lax)
-        .max_age(actix_web::cookie::time::Duration::minutes(10))
-        .finish();
-    Ok(HttpResponse::Found()
-        .insert_header(("Location", target.to_string()))
-        .cookie(cookie)
-        .finish())
+    response.cookie(flow_cookie(&state, STATE_COOKIE, nonce));
+    match language {
+        Some(language) => response.cookie(flow_cookie(&state, LANGUAGE_COOKIE, language)),
+        None => response.cookie(spent_cookie(LANGUAGE_COOKIE)),
+    };
+    Ok(response.finish())
 }
 
 /// The callback's `state` is the one this browser's cookie holds (compared in constant time).
@@ -146,6 +193,10 @@ pub async fn callback(
         .trim_end_matches('/')
         .to_string();
     let cookie_state = req.cookie(STATE_COOKIE).map(|c| c.value().to_string());
+    // Only a language `start` could have set; anything else is no language.
+    let language = req
+        .cookie(LANGUAGE_COOKIE)
+        .and_then(|c| check_language(&Some(c.value().to_string())).ok().flatten());
     let outcome = async {
         let code = required(&query.code, "code")?;
         if !state_matches(cookie_state.as_deref(), query.state.as_deref()) {
@@ -170,7 +221,7 @@ pub async fn callback(
             .await
             .map_err(|e| ApiError::Unavailable(format!("Bad token answer from Google: {e}")))?;
         let claims = state.google.verify(&answer.id_token).await?;
-        let user = account_for(&state, claims).await?;
+        let user = account_for(&state, claims, language).await?;
         let pair = state.tokens.issue(&state.store, &user, None).await?;
         Ok::<_, ApiError>((user, pair))
     }
@@ -191,22 +242,22 @@ pub async fn callback(
             format!("{app}/login?error=google_sign_in_failed")
         }
     };
-    let mut expired = Cookie::build(STATE_COOKIE, "")
-        .path("/identity/auth/google")
-        .finish();
-    expired.make_removal();
     Ok(HttpResponse::Found()
         .insert_header(("Location", location))
-        .cookie(expired)
+        .cookie(spent_cookie(STATE_COOKIE))
+        .cookie(spent_cookie(LANGUAGE_COOKIE))
         .finish())
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct MobileRequest {
     token: Option<String>,
+    /// The app's language, `en` or `ar`: an account made by this sign-in takes it.
+    language: Option<String>,
 }
 
-/// `POST /identity/auth/google/mobile` {token}: a native app's Google ID token for our pair.
+/// `POST /identity/auth/google/mobile` {token, language?}: a native app's Google ID token for our
+/// pair.
 #[utoipa::path(
     post,
     path = "/identity/auth/google/mobile",
@@ -219,8 +270,9 @@ pub async fn mobile(
 ) -> ApiResult<HttpResponse> {
     state.google.enabled()?;
     let token = required(&body.token, "token")?;
+    let language = check_language(&body.language)?;
     let claims = state.google.verify(&token).await?;
-    let user = account_for(&state, claims).await?;
+    let user = account_for(&state, claims, language).await?;
     let pair = state.tokens.issue(&state.store, &user, None).await?;
     Ok(HttpResponse::Ok().json(SignedIn::new(pair, user.role)))
 }

@@ -75,7 +75,8 @@ impl ProfileUpdate {
     }
 }
 
-fn check_language(language: &Option<String>) -> ApiResult<Option<String>> {
+/// `en` or `ar`, else a 422; `None` keeps the current language.
+pub(super) fn check_language(language: &Option<String>) -> ApiResult<Option<String>> {
     match language.as_deref() {
         None => Ok(None),
         Some(lang @ ("en" | "ar")) => Ok(Some(lang.to_string())),

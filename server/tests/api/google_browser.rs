@@ -127,6 +127,74 @@ both_backends!(
 );
 
 both_backends!(
+    an_account_made_from_the_arabic_sign_up_page_keeps_arabic,
+    |backend| async move {
+        let google = FakeGoogle::start();
+        let app = spawn_with_google(backend, &google).await;
+        let (status, body) = app
+            .call(Method::GET, "/identity/auth/google?language=fr", None, None)
+            .await;
+        assert_eq!(status, 422, "{body}");
+
+        let response = app
+            .client
+            .get(app.url("/identity/auth/google?language=ar"))
+            .send()
+            .await
+            .expect("request sent");
+        assert_eq!(response.status().as_u16(), 302);
+        let state = query_of(&location(&response))["state"].clone();
+        let (language, attributes) =
+            set_cookie(&response, "parley_oauth_language").expect("a language cookie");
+        assert_eq!(language, "ar");
+        assert!(attributes.contains("HttpOnly"), "{attributes}");
+        google.grant(
+            "code-ar",
+            google.id_token("google-sub-ar", "amal@example.com"),
+        );
+        let cookie = format!("parley_oauth_state={state}; parley_oauth_language=ar");
+        let response = callback(&app, &format!("code=code-ar&state={state}"), Some(&cookie)).await;
+        let (spent, _) =
+            set_cookie(&response, "parley_oauth_language").expect("the cookie is cleared");
+        assert_eq!(spent, "");
+        let tokens = query_of(&location(&response));
+        let (_, profile) = app
+            .get("/identity/users/profile", &tokens["accessToken"])
+            .await;
+        assert_eq!(profile["language"], "ar");
+
+        // An existing account keeps its own language, whatever page it signs in from.
+        let token = &tokens["accessToken"];
+        let (status, _) = app
+            .call(
+                Method::PATCH,
+                "/identity/users/profile",
+                Some(json!({"language": "en"})),
+                Some(token),
+            )
+            .await;
+        assert_eq!(status, 200);
+        google.grant(
+            "code-ar-2",
+            google.id_token("google-sub-ar", "amal@example.com"),
+        );
+        let (state, cookie) = start_browser_flow(&app).await;
+        let cookie = format!("{cookie}; parley_oauth_language=ar");
+        let response = callback(
+            &app,
+            &format!("code=code-ar-2&state={state}"),
+            Some(&cookie),
+        )
+        .await;
+        let again = query_of(&location(&response));
+        let (_, profile) = app
+            .get("/identity/users/profile", &again["accessToken"])
+            .await;
+        assert_eq!(profile["language"], "en");
+    }
+);
+
+both_backends!(
     a_callback_without_the_browsers_state_returns_to_login_with_an_error,
     |backend| async move {
         let google = FakeGoogle::start();

@@ -73,6 +73,35 @@ both_backends!(
 );
 
 both_backends!(
+    the_mobile_flow_gives_a_new_account_the_apps_language,
+    |backend| async move {
+        let google = FakeGoogle::start();
+        let app = spawn_with_google(backend, &google).await;
+        let token = google.id_token("google-sub-lang", "lang.user@example.com");
+        let (status, body) = app
+            .post(
+                "/identity/auth/google/mobile",
+                json!({"token": token, "language": "de"}),
+                None,
+            )
+            .await;
+        assert_eq!(status, 422, "{body}");
+        let (status, body) = app
+            .post(
+                "/identity/auth/google/mobile",
+                json!({"token": token, "language": "ar"}),
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (_, profile) = app
+            .get("/identity/users/profile", &session_of(&body).access)
+            .await;
+        assert_eq!(profile["language"], "ar");
+    }
+);
+
+both_backends!(
     a_google_account_with_a_password_accounts_email_signs_into_that_account,
     |backend| async move {
         let google = FakeGoogle::start();

@@ -15,15 +15,19 @@ interface SessionAnswer {
  */
 const webClientId: string | undefined = import.meta.env.VITE_GOOGLE_CLIENT_ID;
 
-/** Signs in with the device's Google account; answers false when no ID token came back. */
-export async function nativeGoogleSignIn(): Promise<boolean> {
+/**
+ * Signs in with the device's Google account; answers false when no ID token came back. An
+ * account this creates takes `language`.
+ */
+export async function nativeGoogleSignIn(language: 'en' | 'ar' | null): Promise<boolean> {
   if (!webClientId) throw new Error('VITE_GOOGLE_CLIENT_ID was not set for this build');
   const { SocialLogin } = await import('@capgo/capacitor-social-login');
   await SocialLogin.initialize({ google: { webClientId } });
   const { result } = await SocialLogin.login({ provider: 'google', options: {} });
   const idToken = 'idToken' in result ? result.idToken : null;
   if (!idToken) return false;
-  const session = await apiRequest<SessionAnswer>('/identity/auth/google/mobile', { method: 'POST', json: { token: idToken }, anonymous: true });
+  const json = language ? { token: idToken, language } : { token: idToken };
+  const session = await apiRequest<SessionAnswer>('/identity/auth/google/mobile', { method: 'POST', json, anonymous: true });
   saveSession(session);
   return true;
 }

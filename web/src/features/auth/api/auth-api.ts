@@ -36,5 +36,15 @@ export async function isGoogleEnabled(): Promise<boolean> {
   return answer.enabled === true;
 }
 
-/** The browser flow: the server redirects to Google and back to the app with tokens in the query. */
-export const GOOGLE_SIGN_IN_PATH = '/identity/auth/google';
+/** The language a new account takes from the page it is made on: one of the app's, or none. */
+export function accountLanguage(language: string | undefined): 'en' | 'ar' | null {
+  return language === 'en' || language === 'ar' ? language : null;
+}
+
+/**
+ * The browser flow: the server redirects to Google and back to the app with tokens in the query.
+ * An account it creates takes `language`.
+ */
+export function googleSignInPath(language: 'en' | 'ar' | null): string {
+  return language ? `/identity/auth/google?language=${language}` : '/identity/auth/google';
+}

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { useFieldValidity } from '../../../components/use-field-validity';
 import { messageOf } from '../../../lib/api/client';
 import { saveSession } from '../../../lib/api/session-store';
-import { register, saveProfileLanguage, type RegisterRequest } from '../api/auth-api';
+import { accountLanguage, register, saveProfileLanguage, type RegisterRequest } from '../api/auth-api';
 import { NAME_MAX, USERNAME_MAX, normalizeUsername, usernameFromNames } from '../username';
 import { AuthLayout } from './auth-layout';
 import { GoogleButton } from './google-button';
@@ -58,8 +58,8 @@ export function RegisterPage() {
       if (answer.accessToken && answer.refreshToken) {
         saveSession({ accessToken: answer.accessToken, refreshToken: answer.refreshToken, role: answer.role });
         // The inbox takes the profile's language; a new profile's is the server's default.
-        const language = i18n.resolvedLanguage;
-        if (language === 'en' || language === 'ar') await saveProfileLanguage(language).catch((error: unknown) => console.warn('language not saved', error));
+        const language = accountLanguage(i18n.resolvedLanguage);
+        if (language) await saveProfileLanguage(language).catch((error: unknown) => console.warn('language not saved', error));
         navigate('/whatsapp', { replace: true });
       } else {
         navigate('/login', { replace: true });

@@ -11,8 +11,8 @@
 
 use unicode_normalization::char::{compose, is_combining_mark};
 
-/// Most words a query is read for; the rest are ignored.
-const MAX_QUERY_WORDS: usize = 12;
+/// Most words a query may hold; one with more is refused (`QueryError::TooManyWords`).
+pub const MAX_QUERY_WORDS: usize = 12;
 /// Characters of context a snippet shows before its first match.
 const SNIPPET_BEFORE: usize = 40;
 /// Characters a snippet shows from its first match on.
@@ -145,10 +145,20 @@ pub struct Query {
     pub words: Vec<String>,
 }
 
+/// Why a typed text is no query; reads after the parameter's name ("q must …").
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum QueryError {
+    #[error("must contain a letter or a digit")]
+    NoWord,
+    #[error("may hold at most {MAX_QUERY_WORDS} words")]
+    TooManyWords,
+}
+
 impl Query {
-    /// Reads a typed query; `None` when it holds no letter or digit. A query of digits and
-    /// phone separators only is one number ("+966 55-512" looks for "96655512…").
-    pub fn parse(raw: &str) -> Option<Query> {
+    /// Reads a typed query: refused when it holds no letter or digit, or more than
+    /// `MAX_QUERY_WORDS` words. A query of digits and phone separators only is one number
+    /// ("+966 55-512" looks for "96655512…").
+    pub fn parse(raw: &str) -> Result<Query, QueryError> {
         let only_number = raw.chars().all(|c| {
             PHONE_SEPARATORS.contains(&c)
                 || matches!(fold_char(c), Folded::Char(d) if d.is_ascii_digit())
@@ -157,13 +167,15 @@ impl Query {
             let digits: String = words_of(raw).into_iter().map(|w| w.folded).collect();
             vec![digits]
         } else {
-            words_of(raw)
-                .into_iter()
-                .map(|w| w.folded)
-                .take(MAX_QUERY_WORDS)
-                .collect()
+            words_of(raw).into_iter().map(|w| w.folded).collect()
         };
-        (!words.iter().all(String::is_empty)).then_some(Query { words })
+        if words.iter().all(String::is_empty) {
+            return Err(QueryError::NoWord);
+        }
+        if words.len() > MAX_QUERY_WORDS {
+            return Err(QueryError::TooManyWords);
+        }
+        Ok(Query { words })
     }
 
     /// Whether the query is one number: digits only (typed with or without separators).

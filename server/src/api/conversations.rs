@@ -9,6 +9,7 @@ use crate::api::customer_path::customer;
 use crate::api::team::status_filter;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
+use crate::search_text::{Query, QueryError};
 use crate::state::AppState;
 use crate::store::{
     AssigneeFilter, ConversationJson, Error as StoreError, ListFilter, MessageJson, parse_time,
@@ -22,6 +23,7 @@ const MAX_PAGE: i64 = 100;
 pub struct ListQuery {
     page: Option<i64>,
     limit: Option<i64>,
+    /// A number's digits, or words of a name (at most 12; more → 422).
     search_query: Option<String>,
     /// `me`, `unassigned` or `all` (default).
     assignee: Option<String>,
@@ -48,6 +50,9 @@ pub async fn list_conversations(
     let page = query.page.unwrap_or(1).max(1);
     let limit = query.limit.unwrap_or(20).clamp(1, MAX_PAGE);
     let search = query.search_query.as_deref().unwrap_or("").trim();
+    if let Err(refusal @ QueryError::TooManyWords) = Query::parse(search) {
+        return Err(ApiError::Unprocessable(format!("search_query {refusal}")));
+    }
     let filter = ListFilter {
         typed: search.to_string(),
         status: status_filter(query.status.as_deref())?,

@@ -19,6 +19,7 @@ const MAX_LIMIT: i64 = 100;
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SearchQuery {
+    /// The words to find, at most 12 (more → 422); the last is a prefix.
     q: Option<String>,
     limit: Option<i64>,
     cursor: Option<String>,
@@ -73,8 +74,8 @@ pub async fn search(
     if raw.trim().is_empty() {
         return Err(ApiError::Unprocessable("q is required".into()));
     }
-    let query = Query::parse(raw)
-        .ok_or_else(|| ApiError::Unprocessable("q must contain a letter or a digit".into()))?;
+    let query =
+        Query::parse(raw).map_err(|refusal| ApiError::Unprocessable(format!("q {refusal}")))?;
     let limit = params.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(ApiError::Unprocessable(format!(

@@ -57,8 +57,20 @@ fn a_number_written_in_groups_is_also_indexed_whole() {
 fn a_query_is_its_folded_words() {
     assert_eq!(query("Hello  Wörld").words, vec!["hello", "wörld"]);
     assert_eq!(query("إبراهيم").words, vec!["ابراهيم"]);
-    assert_eq!(Query::parse("  ?! "), None);
-    assert_eq!(Query::parse(""), None);
+    assert_eq!(Query::parse("  ?! "), Err(QueryError::NoWord));
+    assert_eq!(Query::parse(""), Err(QueryError::NoWord));
+}
+
+#[test]
+fn a_query_of_more_words_than_the_most_is_refused_not_cut() {
+    let twelve = "w ".repeat(MAX_QUERY_WORDS);
+    assert_eq!(query(&twelve).words.len(), MAX_QUERY_WORDS);
+    let thirteen = format!("{twelve} more");
+    assert_eq!(Query::parse(&thirteen), Err(QueryError::TooManyWords));
+    assert_eq!(
+        QueryError::TooManyWords.to_string(),
+        "may hold at most 12 words"
+    );
 }
 
 #[test]

@@ -14,9 +14,9 @@ use crate::search_text::{Query, folded_words};
 /// written, where it has no case to fold.
 fn needle(typed: &str) -> (&'static str, String) {
     match Query::parse(typed) {
-        Some(query) if query.is_number() => ("folded", query.words[0].clone()),
-        Some(_) => ("folded", folded_words(typed)),
-        None => ("body", typed.to_string()),
+        Ok(query) if query.is_number() => ("folded", query.words[0].clone()),
+        Ok(_) => ("folded", folded_words(typed)),
+        Err(_) => ("body", typed.to_string()),
     }
 }
 

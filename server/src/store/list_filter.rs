@@ -43,11 +43,12 @@ impl ListSearch {
             return ListSearch::Everything;
         }
         match Query::parse(typed) {
-            None => ListSearch::Nothing,
-            Some(query) if query.is_number() => {
+            // Too many words is refused before the list is read.
+            Err(_) => ListSearch::Nothing,
+            Ok(query) if query.is_number() => {
                 ListSearch::Number(key_prefixes(&query.words[0], region))
             }
-            Some(query) => ListSearch::Words(query),
+            Ok(query) => ListSearch::Words(query),
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Search refuses what it cannot answer as asked, with a 422 that says why: a range whose start
-//! follows its end. Nothing is quietly answered empty.
+//! Search and the chat list refuse what they cannot answer as asked, with a 422 that says why:
+//! a range whose start follows its end, more words than a query may hold. Nothing is quietly cut
+//! or answered empty.
 
 use serde_json::Value;
 
@@ -50,5 +51,37 @@ both_backends!(
                 "{range}: {body}"
             );
         }
+    }
+);
+
+both_backends!(
+    a_query_of_more_than_twelve_words_is_refused_naming_the_limit,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("wordy").await;
+        let words: Vec<String> = (1..=13).map(|i| format!("w{i}")).collect();
+        deliver(
+            &app,
+            &biz,
+            CUSTOMER,
+            vec![text_at(CUSTOMER, "wamid.w", &words[..12].join(" "), 0)],
+        )
+        .await;
+        let (status, body) = search(&app, &biz, &format!("q={}", words[..12].join("+"))).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["results"][0]["message_id"], "wamid.w", "{body}");
+        // A thirteenth word is not dropped: the text lacks it, and the search says so.
+        let (status, body) = search(&app, &biz, &format!("q={}", words.join("+"))).await;
+        refused(status, &body, "q may hold at most 12 words");
+        let token = &biz.session.access;
+        let list = format!("/api/users?status=all&search_query={}", words.join("+"));
+        let (status, body) = app.get(&list, token).await;
+        refused(status, &body, "search_query may hold at most 12 words");
+        let list = format!(
+            "/api/users?status=all&search_query={}",
+            words[..12].join("+")
+        );
+        let (status, body) = app.get(&list, token).await;
+        assert_eq!(status, 200, "{body}");
     }
 );

@@ -118,9 +118,14 @@ fn either(
 /// international `00`, and read as a national number of the region: written with its trunk
 /// prefix (`07700 9`), with the country code in the prefix's place (`447700 9`); written without
 /// (`650 555`, in a US business), after the country code (`1650 555`), unless the digits start
-/// with it already or are too long for a national number.
+/// with it already or are too long for a national number. A prefix alone (`00`, or the trunk
+/// prefix `0`) starts no number yet: it is read as typed, never as the empty start of every
+/// number or the country code of every national one.
 pub fn key_prefixes(digits: &str, region: Option<Region>) -> Vec<String> {
     if let Some(international) = digits.strip_prefix("00") {
+        if international.is_empty() {
+            return vec![digits.to_string()];
+        }
         return vec![international.to_string()];
     }
     let mut prefixes = vec![digits.to_string()];
@@ -136,6 +141,7 @@ pub fn key_prefixes(digits: &str, region: Option<Region>) -> Vec<String> {
         .filter(|trunk| !trunk.is_empty())
         .and_then(|trunk| digits.strip_prefix(trunk));
     let international = match national {
+        Some("") => None,
         Some(national) => Some(format!("{code}{national}")),
         None if !digits.starts_with(&code) && may_be_national(region, digits) => {
             Some(format!("{code}{digits}"))
@@ -217,6 +223,10 @@ mod tests {
         );
         assert_eq!(key_prefixes("7700900", gb), ["7700900", "447700900"]);
         assert_eq!(key_prefixes("4477009001234567", gb), ["4477009001234567"]);
+        // A prefix alone is the digits as typed.
+        assert_eq!(key_prefixes("00", gb), ["00"]);
+        assert_eq!(key_prefixes("0", gb), ["0"]);
+        assert_eq!(key_prefixes("000", gb), ["0"]);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::customers::{BSUID, bsuid_text, from_username};
 use crate::helpers::*;
 use crate::list_search::found;
 use crate::live::*;
+use crate::phone_numbers::set_business_number;
 
 both_backends!(
     text_inside_a_name_or_key_is_found_in_any_case_on_both_backends,
@@ -56,5 +57,45 @@ both_backends!(
         // Digits inside a number, and text found nowhere.
         assert_eq!(found(&app, token, "1234000").await.len(), 4);
         assert!(found(&app, token, "üllx").await.is_empty());
+    }
+);
+
+both_backends!(
+    zeros_or_a_prefix_alone_find_the_numbers_holding_them_not_every_number,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("list_zeros").await;
+        let token = &biz.session.access;
+        // A British business: its trunk prefix is 0, its country code 44.
+        set_business_number(&app, token, "+44 20 7946 0000").await;
+        for (phone, at) in [
+            ("447700900123", "1763700000"),
+            ("447712345678", "1763700060"),
+            ("4915112340001", "1763700120"),
+        ] {
+            let mut message = text(phone, &format!("wamid.zero{phone}"), "hallo");
+            message["timestamp"] = json!(at);
+            let webhook = inbound(&biz.phone_number_id, phone, "Sam", vec![message]);
+            let (status, body) = app.webhook(&webhook, &biz.app_secret).await;
+            assert_eq!(status, 200, "{body}");
+        }
+        // `00` is the international prefix with nothing after it, `0` the trunk prefix alone:
+        // neither starts a number, so each finds the numbers that hold those digits.
+        assert_eq!(
+            found(&app, token, "00").await,
+            ["4915112340001", "447700900123"]
+        );
+        assert_eq!(
+            found(&app, token, "+00").await,
+            found(&app, token, "00").await
+        );
+        assert_eq!(
+            found(&app, token, "0").await,
+            ["4915112340001", "447700900123"]
+        );
+        assert_eq!(found(&app, token, "0 0 0").await, ["4915112340001"]);
+        // A prefix followed by digits still reads as one.
+        assert_eq!(found(&app, token, "0044 77").await.len(), 2);
+        assert_eq!(found(&app, token, "077").await.len(), 2);
     }
 );

@@ -17,6 +17,7 @@ mod contacts;
 mod crash;
 mod crash_answers;
 mod customer_changes;
+mod customer_notices;
 mod customer_sends;
 mod customers;
 mod echo_changes;

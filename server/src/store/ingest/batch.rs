@@ -148,7 +148,7 @@ async fn insert_inbound(
             kind: message.kind.clone(),
             content: content.to_string(),
             status: "received".into(),
-            is_read: 0,
+            is_read: i64::from(is_notice(&message.kind)),
             sender_name: thread.name.clone(),
             sent_at,
             error: None,
@@ -173,7 +173,10 @@ async fn insert_inbound(
     for (_, row, _, content) in &rows {
         let (text, caption) = preview(content);
         let a = activity.entry(row.phone.as_str()).or_default();
-        a.added += 1;
+        if !is_notice(&row.kind) {
+            a.added += 1;
+            a.incoming_at = a.incoming_at.max(Some(row.sent_at));
+        }
         if row.sent_at > a.last_at {
             a.last_at = row.sent_at;
             a.last_text = text;
@@ -186,13 +189,15 @@ async fn insert_inbound(
         *count -= activity.get(phone.as_str()).map_or(0, |a| a.added);
     }
     let mut total = total_unread;
-    add_unread(conn, business, rows.len() as i64).await?;
+    let added: i64 = activity.values().map(|a| a.added).sum();
+    add_unread(conn, business, added).await?;
     Ok(rows
         .into_iter()
         .map(|(i, row, first, content)| {
-            total += 1;
-            let unread_count = unread.get_mut(&row.phone).map_or(1, |count| {
-                *count += 1;
+            let counted = i64::from(!is_notice(&row.kind));
+            total += counted;
+            let unread_count = unread.get_mut(&row.phone).map_or(counted, |count| {
+                *count += counted;
                 *count
             });
             let (text, caption) = preview(content);
@@ -222,6 +227,13 @@ async fn insert_inbound(
             (i, drafts)
         })
         .collect())
+}
+
+/// Whether a customer message of `kind` is a notice about the customer (a new number, BSUID or
+/// security code) rather than something they wrote: shown in the conversation, never unread,
+/// and no start of the 24-hour reply window.
+fn is_notice(kind: &str) -> bool {
+    kind == "system"
 }
 
 /// The `notification` event of a new inbound message: the list's row and the unread counts.

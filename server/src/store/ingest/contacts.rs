@@ -10,10 +10,13 @@ use crate::store::labels::relist_labels;
 use crate::store::search_index::index_contacts;
 use crate::store::{Params, now_ms, rows_per_statement};
 
-/// What a batch's new messages change on one contact: the count, and the newest of them.
+/// What a batch's new messages change on one contact: the count of those that are unread, the
+/// time of the newest the customer wrote (a notice about them is neither), and the newest of
+/// them all.
 #[derive(Default)]
 pub(super) struct Activity {
     pub(super) added: i64,
+    pub(super) incoming_at: Option<i64>,
     pub(super) last_at: i64,
     pub(super) last_text: Option<String>,
     pub(super) last_caption: Option<String>,
@@ -78,7 +81,7 @@ pub(super) async fn index_changed_contacts(
 }
 
 /// Moves each contact's last message and preview (only forward: a late message does not take
-/// the place of a newer one), latest inbound time and unread count, and the list time of the
+/// the place of a newer one), latest time the customer wrote (only forward) and unread count, and the list time of the
 /// labels of those that carry any; answers the unread counts after.
 pub(super) async fn record_activity(
     conn: &mut sqlx::AnyConnection,
@@ -88,15 +91,15 @@ pub(super) async fn record_activity(
 ) -> Result<HashMap<String, i64>, sqlx::Error> {
     let activity: Vec<_> = activity.iter().collect();
     let mut unread = HashMap::with_capacity(activity.len());
-    for chunk in activity.chunks(rows_per_statement(5) - 1) {
+    for chunk in activity.chunks(rows_per_statement(6) - 1) {
         let params = Params::of(conn);
         let sql = format!(
-            "WITH batch (phone, at, last_text, last_caption, added) AS (VALUES {}) \
+            "WITH batch (phone, at, incoming_at, last_text, last_caption, added) AS (VALUES {}) \
              UPDATE contacts SET \
              last_message_at = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
                  THEN batch.at ELSE contacts.last_message_at END, \
-             last_incoming_at = CASE WHEN batch.at >= COALESCE(contacts.last_incoming_at, 0) \
-                 THEN batch.at ELSE contacts.last_incoming_at END, \
+             last_incoming_at = CASE WHEN batch.incoming_at >= COALESCE(contacts.last_incoming_at, 0) \
+                 THEN batch.incoming_at ELSE contacts.last_incoming_at END, \
              last_text = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
                  THEN batch.last_text ELSE contacts.last_text END, \
              last_caption = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
@@ -104,14 +107,15 @@ pub(super) async fn record_activity(
              unread_count = contacts.unread_count + batch.added \
              FROM batch WHERE contacts.phone = batch.phone AND contacts.business_id = {} \
              RETURNING contacts.phone, contacts.unread_count",
-            params.rows(chunk.len(), 5),
-            params.nth(chunk.len() * 5 + 1)
+            params.rows(chunk.len(), 6),
+            params.nth(chunk.len() * 6 + 1)
         );
         let mut update = sqlx::query_as::<_, (String, i64)>(AssertSqlSafe(sql));
         for (phone, a) in chunk {
             update = update
                 .bind(**phone)
                 .bind(a.last_at)
+                .bind(a.incoming_at)
                 .bind(&a.last_text)
                 .bind(&a.last_caption)
                 .bind(a.added);

@@ -1,0 +1,83 @@
+//! Notices about a customer (a new number, a new BSUID, a new security code) are shown in their
+//! conversation but are not something they wrote: never unread, and no start of the 24-hour reply
+//! window.
+
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::customer_changes::deliver;
+use crate::customers::history;
+use crate::helpers::*;
+use crate::live::{Business, inbound, text};
+use crate::sending::chrono_now_secs;
+
+const PHONE: &str = "16505551234";
+const NEW_PHONE: &str = "16505559999";
+
+/// A `system` notice from `from` at `timestamp`.
+fn notice(from: &str, id: &str, timestamp: i64, system: Value) -> Value {
+    json!({"from": from, "id": id, "timestamp": timestamp.to_string(), "type": "system",
+           "system": system})
+}
+
+/// `from`'s notice at `timestamp` that they changed their number to `to`.
+fn number_change(from: &str, id: &str, timestamp: i64, to: &str) -> Value {
+    let body = format!("Sam changed from {from} to {to}");
+    let system = json!({"body": body, "wa_id": to, "type": "user_changed_number"});
+    notice(from, id, timestamp, system)
+}
+
+/// The one row of the list, and the business's unread total.
+async fn only_row(app: &TestApp, biz: &Business) -> (Value, Value) {
+    let (status, list) = app.get("/api/users?status=all", &biz.session.access).await;
+    assert_eq!(status, 200, "{list}");
+    let users = list["data"]["users"].as_array().expect("users");
+    assert_eq!(users.len(), 1, "{list}");
+    (users[0].clone(), list["data"]["total_unread"].clone())
+}
+
+both_backends!(
+    a_notice_about_the_customer_is_shown_but_is_not_unread_and_opens_no_reply_window,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("notices").await;
+        let pnid = biz.phone_number_id.clone();
+        let now = chrono_now_secs();
+        // The customer last wrote two days ago: the reply window is closed.
+        let mut hello = text(PHONE, "wamid.hello", "hello");
+        hello["timestamp"] = json!((now - 2 * 24 * 60 * 60).to_string());
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", vec![hello])).await;
+        let (before, _) = only_row(&app, &biz).await;
+
+        let security = notice(
+            PHONE,
+            "wamid.security",
+            now - 60,
+            json!({"body": "Sam's security code changed", "type": "customer_identity_changed",
+                   "customer": PHONE, "identity": "aGVsbG8="}),
+        );
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", vec![security])).await;
+        let changed = number_change(PHONE, "wamid.number", now, NEW_PHONE);
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", vec![changed])).await;
+
+        let messages = history(&app, &biz, NEW_PHONE).await;
+        let ids: Vec<&Value> = messages.iter().map(|m| &m["message_id"]).collect();
+        assert_eq!(ids, ["wamid.hello", "wamid.security", "wamid.number"]);
+        let (row, total) = only_row(&app, &biz).await;
+        assert_eq!(row["phone_number"], NEW_PHONE);
+        assert_eq!(
+            (&row["unread_count"], &total),
+            (&json!(1), &json!(1)),
+            "{row}"
+        );
+        assert_eq!(
+            row["last_incoming_timestamp"],
+            before["last_incoming_timestamp"]
+        );
+        assert_eq!(row["last_message_timestamp"], messages[2]["timestamp"]);
+        let (status, body) = app
+            .send_text(&biz.session.access, NEW_PHONE, "client-n", "Hi Sam")
+            .await;
+        assert_eq!(status, 422, "the window stays closed: {body}");
+    }
+);

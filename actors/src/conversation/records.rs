@@ -46,6 +46,9 @@ pub struct Amendment {
     pub timestamp_ms: i64,
     /// What the message is now.
     pub now: Amended,
+    /// The customer's profile name as the change's delivery gives it: it renames their contact
+    /// as a message of theirs does. `None` for the business's changes.
+    pub contact_name: Option<String>,
 }
 
 /// A changed message's kind and content.

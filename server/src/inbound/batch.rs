@@ -80,8 +80,10 @@ impl Batch {
                 continue;
             };
             let key = conversation(business_id, sighting.key());
-            let Some((key, sighting)) = self.unless_change(key, sighting, &message, Side::Customer)
-            else {
+            let contact_name =
+                profile.and_then(|p| visible::provider_name(p.profile.name.as_deref()?));
+            let by = (Side::Customer, contact_name.clone());
+            let Some((key, sighting)) = self.unless_change(key, sighting, &message, by) else {
                 continue;
             };
             if matches!(message.kind, Kind::Unknown(_)) {
@@ -93,8 +95,7 @@ impl Batch {
                 timestamp_ms: milliseconds(message.timestamp),
                 kind,
                 content,
-                contact_name: profile
-                    .and_then(|p| visible::provider_name(p.profile.name.as_deref()?)),
+                contact_name,
                 user_id: (sighting.new_user_id.as_ref())
                     .or(sighting.user_id.as_ref())
                     .map(|id| id.to_string()),
@@ -147,7 +148,7 @@ impl Batch {
             };
             let key = conversation(business_id, sighting.key());
             let Some((key, sighting)) =
-                self.unless_change(key, sighting, &echo.message, Side::Business)
+                self.unless_change(key, sighting, &echo.message, (Side::Business, None))
             else {
                 continue;
             };
@@ -169,16 +170,17 @@ impl Batch {
         }
     }
 
-    /// Queues `message` as `side`'s change of an earlier message when it is one (an edit, a
-    /// deletion, a reaction); otherwise hands its conversation and customer back.
+    /// Queues `message` as a side's change of an earlier message when it is one (an edit, a
+    /// deletion, a reaction), with the profile name its delivery gives that side; otherwise
+    /// hands its conversation and customer back.
     fn unless_change(
         &mut self,
         key: ConversationKey,
         sighting: Sighting,
         message: &Message,
-        side: Side,
+        by: (Side, Option<String>),
     ) -> Option<(ConversationKey, Sighting)> {
-        let Some(change) = amendment(&key, message, side) else {
+        let Some(change) = amendment(&key, message, by) else {
             return Some((key, sighting));
         };
         self.changes.push(Named {
@@ -299,9 +301,13 @@ fn conversation(business_id: &str, key: &str) -> ConversationKey {
     }
 }
 
-/// `by`'s edit, deletion or reaction of the message it names, or `None` for a message of its
-/// own.
-fn amendment(key: &ConversationKey, message: &Message, by: Side) -> Option<Amendment> {
+/// `by`'s edit, deletion or reaction of the message it names (with their profile name), or
+/// `None` for a message of its own.
+fn amendment(
+    key: &ConversationKey,
+    message: &Message,
+    (by, contact_name): (Side, Option<String>),
+) -> Option<Amendment> {
     let original_id = message.amends()?.to_string();
     let (kind, content) = message.stored();
     let now = match &message.kind {
@@ -317,6 +323,7 @@ fn amendment(key: &ConversationKey, message: &Message, by: Side) -> Option<Amend
         by,
         timestamp_ms: milliseconds(message.timestamp),
         now,
+        contact_name,
     })
 }
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 use sqlx::AnyConnection;
 
 use super::Store;
-use super::contacts::phone_number_id;
+use super::contacts::{phone_number_id, rename_by_profile};
 use super::early_amendments::{decode, keep_early};
 use super::error::StoreResult;
 use super::events::{Draft, append_events};
@@ -33,11 +33,28 @@ struct MessageUpdated<'a> {
     message: MessageJson<'a>,
 }
 
+/// Applies a customer's change, or a business's, and answers its events: the profile name it
+/// came with renames the customer's contact as their messages do (even on a redelivery), then
+/// the message changes (`change_message`).
+pub(super) async fn apply_amendment(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    amendment: &Amendment,
+    pnid: &str,
+) -> Result<Vec<Draft>, sqlx::Error> {
+    let mut drafts = Vec::new();
+    if let Some(name) = &amendment.contact_name {
+        drafts.extend(rename_by_profile(conn, key, name, pnid).await?);
+    }
+    drafts.extend(change_message(conn, key, amendment, pnid).await?);
+    Ok(drafts)
+}
+
 /// Applies an edit or deletion to a side's own message, or a reaction to any message of the
 /// conversation, and answers its event. A change to a message not stored (yet) is kept until it
 /// is (`early_amendments`); a redelivery, an edit or reaction older than the one applied, a
 /// change to the other side's message, or any change to a deleted message changes nothing.
-pub(super) async fn apply_amendment(
+async fn change_message(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     amendment: &Amendment,

@@ -170,6 +170,33 @@ pub(super) async fn ensure_contact(
     }
 }
 
+/// Renames a known contact to the profile name a delivery of the customer's gives, when it is
+/// another one, and answers its `new_contact` marked `renamed` (nothing for an unknown contact,
+/// or the same name).
+pub(super) async fn rename_by_profile(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    name: &str,
+    pnid: &str,
+) -> Result<Option<Draft>, sqlx::Error> {
+    let renamed: Option<(Option<String>, Option<String>)> = sqlx::query_as(
+        "UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3 AND name <> $4 \
+         RETURNING user_id, username",
+    )
+    .bind(name)
+    .bind(&key.business_id)
+    .bind(&key.phone)
+    .bind(name)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((user_id, username)) = renamed else {
+        return Ok(None);
+    };
+    index_contacts(conn, &key.business_id, &[&key.phone]).await?;
+    let ids = (user_id.as_deref(), username.as_deref());
+    Ok(Some(renamed_contact_draft(pnid, &key.phone, name, ids)))
+}
+
 /// What a contact import changed.
 #[derive(Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct ImportCounts {

@@ -72,6 +72,8 @@ pub(super) fn decode(kept: Value) -> Option<Amendment> {
         },
         timestamp_ms: kept["timestamp_ms"].as_i64()?,
         now: amended,
+        // The name renamed the contact when the change came.
+        contact_name: None,
     })
 }
 
@@ -110,6 +112,7 @@ mod tests {
                 by,
                 timestamp_ms: 1_763_700_000_000,
                 now,
+                contact_name: None,
             };
             let back = decode(encode(&amendment)).expect("decoded");
             assert_eq!(format!("{back:?}"), format!("{amendment:?}"));

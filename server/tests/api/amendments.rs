@@ -1,6 +1,7 @@
 //! Reactions and edits change only what they name: a redelivered or older reaction never brings
 //! back one taken off since, and an edit replaces the text but keeps the quote and the
-//! reactions. Payloads follow Meta's documented webhook shapes.
+//! reactions. A reaction's profile name renames the customer as a message's does. Payloads
+//! follow Meta's documented webhook shapes.
 
 use serde_json::{Value, json};
 
@@ -118,5 +119,24 @@ both_backends!(
         let edited = edited.expect("the reply");
         assert_eq!(edited["content"], expected);
         assert!(edited["edited_at"].is_string(), "{edited}");
+    }
+);
+
+both_backends!(
+    a_reaction_alone_renames_the_customer_as_a_message_does,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("reaction_renames").await;
+        deliver(&app, &biz, vec![text(CUSTOMER, "wamid.a1", "Open today?")]).await;
+        let like = reaction(CUSTOMER, "wamid.like", "wamid.a1", "👍", FIRST);
+        let body = inbound(&biz.phone_number_id, CUSTOMER, "Sheena Nelson", vec![like]);
+        let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+
+        let (status, list) = app.get("/api/users", &biz.session.access).await;
+        assert_eq!(status, 200, "{list}");
+        assert_eq!(list["data"]["users"][0]["name"], "Sheena Nelson", "{list}");
+        let content = content_of(&app, &biz, "wamid.a1").await;
+        assert_eq!(content["reactions"], json!({"customer": "👍"}));
     }
 );

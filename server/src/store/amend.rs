@@ -88,7 +88,7 @@ async fn change_message(
     let at = amendment.timestamp_ms;
     let content = match &amendment.now {
         Amended::Edited { kind, content } => {
-            let content = kept_through_edit(&row.content, content);
+            let (kind, content) = kept_through_edit(&row.kind, &row.content, kind, content);
             let text = content.to_string();
             let stale = row
                 .edited_at
@@ -96,7 +96,7 @@ async fn change_message(
             if stale {
                 return Ok(Vec::new());
             }
-            row.kind.clone_from(kind);
+            row.kind = kind;
             row.content = text;
             row.edited_at = Some(at);
             content
@@ -191,16 +191,42 @@ fn updated_event(key: &ConversationKey, pnid: &str, row: &MessageRow) -> Draft {
     }
 }
 
-/// The `edited` content with what the stored message keeps through an edit.
-fn kept_through_edit(stored: &str, edited: &Value) -> Value {
+/// The kind and content an edit leaves: the `edited` content with what the stored message keeps
+/// through an edit (and without any of it the stored message did not have: an edit that names a
+/// quote does not make a message a reply). An edit that carries a file without its id (a new
+/// caption only) keeps the stored file and kind.
+fn kept_through_edit(
+    stored_kind: &str,
+    stored: &str,
+    edited_kind: &str,
+    edited: &Value,
+) -> (String, Value) {
     let mut now = edited.clone();
+    let mut kind = edited_kind.to_string();
     let before: Option<Value> = serde_json::from_str(stored).ok();
     if let (Some(Value::Object(before)), Value::Object(fields)) = (before, &mut now) {
         for key in KEPT_THROUGH_EDITS {
-            if let Some(kept) = before.get(key) {
-                fields.insert(key.to_string(), kept.clone());
-            }
+            match before.get(key) {
+                Some(kept) => fields.insert(key.to_string(), kept.clone()),
+                None => fields.remove(key),
+            };
+        }
+        let caption_only = fields
+            .get(edited_kind)
+            .and_then(|file| file.get("media_id"))
+            .is_some_and(|id| id.as_str().is_none_or(str::is_empty));
+        if let (true, Some(file)) = (caption_only, file_of(&before, stored_kind)) {
+            fields.remove(edited_kind);
+            fields.insert(stored_kind.to_string(), file.clone());
+            kind = stored_kind.to_string();
         }
     }
-    now
+    (kind, now)
+}
+
+/// The file a stored message of `kind` carries (`{<kind>: {media_id, …}}`), if it has one.
+fn file_of<'a>(content: &'a serde_json::Map<String, Value>, kind: &str) -> Option<&'a Value> {
+    let file = content.get(kind)?;
+    let id = file.get("media_id")?.as_str()?;
+    (!id.is_empty()).then_some(file)
 }

@@ -1,7 +1,8 @@
 //! Reactions and edits change only what they name: a redelivered or older reaction never brings
 //! back one taken off since, and an edit replaces the text but keeps the quote and the
-//! reactions. A reaction's profile name renames the customer as a message's does. Payloads
-//! follow Meta's documented webhook shapes.
+//! reactions, keeps the file when only its caption changes, and never adds a quote. A reaction's
+//! profile name renames the customer as a message's does. Payloads follow Meta's documented
+//! webhook shapes.
 
 use serde_json::{Value, json};
 
@@ -138,5 +139,57 @@ both_backends!(
         assert_eq!(list["data"]["users"][0]["name"], "Sheena Nelson", "{list}");
         let content = content_of(&app, &biz, "wamid.a1").await;
         assert_eq!(content["reactions"], json!({"customer": "👍"}));
+    }
+);
+
+/// The customer's edit `id` of `original` to `message`, at `SECOND`.
+fn edit(id: &str, original: &str, message: Value) -> Value {
+    json!({"from": CUSTOMER, "id": id, "timestamp": SECOND, "type": "edit",
+           "edit": {"original_message_id": original, "message": message}})
+}
+
+both_backends!(
+    an_edit_of_the_caption_alone_keeps_the_file,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("caption_edit").await;
+        let photo = json!({"from": CUSTOMER, "id": "wamid.photo", "timestamp": FIRST,
+            "type": "image", "image": {"caption": "Red one", "mime_type": "image/jpeg",
+            "sha256": "c3ab8ff13720e8ad9047dd39466b3c8974e592c2fa383d4a3960714caef0c4f2",
+            "id": "1479537139650973"}});
+        deliver(&app, &biz, vec![photo]).await;
+        let before = content_of(&app, &biz, "wamid.photo").await;
+        assert_eq!(before["image"]["media_id"], "1479537139650973", "{before}");
+
+        let caption = json!({"type": "image", "image": {"caption": "The blue one"}});
+        deliver(&app, &biz, vec![edit("wamid.fix", "wamid.photo", caption)]).await;
+
+        let mut expected = before.clone();
+        expected["caption"] = json!("The blue one");
+        assert_eq!(content_of(&app, &biz, "wamid.photo").await, expected);
+        let stored = history(&app, &biz, CUSTOMER).await;
+        assert_eq!(stored[0]["type"], "image", "{stored:?}");
+        assert!(stored[0]["edited_at"].is_string(), "{stored:?}");
+    }
+);
+
+both_backends!(
+    an_edit_that_names_a_quote_does_not_make_a_message_a_reply,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("edit_no_quote").await;
+        let first = text(CUSTOMER, "wamid.a1", "We have it in blue");
+        let plain = text(CUSTOMER, "wamid.plain", "Is tihs one in red?");
+        deliver(&app, &biz, vec![first, plain]).await;
+
+        let context = json!({"from": CUSTOMER, "id": "wamid.a1"});
+        let quoted = json!({"type": "text", "text": {"body": "Is this one in red?"},
+                            "context": context.clone()});
+        let mut fix = edit("wamid.fix", "wamid.plain", quoted);
+        fix["context"] = context;
+        deliver(&app, &biz, vec![fix]).await;
+
+        let plain = content_of(&app, &biz, "wamid.plain").await;
+        assert_eq!(plain, json!({"text": "Is this one in red?"}));
     }
 );

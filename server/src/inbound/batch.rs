@@ -276,18 +276,27 @@ impl Moved {
         })
     }
 
-    /// Puts an item under the new key of each of `moves` that names its customer as it does.
+    /// Puts an item under the key its customer ends up under after `moves`, taken in the order
+    /// they were made: a later move of the key an earlier one gave it carries it on (A to B,
+    /// then B to C, ends at C), and one pass in that order ends even where the moves come back
+    /// to a key they left (A to B, then B to A, ends at A).
     pub(super) fn follow_all(moves: &[Moved], key: &mut ConversationKey, sighting: &Sighting) {
         for moved in moves {
             moved.follow(key, sighting);
         }
     }
 
-    /// Puts an item that names the moved customer as the notice did under their new key.
+    /// Puts an item that names the moved customer as the notice did, or that is under the key
+    /// the notice moved them from, under their new key.
     pub(super) fn follow(&self, key: &mut ConversationKey, sighting: &Sighting) {
         let same = |a: &Option<CustomerKey>, b: &Option<CustomerKey>| a.is_some() && a == b;
+        let from =
+            |old: &Option<CustomerKey>| old.as_ref().is_some_and(|old| old.as_str() == key.phone);
         if key.business_id == self.business_id
-            && (same(&sighting.phone, &self.phone) || same(&sighting.user_id, &self.user_id))
+            && (same(&sighting.phone, &self.phone)
+                || same(&sighting.user_id, &self.user_id)
+                || from(&self.phone)
+                || from(&self.user_id))
         {
             key.phone.clone_from(&self.to);
         }

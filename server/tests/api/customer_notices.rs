@@ -1,6 +1,6 @@
 //! Notices about a customer (a new number, a new BSUID, a new security code) are shown in their
 //! conversation but are not something they wrote: never unread, and no start of the 24-hour reply
-//! window.
+//! window. A chain of number changes in one webhook carries every item to the last number.
 
 use serde_json::{Value, json};
 
@@ -8,6 +8,7 @@ use crate::both_backends;
 use crate::customer_changes::deliver;
 use crate::customers::history;
 use crate::helpers::*;
+use crate::labels::rows;
 use crate::live::{Business, inbound, text};
 use crate::sending::chrono_now_secs;
 
@@ -79,5 +80,61 @@ both_backends!(
             .send_text(&biz.session.access, NEW_PHONE, "client-n", "Hi Sam")
             .await;
         assert_eq!(status, 422, "the window stays closed: {body}");
+    }
+);
+
+both_backends!(
+    a_chain_of_number_changes_in_one_webhook_carries_every_item_to_the_last_number,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("chained_moves").await;
+        let pnid = biz.phone_number_id.clone();
+        let last_phone = "16505557777";
+        let now = chrono_now_secs();
+        let at = |message: &mut Value, secs: i64| {
+            message["timestamp"] = json!((now + secs).to_string());
+        };
+        let mut before = text(PHONE, "wamid.before", "hello");
+        at(&mut before, -10);
+        let first = number_change(PHONE, "wamid.first", now - 8, NEW_PHONE);
+        let mut between = text(NEW_PHONE, "wamid.between", "new number");
+        at(&mut between, -6);
+        let second = number_change(NEW_PHONE, "wamid.second", now - 4, last_phone);
+        let fix = json!({"from": PHONE, "id": "wamid.fix", "timestamp": (now - 2).to_string(),
+            "type": "edit", "edit": {"original_message_id": "wamid.before",
+            "message": {"type": "text", "text": {"body": "hello!"}}}});
+        let mut body = inbound(
+            &pnid,
+            PHONE,
+            "Sam",
+            vec![before, first, between, second, fix],
+        );
+        let contacts = body["entry"][0]["changes"][0]["value"]["contacts"]
+            .as_array_mut()
+            .expect("contacts");
+        for phone in [NEW_PHONE, last_phone] {
+            contacts.push(json!({"profile": {"name": "Sam"}, "wa_id": phone}));
+        }
+        deliver(&app, &biz, &body).await;
+
+        // As if each had come in a webhook of its own: one customer, under the last number.
+        let list = rows(&app, &biz.session.access, "status=all").await;
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!(list[0]["phone_number"], last_phone);
+        let messages = history(&app, &biz, last_phone).await;
+        let ids: Vec<&Value> = messages.iter().map(|m| &m["message_id"]).collect();
+        assert_eq!(
+            ids,
+            [
+                "wamid.before",
+                "wamid.first",
+                "wamid.between",
+                "wamid.second"
+            ]
+        );
+        assert_eq!(messages[0]["content"]["text"], "hello!");
+        for old in [PHONE, NEW_PHONE] {
+            assert!(history(&app, &biz, old).await.is_empty(), "{old}");
+        }
     }
 );

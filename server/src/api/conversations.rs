@@ -13,7 +13,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::search_text::{Query, QueryError};
 use crate::state::AppState;
 use crate::store::{
-    AssigneeFilter, ConversationJson, Error as StoreError, ListFilter, MessageJson, parse_time,
+    AssigneeFilter, ConversationJson, Error as StoreError, HistoryCursor, ListFilter, MessageJson,
+    parse_time,
 };
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -105,7 +106,12 @@ pub struct ConversationPage<'a> {
 #[into_params(parameter_in = Query)]
 pub struct HistoryQuery {
     limit: Option<i64>,
+    /// Messages older than this time; with `before_id`, also those of this very time ordered
+    /// before that message.
     before_timestamp: Option<String>,
+    /// The id of the oldest message the client holds (the one `before_timestamp` is the time
+    /// of), so messages sharing its time are neither skipped nor repeated.
+    before_id: Option<String>,
 }
 
 /// `GET /api/conversation/{phone}`: a page of messages, oldest first.
@@ -138,9 +144,13 @@ pub async fn conversation_history(
         business.phone_number_id.as_deref().unwrap_or_default(),
         &phone,
     );
+    let cursor = HistoryCursor {
+        at: before,
+        message_id: query.before_id.as_deref().unwrap_or_default(),
+    };
     let (rows, has_more) = state
         .store
-        .messages_page(&auth.business_id, &phone, before, limit)
+        .messages_page(&auth.business_id, &phone, &cursor, limit)
         .await?;
     // The newest page names the conversation's row, for a client that opens a conversation its
     // list does not hold (a search hit, a link).

@@ -47,6 +47,14 @@ macro_rules! message_columns {
 }
 pub(super) use message_columns;
 
+/// Where a page of history ends: before this message's time, or at that time before its id
+/// (`""`: before the whole time).
+pub struct HistoryCursor<'a> {
+    /// Unix ms; `i64::MAX` for the newest page.
+    pub at: i64,
+    pub message_id: &'a str,
+}
+
 impl MessageRow {
     /// What its search document is made from.
     pub(super) fn search_source(&self) -> MessageSource<'_> {
@@ -310,21 +318,27 @@ impl Store {
         &self,
         business_id: &str,
         phone: &str,
-        before_ms: i64,
+        before: &HistoryCursor<'_>,
         limit: i64,
     ) -> StoreResult<(Vec<MessageRow>, bool)> {
-        let mut rows: Vec<MessageRow> = sqlx::query_as(concat!(
-            "SELECT ",
-            message_columns!(),
-            " FROM messages WHERE business_id = $1 AND phone = $2 AND sent_at < $3 \
-             ORDER BY sent_at DESC LIMIT $4"
-        ))
-        .bind(business_id)
-        .bind(phone)
-        .bind(before_ms)
-        .bind(limit + 1)
-        .fetch_all(&self.pool)
-        .await?;
+        // Messages of one time come by id, so a page that ends inside them is followed by the
+        // next page exactly (an id of "" is before every id: the whole time is older).
+        let id = self.backend.byte_order("message_id");
+        let sql = format!(
+            "SELECT {} FROM messages WHERE business_id = $1 AND phone = $2 AND sent_at <= $3 \
+             AND (sent_at < $4 OR {id} < $5) ORDER BY sent_at DESC, {id} DESC LIMIT $6",
+            message_columns!()
+        );
+        // Only fixed fragments are formatted in; the values are bound.
+        let mut rows: Vec<MessageRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(business_id)
+            .bind(phone)
+            .bind(before.at)
+            .bind(before.at)
+            .bind(before.message_id)
+            .bind(limit + 1)
+            .fetch_all(&self.pool)
+            .await?;
         let has_more = rows.len() as i64 > limit;
         rows.truncate(limit as usize);
         rows.reverse();

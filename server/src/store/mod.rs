@@ -101,7 +101,7 @@ pub use ingest::{Committed, NewInbound, NewMedia};
 pub use labels::Label;
 pub use list_filter::{AssigneeFilter, ListFilter};
 pub(crate) use messages::preview;
-pub use messages::{MessageJson, MessageRow};
+pub use messages::{HistoryCursor, MessageJson, MessageRow};
 pub use outbox::{MediaFile, OutboxItem};
 pub use outgoing::OUTBOX_LEASE_MS;
 pub use push::{MAX_PUSH_SUBSCRIPTIONS_PER_USER, PushSubscription};
@@ -151,6 +151,16 @@ impl Backend {
             (Backend::Sqlite, _) => "",
             (Backend::Postgres, true) => " FOR UPDATE",
             (Backend::Postgres, false) => " FOR SHARE",
+        }
+    }
+
+    /// `column` compared by its bytes, as SQLite compares text. Postgres compares text by its
+    /// database's collation (a language's rules under `en_US.utf8`), so an order or a cursor
+    /// over ids would otherwise differ between the backends.
+    pub(super) fn byte_order(self, column: &str) -> String {
+        match self {
+            Backend::Sqlite => column.to_string(),
+            Backend::Postgres => format!("{column} COLLATE \"C\""),
         }
     }
 

@@ -95,9 +95,11 @@ struct Bounds {
 }
 
 /// The scope's conditions on search documents `d`, from placeholder `$3` on (phone twice, then
-/// the cursor's time twice and document id).
-const IN_SCOPE: &str = "($3 = '' OR d.phone = $4) \
-    AND (d.at < $7 OR (d.at = $8 AND d.doc_id < $9))";
+/// the cursor's time twice and document id). Document ids compare by their bytes (`doc_id`, as
+/// the order of results names it) on both backends.
+fn in_scope(doc_id: &str) -> String {
+    format!("($3 = '' OR d.phone = $4) AND (d.at < $7 OR (d.at = $8 AND {doc_id} < $9))")
+}
 
 /// Whether a search statement is kept prepared. Postgres plans each search for its words and
 /// bounds instead: a plan made for any value intersects the word's index with the time index
@@ -292,12 +294,15 @@ impl Store {
         } else {
             "d.at"
         };
+        // Results of one time come by document id in byte order, as the cursor reads them.
+        let doc_id = self.backend.byte_order("d.doc_id");
         let sql = format!(
             "SELECT d.doc_id, d.phone, d.kind, d.at, d.body, c.name FROM {from} \
              LEFT JOIN contacts c ON c.business_id = d.business_id AND c.phone = d.phone \
-             WHERE {matches} AND d.business_id = $2 AND {IN_SCOPE} \
+             WHERE {matches} AND d.business_id = $2 AND {} \
              AND d.at >= $5 AND d.at <= $6 AND {rowid} >= $11 \
-             ORDER BY {newest} DESC, d.doc_id DESC LIMIT $10"
+             ORDER BY {newest} DESC, {doc_id} DESC LIMIT $10",
+            in_scope(&doc_id)
         );
         let (before_at, before_id) = cursor_binds(scope);
         // Only fixed fragments are formatted in; the values are bound.

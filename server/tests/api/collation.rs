@@ -6,6 +6,15 @@ use serde_json::{Value, json};
 
 use crate::helpers::*;
 
+/// The app on `backend`; on Postgres in a database that orders text as American English does.
+pub async fn spawn_in_english(backend: Backend) -> TestApp {
+    let (mut settings, data_dir) = test_settings(Backend::Sqlite).await;
+    if matches!(backend, Backend::Postgres) {
+        settings.database.url = english_database().await;
+    }
+    spawn_with(settings, data_dir).await
+}
+
 /// A fresh Postgres database that orders text as American English does (ICU `en-US`).
 async fn english_database() -> String {
     use sqlx::Connection;
@@ -36,11 +45,7 @@ fn keys(body: &Value, list: &str, key: &str) -> Vec<String> {
 }
 
 async fn names_come_in_code_point_order(backend: Backend) {
-    let (mut settings, data_dir) = test_settings(Backend::Sqlite).await;
-    if matches!(backend, Backend::Postgres) {
-        settings.database.url = english_database().await;
-    }
-    let app = spawn_with(settings, data_dir).await;
+    let app = spawn_in_english(backend).await;
     let owner = app.register("collation_owner").await;
     let token = &owner.access;
     let names = ["zebra", "Éclair", "ab", "Ac", "a-b"];

@@ -47,7 +47,7 @@ async fn found_in(
 }
 
 /// The app's database, for statements of the test's own.
-async fn database(app: &TestApp) -> sqlx::AnyPool {
+pub async fn database(app: &TestApp) -> sqlx::AnyPool {
     sqlx::any::install_default_drivers();
     sqlx::AnyPool::connect(&app.settings.database_url())
         .await

@@ -1,13 +1,16 @@
 //! A search reads the newest documents first in widening windows; its pages are still exactly
 //! those of one search over everything, newest first, when the matches of a short prefix are
-//! few among the newest documents and many further back.
+//! few among the newest documents and many further back. Results of one time come by id, in
+//! one order on both backends.
 
 use serde_json::Value;
 
 use crate::both_backends;
+use crate::collation::spawn_in_english;
 use crate::helpers::*;
 use crate::live::Business;
 use crate::search::{deliver, found, search, text_at};
+use crate::search_upkeep::database;
 
 const CUSTOMER: &str = "16505551234";
 /// More documents than the first window (2,000) holds, and more matches of `th` further back
@@ -72,5 +75,30 @@ both_backends!(
         // One word, the same order.
         let thanks: Vec<String> = newest_first.take(4).collect();
         assert_eq!(found(&app, &biz, "thanks").await, thanks);
+    }
+);
+
+both_backends!(
+    results_of_one_time_come_by_id_in_byte_order_on_both_backends,
+    |backend| async move {
+        let app = spawn_in_english(backend).await;
+        let biz = app.business("search_ties").await;
+        let ids = ["wamid.a", "wamid.B", "wamid.C", "wamid.b"];
+        let messages = ids
+            .iter()
+            .map(|id| text_at(CUSTOMER, id, "tied words", 0))
+            .collect();
+        deliver(&app, &biz, CUSTOMER, messages).await;
+        let pool = database(&app).await;
+        sqlx::query("UPDATE search_documents SET at = 1763700000000 WHERE kind <> 'contact'")
+            .execute(&pool)
+            .await
+            .expect("one time for all");
+        // Newest first, and within one time by id, greatest first, in byte order (an English
+        // collation puts `a` before `B`).
+        let expected = ["wamid.b", "wamid.a", "wamid.C", "wamid.B"];
+        assert_eq!(found(&app, &biz, "tied").await, expected);
+        // A page of one at a time follows the same order.
+        assert_eq!(pages(&app, &biz, "tied", 1, 3).await, expected[..3]);
     }
 );

@@ -17,6 +17,11 @@ describe('message list updates', () => {
     expect(merged.map((m) => m.message_id)).toEqual(['a', 'b', 'c']);
   });
 
+  it('orders messages of one time by id, as the server pages them', () => {
+    const merged = mergeMessages([message('wamid.a', 1), message('wamid.C', 1)], [message('wamid.B', 1), message('wamid.0', 2)]);
+    expect(merged.map((m) => m.message_id)).toEqual(['wamid.B', 'wamid.C', 'wamid.a', 'wamid.0']);
+  });
+
   it('never moves a status backwards except to failed', () => {
     const read = applyStatus([message('a', 1)], 'a', 'read');
     expect(applyStatus(read, 'a', 'delivered')[0]?.status).toBe('read');

@@ -16,8 +16,12 @@ function laterStatus(current: MessageStatus, next: MessageStatus): MessageStatus
   return STATUS_RANK[next] >= STATUS_RANK[current] ? next : current;
 }
 
+/** Oldest first; messages of one time by id, as the server orders and pages them (code unit order, the ids' bytes). */
 function byTime(a: Message, b: Message): number {
-  return new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime();
+  const apart = new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime();
+  if (apart !== 0) return apart;
+  if (a.message_id === b.message_id) return 0;
+  return a.message_id < b.message_id ? -1 : 1;
 }
 
 /** Adds messages (a page or a live one), replacing known ids, kept oldest → newest. */

@@ -34,9 +34,14 @@ export interface MessagePage {
 
 // Conversations are addressed by customer key: the phone, or the BSUID of a customer without one.
 
-export function getMessages(key: string, beforeTimestamp?: string, signal?: AbortSignal): Promise<MessagePage> {
+/** A page of history; `before` (the oldest message held) asks for the messages before it. */
+export function getMessages(key: string, before?: Pick<Message, 'timestamp' | 'message_id'>, signal?: AbortSignal): Promise<MessagePage> {
   const query = new URLSearchParams({ limit: String(MESSAGES_PAGE_SIZE) });
-  if (beforeTimestamp) query.set('before_timestamp', beforeTimestamp);
+  if (before) {
+    // With the id, messages sharing the oldest one's time are neither skipped nor repeated.
+    query.set('before_timestamp', before.timestamp);
+    query.set('before_id', before.message_id);
+  }
   return apiRequest(`/api/conversation/${encodeURIComponent(key)}?${query}`, { signal });
 }
 

@@ -186,7 +186,7 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
     if (!state.hasOlder || state.loadingOlder || !oldest) return;
     setState((current) => ({ ...current, loadingOlder: true }));
     try {
-      const page = await getMessages(key, oldest.timestamp);
+      const page = await getMessages(key, oldest);
       setState((current) => ({
         ...current,
         messages: mergeMessages(current.messages, renameConfirmed(page.messages, confirmed.current)),

@@ -118,3 +118,44 @@ both_backends!(
         );
     }
 );
+
+both_backends!(
+    a_send_with_an_empty_variable_is_refused_naming_it,
+    |backend| async move {
+        let app = quick_review(backend).await;
+        let biz = app.business("blankvars").await;
+        let token = biz.session.access.clone();
+        app.approved_template(&biz, "order_update").await;
+        let mut blank = components();
+        blank[1]["parameters"][1]["text"] = json!(" ");
+        let send = |mode: &str, to: (&'static str, String), components: &Value| {
+            vec![
+                ("send_mode", mode.to_string()),
+                ("template_name", "order_update".into()),
+                ("language_code", "en_US".into()),
+                ("components_json", components.to_string()),
+                to,
+            ]
+        };
+
+        let one = send("single", ("to", "+201001234567".into()), &blank);
+        let (status, body) = app.send_template(&token, one).await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(body["detail"], "Template variable 2 is empty");
+
+        // In bulk, a recipient's own value fills it; one without is named.
+        let own = |phone: &str| json!({"phone_number": phone, "variables": {"2": "soon"}});
+        let everyone = json!([own("447700900123"), own("15550100002")]).to_string();
+        let bulk = send("bulk", ("recipients_json", everyone), &blank);
+        let (status, body) = app.send_template(&token, bulk).await;
+        assert_eq!(status, 202, "{body}");
+        let some = json!([own("447700900123"), "15550100002"]).to_string();
+        let bulk = send("bulk", ("recipients_json", some), &blank);
+        let (status, body) = app.send_template(&token, bulk).await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(
+            body["detail"],
+            "Template variable 2 is empty for 15550100002"
+        );
+    }
+);

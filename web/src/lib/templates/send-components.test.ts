@@ -1,6 +1,7 @@
 import type { Template, TemplateButton } from '../api/types';
 import {
   buildComponents,
+  emptyFields,
   emptyInputs,
   headerKey,
   isApproved,
@@ -59,17 +60,34 @@ describe('template shape', () => {
 });
 
 describe('components_json', () => {
-  it('sends positional body values in order, an empty one as a single space', () => {
+  it('sends positional body values in order, as typed', () => {
     const shape = templateShape(template([{ type: 'BODY', text: 'Order {{2}} for {{1}}' }]));
-    expect(buildComponents(shape, inputs({ values: { body_var_1: 'Ana' } }))).toEqual([
+    expect(buildComponents(shape, inputs({ values: { body_var_1: 'Ana', body_var_2: 'A-7' } }))).toEqual([
       {
         type: 'body',
         parameters: [
           { type: 'text', text: 'Ana' },
-          { type: 'text', text: ' ' },
+          { type: 'text', text: 'A-7' },
         ],
       },
     ]);
+  });
+
+  it('names the typed values left empty or blank, in form order, unless a file column gives them', () => {
+    const shape = templateShape(
+      template([
+        { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}' },
+        { type: 'BODY', text: 'Hi {{1}}, ships {{2}}' },
+        { type: 'BUTTONS', buttons: [TRACK, COPY] },
+      ]),
+    );
+    const empty = (values: Record<string, string>, columns: string[] = []) =>
+      emptyFields(shape, inputs({ values }), new Set(columns)).map((field) => field.key);
+    expect(empty({})).toEqual(['header_var_1', 'body_var_1', 'body_var_2', 'button_var_0', 'button_code_1']);
+    expect(empty({ header_var_1: 'A-7', body_var_1: ' ', body_var_2: 'today', button_var_0: 'a7', button_code_1: 'SAVE' })).toEqual(['body_var_1']);
+    // A recipient file's columns give the header's and the body's variables, not a button's.
+    expect(empty({}, ['header_1', '1', '2'])).toEqual(['button_var_0', 'button_code_1']);
+    expect(emptyFields(shape, inputs({}))[2]).toMatchObject({ label: 'sender.bodyVariable', labelValues: { name: '2' }, column: '2' });
   });
 
   it('names named body values with parameter_name', () => {

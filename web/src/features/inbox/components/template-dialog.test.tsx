@@ -68,10 +68,8 @@ describe('send-template dialog', () => {
   it('lists approved templates only and sends positional header and body values, previewed', async () => {
     const { send, showToast } = await openWith(positional);
     expect(screen.queryByRole('option', { name: /draft_one/ })).toBeNull();
-    expect(sendButton()).toBeDisabled();
     await userEvent.type(screen.getByRole('textbox', { name: 'Header variable 1' }), 'A-7');
     await userEvent.type(screen.getByRole('textbox', { name: 'Body variable 1' }), 'Cora');
-    expect(sendButton()).toBeDisabled();
     await userEvent.type(screen.getByRole('textbox', { name: 'Body variable 2' }), 'today');
     expect(screen.getByRole('complementary', { name: 'Live Preview' })).toHaveTextContent('Order A-7Hi Cora, your order ships today.');
 
@@ -85,6 +83,29 @@ describe('send-template dialog', () => {
       { type: 'body', parameters: [{ type: 'text', text: 'Cora' }, { type: 'text', text: 'today' }] },
     ]);
     expect(showToast).toHaveBeenCalledWith('Template sent.', 'success', 5000);
+  });
+
+  it('refuses to send a variable left empty or blank, naming it at its field, as the sender does', async () => {
+    const { send } = await openWith(positional);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Header variable 1' }), 'A-7');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Body variable 1' }), '  ');
+    await userEvent.click(sendButton());
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Fill in Body variable 1 and Body variable 2 before sending: WhatsApp does not send an empty value.',
+    );
+    const first = screen.getByRole('textbox', { name: 'Body variable 1' });
+    expect(first).toHaveAttribute('aria-invalid', 'true');
+    expect(first).toHaveAccessibleDescription('Fill this in: WhatsApp does not send an empty value.');
+    expect(screen.getByRole('textbox', { name: 'Header variable 1' })).not.toHaveAttribute('aria-invalid');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Body variable 2' }), 'today');
+    expect(screen.getByRole('alert')).toHaveTextContent('Fill in Body variable 1 before sending');
+    expect(screen.getByRole('textbox', { name: 'Body variable 2' })).not.toHaveAttribute('aria-invalid');
+    await userEvent.type(first, 'Cora');
+    const { components } = await send();
+    expect(components).toEqual([
+      { type: 'header', parameters: [{ type: 'text', text: 'A-7' }] },
+      { type: 'body', parameters: [{ type: 'text', text: '  Cora' }, { type: 'text', text: 'today' }] },
+    ]);
   });
 
   it('sends named body values with their parameter names', async () => {
@@ -136,7 +157,6 @@ describe('send-template dialog', () => {
   it('sends URL, copy-code and catalog buttons; the catalog thumbnail is optional', async () => {
     const { send } = await openWith(buttons);
     await userEvent.type(screen.getByRole('textbox', { name: /Variable of the "Track" button/ }), 'A-7');
-    expect(sendButton()).toBeDisabled();
     await userEvent.type(screen.getByRole('textbox', { name: 'Coupon code' }), 'SAVE10');
     expect(screen.getByRole('textbox', { name: 'Catalog thumbnail product ID (optional)' })).toHaveValue('');
     const { components } = await send();

@@ -8,8 +8,9 @@ import { detailOf } from '../../../lib/api/client';
 import type { Assignee, Template } from '../../../lib/api/types';
 import {
   buildComponents,
+  choicesComplete,
+  emptyFields,
   emptyInputs,
-  inputsComplete,
   isApproved,
   templateLabel,
   templateShape,
@@ -17,6 +18,7 @@ import {
 } from '../../../lib/templates/send-components';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getTemplates, sendTemplate } from '../api/inbox-api';
+import { useEmptyFieldsText } from '../../../components/use-empty-fields-text';
 
 interface Props {
   phone: string;
@@ -38,6 +40,9 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
   const [sending, setSending] = useState(false);
   /** A teammate holds the conversation: the next send takes it over. */
   const [holder, setHolder] = useState<Assignee | null>(null);
+  /** The keys of the fields a refused send found empty. */
+  const [marked, setMarked] = useState<string[]>([]);
+  const emptyFieldsText = useEmptyFieldsText();
 
   useEffect(() => {
     let live = true;
@@ -55,11 +60,15 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
 
   const chosen = templates?.find((template) => template.id === chosenId) ?? null;
   const shape = useMemo(() => (chosen ? templateShape(chosen) : null), [chosen]);
-  const complete = shape !== null && inputsComplete(shape, inputs);
+  // Send waits for a file or a location; typed values left empty are named when Send is pressed.
+  const ready = shape !== null && choicesComplete(shape, inputs);
+  const empty = shape ? emptyFields(shape, inputs) : [];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!chosen || !shape || !complete || !phoneNumberId) return;
+    if (!chosen || !shape || !ready || !phoneNumberId) return;
+    setMarked(empty.map((field) => field.key));
+    if (empty.length > 0) return;
     setSending(true);
     try {
       const components = buildComponents(shape, inputs);
@@ -89,6 +98,7 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
               onChange={(event) => {
                 setChosenId(event.target.value);
                 setInputs(emptyInputs());
+                setMarked([]);
               }}
             >
               <option value="">—</option>
@@ -100,7 +110,12 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
             </select>
           </label>
         )}
-        {shape && <TemplateInputs key={chosenId} shape={shape} inputs={inputs} onChange={setInputs} />}
+        {shape && <TemplateInputs key={chosenId} shape={shape} inputs={inputs} marked={marked} onChange={setInputs} />}
+        {marked.length > 0 && empty.length > 0 && (
+          <p className="form-error" role="alert">
+            {emptyFieldsText(empty)}
+          </p>
+        )}
         {shape && <TemplateSendPreview shape={shape} inputs={inputs} />}
         {holder && (
           <p className="take-over-ask" role="alert">
@@ -111,7 +126,7 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
           <button type="button" onClick={onClose}>
             {t('cancel')}
           </button>
-          <button type="submit" className="primary" disabled={!complete || sending}>
+          <button type="submit" className="primary" disabled={!ready || sending}>
             {t(holder ? 'team.takeOverConfirm' : 'chat.send')}
           </button>
         </div>

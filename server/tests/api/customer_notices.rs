@@ -83,58 +83,83 @@ both_backends!(
     }
 );
 
+/// Delivers `messages` from Sam in one webhook whose `contacts` name each of `phones`.
+async fn deliver_from(app: &TestApp, biz: &Business, phones: &[&str], messages: Vec<Value>) {
+    let mut body = inbound(&biz.phone_number_id, phones[0], "Sam", messages);
+    let contacts = body["entry"][0]["changes"][0]["value"]["contacts"]
+        .as_array_mut()
+        .expect("contacts");
+    for phone in &phones[1..] {
+        contacts.push(json!({"profile": {"name": "Sam"}, "wa_id": phone}));
+    }
+    deliver(app, biz, &body).await;
+}
+
+/// The history of the list's only conversation, which is `key`'s.
+async fn the_one_conversation(app: &TestApp, biz: &Business, key: &str) -> Vec<Value> {
+    let list = rows(app, &biz.session.access, "status=all").await;
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["phone_number"], key);
+    history(app, biz, key).await
+}
+
+/// A text from `from`, `ago` seconds before now.
+fn text_ago(from: &str, id: &str, ago: i64) -> Value {
+    let mut message = text(from, id, id);
+    message["timestamp"] = json!((chrono_now_secs() - ago).to_string());
+    message
+}
+
 both_backends!(
     a_chain_of_number_changes_in_one_webhook_carries_every_item_to_the_last_number,
     |backend| async move {
         let app = spawn_app(backend).await;
         let biz = app.business("chained_moves").await;
-        let pnid = biz.phone_number_id.clone();
         let last_phone = "16505557777";
         let now = chrono_now_secs();
-        let at = |message: &mut Value, secs: i64| {
-            message["timestamp"] = json!((now + secs).to_string());
-        };
-        let mut before = text(PHONE, "wamid.before", "hello");
-        at(&mut before, -10);
         let first = number_change(PHONE, "wamid.first", now - 8, NEW_PHONE);
-        let mut between = text(NEW_PHONE, "wamid.between", "new number");
-        at(&mut between, -6);
         let second = number_change(NEW_PHONE, "wamid.second", now - 4, last_phone);
         let fix = json!({"from": PHONE, "id": "wamid.fix", "timestamp": (now - 2).to_string(),
             "type": "edit", "edit": {"original_message_id": "wamid.before",
             "message": {"type": "text", "text": {"body": "hello!"}}}});
-        let mut body = inbound(
-            &pnid,
-            PHONE,
-            "Sam",
-            vec![before, first, between, second, fix],
-        );
-        let contacts = body["entry"][0]["changes"][0]["value"]["contacts"]
-            .as_array_mut()
-            .expect("contacts");
-        for phone in [NEW_PHONE, last_phone] {
-            contacts.push(json!({"profile": {"name": "Sam"}, "wa_id": phone}));
-        }
-        deliver(&app, &biz, &body).await;
+        let before = text_ago(PHONE, "wamid.before", 10);
+        let between = text_ago(NEW_PHONE, "wamid.between", 6);
+        let messages = vec![before, first, between, second, fix];
+        deliver_from(&app, &biz, &[PHONE, NEW_PHONE, last_phone], messages).await;
 
         // As if each had come in a webhook of its own: one customer, under the last number.
-        let list = rows(&app, &biz.session.access, "status=all").await;
-        assert_eq!(list.len(), 1, "{list:?}");
-        assert_eq!(list[0]["phone_number"], last_phone);
-        let messages = history(&app, &biz, last_phone).await;
+        let messages = the_one_conversation(&app, &biz, last_phone).await;
         let ids: Vec<&Value> = messages.iter().map(|m| &m["message_id"]).collect();
-        assert_eq!(
-            ids,
-            [
-                "wamid.before",
-                "wamid.first",
-                "wamid.between",
-                "wamid.second"
-            ]
-        );
+        let expected = [
+            "wamid.before",
+            "wamid.first",
+            "wamid.between",
+            "wamid.second",
+        ];
+        assert_eq!(ids, expected);
         assert_eq!(messages[0]["content"]["text"], "hello!");
         for old in [PHONE, NEW_PHONE] {
             assert!(history(&app, &biz, old).await.is_empty(), "{old}");
         }
+    }
+);
+
+both_backends!(
+    a_number_change_and_back_in_one_webhook_ends_under_the_first_number,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("moved_back").await;
+        let now = chrono_now_secs();
+        let away = number_change(PHONE, "wamid.away", now - 8, NEW_PHONE);
+        let back = number_change(NEW_PHONE, "wamid.back", now - 6, PHONE);
+        let before = text_ago(PHONE, "wamid.before", 10);
+        let after = text_ago(NEW_PHONE, "wamid.after", 4);
+        let messages = vec![before, away, back, after];
+        deliver_from(&app, &biz, &[PHONE, NEW_PHONE], messages).await;
+
+        let messages = the_one_conversation(&app, &biz, PHONE).await;
+        let ids: Vec<&Value> = messages.iter().map(|m| &m["message_id"]).collect();
+        let expected = ["wamid.before", "wamid.away", "wamid.back", "wamid.after"];
+        assert_eq!(ids, expected);
     }
 );

@@ -3,12 +3,13 @@
 //! folding runs when a document is indexed and when a query is read, so both backends see the
 //! same words.
 //!
-//! Folding: lower case; Arabic diacritics (tashkeel U+064B–U+065F, dagger alef U+0670) and
+//! Folding: Unicode full case folding (`ß` and `ẞ` as `ss`, `ﬁ` as `fi`, final `ς` as `σ`); Arabic diacritics (tashkeel U+064B–U+065F, dagger alef U+0670) and
 //! tatweel (U+0640) dropped; alef forms (أ إ آ ٱ) read as ا, alef maqsura (ى) as ي, ta marbuta
 //! (ة) as ه; Arabic-Indic digits (U+0660–U+0669, U+06F0–U+06F9) as ASCII digits; another
 //! combining mark joins the letter before it (`e` and U+0301 is `é`). Every other character that
 //! is not a letter or digit separates words.
 
+use caseless::Caseless;
 use unicode_normalization::char::{compose, is_combining_mark};
 
 /// Most words a query may hold; one with more is refused (`QueryError::TooManyWords`).
@@ -52,6 +53,12 @@ pub fn ascii_digit(c: char) -> Option<char> {
     char::from_digit(value, 10)
 }
 
+/// A character's Unicode full case folding (`ß` is `ss`): what case-insensitive matching
+/// compares, beyond lower case.
+fn case_fold(c: char) -> impl Iterator<Item = char> {
+    std::iter::once(c).default_case_fold()
+}
+
 /// A folded word and where it stands in the original text (byte range).
 struct Word {
     folded: String,
@@ -71,7 +78,7 @@ fn words_of(text: &str) -> Vec<Word> {
                     start: at,
                     end: at,
                 });
-                word.folded.extend(f.to_lowercase());
+                word.folded.extend(case_fold(f));
                 word.end = at + c.len_utf8();
             }
             Folded::Nothing => {
@@ -85,8 +92,11 @@ fn words_of(text: &str) -> Vec<Word> {
             Folded::Separator if is_combining_mark(c) => {
                 if let Some(word) = current.as_mut() {
                     let last = word.folded.pop();
-                    word.folded
-                        .extend(last.and_then(|l| compose(l, c)).or(last));
+                    match last.and_then(|l| compose(l, c)) {
+                        // Folded again: a composed letter may fold apart (`ǰ` is `j` and U+030C).
+                        Some(composed) => word.folded.extend(case_fold(composed)),
+                        None => word.folded.extend(last),
+                    }
                     word.end = at + c.len_utf8();
                 }
             }

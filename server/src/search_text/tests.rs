@@ -29,6 +29,18 @@ fn a_word_folds_the_same_composed_or_decomposed() {
 }
 
 #[test]
+fn case_folds_fully_beyond_lower_case() {
+    assert_eq!(
+        index_text("Straße STRASSE straẞe"),
+        "strasse strasse strasse"
+    );
+    assert_eq!(index_text("ﬁle ΟΔΟΣ οδος"), "file οδοσ οδοσ");
+    assert_eq!(query("STRAß").words, ["strass"]);
+    // A letter that folds apart folds the same composed or decomposed.
+    assert_eq!(index_text("\u{1F0} J\u{30C}"), "j\u{30C} j\u{30C}");
+}
+
+#[test]
 fn arabic_letter_forms_fold_together() {
     assert_eq!(
         index_text("أحمد إبراهيم آمال ٱلله"),

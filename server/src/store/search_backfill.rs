@@ -23,16 +23,16 @@ impl Store {
             self.backfill_contacts().await?;
             self.backfill_done("history").await?;
             // What was just indexed is folded by today's rules.
-            self.backfill_done(COMPOSED_MARKS).await?;
+            self.backfill_done(FOLDING).await?;
         }
         let refolded: Option<(String,)> =
             sqlx::query_as("SELECT name FROM search_backfills WHERE name = $1")
-                .bind(COMPOSED_MARKS)
+                .bind(FOLDING)
                 .fetch_optional(&self.pool)
                 .await?;
         if refolded.is_none() {
             self.refold_documents().await?;
-            self.backfill_done(COMPOSED_MARKS).await?;
+            self.backfill_done(FOLDING).await?;
         }
         Ok(())
     }
@@ -51,8 +51,8 @@ impl Store {
     }
 
     /// Folds every document again by today's rules, rewriting those that change (documents
-    /// indexed before combining marks joined their letter: a decomposed `é` split its word in
-    /// two).
+    /// indexed before combining marks joined their letter, where a decomposed `é` split its word
+    /// in two, or before full case folding, where `ß` stayed `ß`).
     async fn refold_documents(&self) -> Result<(), sqlx::Error> {
         let select = "SELECT business_id, doc_id, body, folded FROM search_documents";
         let key = |row: &(String, String, String, String)| (row.0.clone(), row.1.clone());
@@ -162,8 +162,10 @@ impl Store {
     }
 }
 
-/// The one-time pass that folds documents indexed before combining marks joined their letter.
-const COMPOSED_MARKS: &str = "composed_marks";
+/// The one-time pass that folds documents again by today's rules; it takes a new name whenever
+/// the rules change, so a store folded by older ones is folded once more (`composed_marks` when
+/// combining marks came to join their letter, then this one for full case folding).
+const FOLDING: &str = "full_case_folding";
 
 /// A stored message as the one-time indexing reads it: business, id, customer key, kind, time
 /// and content.

@@ -157,6 +157,21 @@ both_backends!(
     }
 );
 
+/// Makes the message `wamid.kayak`'s document as older folding rules left it, `folded`, and
+/// forgets every one-time pass that folded documents again (the history stays indexed).
+async fn folded_before(app: &TestApp, folded: &str) {
+    let pool = database(app).await;
+    sqlx::query("UPDATE search_documents SET folded = $1 WHERE doc_id = 'wamid.kayak'")
+        .bind(folded)
+        .execute(&pool)
+        .await
+        .expect("older folding");
+    sqlx::query("DELETE FROM search_backfills WHERE name <> 'history'")
+        .execute(&pool)
+        .await
+        .expect("passes forgotten");
+}
+
 both_backends!(
     a_word_is_found_whether_its_accents_are_composed_or_not,
     |backend| async move {
@@ -182,20 +197,46 @@ both_backends!(
         );
 
         // A document folded before marks joined their letter is folded again once, at start.
-        let pool = database(&app).await;
-        for statement in [
-            "UPDATE search_documents SET folded = 'cafe au lait' WHERE doc_id = 'wamid.kayak'",
-            "DELETE FROM search_backfills WHERE name = 'composed_marks'",
-        ] {
-            sqlx::query(statement)
-                .execute(&pool)
-                .await
-                .expect(statement);
-        }
+        folded_before(&app, "cafe au lait").await;
         assert!(found(&app, &biz, "caf\u{e9}").await.is_empty());
         let (store, _) = store_of(&app, &biz).await;
         store.migrate().await.expect("migrations and search index");
         assert_eq!(found(&app, &biz, "caf\u{e9}").await, [message]);
+    }
+);
+
+both_backends!(
+    case_folds_fully_so_sharp_s_is_ss_and_older_documents_are_folded_again_once,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("eszett").await;
+        let payload = inbound(
+            &biz.phone_number_id,
+            CUSTOMER,
+            "Jens Strauß",
+            vec![text(CUSTOMER, "wamid.kayak", "Grüße aus der Straße")],
+        );
+        let (status, answer) = app.webhook(&payload, &biz.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+        let message = (CUSTOMER.to_string(), Some("wamid.kayak".to_string()));
+        for typed in ["strasse", "GRÜSSE STRASSE", "straße", "STRAẞE"] {
+            assert_eq!(
+                found(&app, &biz, typed).await,
+                std::slice::from_ref(&message),
+                "{typed:?}"
+            );
+        }
+        // The chat list's name search folds the same way, by words and anywhere in a name.
+        let token = &biz.session.access;
+        assert_eq!(listed(&app, token, "STRAUSS").await, [CUSTOMER]);
+        assert_eq!(listed(&app, token, "trauss").await, [CUSTOMER]);
+
+        // A document folded before full case folding is folded again once, at start.
+        folded_before(&app, "grüße aus der straße").await;
+        assert!(found(&app, &biz, "strasse").await.is_empty());
+        let (store, _) = store_of(&app, &biz).await;
+        store.migrate().await.expect("migrations and search index");
+        assert_eq!(found(&app, &biz, "strasse").await, [message]);
     }
 );
 

@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::customer_path::customer;
-use crate::api::page_size::{MAX_PAGE, page_size};
 use crate::api::team::status_filter;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
@@ -17,11 +16,13 @@ use crate::store::{
     parse_time,
 };
 
+/// Most rows one page may ask for.
+const MAX_PAGE: i64 = 100;
+
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     page: Option<i64>,
-    /// Conversations per page, 1–100 (default 20); another value → 422.
     limit: Option<i64>,
     /// A number's digits, or words of a name (at most 12; more → 422).
     search_query: Option<String>,
@@ -48,7 +49,7 @@ pub async fn list_conversations(
     query: web::Query<ListQuery>,
 ) -> ApiResult<HttpResponse> {
     let page = query.page.unwrap_or(1).max(1);
-    let limit = page_size(query.limit, 20)?;
+    let limit = query.limit.unwrap_or(20).clamp(1, MAX_PAGE);
     let search = query.search_query.as_deref().unwrap_or("").trim();
     if let Err(refusal @ QueryError::TooManyWords) = Query::parse(search) {
         return Err(ApiError::Unprocessable(format!("search_query {refusal}")));

@@ -15,7 +15,6 @@
 //! - `canned`: canned replies (read by all members, written by the owner)
 //! - `labels`: the business's labels and the labels a conversation carries
 //! - `search`: full-history search of messages, notes and contacts
-//! - `page_size`: the page size a list or a search asks for, refused outside 1–100
 //! - `reports`: the owner's overview report, as JSON or CSV
 //! - `media`: share links that open a media file without a login
 //! - `described`: schema-only types for bodies read part by part, named by the document
@@ -36,7 +35,6 @@ pub mod messages;
 pub mod metrics;
 pub mod openapi;
 pub mod openapi_links;
-pub mod page_size;
 pub mod push;
 pub mod recipients;
 pub mod replies;

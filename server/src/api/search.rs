@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::customer_path::customer;
-use crate::api::page_size::page_size;
 use crate::auth::extract::Auth;
 use crate::error::{ApiError, ApiResult};
 use crate::search_text::{Query, snippet};
@@ -14,13 +13,14 @@ use crate::store::{SearchScope, iso_time, parse_cursor, parse_time};
 
 /// Results per page unless `limit` says otherwise.
 const DEFAULT_LIMIT: i64 = 20;
+/// Most results one page may hold; a larger `limit` is refused.
+const MAX_LIMIT: i64 = 100;
 
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SearchQuery {
     /// The words to find, at most 12 (more → 422); the last is a prefix.
     q: Option<String>,
-    /// Results per page, 1–100 (default 20); another value → 422.
     limit: Option<i64>,
     cursor: Option<String>,
     conversation: Option<String>,
@@ -76,7 +76,12 @@ pub async fn search(
     }
     let query =
         Query::parse(raw).map_err(|refusal| ApiError::Unprocessable(format!("q {refusal}")))?;
-    let limit = page_size(params.limit, DEFAULT_LIMIT)?;
+    let limit = params.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::Unprocessable(format!(
+            "limit must be between 1 and {MAX_LIMIT}"
+        )));
+    }
     let after =
         match params.cursor.as_deref().filter(|c| !c.is_empty()) {
             Some(raw) => Some(parse_cursor(raw).ok_or_else(|| {

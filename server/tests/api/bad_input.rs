@@ -207,3 +207,35 @@ both_backends!(
         assert_eq!(row["assignee"], Value::Null);
     }
 );
+
+both_backends!(
+    a_list_page_size_outside_one_to_a_hundred_is_taken_within_it,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("sizes").await;
+        for (n, customer) in ["15550001001", "15550001002"].iter().enumerate() {
+            let delivery = inbound(
+                &biz.phone_number_id,
+                customer,
+                "Pat",
+                vec![text(customer, &format!("wamid.size{n}"), "hi")],
+            );
+            app.webhook(&delivery, &biz.app_secret).await;
+        }
+        let token = &biz.session.access;
+        for (limit, rows) in [
+            ("0", 1),
+            ("-1", 1),
+            ("1", 1),
+            ("101", 2),
+            ("9223372036854775807", 2),
+        ] {
+            let (status, body) = app
+                .get(&format!("/api/users?status=all&limit={limit}"), token)
+                .await;
+            assert_eq!(status, 200, "{limit}: {body}");
+            let users = body["data"]["users"].as_array().map(Vec::len);
+            assert_eq!(users, Some(rows), "{limit}: {body}");
+        }
+    }
+);

@@ -96,6 +96,10 @@ describe('reports', () => {
     const heading = await agentPage.getByRole('heading', { name: 'Not allowed' }).boundingBox();
     const link = await agentPage.getByRole('link', { name: 'Sign in' }).boundingBox();
     assert.ok(link.y + link.height - heading.y < 200, `heading at ${heading.y} px, link at ${link.y} px`);
+    // A signed-in agent also has the way back to the inbox.
+    await agentPage.getByRole('link', { name: 'Back to the inbox' }).click();
+    await agentPage.waitForURL('**/whatsapp');
+    await agentPage.getByRole('img', { name: 'Live' }).waitFor();
     await agentPage.close();
   });
 });

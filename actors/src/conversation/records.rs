@@ -31,6 +31,18 @@ pub struct InboundMessage {
     pub username: Option<String>,
 }
 
+/// The kind of a notice about the customer (a new number, BSUID or security code): shown in
+/// their conversation, but nothing they wrote, so never unread, no start of the 24-hour reply
+/// window, no push, no reopening or assignment and no automated reply.
+pub const NOTICE_KIND: &str = "system";
+
+impl InboundMessage {
+    /// Whether this is a notice about the customer rather than something they wrote.
+    pub fn is_notice(&self) -> bool {
+        self.kind == NOTICE_KIND
+    }
+}
+
 /// A change to an earlier message that is no message of its own: an edit, a deletion for
 /// everyone or a reaction, by the customer or by the business (from the WhatsApp Business app,
 /// or a reaction sent through Parley).

@@ -169,9 +169,9 @@ impl Intake<'_> {
         Ok(())
     }
 
-    /// A new message's push and automated reply.
+    /// A new message's push (none for a notice about the customer) and automated reply.
     fn follow_up(&self, sets_off: SetsOff, arrival: Arrival) {
-        if sets_off.push {
+        if sets_off.push && !arrival.stored.is_notice() {
             self.push.notify(&arrival.key, &arrival.stored);
         }
         if sets_off.replies {

@@ -1,6 +1,7 @@
 //! What reports read: message counts per quarter hour, the history of the conversations active
 //! in a range, and who handled them. The numbers are computed by `crate::reports`.
 
+use parley_actors::conversation::NOTICE_KIND;
 use serde_json::Value;
 
 use super::Store;
@@ -56,12 +57,13 @@ impl Store {
         let rows: Vec<(i64, String, i64)> = sqlx::query_as(
             "SELECT sent_at / 900000, direction, COUNT(*) FROM messages \
              WHERE business_id = $1 AND sent_at >= $2 AND sent_at < $3 \
-             AND direction IN ('incoming', 'outgoing') AND status <> 'failed' \
+             AND direction IN ('incoming', 'outgoing') AND status <> 'failed' AND kind <> $4 \
              GROUP BY sent_at / 900000, direction",
         )
         .bind(business_id)
         .bind(from)
         .bind(to)
+        .bind(NOTICE_KIND)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows
@@ -102,7 +104,7 @@ impl Store {
              UNION ALL \
              SELECT phone, (SELECT MIN(m.sent_at) FROM messages m WHERE m.business_id = $1 \
                             AND m.phone = active.phone AND m.direction = 'incoming' \
-                            AND m.sent_at < $3), \
+                            AND m.kind <> $4 AND m.sent_at < $3), \
              'incoming', NULL, '' FROM active \
              ORDER BY 1, 2"
         );
@@ -111,6 +113,7 @@ impl Store {
             .bind(business_id)
             .bind(from)
             .bind(to)
+            .bind(NOTICE_KIND)
             .fetch_all(&self.pool)
             .await?;
         Ok(rows

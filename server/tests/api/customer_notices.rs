@@ -1,6 +1,6 @@
 //! Notices about a customer (a new number, a new BSUID, a new security code) are shown in their
-//! conversation but are not something they wrote: never unread, and no start of the 24-hour reply
-//! window. A chain of number changes in one webhook carries every item to the last number.
+//! conversation but are not something they wrote: never unread, no start of the 24-hour reply
+//! window, no push, no reopening, and no message in reports. A chain of number changes in one webhook carries every item to the last number.
 
 use serde_json::{Value, json};
 
@@ -9,7 +9,9 @@ use crate::customer_changes::deliver;
 use crate::customers::history;
 use crate::helpers::*;
 use crate::labels::rows;
-use crate::live::{Business, inbound, text};
+use crate::live::{Business, WsClient, inbound, text};
+use crate::push::{Browser, push_setup, subscribed};
+use crate::reports::overview;
 use crate::sending::chrono_now_secs;
 
 const PHONE: &str = "16505551234";
@@ -19,6 +21,14 @@ const NEW_PHONE: &str = "16505559999";
 fn notice(from: &str, id: &str, timestamp: i64, system: Value) -> Value {
     json!({"from": from, "id": id, "timestamp": timestamp.to_string(), "type": "system",
            "system": system})
+}
+
+/// `from`'s notice at `timestamp` that their security code changed.
+fn security_change(from: &str, id: &str, timestamp: i64) -> Value {
+    let system = json!({"body": "Sam's security code changed",
+                        "type": "customer_identity_changed", "customer": from,
+                        "identity": "aGVsbG8="});
+    notice(from, id, timestamp, system)
 }
 
 /// `from`'s notice at `timestamp` that they changed their number to `to`.
@@ -50,13 +60,7 @@ both_backends!(
         deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", vec![hello])).await;
         let (before, _) = only_row(&app, &biz).await;
 
-        let security = notice(
-            PHONE,
-            "wamid.security",
-            now - 60,
-            json!({"body": "Sam's security code changed", "type": "customer_identity_changed",
-                   "customer": PHONE, "identity": "aGVsbG8="}),
-        );
+        let security = security_change(PHONE, "wamid.security", now - 60);
         deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", vec![security])).await;
         let changed = number_change(PHONE, "wamid.number", now, NEW_PHONE);
         deliver(&app, &biz, &inbound(&pnid, PHONE, "Sam", vec![changed])).await;
@@ -161,5 +165,55 @@ both_backends!(
         let ids: Vec<&Value> = messages.iter().map(|m| &m["message_id"]).collect();
         let expected = ["wamid.before", "wamid.away", "wamid.back", "wamid.after"];
         assert_eq!(ids, expected);
+    }
+);
+
+both_backends!(
+    a_notice_is_not_pushed_reopens_nothing_and_is_no_message_in_reports,
+    |backend| async move {
+        let (app, mut service, biz) = push_setup(backend, "notice_push").await;
+        let token = &biz.session.access;
+        let browser = Browser::new(&service, "/owner");
+        subscribed(&app, token, &browser).await;
+        let pnid = biz.phone_number_id.clone();
+        let writes = |phone: &str, message: Value| inbound(&pnid, phone, "Sam", vec![message]);
+        // Two customers wrote and were answered: both conversations are resolved.
+        for (phone, id) in [(PHONE, "wamid.one"), (NEW_PHONE, "wamid.two")] {
+            deliver(&app, &biz, &writes(phone, text_ago(phone, id, 120))).await;
+            let push = service.next_to("/owner").await;
+            assert_eq!(browser.open(&push)["message_id"], id);
+            let path = format!("/api/conversation/{phone}/status");
+            let (status, body) = app.patch(&path, json!({"status": "resolved"}), token).await;
+            assert_eq!(status, 200, "{body}");
+        }
+        let mut ws = WsClient::connect(&app, token).await;
+        ws.subscribe("notifications/all").await;
+        // The first one's security code changes; then the second writes again.
+        let security = security_change(PHONE, "wamid.code", chrono_now_secs());
+        deliver(&app, &biz, &writes(PHONE, security)).await;
+        let again = text_ago(NEW_PHONE, "wamid.again", 0);
+        deliver(&app, &biz, &writes(NEW_PHONE, again)).await;
+        // The follow-up takes conversations in the order they were written to: once the
+        // second is reopened, the notice has been followed up too.
+        loop {
+            let frame = ws.next_frame().await;
+            if frame["event"] == "conversation_updated" {
+                assert_eq!(frame["data"]["phone_number"], NEW_PHONE, "{frame}");
+                break;
+            }
+        }
+        let push = service.next_to("/owner").await;
+        assert_eq!(browser.open(&push)["message_id"], "wamid.again");
+        let list = rows(&app, token, "status=all").await;
+        let status = |phone: &str| {
+            let row = list.iter().find(|r| r["phone_number"] == phone);
+            row.map(|r| r["status"].clone())
+        };
+        assert_eq!(status(PHONE), Some(json!("resolved")), "{list:?}");
+        assert_eq!(status(NEW_PHONE), Some(json!("open")), "{list:?}");
+
+        let totals = &overview(&app, token, "").await["totals"];
+        assert_eq!(totals["messages_in"], 3, "{totals}");
+        assert_eq!(totals["conversations_opened"], 3, "{totals}");
     }
 );

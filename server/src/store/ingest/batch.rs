@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use parley_actors::conversation::{ConversationKey, InboundMessage};
+use parley_actors::conversation::{ConversationKey, InboundMessage, NOTICE_KIND};
 use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel, event_data};
 use serde::Serialize;
 use sqlx::Connection as _;
@@ -148,7 +148,7 @@ async fn insert_inbound(
             kind: message.kind.clone(),
             content: content.to_string(),
             status: "received".into(),
-            is_read: i64::from(is_notice(&message.kind)),
+            is_read: i64::from(message.is_notice()),
             sender_name: thread.name.clone(),
             sent_at,
             error: None,
@@ -173,7 +173,7 @@ async fn insert_inbound(
     for (_, row, _, content) in &rows {
         let (text, caption) = preview(content);
         let a = activity.entry(row.phone.as_str()).or_default();
-        if !is_notice(&row.kind) {
+        if row.kind != NOTICE_KIND {
             a.added += 1;
             a.incoming_at = a.incoming_at.max(Some(row.sent_at));
         }
@@ -194,7 +194,7 @@ async fn insert_inbound(
     Ok(rows
         .into_iter()
         .map(|(i, row, first, content)| {
-            let counted = i64::from(!is_notice(&row.kind));
+            let counted = i64::from(row.kind != NOTICE_KIND);
             total += counted;
             let unread_count = unread.get_mut(&row.phone).map_or(counted, |count| {
                 *count += counted;
@@ -227,13 +227,6 @@ async fn insert_inbound(
             (i, drafts)
         })
         .collect())
-}
-
-/// Whether a customer message of `kind` is a notice about the customer (a new number, BSUID or
-/// security code) rather than something they wrote: shown in the conversation, never unread,
-/// and no start of the 24-hour reply window.
-fn is_notice(kind: &str) -> bool {
-    kind == "system"
 }
 
 /// The `notification` event of a new inbound message: the list's row and the unread counts.

@@ -243,14 +243,15 @@ impl Connection {
 }
 
 /// Hands the conversations of the new customer messages among `written` to the team's
-/// follow-up (nothing when there are none, or when nobody follows up).
+/// follow-up (nothing when there are none, or when nobody follows up). A notice about the
+/// customer is nothing they wrote: it reopens and assigns nothing.
 fn follow_up<'a>(
     wrote: &mpsc::UnboundedSender<Committed>,
     written: impl IntoIterator<Item = &'a (ConversationKey, Write)>,
 ) {
     let keys: Vec<ConversationKey> = written
         .into_iter()
-        .filter(|(_, write)| matches!(write, Write::Inbound(_)))
+        .filter(|(_, write)| matches!(write, Write::Inbound(message) if !message.is_notice()))
         .map(|(key, _)| key.clone())
         .collect();
     if !keys.is_empty() {

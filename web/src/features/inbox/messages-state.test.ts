@@ -61,6 +61,10 @@ describe('message list updates', () => {
     const list = [message('a', 1, { direction: 'incoming' }), message('b', 2)];
     expect(lastIncomingTimestamp(list)).toBe(list[0]?.timestamp);
     expect(lastIncomingTimestamp([message('b', 2)])).toBeNull();
+    // A notice about the customer (a new number) is nothing they wrote: the window runs from before it.
+    const notice = message('n', 3, { direction: 'incoming', type: 'system', content: { text: 'Sam changed their number' } });
+    expect(lastIncomingTimestamp([...list, notice])).toBe(list[0]?.timestamp);
+    expect(lastIncomingTimestamp([notice])).toBeNull();
   });
 
   it('replaces an edited or deleted message whole, keeping its place and a later status', () => {

@@ -89,11 +89,19 @@ export function renameConfirmed(messages: Message[], confirmed: ReadonlyMap<stri
   });
 }
 
-/** The newest incoming message's time: the reply window runs 24 h from it. */
+/**
+ * Whether the customer wrote `message`: an incoming message that is no notice about them (a new
+ * number or security code, type `system`), which WhatsApp writes and which opens no reply window.
+ */
+export function customerWrote(message: Message): boolean {
+  return message.direction === 'incoming' && message.type !== 'system';
+}
+
+/** The time of the newest message the customer wrote: the reply window runs 24 h from it. */
 export function lastIncomingTimestamp(messages: Message[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
-    if (message?.direction === 'incoming') return message.timestamp;
+    if (message && customerWrote(message)) return message.timestamp;
   }
   return null;
 }

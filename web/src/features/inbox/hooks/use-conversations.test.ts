@@ -77,6 +77,10 @@ describe('live chat list updates', () => {
       ALL,
     );
     expect(next.items[0]).toMatchObject({ last_incoming_timestamp: '2026-01-01T11:00:00Z', last_message_content: { text: 'hi' } });
+    // A notice about the customer shows as the preview but leaves the reply window where it was.
+    const notice = { ...message, message_id: 'n', timestamp: '2026-01-01T12:00:00Z', type: 'system', content: { text: 'New number' } } as const;
+    const after = applyListEvent(next, { event: 'new_message', data: { conversation_id: 'pn_1', phone_number: '1', name: null, message: notice } }, ALL);
+    expect(after.items[0]).toMatchObject({ last_incoming_timestamp: '2026-01-01T11:00:00Z', last_message_content: { text: 'New number' } });
   });
 
   it('keeps a conversation that arrived live while the first page was loading', () => {

@@ -12,6 +12,7 @@ import { currentUserId } from '../../../lib/api/token-claims';
 import { getConversations } from '../api/inbox-api';
 import type { ListFilter } from '../api/team-api';
 import { placeholderRow } from '../conversation-id';
+import { customerWrote } from '../messages-state';
 import { inView, takesNewConversations, withLabelDefinitions, withRename, withTeamUpdate, type ListView, type TeamChange } from '../list-view';
 
 export interface ConversationsState {
@@ -128,7 +129,7 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
           ...row,
           last_message_timestamp: message.timestamp,
           last_message_content: previewOf(message),
-          last_incoming_timestamp: message.direction === 'incoming' ? message.timestamp : row.last_incoming_timestamp,
+          last_incoming_timestamp: customerWrote(message) ? message.timestamp : row.last_incoming_timestamp,
         })),
       };
     }

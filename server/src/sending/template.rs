@@ -14,7 +14,6 @@ use crate::media::{MediaKind, check_upload};
 use crate::outbox::{Delivery, UPLOAD_KEY};
 use crate::store::{SendJob, TemplateRow};
 use crate::templates::catalog::sync_templates;
-use crate::templates::variables::{blank_parameter, personalised};
 
 /// A template send as the agent asked for it.
 pub struct TemplateRequest {
@@ -34,26 +33,6 @@ pub enum Recipients {
     /// A bulk job: distinct phone numbers, in order, each with its own variable values (column
     /// name to value, see `templates::variables`), which override the send's.
     Many(Vec<(String, BTreeMap<String, String>)>),
-}
-
-/// Refuses a send with a text parameter left empty (or only spaces), for any recipient of a bulk
-/// job once its own values are put in.
-fn check_no_blank_parameter(components: &Value, recipients: &Recipients) -> Result<(), SendError> {
-    let blank = match recipients {
-        Recipients::One(_) => blank_parameter(components).map(|name| (name, None)),
-        Recipients::Many(list) => list.iter().find_map(|(phone, values)| {
-            blank_parameter(&personalised(components, values)).map(|name| (name, Some(phone)))
-        }),
-    };
-    match blank {
-        None => Ok(()),
-        Some((name, None)) => Err(SendError::Invalid(format!(
-            "Template variable {name} is empty"
-        ))),
-        Some((name, Some(phone))) => Err(SendError::Invalid(format!(
-            "Template variable {name} is empty for {phone}"
-        ))),
-    }
 }
 
 /// What a template send came to.
@@ -86,7 +65,6 @@ impl Sending {
             .approved_template(business_id, &name, &language)
             .await?;
         let mut components = request.components;
-        check_no_blank_parameter(&components, &recipients)?;
         let mut upload = None;
         if let Some(file) = &request.header_file {
             let checked = check_upload(&file.bytes, None)?;

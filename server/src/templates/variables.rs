@@ -56,61 +56,9 @@ pub fn personalised(components: &Value, values: &BTreeMap<String, String>) -> Va
     out
 }
 
-/// The first text parameter of `components` that is empty or only spaces, named as the sender's
-/// form names it: its column (`2`, `order`, `header_1`) or a button's `button_{index}`. The Cloud
-/// API refuses an empty text parameter, and a space would reach the customer as a hole in the
-/// message, so neither is sent.
-pub fn blank_parameter(components: &Value) -> Option<String> {
-    components.as_array()?.iter().find_map(|component| {
-        let kind = component.get("type").and_then(Value::as_str).unwrap_or("");
-        let parameters = component.get("parameters").and_then(Value::as_array)?;
-        parameters
-            .iter()
-            .enumerate()
-            .find_map(|(index, parameter)| {
-                let text = parameter.get("text").and_then(Value::as_str);
-                if parameter.get("type").and_then(Value::as_str) != Some("text")
-                    || text.is_some_and(|t| !t.trim().is_empty())
-                {
-                    return None;
-                }
-                let button = || {
-                    let at = component
-                        .get("index")
-                        .and_then(Value::as_str)
-                        .unwrap_or("0");
-                    format!("button_{at}")
-                };
-                Some(column(kind, index, parameter).unwrap_or_else(button))
-            })
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_empty_or_blank_text_parameter_is_named() {
-        let body = |texts: [&str; 2]| {
-            json!([{"type": "body", "parameters": [
-                {"type": "text", "text": texts[0]},
-                {"type": "text", "text": texts[1]},
-            ]}])
-        };
-        assert_eq!(blank_parameter(&body(["A-7", "soon"])), None);
-        assert_eq!(blank_parameter(&body(["A-7", ""])).as_deref(), Some("2"));
-        assert_eq!(blank_parameter(&body([" ", "x"])).as_deref(), Some("1"));
-        let named = json!([{"type": "header", "parameters": [
-            {"type": "text", "text": "", "parameter_name": "order"}]}]);
-        assert_eq!(blank_parameter(&named).as_deref(), Some("header_order"));
-        let button = json!([{"type": "button", "sub_type": "url", "index": "1",
-            "parameters": [{"type": "text"}]}]);
-        assert_eq!(blank_parameter(&button).as_deref(), Some("button_1"));
-        let media =
-            json!([{"type": "header", "parameters": [{"type": "image", "image": {"id": "1"}}]}]);
-        assert_eq!(blank_parameter(&media), None);
-    }
 
     #[test]
     fn each_parameter_takes_its_column() {

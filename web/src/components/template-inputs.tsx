@@ -1,13 +1,15 @@
-import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FileInput } from './file-input';
 import './template-send.css';
 import {
+  bodyKey,
+  buttonKey,
   catalogKey,
+  headerKey,
+  couponKey,
   EMPTY_SECTION,
   isMediaHeader,
   MEDIA_ACCEPT,
-  textFields,
   type LocationInput,
   type SenderInputs,
   type TemplateShape,
@@ -16,8 +18,8 @@ import {
 interface Props {
   shape: TemplateShape;
   inputs: SenderInputs;
-  /** After a submit refused for them: the keys of the empty fields, each marked with why. */
-  marked?: readonly string[];
+  /** After a submit that lacked values: the empty fields are marked invalid. */
+  markEmpty?: boolean;
   onChange: (inputs: SenderInputs) => void;
 }
 
@@ -29,34 +31,16 @@ const LOCATION_FIELDS: { field: keyof LocationInput; label: string; required?: b
 ];
 
 /** One input per part of the template that takes a value. */
-export function TemplateInputs({ shape, inputs, marked = [], onChange }: Props) {
+export function TemplateInputs({ shape, inputs, markEmpty = false, onChange }: Props) {
   const { t } = useTranslation();
   const value = (key: string) => inputs.values[key] ?? '';
   const setValue = (key: string, text: string) => onChange({ ...inputs, values: { ...inputs.values, [key]: text } });
-  const textInput = (key: string, label: string) => {
-    // Marked until a value is typed in.
-    const empty = marked.includes(key) && !value(key).trim();
-    return (
-      <Fragment key={key}>
-        <label>
-          {label}
-          <input
-            name={key}
-            value={value(key)}
-            aria-invalid={empty || undefined}
-            aria-describedby={empty ? `${key}-empty` : undefined}
-            onChange={(event) => setValue(key, event.target.value)}
-          />
-        </label>
-        {/* Outside the label, so that it is the field's description and not part of its name. */}
-        {empty && (
-          <small id={`${key}-empty`} className="form-error">
-            {t('sender.variableEmpty')}
-          </small>
-        )}
-      </Fragment>
-    );
-  };
+  const textInput = (key: string, label: string) => (
+    <label key={key}>
+      {label}
+      <input name={key} value={value(key)} aria-invalid={(markEmpty && !value(key).trim()) || undefined} onChange={(event) => setValue(key, event.target.value)} />
+    </label>
+  );
   const format = shape.headerFormat;
   return (
     <>
@@ -84,7 +68,12 @@ export function TemplateInputs({ shape, inputs, marked = [], onChange }: Props) 
           ))}
         </fieldset>
       )}
-      {textFields(shape).map((field) => textInput(field.key, t(field.label, field.labelValues)))}
+      {shape.headerVariables.map((name) => textInput(headerKey(name), t('sender.headerVariable', { name })))}
+      {shape.bodyVariables.map((name) => textInput(bodyKey(name), t('sender.bodyVariable', { name })))}
+      {shape.urlVariableButtons.map(({ index, button }) =>
+        textInput(buttonKey(index), t('sender.buttonVariable', { text: button.text, url: button.url })),
+      )}
+      {shape.couponButtons.map(({ index }) => textInput(couponKey(index), t('sender.couponCode')))}
       {shape.catalogButtons.map(({ index }) => textInput(catalogKey(index), t('sender.catalogThumbnail')))}
       {shape.mpmButtons.length > 0 && (
         <fieldset className="sender-group">

@@ -1,5 +1,5 @@
 import type { Template } from '../../lib/api/types';
-import { buildComponents, emptyFields, emptyInputs, templateShape } from '../../lib/templates/send-components';
+import { buildComponents, emptyInputs, templateShape } from '../../lib/templates/send-components';
 import { submitProblem, type SubmitState } from './submit-check';
 
 const withVariables: Template = {
@@ -18,7 +18,6 @@ const ready: SubmitState = {
   number: '1001234567',
   recipients: [],
   components: [{ type: 'header', parameters: [] }],
-  emptyFields: [],
 };
 
 describe('submit checks', () => {
@@ -38,16 +37,6 @@ describe('submit checks', () => {
   it('let a template without inputs go with no components', () => {
     const plain = templateShape({ ...withVariables, components: [{ type: 'BODY', text: 'Hello' }] });
     expect(submitProblem({ ...ready, shape: plain, components: buildComponents(plain, emptyInputs()) })).toBeNull();
-  });
-
-  it('refuse empty typed values last, once everything the spec checks is there', () => {
-    const typed = templateShape({ ...withVariables, components: [{ type: 'BODY', text: 'Order {{1}} ships {{2}}' }] });
-    const values = { body_var_1: 'A-7', body_var_2: ' ' };
-    const components = buildComponents(typed, { ...emptyInputs(), values });
-    const empty = emptyFields(typed, { ...emptyInputs(), values });
-    expect(empty.map((field) => field.key)).toEqual(['body_var_2']);
-    expect(submitProblem({ ...ready, shape: typed, components, emptyFields: empty })).toBe('emptyVariables');
-    expect(submitProblem({ ...ready, shape: typed, number: '', components, emptyFields: empty })).toBe('noNumber');
   });
 
   it('ask for the header file of a media template even when everything else is there', () => {

@@ -4,7 +4,7 @@ import { needsInputs, type TemplateShape } from '../../lib/templates/send-compon
 export type SendMode = 'single' | 'bulk';
 
 /** The first rule a submit breaks, as its translation key under `sender.`. */
-export type SubmitProblem = 'settingsNotLoaded' | 'noTemplate' | 'noNumber' | 'noRecipients' | 'requiresVariables' | 'emptyVariables';
+export type SubmitProblem = 'settingsNotLoaded' | 'noTemplate' | 'noNumber' | 'noRecipients' | 'requiresVariables';
 
 export interface SubmitState {
   phoneNumberId: string | null;
@@ -14,8 +14,6 @@ export interface SubmitState {
   number: string;
   recipients: readonly unknown[];
   components: object[];
-  /** The typed values left empty that no recipient-file column gives (see `emptyFields`). */
-  emptyFields: readonly unknown[];
 }
 
 export function submitProblem(state: SubmitState): SubmitProblem | null {
@@ -24,7 +22,5 @@ export function submitProblem(state: SubmitState): SubmitProblem | null {
   if (state.mode === 'single' && !state.number.trim()) return 'noNumber';
   if (state.mode === 'bulk' && state.recipients.length === 0) return 'noRecipients';
   if (needsInputs(state.shape) && state.components.length === 0) return 'requiresVariables';
-  // Beyond the spec's five: the Cloud API refuses an empty text parameter.
-  if (state.emptyFields.length > 0) return 'emptyVariables';
   return null;
 }

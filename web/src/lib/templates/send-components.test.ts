@@ -1,7 +1,7 @@
 import type { Template, TemplateButton } from '../api/types';
 import {
   buildComponents,
-  emptyFields,
+  choicesComplete,
   emptyInputs,
   headerKey,
   isApproved,
@@ -57,37 +57,29 @@ describe('template shape', () => {
     expect(needsInputs(shape)).toBe(true);
     expect(needsInputs(templateShape(template([{ type: 'BODY', text: 'Hello' }])))).toBe(false);
   });
+
+  it('waits for a header file and a product section, never for a typed value (an empty one goes as a space)', () => {
+    const typed = templateShape(template([{ type: 'BODY', text: 'Hi {{1}}' }, { type: 'BUTTONS', buttons: [TRACK, COPY] }]));
+    expect(choicesComplete(typed, emptyInputs())).toBe(true);
+    const image = templateShape(template([{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'Hi {{1}}' }]));
+    expect(choicesComplete(image, emptyInputs())).toBe(false);
+    expect(choicesComplete(image, inputs({ mediaFile: new File(['png'], 'a.png', { type: 'image/png' }) }))).toBe(true);
+    expect(choicesComplete(withButtons([PRODUCTS]), emptyInputs())).toBe(false);
+  });
 });
 
 describe('components_json', () => {
-  it('sends positional body values in order, as typed', () => {
+  it('sends positional body values in order, an empty one as a single space', () => {
     const shape = templateShape(template([{ type: 'BODY', text: 'Order {{2}} for {{1}}' }]));
-    expect(buildComponents(shape, inputs({ values: { body_var_1: 'Ana', body_var_2: 'A-7' } }))).toEqual([
+    expect(buildComponents(shape, inputs({ values: { body_var_1: 'Ana' } }))).toEqual([
       {
         type: 'body',
         parameters: [
           { type: 'text', text: 'Ana' },
-          { type: 'text', text: 'A-7' },
+          { type: 'text', text: ' ' },
         ],
       },
     ]);
-  });
-
-  it('names the typed values left empty or blank, in form order, unless a file column gives them', () => {
-    const shape = templateShape(
-      template([
-        { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}' },
-        { type: 'BODY', text: 'Hi {{1}}, ships {{2}}' },
-        { type: 'BUTTONS', buttons: [TRACK, COPY] },
-      ]),
-    );
-    const empty = (values: Record<string, string>, columns: string[] = []) =>
-      emptyFields(shape, inputs({ values }), new Set(columns)).map((field) => field.key);
-    expect(empty({})).toEqual(['header_var_1', 'body_var_1', 'body_var_2', 'button_var_0', 'button_code_1']);
-    expect(empty({ header_var_1: 'A-7', body_var_1: ' ', body_var_2: 'today', button_var_0: 'a7', button_code_1: 'SAVE' })).toEqual(['body_var_1']);
-    // A recipient file's columns give the header's and the body's variables, not a button's.
-    expect(empty({}, ['header_1', '1', '2'])).toEqual(['button_var_0', 'button_code_1']);
-    expect(emptyFields(shape, inputs({}))[2]).toMatchObject({ label: 'sender.bodyVariable', labelValues: { name: '2' }, column: '2' });
   });
 
   it('names named body values with parameter_name', () => {

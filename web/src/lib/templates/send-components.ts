@@ -145,43 +145,10 @@ export function needsInputs(shape: TemplateShape): boolean {
   );
 }
 
-/** A typed value the template asks for: its key in `values`, its label, and its file column. */
-export interface TextField {
-  key: string;
-  /** Translation key and values of the field's label. */
-  label: string;
-  labelValues?: Record<string, string>;
-  /** The recipient-file column that can give each recipient its own value (see `variableColumns`). */
-  column: string | null;
-}
-
-/** The typed values a template needs, in form order: header and body variables, URL button variables, coupon codes. */
-export function textFields(shape: TemplateShape): TextField[] {
-  return [
-    ...shape.headerVariables.map((name) => ({ key: headerKey(name), label: 'sender.headerVariable', labelValues: { name }, column: `header_${name}` })),
-    ...shape.bodyVariables.map((name) => ({ key: bodyKey(name), label: 'sender.bodyVariable', labelValues: { name }, column: name })),
-    ...shape.urlVariableButtons.map(({ index, button }) => ({
-      key: buttonKey(index),
-      label: 'sender.buttonVariable',
-      labelValues: { text: button.text, url: button.url ?? '' },
-      column: null,
-    })),
-    ...shape.couponButtons.map(({ index }) => ({ key: couponKey(index), label: 'sender.couponCode', column: null })),
-  ];
-}
-
-/**
- * The typed values left empty (or only spaces), leaving out those a recipient-file column gives
- * every recipient. The Cloud API refuses an empty text parameter and a space would reach the
- * customer as a hole in the message, so the chat and the sender refuse such a send, as the server does.
- */
-export function emptyFields(shape: TemplateShape, inputs: SenderInputs, fileColumns: ReadonlySet<string> = new Set()): TextField[] {
-  return textFields(shape).filter(({ key, column }) => !inputs.values[key]?.trim() && !(column !== null && fileColumns.has(column)));
-}
-
 /**
  * Whether the inputs that are not typed values have theirs: a header file or a placed location,
- * and a product section (a catalog thumbnail is optional).
+ * and a product section (a catalog thumbnail is optional). A typed value left empty is sent as a
+ * single space, as the spec says, so it does not hold a send back.
  */
 export function choicesComplete(shape: TemplateShape, inputs: SenderInputs): boolean {
   const { latitude, longitude, name } = inputs.location;
@@ -198,9 +165,9 @@ export const buttonKey = (index: number) => `button_var_${index}`;
 export const couponKey = (index: number) => `button_code_${index}`;
 export const catalogKey = (index: number) => `button_catalog_${index}`;
 
-/** A value as typed; an empty one is refused before sending (see `emptyFields`), or in bulk is each recipient's own. */
+/** An empty value is sent as a single space. */
 function textParameter(value: string | undefined, name?: string) {
-  return { type: 'text', ...(name === undefined ? {} : { parameter_name: name }), text: value ?? '' };
+  return { type: 'text', ...(name === undefined ? {} : { parameter_name: name }), text: value || ' ' };
 }
 
 /** The text parameters of a text's variables, from the values under `key(name)`. */

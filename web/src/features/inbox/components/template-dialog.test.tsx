@@ -85,26 +85,19 @@ describe('send-template dialog', () => {
     expect(showToast).toHaveBeenCalledWith('Template sent.', 'success', 5000);
   });
 
-  it('refuses to send a variable left empty or blank, naming it at its field, as the sender does', async () => {
+  it('sends a variable left empty as a single space, as the sender does; the preview marks it in red', async () => {
     const { send } = await openWith(positional);
+    expect(sendButton()).toBeEnabled();
     await userEvent.type(screen.getByRole('textbox', { name: 'Header variable 1' }), 'A-7');
-    await userEvent.type(screen.getByRole('textbox', { name: 'Body variable 1' }), '  ');
-    await userEvent.click(sendButton());
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'Fill in Body variable 1 and Body variable 2 before sending: WhatsApp does not send an empty value.',
-    );
-    const first = screen.getByRole('textbox', { name: 'Body variable 1' });
-    expect(first).toHaveAttribute('aria-invalid', 'true');
-    expect(first).toHaveAccessibleDescription('Fill this in: WhatsApp does not send an empty value.');
-    expect(screen.getByRole('textbox', { name: 'Header variable 1' })).not.toHaveAttribute('aria-invalid');
     await userEvent.type(screen.getByRole('textbox', { name: 'Body variable 2' }), 'today');
-    expect(screen.getByRole('alert')).toHaveTextContent('Fill in Body variable 1 before sending');
-    expect(screen.getByRole('textbox', { name: 'Body variable 2' })).not.toHaveAttribute('aria-invalid');
-    await userEvent.type(first, 'Cora');
+    expect(screen.getByRole('complementary', { name: 'Live Preview' })).toHaveTextContent('Order A-7Hi {{1}}, your order ships today.');
+    expect(screen.getByTitle('No value yet')).toHaveTextContent('{{1}}');
+    expect(screen.getByRole('textbox', { name: 'Body variable 1' })).not.toHaveAttribute('aria-invalid');
+    expect(sendButton()).toBeEnabled();
     const { components } = await send();
     expect(components).toEqual([
       { type: 'header', parameters: [{ type: 'text', text: 'A-7' }] },
-      { type: 'body', parameters: [{ type: 'text', text: '  Cora' }, { type: 'text', text: 'today' }] },
+      { type: 'body', parameters: [{ type: 'text', text: ' ' }, { type: 'text', text: 'today' }] },
     ]);
   });
 

@@ -9,7 +9,6 @@ import type { Assignee, Template } from '../../../lib/api/types';
 import {
   buildComponents,
   choicesComplete,
-  emptyFields,
   emptyInputs,
   isApproved,
   templateLabel,
@@ -18,7 +17,6 @@ import {
 } from '../../../lib/templates/send-components';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getTemplates, sendTemplate } from '../api/inbox-api';
-import { useEmptyFieldsText } from '../../../components/use-empty-fields-text';
 
 interface Props {
   phone: string;
@@ -40,9 +38,6 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
   const [sending, setSending] = useState(false);
   /** A teammate holds the conversation: the next send takes it over. */
   const [holder, setHolder] = useState<Assignee | null>(null);
-  /** The keys of the fields a refused send found empty. */
-  const [marked, setMarked] = useState<string[]>([]);
-  const emptyFieldsText = useEmptyFieldsText();
 
   useEffect(() => {
     let live = true;
@@ -60,15 +55,12 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
 
   const chosen = templates?.find((template) => template.id === chosenId) ?? null;
   const shape = useMemo(() => (chosen ? templateShape(chosen) : null), [chosen]);
-  // Send waits for a file or a location; typed values left empty are named when Send is pressed.
+  // Send waits for a header file, a location or a product section; an empty variable goes as a single space.
   const ready = shape !== null && choicesComplete(shape, inputs);
-  const empty = shape ? emptyFields(shape, inputs) : [];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!chosen || !shape || !ready || !phoneNumberId) return;
-    setMarked(empty.map((field) => field.key));
-    if (empty.length > 0) return;
     setSending(true);
     try {
       const components = buildComponents(shape, inputs);
@@ -98,7 +90,6 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
               onChange={(event) => {
                 setChosenId(event.target.value);
                 setInputs(emptyInputs());
-                setMarked([]);
               }}
             >
               <option value="">—</option>
@@ -110,12 +101,7 @@ export function TemplateDialog({ phone, phoneNumberId, onClose }: Props) {
             </select>
           </label>
         )}
-        {shape && <TemplateInputs key={chosenId} shape={shape} inputs={inputs} marked={marked} onChange={setInputs} />}
-        {marked.length > 0 && empty.length > 0 && (
-          <p className="form-error" role="alert">
-            {emptyFieldsText(empty)}
-          </p>
-        )}
+        {shape && <TemplateInputs key={chosenId} shape={shape} inputs={inputs} onChange={setInputs} />}
         {shape && <TemplateSendPreview shape={shape} inputs={inputs} />}
         {holder && (
           <p className="take-over-ask" role="alert">

@@ -125,7 +125,6 @@ describe('sender page', () => {
   it('shows the server detail when a send fails', async () => {
     fakeServer({
       ...setupRoutes,
-      'GET /api/templates': () => json([{ ...ORDER, components: [{ type: 'BODY', text: 'Your order shipped.' }] }]),
       'POST /api/send-template': () => json({ detail: 'Template order_update (en_US) is PAUSED', message: 'x' }, 422),
     });
     const user = userEvent.setup();
@@ -144,7 +143,7 @@ describe('sender page', () => {
           fileName: 'list.csv',
           count: 2,
           numbers: ['201001234567', '15551234567'],
-          variables: { '201001234567': { '1': 'B-1' }, '15551234567': { '1': 'B-2' } },
+          variables: { '15551234567': { '1': 'B-2' } },
           skipped: { count: 0, invalid_number: 0, duplicate: 0, missing_variable: 0, csv: 'row,value,reason,variable\n' },
         }),
       'POST /api/send-template': () => json({ status: 'accepted', job_id: 'job-1', total: 2, results: {} }, 202),
@@ -163,35 +162,23 @@ describe('sender page', () => {
     expect(await screen.findByText('2 numbers loaded successfully from list.csv')).toBeInTheDocument();
     expect(screen.getByText('Upload: 100%')).toBeInTheDocument();
 
-    // Every row gives body variable 1; the other variables are neither typed nor in the file.
-    await user.click(screen.getByRole('button', { name: 'Send Message' }));
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'Fill in Header variable 1, Body variable 2, and Variable of the "Track" button (https://example.com/t/{{1}}), or give each one a column in the recipient file: WhatsApp does not send an empty value.',
-    );
-    expect(requests.some((r) => r.path === '/api/send-template')).toBe(false);
-    expect(screen.getByLabelText('Body variable 1')).not.toHaveAttribute('aria-invalid');
-    expect(screen.getByLabelText('Body variable 2')).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByLabelText('Header variable 1')).toHaveFocus();
-    await user.type(screen.getByLabelText('Header variable 1'), 'Ana');
-    await user.type(screen.getByLabelText('Body variable 2'), 'today');
-    await user.type(screen.getByLabelText(/Variable of the "Track" button/), 'A7');
-
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     await waitFor(() => expect(requests.some((r) => r.path === '/api/send-template/jobs/job-1')).toBe(true));
     const send = requests.find((r) => r.path === '/api/send-template');
     expect(send && formFields(send)).toMatchObject({
       send_mode: 'bulk',
       recipients_json: JSON.stringify([
-        { phone_number: '201001234567', variables: { '1': 'B-1' } },
+        { phone_number: '201001234567' },
         { phone_number: '15551234567', variables: { '1': 'B-2' } },
       ]),
     });
-    // Each recipient's own value takes the place of the empty one.
-    expect(JSON.parse(send ? formFields(send).components_json ?? '' : '')[1]).toEqual({
+    // Nothing was typed and no submit check holds it back: each empty variable goes as a single space,
+    // which a recipient's own value replaces on the server.
+    expect(JSON.parse(send ? (formFields(send).components_json ?? '') : '')[1]).toEqual({
       type: 'body',
       parameters: [
-        { type: 'text', text: '' },
-        { type: 'text', text: 'today' },
+        { type: 'text', text: ' ' },
+        { type: 'text', text: ' ' },
       ],
     });
     expect(screen.getByRole('button', { name: 'Send Message' })).toBeDisabled();

@@ -10,7 +10,6 @@ import { useSenderSetup } from '../hooks/use-sender-setup';
 import { FALLBACK_REGION, fullNumber } from '../phone-number';
 import {
   buildComponents,
-  emptyFields,
   emptyInputs,
   templateLabel,
   templateShape,
@@ -23,7 +22,6 @@ import { PhoneInput } from './phone-input';
 import { RecipientUpload } from './recipient-upload';
 import { TemplateSendPreview } from '../../../components/template-send-preview';
 import { TemplateInputs } from '../../../components/template-inputs';
-import { useEmptyFieldsText } from '../../../components/use-empty-fields-text';
 import '../sender.css';
 
 /** /sender: an approved template to one number, or to every number of a recipient file. */
@@ -60,13 +58,6 @@ export function SenderPage() {
   const shape = useMemo(() => (template ? templateShape(template) : null), [template]);
   const components = useMemo(() => (shape ? buildComponents(shape, inputs) : []), [shape, inputs]);
   const columns = useMemo(() => (shape ? variableColumns(shape) : []), [shape]);
-  // In bulk, a column every recipient's row gives stands for its field.
-  const fileColumns = useMemo(() => {
-    if (mode !== 'bulk' || recipients.length === 0) return new Set<string>();
-    return new Set(columns.filter((column) => recipients.every((r) => r.variables?.[column]?.trim())));
-  }, [mode, recipients, columns]);
-  const empty = useMemo(() => (shape ? emptyFields(shape, inputs, fileColumns) : []), [shape, inputs, fileColumns]);
-  const emptyFieldsText = useEmptyFieldsText();
   const busy = loading || sending || job.running;
 
   const chooseTemplate = (id: string) => {
@@ -77,11 +68,10 @@ export function SenderPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = submitProblem({ phoneNumberId, shape, mode, number, recipients, components, emptyFields: empty });
+    const found = submitProblem({ phoneNumberId, shape, mode, number, recipients, components });
     setProblem(found);
     if (found || !template || !phoneNumberId) {
-      const text = found === 'emptyVariables' ? emptyFieldsText(empty, mode === 'bulk') : t(`sender.${found ?? 'noTemplate'}`);
-      setStatus({ type: 'error', text });
+      setStatus({ type: 'error', text: t(`sender.${found ?? 'noTemplate'}`) });
       focusInvalid();
       return;
     }
@@ -160,7 +150,7 @@ export function SenderPage() {
                 onUploadProgress={setUploadPercent}
               />
             )}
-            {shape && <TemplateInputs key={templateId} shape={shape} inputs={inputs} marked={problem === 'requiresVariables' || problem === 'emptyVariables' ? empty.map((field) => field.key) : []} onChange={setInputs} />}
+            {shape && <TemplateInputs key={templateId} shape={shape} inputs={inputs} markEmpty={problem === 'requiresVariables'} onChange={setInputs} />}
             <button type="submit" className="primary" disabled={busy || !template}>
               {t('sender.send')}
             </button>

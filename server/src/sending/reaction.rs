@@ -25,8 +25,10 @@ impl Sending {
             return Err(SendError::Invalid("emoji must be a single emoji".into()));
         }
         let phone = to.as_str();
-        self.check_window(business_id, phone).await?;
+        // The message first: a key the business holds no message under is not found, whatever
+        // its window.
         self.quoted(business_id, phone, message_id).await?;
+        self.check_window(business_id, phone).await?;
         let business = self.store.business(business_id).await?;
         let creds = Credentials::of(&business).map_err(|err| refusal(&err))?;
         let mut payload = json!({

@@ -35,6 +35,7 @@ mod inbound_media;
 mod inbox;
 mod inbox_intake;
 mod inbox_streams;
+mod isolation;
 mod kinds;
 mod labels;
 mod labels_names;

@@ -36,6 +36,7 @@ mod inbox;
 mod inbox_intake;
 mod inbox_streams;
 mod isolation;
+mod isolation_secrets;
 mod kinds;
 mod labels;
 mod labels_names;

@@ -286,6 +286,8 @@ both_backends!(
             ws.subscribe("notifications/all").await;
             b_watchers.push(ws);
         }
+        let stream = format!("/api/events/stream/{channel}");
+        let mut b_stream = SseClient::open(app, &stream, &t.b.session.access, None).await;
 
         customer_writes(app, &t.a.biz, "wamid.iso_live_a-2").await;
         let note = json!({"text": "for A's team only"});
@@ -303,5 +305,7 @@ both_backends!(
         for ws in &mut b_watchers {
             ws.assert_quiet(Duration::from_secs(1)).await;
         }
+        let heard = tokio::time::timeout(Duration::from_millis(300), b_stream.next_event()).await;
+        assert!(heard.is_err(), "B's stream heard {heard:?}");
     }
 );

@@ -199,6 +199,19 @@ describe('inbox with a username customer', () => {
     const firstPages = requests.filter((request) => request.path.startsWith('/api/users?page=1&'));
     expect(firstPages).toHaveLength(1);
   });
+
+  it('searches the first 12 words of a longer query, and says so', async () => {
+    const { requests } = renderInbox([SHEENA], { routes: { 'GET /api/search': () => json({ results: [], next_cursor: null }) } });
+    const words = Array.from({ length: 14 }, (_, i) => `w${i + 1}`);
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search name or number' }), words.join(' '));
+    expect(await screen.findByText('Only the first 12 words are searched.')).toBeInTheDocument();
+    const first12 = words.slice(0, 12).join(' ');
+    await waitFor(() => expect(requests.some((request) => request.path.startsWith('/api/search?'))).toBe(true));
+    const asked = requests.filter((request) => request.path.includes('search_query=') || request.path.startsWith('/api/search?'));
+    const searched = asked.map((request) => new URLSearchParams(request.path.split('?')[1]));
+    expect(searched.map((params) => params.get('search_query') ?? params.get('q'))).toContain(first12);
+    expect(searched.every((params) => (params.get('search_query') ?? params.get('q') ?? '').split(' ').length <= 12)).toBe(true);
+  });
 });
 
 describe('inbox with a conversation its list does not hold', () => {

@@ -16,6 +16,7 @@ import { usePhoneNumberId } from '../hooks/use-config';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import type { MessageFocus } from '../hooks/use-message-focus';
 import { useMessageSearch } from '../hooks/use-message-search';
+import { searchedText } from '../api/search-api';
 import { useSmallScreen } from '../hooks/use-small-screen';
 import { withLabelDefinitions, withRename, withTeamUpdate, type TeamChange } from '../list-view';
 import { ChatPane } from './chat-pane';
@@ -31,7 +32,8 @@ export function InboxPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [query, setQuery] = useState('');
-  const search = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
+  const searched = searchedText(query);
+  const search = useDebouncedValue(searched.text, SEARCH_DEBOUNCE_MS);
   const [filter, setFilter] = useState<ListFilter>({ assignee: 'all', status: 'open' });
   const list = useConversations(search, filter);
   const messageSearch = useMessageSearch(search);
@@ -144,6 +146,7 @@ export function InboxPage() {
           onFilterChange={setFilter}
           query={query}
           onQueryChange={setQuery}
+          searchCut={searched.cut}
           selectedKey={selectedKey}
           onSelect={setSelected}
           onContactSaved={openSaved}

@@ -5,7 +5,7 @@ import { ThemeToggle } from '../../../components/theme-toggle';
 import type { Conversation, Label } from '../../../lib/api/types';
 import { useEnableNotifications } from '../../../lib/push/use-push-subscription';
 import { useRealtime } from '../../../lib/realtime/realtime-context';
-import type { SearchResult } from '../api/search-api';
+import { SEARCH_MAX_WORDS, type SearchResult } from '../api/search-api';
 import type { ListFilter, TabCounts } from '../api/team-api';
 import type { useConversations } from '../hooks/use-conversations';
 import type { MessageSearch } from '../hooks/use-message-search';
@@ -23,6 +23,8 @@ interface Props {
   onFilterChange: (filter: ListFilter) => void;
   query: string;
   onQueryChange: (query: string) => void;
+  /** Whether the query holds more words than a search looks for (only the first are searched). */
+  searchCut: boolean;
   selectedKey: string | null;
   onSelect: (conversation: Conversation) => void;
   onContactSaved: (key: string, name: string) => void;
@@ -32,7 +34,7 @@ interface Props {
 }
 
 export function Sidebar(props: Props) {
-  const { list, filter, counts, labels, onFilterChange, query, onQueryChange, selectedKey, onSelect, onContactSaved, messageSearch, onOpenMessage } = props;
+  const { list, filter, counts, labels, onFilterChange, query, onQueryChange, searchCut, selectedKey, onSelect, onContactSaved, messageSearch, onOpenMessage } = props;
   const { t } = useTranslation();
   const { state } = useRealtime();
   const [adding, setAdding] = useState(false);
@@ -69,6 +71,11 @@ export function Sidebar(props: Props) {
         value={query}
         onChange={(event) => onQueryChange(event.target.value)}
       />
+      {searchCut && (
+        <p className="muted search-cut" role="status">
+          {t('inbox.searchWordsCut', { max: SEARCH_MAX_WORDS })}
+        </p>
+      )}
       <InboxTabs filter={filter} counts={counts} labels={labels} onChange={onFilterChange} />
       <ConversationList
         items={list.items}

@@ -54,9 +54,13 @@ pub fn ascii_digit(c: char) -> Option<char> {
 }
 
 /// A character's Unicode full case folding (`ß` is `ss`): what case-insensitive matching
-/// compares, beyond lower case.
+/// compares, beyond lower case. The dot that `İ` folds apart into (`i` and U+0307) is dropped,
+/// as it is when `İ` is typed as `I` and U+0307 (no composed letter takes it there), so
+/// `istanbul` finds İstanbul in either form.
 fn case_fold(c: char) -> impl Iterator<Item = char> {
-    std::iter::once(c).default_case_fold()
+    std::iter::once(c)
+        .default_case_fold()
+        .filter(|folded| *folded != '\u{307}')
 }
 
 /// A folded word and where it stands in the original text (byte range).

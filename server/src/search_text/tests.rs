@@ -38,6 +38,12 @@ fn case_folds_fully_beyond_lower_case() {
     assert_eq!(query("STRAß").words, ["strass"]);
     // A letter that folds apart folds the same composed or decomposed.
     assert_eq!(index_text("\u{1F0} J\u{30C}"), "j\u{30C} j\u{30C}");
+    // The dotted capital I folds to a plain i, composed or typed as I and U+0307.
+    assert_eq!(
+        index_text("İstanbul I\u{307}STANBUL istanbul"),
+        "istanbul istanbul istanbul"
+    );
+    assert_eq!(query("İST").words, ["ist"]);
 }
 
 #[test]

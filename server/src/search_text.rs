@@ -3,8 +3,8 @@
 //! folding runs when a document is indexed and when a query is read, so both backends see the
 //! same words.
 //!
-//! Folding: Unicode full case folding (`ß` and `ẞ` as `ss`, `ﬁ` as `fi`, final `ς` as `σ`); Arabic diacritics (tashkeel U+064B–U+065F, dagger alef U+0670) and
-//! tatweel (U+0640) dropped; alef forms (أ إ آ ٱ) read as ا, alef maqsura (ى) as ي, ta marbuta
+//! Folding: Unicode full case folding (`ß` and `ẞ` as `ss`, `ﬁ` as `fi`, final `ς` as `σ`);
+//! Arabic diacritics (tashkeel U+064B–U+065F, dagger alef U+0670) and tatweel (U+0640) dropped; alef forms (أ إ آ ٱ) read as ا, alef maqsura (ى) as ي, ta marbuta
 //! (ة) as ه; Arabic-Indic digits (U+0660–U+0669, U+06F0–U+06F9) as ASCII digits; another
 //! combining mark joins the letter before it (`e` and U+0301 is `é`). Every other character that
 //! is not a letter or digit separates words.

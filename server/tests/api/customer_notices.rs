@@ -1,6 +1,7 @@
 //! Notices about a customer (a new number, a new BSUID, a new security code) are shown in their
 //! conversation but are not something they wrote: never unread, no start of the 24-hour reply
-//! window, no push, no reopening, and no message in reports. A chain of number changes in one webhook carries every item to the last number.
+//! window, no push, no reopening, and no message in reports. A chain of number changes in one
+//! webhook carries every item to the last number.
 
 use serde_json::{Value, json};
 

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use parley_actors::conversation::{ConversationKey, InboundMessage, NOTICE_KIND};
+use parley_actors::conversation::{ConversationKey, InboundMessage};
 use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel, event_data};
 use serde::Serialize;
 use sqlx::Connection as _;
@@ -173,7 +173,9 @@ async fn insert_inbound(
     for (_, row, _, content) in &rows {
         let (text, caption) = preview(content);
         let a = activity.entry(row.phone.as_str()).or_default();
-        if row.kind != NOTICE_KIND {
+        // A notice about the customer is stored read: what is stored unread is what they wrote,
+        // which counts as unread and opens the reply window.
+        if row.is_read == 0 {
             a.added += 1;
             a.incoming_at = a.incoming_at.max(Some(row.sent_at));
         }
@@ -194,7 +196,7 @@ async fn insert_inbound(
     Ok(rows
         .into_iter()
         .map(|(i, row, first, content)| {
-            let counted = i64::from(row.kind != NOTICE_KIND);
+            let counted = 1 - row.is_read;
             total += counted;
             let unread_count = unread.get_mut(&row.phone).map_or(counted, |count| {
                 *count += counted;

@@ -81,8 +81,8 @@ pub(super) async fn index_changed_contacts(
 }
 
 /// Moves each contact's last message and preview (only forward: a late message does not take
-/// the place of a newer one), latest time the customer wrote (only forward) and unread count, and the list time of the
-/// labels of those that carry any; answers the unread counts after.
+/// the place of a newer one), latest time the customer wrote (only forward) and unread count,
+/// and the list time of the labels of those that carry any; answers the unread counts after.
 pub(super) async fn record_activity(
     conn: &mut sqlx::AnyConnection,
     business: &str,
@@ -98,7 +98,8 @@ pub(super) async fn record_activity(
              UPDATE contacts SET \
              last_message_at = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
                  THEN batch.at ELSE contacts.last_message_at END, \
-             last_incoming_at = CASE WHEN batch.incoming_at >= COALESCE(contacts.last_incoming_at, 0) \
+             last_incoming_at = CASE \
+                 WHEN batch.incoming_at >= COALESCE(contacts.last_incoming_at, 0) \
                  THEN batch.incoming_at ELSE contacts.last_incoming_at END, \
              last_text = CASE WHEN batch.at >= COALESCE(contacts.last_message_at, 0) \
                  THEN batch.last_text ELSE contacts.last_text END, \

@@ -234,7 +234,7 @@ pub struct Profile {
 #[derive(Debug, Default, Deserialize)]
 pub struct Status {
     /// The provider's id of the message it is about.
-    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(default, deserialize_with = "lenient::message_id")]
     pub id: Option<String>,
     /// `sent`, `delivered`, `read`, `failed` or `played`.
     #[serde(default, deserialize_with = "lenient::string")]

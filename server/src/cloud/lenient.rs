@@ -5,6 +5,11 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// The longest message id kept as sent. Meta's `wamid.…` ids are under 100 bytes; a longer one
+/// would not fit an index key (Postgres takes about 2.7 kB), so it is kept as its digest.
+pub const MAX_MESSAGE_ID: usize = 512;
 
 /// A string, or `None` for anything else (a required one that is missing is refused by name
 /// later, where the rules know which fields a delivery needs).
@@ -13,6 +18,25 @@ pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Erro
         Value::String(text) => Some(text),
         _ => None,
     })
+}
+
+/// A message id (`wamid.…`), or `None` for anything but a string.
+pub fn message_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(string(d)?.map(fitted_id))
+}
+
+/// A message id that must be a string (the message an edit, deletion or reaction names).
+pub fn required_message_id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    String::deserialize(d).map(fitted_id)
+}
+
+/// `id`, or when it is longer than `MAX_MESSAGE_ID` a digest of it: the same id always reads
+/// the same, so a redelivery, a receipt or an edit of that message still finds it.
+pub fn fitted_id(id: String) -> String {
+    if id.len() <= MAX_MESSAGE_ID {
+        return id;
+    }
+    format!("parley.long.{}", hex::encode(Sha256::digest(id.as_bytes())))
 }
 
 /// Text: a string, or a number as its digits (a body of `12345` is the text "12345"). Anything

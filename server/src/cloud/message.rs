@@ -125,13 +125,20 @@ impl<'de> Deserialize<'de> for Message {
             false => Head::default(),
         };
         let kind = Kind::deserialize(&raw).unwrap_or_else(|_| Kind::Unknown(raw.clone()));
+        let mut context = head.context;
+        // The quoted message is named as the store names it.
+        if let Some(quoted) = context.as_mut().and_then(|c| c.get_mut("id"))
+            && let Some(id) = quoted.as_str()
+        {
+            *quoted = Value::String(lenient::fitted_id(id.to_string()));
+        }
         Ok(Message {
             from: head.from,
             from_user_id: head.from_user_id,
             id: head.id,
             timestamp: head.timestamp,
             type_name: head.type_name.unwrap_or_else(|| "unsupported".into()),
-            context: head.context,
+            context,
             referral: head.referral,
             errors: head.errors,
             kind,
@@ -146,7 +153,7 @@ struct Head {
     from: Option<String>,
     #[serde(default, deserialize_with = "lenient::string")]
     from_user_id: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(default, deserialize_with = "lenient::message_id")]
     id: Option<String>,
     #[serde(default, deserialize_with = "lenient::unix_seconds")]
     timestamp: Option<i64>,
@@ -255,6 +262,7 @@ pub struct CallPermission {
 /// An edit: the message it changes and the message as it reads now.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Edit {
+    #[serde(deserialize_with = "lenient::required_message_id")]
     pub original_message_id: String,
     /// `{type, text|image|…}` like any message, without sender, id or time.
     pub message: Box<Message>,
@@ -263,6 +271,7 @@ pub struct Edit {
 /// A deletion for everyone of an earlier message.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Revoke {
+    #[serde(deserialize_with = "lenient::required_message_id")]
     pub original_message_id: String,
 }
 
@@ -295,6 +304,7 @@ pub struct ProductItem {
 /// An emoji put on (or, without one, taken off) an earlier message.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct Reaction {
+    #[serde(deserialize_with = "lenient::required_message_id")]
     pub message_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub emoji: Option<String>,

@@ -1,5 +1,5 @@
 //! Deliveries with an item no message can be: a time out of any range, half a UTF-16 pair, a
-//! profile name no name can be. The item is kept as best it can be and never costs the rest of
+//! profile name no name can be, a message id too long for an index key. The item is kept as best it can be and never costs the rest of
 //! the delivery, or the next one.
 
 use serde_json::{Value, json};
@@ -194,3 +194,83 @@ both_backends!(
         assert!(found.to_string().contains("wamid.essay"), "{found}");
     }
 );
+
+both_backends!(
+    a_message_id_longer_than_an_index_key_stops_nothing,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("longids").await;
+        // Numbers that do not compress, so the key is as long as it looks.
+        let long_id: String = (0..1_500u64)
+            .map(|n| format!("{:x}", n.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48))
+            .collect();
+        let messages = vec![
+            text_at("wamid.before", json!("1763700000")),
+            text_at(&long_id, json!("1763700001")),
+            text_at("wamid.after", json!("1763700002")),
+        ];
+        let payload = inbound(&biz.phone_number_id, CUSTOMER, "Long", messages);
+        let (status, body) = app.webhook(&payload, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
+        let stored = history(&app, &biz).await;
+        let ids: Vec<&str> = stored.iter().map(|(id, ..)| id.as_str()).collect();
+        assert!(ids.contains(&"wamid.before"), "{ids:?}");
+        assert!(ids.contains(&"wamid.after"), "{ids:?}");
+        let kept: Vec<&&str> = ids.iter().filter(|id| id.len() > 100).collect();
+        assert!(kept.is_empty(), "{kept:?}");
+        assert_eq!(ids.len(), 3, "{ids:?}");
+
+        // A redelivery is the same message; a reaction to it and a quote of it find it.
+        let again = inbound(
+            &biz.phone_number_id,
+            CUSTOMER,
+            "Long",
+            vec![text_at(&long_id, json!("1763700001"))],
+        );
+        let (status, body) = app.webhook(&again, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
+        let reaction = json!({"from": CUSTOMER, "id": "wamid.react", "timestamp": "1763700003",
+            "type": "reaction", "reaction": {"message_id": long_id, "emoji": "👍"}});
+        let quote = json!({"from": CUSTOMER, "id": "wamid.quote", "timestamp": "1763700004",
+            "type": "text", "text": {"body": "this one"},
+            "context": {"from": CUSTOMER, "id": long_id}});
+        let payload = inbound(
+            &biz.phone_number_id,
+            CUSTOMER,
+            "Long",
+            vec![reaction, quote],
+        );
+        let (status, body) = app.webhook(&payload, &biz.app_secret).await;
+        assert_eq!(status, 200, "{body}");
+        let (status, page) = app
+            .get(
+                &format!("/api/conversation/{CUSTOMER}"),
+                &biz.session.access,
+            )
+            .await;
+        assert_eq!(status, 200, "{page}");
+        let messages = page["messages"].as_array().expect("messages");
+        assert_eq!(messages.len(), 4, "{page}");
+        let long = messages
+            .iter()
+            .find(|m| m["message_id"] == kept_id(&ids))
+            .expect("long");
+        assert!(
+            long["content"]["reactions"].to_string().contains("👍"),
+            "{long}"
+        );
+        let quote = messages
+            .iter()
+            .find(|m| m["message_id"] == "wamid.quote")
+            .expect("quote");
+        assert_eq!(quote["content"]["context"]["id"], kept_id(&ids), "{quote}");
+    }
+);
+
+/// The one id of `ids` that is none of the short ones the test sent.
+fn kept_id(ids: &[&str]) -> String {
+    ids.iter()
+        .find(|id| !id.starts_with("wamid."))
+        .expect("the long message")
+        .to_string()
+}

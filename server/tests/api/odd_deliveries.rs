@@ -10,8 +10,8 @@ use crate::live::*;
 
 const CUSTOMER: &str = "16505551234";
 
-/// The history of `CUSTOMER`'s conversation: (message id, timestamp, text), oldest first.
-async fn history(app: &TestApp, biz: &Business) -> Vec<(String, String, String)> {
+/// `CUSTOMER`'s conversation as the API answers it.
+async fn conversation(app: &TestApp, biz: &Business) -> Value {
     let (status, page) = app
         .get(
             &format!("/api/conversation/{CUSTOMER}"),
@@ -19,6 +19,12 @@ async fn history(app: &TestApp, biz: &Business) -> Vec<(String, String, String)>
         )
         .await;
     assert_eq!(status, 200, "{page}");
+    page
+}
+
+/// The history of `CUSTOMER`'s conversation: (message id, timestamp, text), oldest first.
+async fn history(app: &TestApp, biz: &Business) -> Vec<(String, String, String)> {
+    let page = conversation(app, biz).await;
     let mut messages: Vec<(String, String, String)> = page["messages"]
         .as_array()
         .expect("messages")
@@ -242,13 +248,7 @@ both_backends!(
         );
         let (status, body) = app.webhook(&payload, &biz.app_secret).await;
         assert_eq!(status, 200, "{body}");
-        let (status, page) = app
-            .get(
-                &format!("/api/conversation/{CUSTOMER}"),
-                &biz.session.access,
-            )
-            .await;
-        assert_eq!(status, 200, "{page}");
+        let page = conversation(&app, &biz).await;
         let messages = page["messages"].as_array().expect("messages");
         assert_eq!(messages.len(), 4, "{page}");
         let long = messages

@@ -6,8 +6,8 @@
 use super::Backend;
 use super::list_anywhere::anywhere;
 use super::list_filter::{AssigneeFilter, ListFilter, ListSearch};
-use super::search::{Documents, word_match};
 use super::search_index::CONTACT;
+use super::word_match::{Documents, word_match};
 use crate::search_text::Query;
 
 /// The list's order: newest activity first (`contacts_list_order` and the filter indexes of

@@ -91,6 +91,7 @@ mod templates;
 mod tokens;
 mod unread;
 mod users;
+mod word_match;
 
 pub use businesses::{Business, ProviderCredentials};
 pub use canned::{CannedMedia, CannedReply};

@@ -1,4 +1,5 @@
 import { apiRequest } from '../../../lib/api/client';
+import { queryWords } from '../search-words';
 
 /** Results per search page. */
 export const SEARCH_PAGE_SIZE = 20;
@@ -6,11 +7,15 @@ export const SEARCH_PAGE_SIZE = 20;
 /** Most words a search looks for (the server refuses more, in search and in the chat list). */
 export const SEARCH_MAX_WORDS = 12;
 
-/** What is searched for as `typed`: its first `SEARCH_MAX_WORDS` words, and whether it had more. */
+/**
+ * What is searched for as `typed`: its first `SEARCH_MAX_WORDS` words as typed, and whether it had
+ * more. Words are counted as the server counts them (punctuation separates words too), so what is
+ * sent is never refused for its length.
+ */
 export function searchedText(typed: string): { text: string; cut: boolean } {
-  const words = typed.trim().split(/\s+/).filter(Boolean);
-  if (words.length <= SEARCH_MAX_WORDS) return { text: typed.trim(), cut: false };
-  return { text: words.slice(0, SEARCH_MAX_WORDS).join(' '), cut: true };
+  const text = typed.trim();
+  const { cut } = queryWords(text, SEARCH_MAX_WORDS);
+  return cut === undefined ? { text, cut: false } : { text: text.slice(0, cut), cut: true };
 }
 
 /** One hit of `GET /api/search`; `message_id` is null for a contact's name or number. */

@@ -178,9 +178,7 @@ fn inbound(id: &str) -> Inbound {
         timestamp_ms: 1,
         kind: "text".into(),
         content: json!({ "body": id }),
-        contact_name: None,
-        user_id: None,
-        username: None,
+        profile: Default::default(),
     }))
 }
 

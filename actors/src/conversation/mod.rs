@@ -19,8 +19,8 @@ use crate::hub::EventBus;
 mod records;
 
 pub use records::{
-    Amended, Amendment, ConversationKey, InboundMessage, NOTICE_KIND, OutgoingMessage,
-    OutgoingState, SendOutcome, Side, StatusUpdate,
+    Amended, Amendment, ConversationKey, CustomerProfile, InboundMessage, NOTICE_KIND,
+    OutgoingMessage, OutgoingState, SendOutcome, Side, StatusUpdate,
 };
 
 /// What the conversation actor needs from storage. Each call persists its change and the events

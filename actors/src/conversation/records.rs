@@ -22,12 +22,20 @@ pub struct InboundMessage {
     /// `text`, `image`, `location`, …
     pub kind: String,
     pub content: Value,
-    /// The customer's profile name, when the provider sent one.
-    pub contact_name: Option<String>,
-    /// The customer's business-scoped user id, when the provider sent one (kept with the
-    /// contact).
+    /// The customer as the delivery describes them.
+    pub profile: CustomerProfile,
+}
+
+/// What a delivery says of its customer, each part only when the provider sent it: what updates
+/// their contact (the store's one rule for messages and changes alike). An echo names only the
+/// BSUID the business wrote to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CustomerProfile {
+    /// Their WhatsApp profile name.
+    pub name: Option<String>,
+    /// Their business-scoped user id (BSUID), kept with the contact.
     pub user_id: Option<String>,
-    /// The customer's WhatsApp username (`@name`), when they took one.
+    /// Their WhatsApp username (`@name`), when they took one.
     pub username: Option<String>,
 }
 
@@ -58,9 +66,10 @@ pub struct Amendment {
     pub timestamp_ms: i64,
     /// What the message is now.
     pub now: Amended,
-    /// The customer's profile name as the change's delivery gives it: it renames their contact
-    /// as a message of theirs does. `None` for the business's changes.
-    pub contact_name: Option<String>,
+    /// The customer as the change's delivery describes them: it updates their contact as a
+    /// message of theirs does. A business's change from the WhatsApp Business app names only
+    /// the customer's BSUID, one sent through Parley nothing.
+    pub profile: CustomerProfile,
 }
 
 /// A changed message's kind and content.

@@ -198,7 +198,7 @@ pub async fn react_to_message(
         by: Side::Business,
         timestamp_ms: now_ms(),
         now: Amended::Reacted { emoji },
-        contact_name: None,
+        profile: Default::default(),
     };
     let key = ConversationKey {
         business_id: auth.business_id.clone(),

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use parley_actors::conversation::{
-    Amended, Amendment, ConversationKey, InboundMessage, Side, StatusUpdate,
+    Amended, Amendment, ConversationKey, CustomerProfile, InboundMessage, Side, StatusUpdate,
 };
 use sha2::{Digest, Sha256};
 
@@ -75,14 +75,20 @@ impl Batch {
     /// BSUID) is logged and skipped; the rest of the batch is kept.
     pub fn add_messages(&mut self, business_id: &str, value: MessagesValue) {
         for message in value.messages {
-            let Some((sighting, profile)) = message.sender(&value.contacts) else {
+            let Some((sighting, contact)) = message.sender(&value.contacts) else {
                 tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message whose sender is neither a phone number nor a BSUID skipped");
                 continue;
             };
             let key = conversation(business_id, sighting.key());
-            let contact_name =
-                profile.and_then(|p| visible::provider_name(p.profile.name.as_deref()?));
-            let by = (Side::Customer, contact_name.clone());
+            // The same for a message and a change: either updates the contact the same way.
+            let profile = CustomerProfile {
+                name: contact.and_then(|c| visible::provider_name(c.profile.name.as_deref()?)),
+                user_id: (sighting.new_user_id.as_ref())
+                    .or(sighting.user_id.as_ref())
+                    .map(|id| id.to_string()),
+                username: contact.and_then(|c| c.profile.username.clone()),
+            };
+            let by = (Side::Customer, &profile);
             let Some((key, sighting)) = self.unless_change(key, sighting, &message, by) else {
                 continue;
             };
@@ -95,11 +101,7 @@ impl Batch {
                 timestamp_ms: milliseconds(message.timestamp),
                 kind,
                 content,
-                contact_name,
-                user_id: (sighting.new_user_id.as_ref())
-                    .or(sighting.user_id.as_ref())
-                    .map(|id| id.to_string()),
-                username: profile.and_then(|p| p.profile.username.clone()),
+                profile,
             };
             self.messages.push(Arrival {
                 key,
@@ -147,9 +149,13 @@ impl Batch {
                 continue;
             };
             let key = conversation(business_id, sighting.key());
-            let Some((key, sighting)) =
-                self.unless_change(key, sighting, &echo.message, (Side::Business, None))
-            else {
+            // No profile of the customer comes with an echo: only the BSUID it was sent to.
+            let profile = CustomerProfile {
+                user_id: sighting.user_id.as_ref().map(|id| id.to_string()),
+                ..CustomerProfile::default()
+            };
+            let by = (Side::Business, &profile);
+            let Some((key, sighting)) = self.unless_change(key, sighting, &echo.message, by) else {
                 continue;
             };
             let (kind, content) = echo.message.stored();
@@ -158,9 +164,7 @@ impl Batch {
                 timestamp_ms: milliseconds(echo.message.timestamp),
                 kind,
                 content,
-                contact_name: None,
-                user_id: sighting.user_id.as_ref().map(|id| id.to_string()),
-                username: None,
+                profile,
             });
             self.echoes.push(Named {
                 key,
@@ -171,14 +175,14 @@ impl Batch {
     }
 
     /// Queues `message` as a side's change of an earlier message when it is one (an edit, a
-    /// deletion, a reaction), with the profile name its delivery gives that side; otherwise
-    /// hands its conversation and customer back.
+    /// deletion, a reaction), with what its delivery says of the customer; otherwise hands its
+    /// conversation and customer back.
     fn unless_change(
         &mut self,
         key: ConversationKey,
         sighting: Sighting,
         message: &Message,
-        by: (Side, Option<String>),
+        by: (Side, &CustomerProfile),
     ) -> Option<(ConversationKey, Sighting)> {
         let Some(change) = amendment(&key, message, by) else {
             return Some((key, sighting));
@@ -321,12 +325,12 @@ fn conversation(business_id: &str, key: &str) -> ConversationKey {
     }
 }
 
-/// `by`'s edit, deletion or reaction of the message it names (with their profile name), or
-/// `None` for a message of its own.
+/// `by`'s edit, deletion or reaction of the message it names (with what its delivery says of the
+/// customer), or `None` for a message of its own.
 fn amendment(
     key: &ConversationKey,
     message: &Message,
-    (by, contact_name): (Side, Option<String>),
+    (by, profile): (Side, &CustomerProfile),
 ) -> Option<Amendment> {
     let original_id = message.amends()?.to_string();
     let (kind, content) = message.stored();
@@ -343,7 +347,7 @@ fn amendment(
         by,
         timestamp_ms: milliseconds(message.timestamp),
         now,
-        contact_name,
+        profile: profile.clone(),
     })
 }
 

@@ -13,11 +13,12 @@ use serde_json::Value;
 use sqlx::AnyConnection;
 
 use super::Store;
-use super::contacts::{phone_number_id, rename_by_profile};
+use super::contacts::phone_number_id;
 use super::early_amendments::{decode, keep_early};
 use super::error::StoreResult;
 use super::events::{Draft, append_events};
 use super::messages::{MessageJson, MessageRow, message_columns, preview};
+use super::profiles::update_by_profile;
 use super::reactions::react;
 use super::search_index::reindex_message;
 
@@ -33,19 +34,19 @@ struct MessageUpdated<'a> {
     message: MessageJson<'a>,
 }
 
-/// Applies a customer's change, or a business's, and answers its events: the profile name it
-/// came with renames the customer's contact as their messages do (even on a redelivery), then
-/// the message changes (`change_message`).
+/// Applies a customer's change, or a business's, and answers its events: what its delivery says
+/// of the customer (profile name, BSUID, username) updates their known contact as their messages
+/// do (even on a redelivery, and at once for a change kept until its message comes), then the
+/// message changes (`change_message`).
 pub(super) async fn apply_amendment(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     amendment: &Amendment,
     pnid: &str,
 ) -> Result<Vec<Draft>, sqlx::Error> {
-    let mut drafts = Vec::new();
-    if let Some(name) = &amendment.contact_name {
-        drafts.extend(rename_by_profile(conn, key, name, pnid).await?);
-    }
+    let mut drafts: Vec<Draft> = (update_by_profile(conn, key, &amendment.profile, pnid).await?)
+        .into_iter()
+        .collect();
     drafts.extend(change_message(conn, key, amendment, pnid).await?);
     Ok(drafts)
 }

@@ -69,10 +69,11 @@ pub(super) fn new_contact_draft(
     contact_draft(&data)
 }
 
-/// A known contact's new name, from an agent's edit, an import or the WhatsApp Business app's
-/// address book: `new_contact` marked `renamed`, which a list applies to the conversation when
-/// it holds it and adds no row for (an import renames many conversations at once).
-fn renamed_contact_draft(pnid: &str, phone: &str, name: &str, ids: ContactIds) -> Draft {
+/// A known contact's new name or ids, from an agent's edit, an import, the WhatsApp Business
+/// app's address book or a customer's delivery that is no message (`profiles`): `new_contact`
+/// marked `renamed`, which a list applies to the conversation when it holds it and adds no row
+/// for (an import renames many conversations at once).
+pub(super) fn renamed_contact_draft(pnid: &str, phone: &str, name: &str, ids: ContactIds) -> Draft {
     let mut data = json!(Customer::new(pnid, phone, name, ids.0, ids.1));
     data["renamed"] = json!(true);
     contact_draft(&data)
@@ -168,33 +169,6 @@ pub(super) async fn ensure_contact(
         }
         (Some((old,)), _) => Ok((old, Ensured::Kept)),
     }
-}
-
-/// Renames a known contact to the profile name a delivery of the customer's gives, when it is
-/// another one, and answers its `new_contact` marked `renamed` (nothing for an unknown contact,
-/// or the same name).
-pub(super) async fn rename_by_profile(
-    conn: &mut AnyConnection,
-    key: &ConversationKey,
-    name: &str,
-    pnid: &str,
-) -> Result<Option<Draft>, sqlx::Error> {
-    let renamed: Option<(Option<String>, Option<String>)> = sqlx::query_as(
-        "UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3 AND name <> $4 \
-         RETURNING user_id, username",
-    )
-    .bind(name)
-    .bind(&key.business_id)
-    .bind(&key.phone)
-    .bind(name)
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some((user_id, username)) = renamed else {
-        return Ok(None);
-    };
-    index_contacts(conn, &key.business_id, &[&key.phone]).await?;
-    let ids = (user_id.as_deref(), username.as_deref());
-    Ok(Some(renamed_contact_draft(pnid, &key.phone, name, ids)))
 }
 
 /// What a contact import changed.

@@ -72,8 +72,8 @@ pub(super) fn decode(kept: Value) -> Option<Amendment> {
         },
         timestamp_ms: kept["timestamp_ms"].as_i64()?,
         now: amended,
-        // The name renamed the contact when the change came.
-        contact_name: None,
+        // The profile updated the contact when the change came.
+        profile: Default::default(),
     })
 }
 
@@ -112,7 +112,7 @@ mod tests {
                 by,
                 timestamp_ms: 1_763_700_000_000,
                 now,
-                contact_name: None,
+                profile: Default::default(),
             };
             let back = decode(encode(&amendment)).expect("decoded");
             assert_eq!(format!("{back:?}"), format!("{amendment:?}"));

@@ -9,12 +9,15 @@ use sqlx::AnyConnection;
 use super::contacts::{Ensured, ensure_contact};
 use super::events::Draft;
 use super::messages::{MessageRow, insert_messages, message_drafts, next_time, record_last_sent};
+use super::profiles::update_by_profile;
 use super::receipts::take_early_status;
 
 /// The sender the inbox shows for a message sent from the WhatsApp Business app.
 const ECHO_SENDER: &str = "WhatsApp app";
 
-/// Stores an echo unless its id is known (a redelivery) and answers its events.
+/// Stores an echo unless its id is known (a redelivery) and answers its events. The BSUID it was
+/// sent to is kept with the customer's contact as a message of theirs would keep it (even on a
+/// redelivery).
 pub(super) async fn insert_echo(
     conn: &mut AnyConnection,
     key: &ConversationKey,
@@ -23,6 +26,9 @@ pub(super) async fn insert_echo(
 ) -> Result<Vec<Draft>, sqlx::Error> {
     let (name, ensured) = ensure_contact(conn, key, None).await?;
     let created = ensured == Ensured::Created;
+    let updated = update_by_profile(conn, key, &echo.profile, pnid).await?;
+    // A new contact is announced once, with its ids, by `message_drafts`.
+    let mut drafts: Vec<Draft> = updated.into_iter().filter(|_| !created).collect();
     let sent_at = next_time(conn, key, echo.timestamp_ms).await?;
     // A receipt may have come before the echo: it starts where the furthest one left it.
     let (status, error) = take_early_status(conn, &key.business_id, &echo.provider_id).await?;
@@ -45,9 +51,10 @@ pub(super) async fn insert_echo(
     };
     let inserted = insert_messages(conn, &key.business_id, &[&row]).await?;
     if inserted.is_empty() {
-        return Ok(Vec::new());
+        return Ok(drafts);
     }
     record_last_sent(conn, key, sent_at, &content).await?;
-    let created = created.then_some((None, None));
-    Ok(message_drafts(pnid, &key.phone, &name, created, &row))
+    let created = created.then_some((echo.profile.user_id.as_deref(), None));
+    drafts.extend(message_drafts(pnid, &key.phone, &name, created, &row));
+    Ok(drafts)
 }

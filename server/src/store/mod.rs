@@ -8,6 +8,8 @@
 //! - `events`: the numbered event log, its replay on resume, and pruning
 //! - `contacts`: the conversation list; adding, editing, importing and deleting contacts
 //! - `customers`: which customer an inbound message is from; linking a phone and a BSUID
+//! - `profiles`: the one rule by which a customer's deliveries update their contact's name and
+//!   ids
 //! - `unread`: unread totals and marking a conversation read
 //! - `messages`: stored messages, their events, and a conversation's history
 //! - `receipts`: status changes of our messages, and receipts that beat their message
@@ -45,8 +47,9 @@
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
 //! `amend` (which uses `reactions`) and `echoes`; they use `messages`, `contacts`, `unread` and
-//! `receipts`, which use `events`; `messages`, `amend`, `contacts`, `customers` and `outgoing`
-//! keep `search_index` in step.
+//! `receipts`, which use `events`; `ingest`, `amend` and `echoes` update contacts through
+//! `profiles`, which uses `contacts`; `messages`, `amend`, `contacts`, `customers`, `profiles`
+//! and `outgoing` keep `search_index` in step.
 
 mod amend;
 mod businesses;
@@ -73,6 +76,7 @@ mod messages;
 mod outbox;
 mod outgoing;
 mod params;
+mod profiles;
 mod push;
 mod quotes;
 mod reactions;

@@ -204,9 +204,10 @@ fn inbound_text(
         timestamp_ms: 1_763_700_000_000,
         kind: "text".into(),
         content: json!({"text": id}),
-        contact_name: name.map(String::from),
-        user_id: None,
-        username: None,
+        profile: parley_actors::conversation::CustomerProfile {
+            name: name.map(String::from),
+            ..Default::default()
+        },
     })
 }
 

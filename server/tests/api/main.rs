@@ -9,6 +9,7 @@ mod bombs;
 mod bulk_variables;
 mod canned_media;
 mod canned_replies;
+mod change_profiles;
 mod cluster;
 mod collation;
 mod contact_file_formats;

@@ -11,13 +11,12 @@ use sqlx::Connection as _;
 
 use super::Write;
 use super::contacts::{Activity, index_changed_contacts, record_activity, save_contacts};
-use super::threads::{
-    OwnedIds, Shown, Thread, free_time, known_threads, read_stored_seconds, thread_ids,
-};
+use super::threads::{Shown, Thread, free_time, known_threads, read_stored_seconds};
 use crate::store::amend::apply_amendment;
 use crate::store::echoes::insert_echo;
 use crate::store::events::{Draft, append_events};
 use crate::store::messages::{MessageRow, insert_messages, message_drafts, preview};
+use crate::store::profiles::ContactProfile;
 use crate::store::quotes::{add_quote, quote_earlier};
 use crate::store::receipts::apply_status;
 use crate::store::unread::{add_unread, number_and_unread};
@@ -84,7 +83,12 @@ impl Store {
 
 /// A new message of the batch: its item, row, its contact's ids when it is the contact's first
 /// message, and content.
-type NewRow<'a> = (usize, MessageRow, Option<OwnedIds>, &'a serde_json::Value);
+type NewRow<'a> = (
+    usize,
+    MessageRow,
+    Option<ContactProfile>,
+    &'a serde_json::Value,
+);
 
 /// Writes one business's inbound messages (in order) and answers the events of each new one, by
 /// item index. Each message behaves as if written alone: a new contact's first message announces
@@ -108,28 +112,15 @@ async fn insert_inbound(
     let mut rows: Vec<NewRow> = Vec::with_capacity(messages.len());
     let mut seen: HashSet<&str> = HashSet::new();
     for &(i, key, message) in messages {
-        let name = message.contact_name.as_deref().unwrap_or_default();
         let first = !threads.contains_key(&key.phone);
         let thread = threads.entry(key.phone.clone()).or_insert_with(|| Thread {
-            name: name.to_string(),
-            user_id: message.user_id.clone(),
-            username: message.username.clone(),
+            contact: ContactProfile::new(&message.profile),
             created: true,
             renamed: false,
             ..Thread::default()
         });
-        if !name.is_empty() && name != thread.name {
-            thread.name = name.to_string();
+        if thread.contact.take(&message.profile) {
             thread.renamed = !thread.created;
-        }
-        for (known, sent) in [
-            (&mut thread.user_id, &message.user_id),
-            (&mut thread.username, &message.username),
-        ] {
-            if sent.is_some() && sent != known {
-                known.clone_from(sent);
-                thread.renamed = !thread.created;
-            }
         }
         if !seen.insert(message.provider_id.as_str()) {
             continue; // The same message twice in one batch: the second is a redelivery.
@@ -149,7 +140,7 @@ async fn insert_inbound(
             content: content.to_string(),
             status: "received".into(),
             is_read: i64::from(message.is_notice()),
-            sender_name: thread.name.clone(),
+            sender_name: thread.contact.name.clone(),
             sent_at,
             error: None,
             edited_at: None,
@@ -159,7 +150,7 @@ async fn insert_inbound(
         rows.push((
             i,
             row,
-            first.then_some(thread_ids(thread)),
+            first.then(|| thread.contact.clone()),
             &message.content,
         ));
     }
@@ -209,9 +200,7 @@ async fn insert_inbound(
                 .get_mut(&row.phone)
                 .map_or(&mut shown, |t| &mut t.shown);
             shown.offer(row.sent_at, text.or(caption));
-            let created = first
-                .as_ref()
-                .map(|(id, name)| (id.as_deref(), name.as_deref()));
+            let created = first.as_ref().map(ContactProfile::ids);
             let mut drafts = message_drafts(pnid, &row.phone, &row.sender_name, created, &row);
             drafts.push(Draft {
                 channels: vec![NOTIFICATIONS.into()],

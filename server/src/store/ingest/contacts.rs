@@ -7,6 +7,7 @@ use sqlx::AssertSqlSafe;
 
 use super::threads::Thread;
 use crate::store::labels::relist_labels;
+use crate::store::profiles::save_profile;
 use crate::store::search_index::index_contacts;
 use crate::store::{Params, now_ms, rows_per_statement};
 
@@ -42,25 +43,15 @@ pub(super) async fn save_contacts(
             insert = insert
                 .bind(business)
                 .bind(*phone)
-                .bind(&thread.name)
-                .bind(&thread.user_id)
-                .bind(&thread.username)
+                .bind(&thread.contact.name)
+                .bind(&thread.contact.user_id)
+                .bind(&thread.contact.username)
                 .bind(now);
         }
         insert.execute(&mut *conn).await?;
     }
     for (phone, thread) in threads.iter().filter(|(_, t)| t.renamed) {
-        sqlx::query(
-            "UPDATE contacts SET name = $1, user_id = $2, username = $3 \
-             WHERE business_id = $4 AND phone = $5",
-        )
-        .bind(&thread.name)
-        .bind(&thread.user_id)
-        .bind(&thread.username)
-        .bind(business)
-        .bind(phone)
-        .execute(&mut *conn)
-        .await?;
+        save_profile(conn, business, phone, &thread.contact).await?;
     }
     Ok(())
 }

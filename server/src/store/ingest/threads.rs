@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use parley_actors::conversation::{ConversationKey, InboundMessage};
 use sqlx::{AssertSqlSafe, FromRow};
 
+use crate::store::profiles::ContactProfile;
 use crate::store::{Params, key_list};
 
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
@@ -15,9 +16,7 @@ use crate::store::{Params, key_list};
 /// and what the list shows of it.
 #[derive(Default)]
 pub(super) struct Thread {
-    pub(super) name: String,
-    pub(super) user_id: Option<String>,
-    pub(super) username: Option<String>,
+    pub(super) contact: ContactProfile,
     pub(super) created: bool,
     pub(super) renamed: bool,
     /// It carries a label, whose list time follows its own (a new contact carries none).
@@ -46,13 +45,6 @@ impl Shown {
             self.preview = preview;
         }
     }
-}
-
-/// A new contact's BSUID and username.
-pub(super) type OwnedIds = (Option<String>, Option<String>);
-
-pub(super) fn thread_ids(thread: &Thread) -> OwnedIds {
-    (thread.user_id.clone(), thread.username.clone())
 }
 
 /// The time for a new message of `phone` that wants `wanted` (the provider's): that time,
@@ -255,9 +247,11 @@ pub(super) async fn known_threads(
             seconds.insert(second, read);
         }
         let thread = Thread {
-            name: known.name,
-            user_id: known.user_id,
-            username: known.username,
+            contact: ContactProfile {
+                name: known.name,
+                user_id: known.user_id,
+                username: known.username,
+            },
             created: false,
             renamed: false,
             labelled: known.labels > 0,

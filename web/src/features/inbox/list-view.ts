@@ -54,8 +54,15 @@ export function withLabelDefinitions(row: Conversation, labels: Label[]): Conver
 
 /**
  * The row with its customer's new name from a `new_contact` marked `renamed` (an agent's edit, an
- * import or the app's address book). The rows of other customers are unchanged.
+ * import, the app's address book, or a delivery's profile), and the BSUID and username it names
+ * (one it leaves out is kept). The rows of other customers are unchanged.
  */
-export function withRename(row: Conversation, contact: CustomerIdentity & Pick<Conversation, 'name'>): Conversation {
-  return customerKey(row) === customerKey(contact) ? { ...row, name: contact.name ?? row.name } : row;
+export function withRename(row: Conversation, contact: CustomerIdentity & Pick<Conversation, 'name' | 'username'>): Conversation {
+  if (customerKey(row) !== customerKey(contact)) return row;
+  return {
+    ...row,
+    name: contact.name ?? row.name,
+    user_id: contact.user_id ?? row.user_id,
+    username: contact.username ?? row.username,
+  };
 }

@@ -130,6 +130,13 @@ describe('live chat list updates', () => {
     expect(elsewhere.items).toEqual(next.items);
   });
 
+  it('takes the BSUID and username a renamed new_contact names', () => {
+    const data = { phone_number: '16505551234', user_id: 'US.134', username: '@sheena', name: 'Sheena', conversation_id: 'pn_16505551234', renamed: true };
+    const next = applyListEvent(state([row('1'), row('16505551234')]), { event: 'new_contact', data }, ALL);
+    expect(next.items[1]).toMatchObject({ name: 'Sheena', user_id: 'US.134', username: '@sheena' });
+    expect(next.items[0]).toEqual(row('1'));
+  });
+
   it('merges the row of a previous key into the customer’s new one', () => {
     const vip = { id: 'l1', name: 'VIP', color: '#0E8A16' };
     const refund = { id: 'l2', name: 'Refund', color: '#D93F0B' };

@@ -1,7 +1,7 @@
-//! A customer's reaction, edit or deletion updates their known contact as a message of theirs
-//! does: the profile name, the BSUID (`contacts[].user_id`) and the username
-//! (`contacts[].profile.username`) it comes with, announced with `new_contact` marked `renamed`,
-//! even when it comes before the message it changes. An echo of the business's, which carries
+//! A customer's message, reaction, edit or deletion updates their known contact alike: the
+//! profile name, the BSUID (`contacts[].user_id`) and the username (`contacts[].profile.username`)
+//! it comes with, announced with `new_contact` marked `renamed`, a change's even when it comes
+//! before the message it changes. An echo of the business's, which carries
 //! no profile of the customer, keeps the BSUID it was sent to (`to_user_id`). Payloads follow
 //! Meta's "Business-scoped user IDs" guide.
 
@@ -243,3 +243,50 @@ both_backends!(
         assert_eq!(stored[0]["content"]["reactions"], json!({"business": "👍"}));
     }
 );
+
+both_backends!(
+    a_message_that_changes_a_known_contacts_ids_announces_them_once_before_it,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("message_ids").await;
+        let pnid = biz.phone_number_id.clone();
+        let hello = text(PHONE, "wamid.a1", "Hi");
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sheena", vec![hello])).await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+
+        // Two messages with a username the contact did not have: one announcement, first.
+        let two = ["wamid.a2", "wamid.a3"].map(|id| text(PHONE, id, "Still there?"));
+        let body = described(&pnid, "Sheena", "@sheena", two.to_vec());
+        deliver(&app, &biz, &body).await;
+        let events = until_notifications(&mut ws, 2).await;
+        assert_eq!(events[0]["event"], "new_contact", "{events:?}");
+        let announced = &events[0]["data"];
+        assert_eq!(announced["renamed"], true, "{announced}");
+        assert_eq!(ids(announced), (&json!(BSUID), &json!("@sheena")));
+        let contacts = events.iter().filter(|e| e["event"] == "new_contact");
+        assert_eq!(contacts.count(), 1, "{events:?}");
+
+        // The same ids again: nothing to announce.
+        let again = text(PHONE, "wamid.a4", "Hello?");
+        let body = described(&pnid, "Sheena", "@sheena", vec![again]);
+        deliver(&app, &biz, &body).await;
+        let events = until_notifications(&mut ws, 1).await;
+        assert!(
+            events.iter().all(|e| e["event"] != "new_contact"),
+            "{events:?}"
+        );
+    }
+);
+
+/// The frames on the socket up to its `count`th `notification`.
+async fn until_notifications(ws: &mut WsClient, count: usize) -> Vec<Value> {
+    let mut frames = Vec::new();
+    let mut seen = 0;
+    while seen < count {
+        let frame = ws.next_frame().await;
+        seen += usize::from(frame["event"] == "notification");
+        frames.push(frame);
+    }
+    frames
+}

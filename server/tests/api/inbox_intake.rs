@@ -284,7 +284,8 @@ both_backends!(
         let writes = [
             (ANN, inbound_text("wamid.a1", Some("Ann"))),
             (BEA, inbound_text("wamid.b1", Some("Bea"))),
-            // A redelivery that carries a newer profile name: the name is kept, nothing else.
+            // A redelivery that carries a newer profile name: the name is kept, nothing else, and
+            // announced before Ann's next message.
             (ANN, inbound_text("wamid.a0", Some("Annie"))),
             (BEA, inbound_text("wamid.b2", None)),
             (ANN, inbound_text("wamid.a2", None)),
@@ -302,7 +303,16 @@ both_backends!(
         let published = bus.take();
         let names: Vec<&str> = published.iter().map(|e| e.name.as_str()).collect();
         let message = ["new_message", "notification"];
-        let expected = [&message[..], &["new_contact"], &message, &message, &message].concat();
+        let contact = ["new_contact"];
+        let expected = [
+            &message[..],
+            &contact,
+            &message,
+            &message,
+            &contact,
+            &message,
+        ]
+        .concat();
         assert_eq!(names, expected);
         assert!(published.windows(2).all(|w| w[0].seq + 1 == w[1].seq));
         let data = |name: &str| -> Vec<Value> {

@@ -13,6 +13,7 @@ use super::Write;
 use super::contacts::{Activity, index_changed_contacts, record_activity, save_contacts};
 use super::threads::{Shown, Thread, free_time, known_threads, read_stored_seconds};
 use crate::store::amend::apply_amendment;
+use crate::store::contacts::renamed_contact_draft;
 use crate::store::echoes::insert_echo;
 use crate::store::events::{Draft, append_events};
 use crate::store::messages::{MessageRow, insert_messages, message_drafts, preview};
@@ -92,7 +93,8 @@ type NewRow<'a> = (
 
 /// Writes one business's inbound messages (in order) and answers the events of each new one, by
 /// item index. Each message behaves as if written alone: a new contact's first message announces
-/// it, a newer profile name, BSUID or username updates the contact (even on a redelivery), each
+/// it, a newer profile name, BSUID or username updates the contact (even on a redelivery) and
+/// is announced with `new_contact` marked `renamed` before its next new message, each
 /// message keeps the provider's time (moved only where another message of its conversation has
 /// that exact time, to follow the latest of that second), and each notification carries the
 /// unread counts as they were right after its message (`total_unread` is the business's before
@@ -116,11 +118,10 @@ async fn insert_inbound(
         let thread = threads.entry(key.phone.clone()).or_insert_with(|| Thread {
             contact: ContactProfile::new(&message.profile),
             created: true,
-            renamed: false,
             ..Thread::default()
         });
-        if thread.contact.take(&message.profile) {
-            thread.renamed = !thread.created;
+        if thread.contact.take(&message.profile) && !thread.created {
+            thread.renamed.get_or_insert(i);
         }
         if !seen.insert(message.provider_id.as_str()) {
             continue; // The same message twice in one batch: the second is a redelivery.
@@ -184,9 +185,25 @@ async fn insert_inbound(
     let mut total = total_unread;
     let added: i64 = activity.values().map(|a| a.added).sum();
     add_unread(conn, business, added).await?;
+    // A known contact whose name or ids changed is announced once, before its first new message
+    // from the change on (a redelivery that changed them announces nothing of its own).
+    let mut announced: HashSet<String> = HashSet::new();
     Ok(rows
         .into_iter()
         .map(|(i, row, first, content)| {
+            let mut drafts = Vec::new();
+            if let Some(thread) = threads.get(&row.phone)
+                && thread.renamed.is_some_and(|from| from <= i)
+                && announced.insert(row.phone.clone())
+            {
+                let contact = &thread.contact;
+                drafts.push(renamed_contact_draft(
+                    pnid,
+                    &row.phone,
+                    &contact.name,
+                    contact.ids(),
+                ));
+            }
             let counted = 1 - row.is_read;
             total += counted;
             let unread_count = unread.get_mut(&row.phone).map_or(counted, |count| {
@@ -201,7 +218,13 @@ async fn insert_inbound(
                 .map_or(&mut shown, |t| &mut t.shown);
             shown.offer(row.sent_at, text.or(caption));
             let created = first.as_ref().map(ContactProfile::ids);
-            let mut drafts = message_drafts(pnid, &row.phone, &row.sender_name, created, &row);
+            drafts.extend(message_drafts(
+                pnid,
+                &row.phone,
+                &row.sender_name,
+                created,
+                &row,
+            ));
             drafts.push(Draft {
                 channels: vec![NOTIFICATIONS.into()],
                 name: NOTIFICATION,

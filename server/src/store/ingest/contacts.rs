@@ -50,7 +50,7 @@ pub(super) async fn save_contacts(
         }
         insert.execute(&mut *conn).await?;
     }
-    for (phone, thread) in threads.iter().filter(|(_, t)| t.renamed) {
+    for (phone, thread) in threads.iter().filter(|(_, t)| t.renamed.is_some()) {
         save_profile(conn, business, phone, &thread.contact).await?;
     }
     Ok(())
@@ -65,7 +65,7 @@ pub(super) async fn index_changed_contacts(
 ) -> Result<(), sqlx::Error> {
     let changed: Vec<&str> = threads
         .iter()
-        .filter(|(_, t)| t.created || t.renamed)
+        .filter(|(_, t)| t.created || t.renamed.is_some())
         .map(|(phone, _)| phone.as_str())
         .collect();
     index_contacts(conn, business, &changed).await

@@ -18,7 +18,8 @@ use crate::store::{Params, key_list};
 pub(super) struct Thread {
     pub(super) contact: ContactProfile,
     pub(super) created: bool,
-    pub(super) renamed: bool,
+    /// For a known contact whose name or ids the batch changes: the item that changed them first.
+    pub(super) renamed: Option<usize>,
     /// It carries a label, whose list time follows its own (a new contact carries none).
     pub(super) labelled: bool,
     /// Its latest message's time before the batch: a later time cannot be stored already.
@@ -253,7 +254,7 @@ pub(super) async fn known_threads(
                 username: known.username,
             },
             created: false,
-            renamed: false,
+            renamed: None,
             labelled: known.labels > 0,
             stored_latest,
             seconds,

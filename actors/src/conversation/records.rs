@@ -117,6 +117,8 @@ pub struct StatusUpdate {
     pub timestamp_ms: i64,
     /// The provider's first error, for `failed`.
     pub error: Option<Value>,
+    /// What the receipt says of its customer: their BSUID and username (never a name).
+    pub customer: CustomerProfile,
 }
 
 /// A message an agent (or an automated reply) sends.

@@ -27,7 +27,7 @@ pub mod state_sync;
 mod tests;
 
 pub use envelope::{
-    Change, EchoesValue, Envelope, EnvelopeError, MessagesValue, StateSyncValue, Status,
+    Change, Contact, EchoesValue, Envelope, EnvelopeError, MessagesValue, StateSyncValue, Status,
     TemplateStatusUpdate, UserIdUpdateValue,
 };
 pub use message::{Interactive, Kind, Message};

@@ -11,7 +11,7 @@ use parley_actors::conversation::{
 use sha2::{Digest, Sha256};
 
 use crate::cloud::{
-    EchoesValue, Kind, Message, MessagesValue, StateSyncValue, TemplateStatusUpdate,
+    Contact, EchoesValue, Kind, Message, MessagesValue, StateSyncValue, TemplateStatusUpdate,
     UserIdUpdateValue,
 };
 use crate::customer::{CustomerKey, Sighting};
@@ -119,11 +119,28 @@ impl Batch {
                 tracing::warn!("webhook status without id, status or recipient skipped");
                 continue;
             };
+            // The customer as the receipt names them: its BSUID, and the username of the
+            // `contacts` entry that names the same customer (delivered and read receipts).
+            let user_id = (status.recipient_user_id.as_deref())
+                .and_then(CustomerKey::from_user_id)
+                .map(CustomerKey::into_string);
+            let named = |c: &&Contact| {
+                let phone = c.wa_id.as_deref().and_then(CustomerKey::from_phone);
+                (phone.is_some() && phone.as_ref() == Some(&recipient))
+                    || (user_id.is_some() && c.user_id == user_id)
+            };
+            let username =
+                (value.contacts.iter().find(named)).and_then(|c| c.profile.username.clone());
             let update = StatusUpdate {
                 message_id: id,
                 status: state,
                 timestamp_ms: milliseconds(status.timestamp),
                 error: status.errors.into_iter().next(),
+                customer: CustomerProfile {
+                    name: None,
+                    user_id,
+                    username,
+                },
             };
             let key = conversation(business_id, recipient.as_str());
             self.statuses.push((key, update));

@@ -171,6 +171,21 @@ pub(super) async fn ensure_contact(
     }
 }
 
+/// Whether the business has a contact under `key`.
+pub(super) async fn has_contact(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    key: &str,
+) -> Result<bool, sqlx::Error> {
+    let row: Option<(String,)> =
+        sqlx::query_as("SELECT phone FROM contacts WHERE business_id = $1 AND phone = $2")
+            .bind(business_id)
+            .bind(key)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(row.is_some())
+}
+
 /// What a contact import changed.
 #[derive(Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct ImportCounts {

@@ -7,7 +7,7 @@ use parley_actors::events::Event;
 use sqlx::AnyConnection;
 
 use super::Store;
-use super::contacts::{move_history, new_contact_draft, phone_number_id};
+use super::contacts::{has_contact, move_history, new_contact_draft, phone_number_id};
 use super::error::StoreResult;
 use super::events::append_events;
 use super::labels::relist_labels;
@@ -125,20 +125,6 @@ async fn resolve(
         }
         (None, None) => (String::new(), None),
     })
-}
-
-async fn has_contact(
-    conn: &mut AnyConnection,
-    business_id: &str,
-    key: &str,
-) -> Result<bool, sqlx::Error> {
-    let row: Option<(String,)> =
-        sqlx::query_as("SELECT phone FROM contacts WHERE business_id = $1 AND phone = $2")
-            .bind(business_id)
-            .bind(key)
-            .fetch_optional(&mut *conn)
-            .await?;
-    Ok(row.is_some())
 }
 
 /// The phone key of the customer whose contact keeps this BSUID, if any.

@@ -47,8 +47,8 @@
 //!
 //! Imports between them go one way: `conversations` uses `ingest` and `outgoing`; `ingest` uses
 //! `amend` (which uses `reactions`) and `echoes`; they use `messages`, `contacts`, `unread` and
-//! `receipts`, which use `events`; `ingest`, `amend` and `echoes` update contacts through
-//! `profiles`, which uses `contacts`; `messages`, `amend`, `contacts`, `customers`, `profiles`
+//! `receipts`, which use `events`; `ingest`, `amend`, `echoes` and `receipts` update contacts
+//! through `profiles`, which uses `contacts`; `messages`, `amend`, `contacts`, `customers`, `profiles`
 //! and `outgoing` keep `search_index` in step.
 
 mod amend;

@@ -1,5 +1,6 @@
 //! A contact as the customer's deliveries describe them: the one rule by which a message, a
-//! reaction, an edit, a deletion or an echo updates a known contact's name, BSUID and username.
+//! reaction, an edit, a deletion, an echo or a receipt updates a known contact's name, BSUID and
+//! username.
 
 use parley_actors::conversation::{ConversationKey, CustomerProfile};
 use sqlx::AnyConnection;
@@ -101,11 +102,22 @@ pub(super) async fn update_by_profile(
     let Some((name, user_id, username)) = stored else {
         return Ok(None);
     };
-    let mut contact = ContactProfile {
+    let contact = ContactProfile {
         name,
         user_id,
         username,
     };
+    take_profile(conn, key, contact, profile, pnid).await
+}
+
+/// Updates the known contact `contact` (as read) by `profile` as `update_by_profile` does.
+pub(super) async fn take_profile(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    mut contact: ContactProfile,
+    profile: &CustomerProfile,
+    pnid: &str,
+) -> Result<Option<Draft>, sqlx::Error> {
     if !contact.take(profile) {
         return Ok(None);
     }

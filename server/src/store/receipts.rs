@@ -1,15 +1,18 @@
 //! Receipts: a message's status only ever moves forward, a receipt that beats its message waits
-//! for it, and a status change logs its events (with the billing alert for a payment failure).
+//! for it, a status change logs its events (with the billing alert for a payment failure), and
+//! the BSUID and username a receipt names are kept with the customer's contact.
 
-use parley_actors::conversation::{ConversationKey, StatusUpdate};
+use parley_actors::conversation::{ConversationKey, CustomerProfile, StatusUpdate};
 use parley_actors::events::{
     MESSAGE_STATUS_UPDATE, NOTIFICATIONS, SYSTEM_NOTIFICATION, conversation_channel, event_data,
 };
 use serde_json::{Value, json};
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, FromRow};
 
+use super::contacts::has_contact;
 use super::events::Draft;
 use super::now_ms;
+use super::profiles::{ContactProfile, take_profile};
 
 /// The provider's code for a billing problem: agents are told to check their payment method.
 pub const PAYMENT_ERROR_CODE: i64 = 131042;
@@ -72,24 +75,38 @@ pub(super) fn status_drafts(
 
 /// Applies a receipt inside the caller's transaction (the group-commit writer's): moves an
 /// outgoing message's status forward only (a later `delivered` or `read` clears a `failed`
-/// one's error), keeps a receipt for a message not recorded yet, and answers
-/// the events to log (none when nothing changed).
+/// one's error), keeps a receipt for a message not recorded yet, keeps the BSUID and username it
+/// names with the conversation's contact (`learn_ids`), and answers the events to log (none when
+/// nothing changed).
 pub(super) async fn apply_status(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     update: &StatusUpdate,
     pnid: &str,
 ) -> Result<Vec<Draft>, sqlx::Error> {
-    let current: Option<(String, String, String, Option<String>)> = sqlx::query_as(
-        "SELECT status, phone, direction, error FROM messages \
-         WHERE business_id = $1 AND message_id = $2",
+    // With its contact as stored, so a receipt that names the customer's BSUID or username
+    // costs no read of its own.
+    let current: Option<Receipted> = sqlx::query_as(
+        "SELECT m.status, m.phone, m.direction, m.error, c.name, c.user_id, c.username \
+         FROM messages m LEFT JOIN contacts c \
+         ON c.business_id = m.business_id AND c.phone = m.phone \
+         WHERE m.business_id = $1 AND m.message_id = $2",
     )
     .bind(&key.business_id)
     .bind(&update.message_id)
     .fetch_optional(&mut *conn)
     .await?;
     let error = update.error.as_ref().map(Value::to_string);
-    let Some((status, phone, direction, known_error)) = current else {
+    let Some(Receipted {
+        status,
+        phone,
+        direction,
+        error: known_error,
+        name,
+        user_id,
+        username,
+    }) = current
+    else {
         // The receipt beat its message here: keep it until the message is recorded.
         sqlx::query(
             "INSERT INTO early_statuses (business_id, message_id, status, error, received_at) \
@@ -105,9 +122,23 @@ pub(super) async fn apply_status(
         return Ok(Vec::new());
     };
     // A receipt is about a message the business sent: the customer's own are never changed.
-    if direction != "outgoing" || status_rank(&update.status) <= status_rank(&status) {
+    if direction != "outgoing" {
         return Ok(Vec::new());
     }
+    let conversation = ConversationKey {
+        business_id: key.business_id.clone(),
+        phone,
+    };
+    let contact = name.map(|name| ContactProfile {
+        name,
+        user_id,
+        username,
+    });
+    let mut drafts = learn_ids(conn, &conversation, contact, &update.customer, pnid).await?;
+    if status_rank(&update.status) <= status_rank(&status) {
+        return Ok(drafts);
+    }
+    let phone = conversation.phone;
     let new_status = if update.status == "played" {
         "read"
     } else {
@@ -125,14 +156,54 @@ pub(super) async fn apply_status(
     .bind(&update.message_id)
     .execute(&mut *conn)
     .await?;
-    Ok(status_drafts(
+    drafts.extend(status_drafts(
         &conversation_channel(pnid, &phone),
         &phone,
         &update.message_id,
         new_status,
         update.error.as_ref(),
         None,
-    ))
+    ));
+    Ok(drafts)
+}
+
+/// A receipt's message, and its conversation's contact (none when the contact was deleted).
+#[derive(FromRow)]
+struct Receipted {
+    status: String,
+    phone: String,
+    direction: String,
+    error: Option<String>,
+    name: Option<String>,
+    user_id: Option<String>,
+    username: Option<String>,
+}
+
+/// Keeps the BSUID and username a receipt names with the known contact of its conversation, by
+/// the rule a message follows (`take_profile`), announced the same way. A BSUID that another
+/// conversation is kept under is left to the customer's next message, which joins the two.
+async fn learn_ids(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    contact: Option<ContactProfile>,
+    sent: &CustomerProfile,
+    pnid: &str,
+) -> Result<Vec<Draft>, sqlx::Error> {
+    let Some(contact) = contact else {
+        return Ok(Vec::new());
+    };
+    let mut sent = sent.clone();
+    if let Some(user_id) = sent.user_id.as_deref()
+        && contact.user_id.as_deref() != Some(user_id)
+        && user_id != key.phone
+        && has_contact(conn, &key.business_id, user_id).await?
+    {
+        sent.user_id = None;
+    }
+    Ok(take_profile(conn, key, contact, &sent, pnid)
+        .await?
+        .into_iter()
+        .collect())
 }
 
 /// The furthest status a just recorded message `message_id` has reached: `sent`, or the

@@ -58,6 +58,7 @@ mod push_endpoints;
 mod push_native;
 mod push_web;
 mod quotes;
+mod receipt_ids;
 mod recipients;
 mod refusals;
 mod replies;

@@ -1,0 +1,128 @@
+//! A receipt names the customer it went to: `recipient_user_id` (their BSUID) and, on delivered
+//! and read receipts, the `contacts` entry with their username (Meta's "Business-scoped user
+//! IDs" guide). Both are kept with the customer's contact as a message of theirs would keep
+//! them, announced with `new_contact` marked `renamed`; the profile name a receipt carries is
+//! not taken (an agent's name for the customer stays).
+
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::customer_changes::deliver;
+use crate::customers::{BSUID, PHONE};
+use crate::helpers::*;
+use crate::kinds::echoes;
+use crate::labels::rows;
+use crate::live::*;
+
+/// A receipt of `id` for the customer of `PHONE` and `user_id`, with the `contacts` entry
+/// Meta sends beside it (none when `username` is `None`, as on a `sent` receipt).
+fn receipt(pnid: &str, id: &str, state: &str, user_id: &str, username: Option<&str>) -> Value {
+    let status = json!({"id": id, "status": state, "timestamp": "1763700100",
+        "recipient_id": PHONE, "recipient_user_id": user_id});
+    let mut body = receipts(pnid, vec![status]);
+    if let Some(username) = username {
+        body["entry"][0]["changes"][0]["value"]["contacts"] = json!([{"wa_id": PHONE,
+            "user_id": user_id, "profile": {"name": "Sheena N.", "username": username}}]);
+    }
+    body
+}
+
+/// The socket's frames up to the first `event`.
+async fn until(ws: &mut WsClient, event: &str) -> Vec<Value> {
+    let mut frames = Vec::new();
+    loop {
+        let frame = ws.next_frame().await;
+        let done = frame["event"] == event;
+        frames.push(frame);
+        if done {
+            return frames;
+        }
+    }
+}
+
+/// The list row of `PHONE`.
+async fn row(app: &TestApp, biz: &Business) -> Value {
+    let listed = rows(app, &biz.session.access, "status=all").await;
+    let found = listed.iter().find(|r| r["phone_number"] == PHONE);
+    found.expect("the customer's row").clone()
+}
+
+/// The business writes to `PHONE` from the WhatsApp Business app: message `id`.
+async fn write_from_the_app(app: &TestApp, biz: &Business, id: &str) {
+    let echo = json!({"from": "15550000000", "to": PHONE, "id": id, "timestamp": "1763700060",
+        "type": "text", "text": {"body": "Your order shipped"}});
+    deliver(app, biz, &echoes(&biz.phone_number_id, vec![echo])).await;
+}
+
+both_backends!(
+    a_receipt_keeps_the_bsuid_and_username_it_names_with_the_contact,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("receipt_ids").await;
+        let pnid = biz.phone_number_id.clone();
+        let hello = text(PHONE, "wamid.in", "Hi");
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sheena", vec![hello])).await;
+        write_from_the_app(&app, &biz, "wamid.out").await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+
+        // A receipt without `contacts` names the BSUID alone; a later one the username too.
+        let delivered = receipt(&pnid, "wamid.out", "delivered", BSUID, None);
+        deliver(&app, &biz, &delivered).await;
+        let frames = until(&mut ws, "message_status_update").await;
+        let announced = &frames[0];
+        assert_eq!(announced["event"], "new_contact", "{frames:?}");
+        assert_eq!(announced["data"]["renamed"], true);
+        assert_eq!(announced["data"]["user_id"], BSUID);
+        let read = receipt(&pnid, "wamid.out", "read", BSUID, Some("@sheena"));
+        deliver(&app, &biz, &read).await;
+        let frames = until(&mut ws, "message_status_update").await;
+        assert_eq!(frames[0]["data"]["username"], "@sheena", "{frames:?}");
+        let listed = row(&app, &biz).await;
+        assert_eq!(
+            (&listed["name"], &listed["user_id"], &listed["username"]),
+            (&json!("Sheena"), &json!(BSUID), &json!("@sheena"))
+        );
+
+        // The same ids again: nothing to announce before the next message.
+        deliver(&app, &biz, &read).await;
+        write_from_the_app(&app, &biz, "wamid.out2").await;
+        let frames = until(&mut ws, "new_message").await;
+        let contacts = frames.iter().filter(|f| f["event"] == "new_contact");
+        assert_eq!(contacts.count(), 0, "{frames:?}");
+    }
+);
+
+both_backends!(
+    a_bsuid_another_conversation_is_kept_under_is_left_to_the_customers_next_message,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("receipt_split").await;
+        let pnid = biz.phone_number_id.clone();
+        // The customer wrote once by BSUID alone (its own conversation), once by phone.
+        let mut by_bsuid = inbound(&pnid, BSUID, "Sheena", vec![text(BSUID, "wamid.u", "Hi")]);
+        let value = &mut by_bsuid["entry"][0]["changes"][0]["value"];
+        value["contacts"] = json!([{"user_id": BSUID, "profile": {"name": "Sheena"}}]);
+        value["messages"][0]["from_user_id"] = json!(BSUID);
+        value["messages"][0]
+            .as_object_mut()
+            .expect("message")
+            .remove("from");
+        deliver(&app, &biz, &by_bsuid).await;
+        let hello = text(PHONE, "wamid.in", "Hi");
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sheena", vec![hello])).await;
+        write_from_the_app(&app, &biz, "wamid.out").await;
+
+        let delivered = receipt(&pnid, "wamid.out", "delivered", BSUID, Some("@sheena"));
+        deliver(&app, &biz, &delivered).await;
+        let listed = row(&app, &biz).await;
+        assert_eq!(listed["user_id"], Value::Null, "{listed}");
+        assert_eq!(listed["username"], "@sheena", "{listed}");
+        let (_, all) = app.get("/api/users?status=all", &biz.session.access).await;
+        assert_eq!(
+            all["data"]["users"].as_array().map(Vec::len),
+            Some(2),
+            "{all}"
+        );
+    }
+);

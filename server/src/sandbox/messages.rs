@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::graph::graph_error;
-use super::identity::Addressee;
+use super::identity::{Addressee, Customer};
 use super::{Sandbox, wamid};
 use crate::error::ApiResult;
 use crate::store::{Business, now_ms};
@@ -80,10 +80,11 @@ impl Sandbox {
             let customer =
                 self.customer(business.phone_number_id.as_deref().unwrap_or_default(), to);
             let receipt = receipt(status, id, to, customer.user_id.as_deref());
-            if let Err(err) = self
-                .post_webhook(&business, json!({"statuses": [receipt]}))
-                .await
-            {
+            let mut value = json!({"statuses": [receipt]});
+            if let Some(contact) = receipt_contact(status, &customer) {
+                value["contacts"] = json!([contact]);
+            }
+            if let Err(err) = self.post_webhook(&business, value).await {
                 tracing::warn!(error = %err, "sandbox receipt not delivered");
             }
         }
@@ -108,6 +109,19 @@ fn receipt(status: &str, id: &str, to: &Addressee, user_id: Option<&str>) -> Val
         receipt["recipient_user_id"] = json!(user_id);
     }
     receipt
+}
+
+/// The `contacts` entry beside a receipt for a customer with a BSUID, as Meta sends it: the
+/// customer as a message of theirs names them, without the username on a `sent` receipt.
+fn receipt_contact(status: &str, customer: &Customer) -> Option<Value> {
+    customer.user_id.as_ref()?;
+    let mut contact = customer.contact();
+    if status == "sent"
+        && let Some(profile) = contact["profile"].as_object_mut()
+    {
+        profile.remove("username");
+    }
+    Some(contact)
 }
 
 /// Why the Cloud API would refuse this send, as its error answer.
@@ -268,5 +282,23 @@ mod tests {
         assert_eq!(known["recipient_user_id"], "US.1349");
         let unknown = receipt("sent", "wamid.3", &phone, None);
         assert!(unknown.get("recipient_user_id").is_none(), "{unknown}");
+    }
+
+    #[test]
+    fn a_receipt_for_a_customer_with_a_bsuid_names_them_with_the_username_once_delivered() {
+        let mut customer = Customer {
+            phone: Some("16505551234".into()),
+            user_id: Some("US.1349".into()),
+            username: Some("@sheena".into()),
+            name: "Sheena".into(),
+        };
+        let sent = receipt_contact("sent", &customer).expect("a contact");
+        assert_eq!(sent["user_id"], "US.1349");
+        assert_eq!(sent["wa_id"], "16505551234");
+        assert!(sent["profile"].get("username").is_none(), "{sent}");
+        let read = receipt_contact("read", &customer).expect("a contact");
+        assert_eq!(read["profile"]["username"], "@sheena");
+        customer.user_id = None;
+        assert_eq!(receipt_contact("delivered", &customer), None);
     }
 }

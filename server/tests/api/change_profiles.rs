@@ -259,7 +259,7 @@ both_backends!(
         let two = ["wamid.a2", "wamid.a3"].map(|id| text(PHONE, id, "Still there?"));
         let body = described(&pnid, "Sheena", "@sheena", two.to_vec());
         deliver(&app, &biz, &body).await;
-        let events = until_notifications(&mut ws, 2).await;
+        let events = ws.frames_until("notification", 2).await;
         assert_eq!(events[0]["event"], "new_contact", "{events:?}");
         let announced = &events[0]["data"];
         assert_eq!(announced["renamed"], true, "{announced}");
@@ -271,22 +271,10 @@ both_backends!(
         let again = text(PHONE, "wamid.a4", "Hello?");
         let body = described(&pnid, "Sheena", "@sheena", vec![again]);
         deliver(&app, &biz, &body).await;
-        let events = until_notifications(&mut ws, 1).await;
+        let events = ws.frames_until("notification", 1).await;
         assert!(
             events.iter().all(|e| e["event"] != "new_contact"),
             "{events:?}"
         );
     }
 );
-
-/// The frames on the socket up to its `count`th `notification`.
-async fn until_notifications(ws: &mut WsClient, count: usize) -> Vec<Value> {
-    let mut frames = Vec::new();
-    let mut seen = 0;
-    while seen < count {
-        let frame = ws.next_frame().await;
-        seen += usize::from(frame["event"] == "notification");
-        frames.push(frame);
-    }
-    frames
-}

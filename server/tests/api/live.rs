@@ -178,6 +178,15 @@ impl WsClient {
         assert_eq!(ack["event"], "subscribed", "{ack}");
     }
 
+    /// The frames up to and with the `count`th `event`, or a panic after `EVENT_WAIT` without one.
+    pub async fn frames_until(&mut self, event: &str, count: usize) -> Vec<Value> {
+        let mut frames: Vec<Value> = Vec::new();
+        while frames.iter().filter(|f| f["event"] == event).count() < count {
+            frames.push(self.next_frame().await);
+        }
+        frames
+    }
+
     /// The next JSON frame, or a panic after `EVENT_WAIT`.
     pub async fn next_frame(&mut self) -> Value {
         loop {

@@ -27,19 +27,6 @@ fn receipt(pnid: &str, id: &str, state: &str, user_id: &str, username: Option<&s
     body
 }
 
-/// The socket's frames up to the first `event`.
-async fn until(ws: &mut WsClient, event: &str) -> Vec<Value> {
-    let mut frames = Vec::new();
-    loop {
-        let frame = ws.next_frame().await;
-        let done = frame["event"] == event;
-        frames.push(frame);
-        if done {
-            return frames;
-        }
-    }
-}
-
 /// The list row of `PHONE`.
 async fn row(app: &TestApp, biz: &Business) -> Value {
     let listed = rows(app, &biz.session.access, "status=all").await;
@@ -69,14 +56,14 @@ both_backends!(
         // A receipt without `contacts` names the BSUID alone; a later one the username too.
         let delivered = receipt(&pnid, "wamid.out", "delivered", BSUID, None);
         deliver(&app, &biz, &delivered).await;
-        let frames = until(&mut ws, "message_status_update").await;
+        let frames = ws.frames_until("message_status_update", 1).await;
         let announced = &frames[0];
         assert_eq!(announced["event"], "new_contact", "{frames:?}");
         assert_eq!(announced["data"]["renamed"], true);
         assert_eq!(announced["data"]["user_id"], BSUID);
         let read = receipt(&pnid, "wamid.out", "read", BSUID, Some("@sheena"));
         deliver(&app, &biz, &read).await;
-        let frames = until(&mut ws, "message_status_update").await;
+        let frames = ws.frames_until("message_status_update", 1).await;
         assert_eq!(frames[0]["data"]["username"], "@sheena", "{frames:?}");
         let listed = row(&app, &biz).await;
         assert_eq!(
@@ -87,7 +74,7 @@ both_backends!(
         // The same ids again: nothing to announce before the next message.
         deliver(&app, &biz, &read).await;
         write_from_the_app(&app, &biz, "wamid.out2").await;
-        let frames = until(&mut ws, "new_message").await;
+        let frames = ws.frames_until("new_message", 1).await;
         let contacts = frames.iter().filter(|f| f["event"] == "new_contact");
         assert_eq!(contacts.count(), 0, "{frames:?}");
     }

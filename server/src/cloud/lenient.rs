@@ -4,20 +4,43 @@
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
+use serde_json::{Number, Value};
 use sha2::{Digest, Sha256};
 
 /// The longest message id kept as sent. Meta's `wamid.…` ids are under 100 bytes; a longer one
 /// would not fit an index key (Postgres takes about 2.7 kB), so it is kept as its digest.
 pub const MAX_MESSAGE_ID: usize = 512;
 
-/// A string, or `None` for anything else (a required one that is missing is refused by name
-/// later, where the rules know which fields a delivery needs).
+/// A string, a number as its digits (a `from` or `phone_number_id` of `16505551234` names the
+/// same as `"16505551234"`), or `None` for anything else (a required one that is missing is
+/// refused by name later, where the rules know which fields a delivery needs).
 pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     Ok(match Value::deserialize(d)? {
         Value::String(text) => Some(text),
+        Value::Number(number) => Some(number.to_string()),
         _ => None,
     })
+}
+
+/// A number, or a string that holds one (`"37.44"` reads as `37.44`). Anything else does not
+/// fit.
+pub fn number<'de, D: Deserializer<'de>>(d: D) -> Result<Number, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Number(number) => Ok(number),
+        Value::String(text) => text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(|value| match value.fract() == 0.0 && value.abs() < 1e15 {
+                // Whole numbers stay whole (`"2"` reads as `2`, not `2.0`).
+                true => Some(Number::from(value as i64)),
+                false => Number::from_f64(value),
+            })
+            .ok_or_else(|| serde::de::Error::custom(format!("expected a number, got {text:?}"))),
+        other => Err(serde::de::Error::custom(format!(
+            "expected a number, got {other}"
+        ))),
+    }
 }
 
 /// A message id (`wamid.…`), or `None` for anything but a string.

@@ -177,25 +177,35 @@ pub struct Text {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Media {
     /// Fetched through the Graph API while its URL lasts.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient::text")]
     pub id: String,
+    #[serde(default, deserialize_with = "lenient::string")]
     pub mime_type: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     pub sha256: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     pub caption: Option<String>,
     /// Documents only.
+    #[serde(default, deserialize_with = "lenient::string")]
     pub filename: Option<String>,
     /// Audio recorded as a voice note.
+    #[serde(default, deserialize_with = "lenient::or_default")]
     pub voice: Option<bool>,
     /// Stickers only.
+    #[serde(default, deserialize_with = "lenient::or_default")]
     pub animated: Option<bool>,
     /// A short-lived download URL (newer webhooks).
+    #[serde(default, deserialize_with = "lenient::string")]
     pub url: Option<String>,
 }
 
-/// A shared location; numbers kept as sent, so the stored copy matches the webhook.
+/// A shared location; numbers kept as sent, so the stored copy matches the webhook (coordinates
+/// sent as strings are stored as the numbers they hold, as a map needs them).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct Location {
+    #[serde(deserialize_with = "lenient::number")]
     pub latitude: Number,
+    #[serde(deserialize_with = "lenient::number")]
     pub longitude: Number,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -287,16 +297,22 @@ pub struct Button {
 /// A cart sent from the catalog.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct Order {
+    #[serde(deserialize_with = "lenient::text")]
     pub catalog_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "lenient::string")]
     pub text: Option<String>,
     pub product_items: Vec<ProductItem>,
 }
 
+/// One line of a cart; numbers sent as strings are stored as the numbers they hold.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct ProductItem {
+    #[serde(deserialize_with = "lenient::text")]
     pub product_retailer_id: String,
+    #[serde(deserialize_with = "lenient::number")]
     pub quantity: Number,
+    #[serde(deserialize_with = "lenient::number")]
     pub item_price: Number,
     pub currency: String,
 }
@@ -314,25 +330,35 @@ pub struct Reaction {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 pub struct System {
     /// What the inbox shows, e.g. "User A changed from … to …".
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
     /// `user_changed_number`, `customer_identity_changed`, `user_changed_user_id`, …
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type", default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub change: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wa_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_wa_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub customer: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub identity: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_user_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_user_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_parent_user_id: Option<String>,
 }

@@ -87,3 +87,4 @@ mod template_rules;
 mod template_upkeep;
 mod web_app;
 mod webhook;
+mod webhook_shapes;

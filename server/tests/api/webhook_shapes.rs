@@ -1,0 +1,202 @@
+//! Real-world webhook shapes nobody here wrote: numbers where Meta's reference has strings and
+//! strings where it has numbers, and one POST that mixes entries and change fields. What a user
+//! reads back through the conversation list and history matches what the payload says.
+
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::customer_changes::deliver;
+use crate::helpers::*;
+use crate::kinds::history;
+use crate::labels::rows;
+use crate::live::*;
+
+const CUSTOMER: &str = "16505551234";
+const OTHER: &str = "447700900123";
+/// 2025-11-21T04:40:00Z.
+const SENT: &str = "1763700000";
+
+/// A message of `kind` from `from` whose body is `body`.
+fn message(from: &str, id: &str, kind: &str, body: Value) -> Value {
+    let mut message = json!({"from": from, "id": id, "timestamp": SENT, "type": kind});
+    message[kind] = body;
+    message
+}
+
+/// One change of `field` for the number `pnid`.
+fn change(field: &str, pnid: &str, mut value: Value) -> Value {
+    value["messaging_product"] = json!("whatsapp");
+    value["metadata"] = json!({"display_phone_number": "15550000000", "phone_number_id": pnid});
+    json!({"field": field, "value": value})
+}
+
+/// The stored content of the message `id`.
+fn content_of(stored: &[Value], id: &str) -> Value {
+    let found = stored.iter().find(|m| m["message_id"] == id);
+    found.unwrap_or_else(|| panic!("{id} not in {stored:?}"))["content"].clone()
+}
+
+both_backends!(
+    coordinates_and_cart_numbers_sent_as_strings_are_stored_as_numbers,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("strings").await;
+        let messages = vec![
+            message(
+                CUSTOMER,
+                "wamid.pin",
+                "location",
+                json!({"latitude": "37.44", "longitude": "-122.16"}),
+            ),
+            message(
+                CUSTOMER,
+                "wamid.cart",
+                "order",
+                json!({"catalog_id": 1207, "text": "my order", "product_items": [
+                    {"product_retailer_id": "sku1", "quantity": "2", "item_price": "9.50",
+                     "currency": "USD"}]}),
+            ),
+        ];
+        deliver(
+            &app,
+            &biz,
+            &inbound(&biz.phone_number_id, CUSTOMER, "Ana", messages),
+        )
+        .await;
+
+        let stored = history(&app, &biz, CUSTOMER).await;
+        assert_eq!(
+            content_of(&stored, "wamid.pin"),
+            json!({"location": {"latitude": 37.44, "longitude": -122.16}})
+        );
+        assert_eq!(
+            content_of(&stored, "wamid.cart"),
+            json!({"text": "my order", "order": {"catalog_id": "1207", "text": "my order",
+                   "product_items": [{"product_retailer_id": "sku1", "quantity": 2,
+                                      "item_price": 9.5, "currency": "USD"}]}})
+        );
+    }
+);
+
+both_backends!(
+    ids_and_texts_sent_as_json_numbers_are_read_as_their_digits,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("numbers").await;
+        let number: u64 = CUSTOMER.parse().expect("digits");
+        let mut from_number = message(CUSTOMER, "wamid.n1", "text", json!({"body": "hello"}));
+        from_number["from"] = json!(number);
+        from_number["timestamp"] = json!(1763700000);
+        let captioned = message(
+            CUSTOMER,
+            "wamid.n2",
+            "image",
+            json!({"id": "media-1", "mime_type": "image/jpeg", "caption": 2025}),
+        );
+        let mut body = inbound(
+            &biz.phone_number_id,
+            CUSTOMER,
+            "Ana",
+            vec![from_number, captioned],
+        );
+        body["entry"][0]["changes"][0]["value"]["contacts"][0]["wa_id"] = json!(number);
+        deliver(&app, &biz, &body).await;
+
+        let stored = history(&app, &biz, CUSTOMER).await;
+        assert_eq!(stored.len(), 2, "{stored:?}");
+        assert_eq!(content_of(&stored, "wamid.n1"), json!({"text": "hello"}));
+        assert_eq!(stored[0]["sender_name"], "Ana");
+        let image = content_of(&stored, "wamid.n2");
+        assert_eq!(image["caption"], "2025");
+        assert_eq!(image["image"]["media_url"], "/api/media/media-1");
+
+        // A number change whose new number comes as a JSON number moves the customer.
+        let changed = message(
+            CUSTOMER,
+            "wamid.n3",
+            "system",
+            json!({"body": "Ana changed their number", "type": "user_changed_number",
+                   "wa_id": OTHER.parse::<u64>().expect("digits")}),
+        );
+        deliver(
+            &app,
+            &biz,
+            &inbound(&biz.phone_number_id, CUSTOMER, "Ana", vec![changed]),
+        )
+        .await;
+        let listed = rows(&app, &biz.session.access, "status=all").await;
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        assert_eq!(listed[0]["phone_number"], OTHER);
+        assert_eq!(history(&app, &biz, OTHER).await.len(), 3);
+    }
+);
+
+both_backends!(
+    one_post_of_many_entries_and_fields_keeps_every_item_once_even_redelivered,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("mixed").await;
+        let pnid = biz.phone_number_id.clone();
+        let body = json!({"object": "whatsapp_business_account", "entry": [
+            {"id": "waba-1", "changes": [
+                change("messages", &pnid, json!({
+                    "contacts": [{"profile": {"name": "Ana"}, "wa_id": CUSTOMER},
+                                 {"profile": {"name": "Bob"}, "wa_id": OTHER}],
+                    "messages": [
+                        message(CUSTOMER, "wamid.a1", "text", json!({"body": "from Ana"})),
+                        message(OTHER, "wamid.b1", "text", json!({"body": "from Bob"})),
+                        message(CUSTOMER, "wamid.odd", "image", json!("not an object")),
+                    ]})),
+                change("messages", &pnid, json!({"statuses": [
+                    {"id": "wamid.never-sent", "status": "delivered", "timestamp": SENT,
+                     "recipient_id": CUSTOMER}]})),
+                change("messages", &pnid, json!({"errors": [
+                    {"code": 131000, "title": "Something went wrong"}]})),
+                change("account_update", &pnid, json!({"event": "VERIFIED_ACCOUNT"})),
+                change("message_template_status_update", &pnid, json!({
+                    "event": "APPROVED", "message_template_id": 1, "message_template_name": "x",
+                    "message_template_language": "en_US", "reason": "NONE"})),
+            ]},
+            {"id": "waba-1", "changes": [
+                change("smb_message_echoes", &pnid, json!({"message_echoes": [
+                    {"from": "15550000000", "to": OTHER, "id": "wamid.e1", "timestamp": SENT,
+                     "type": "text", "text": {"body": "from the app"}}]})),
+                change("smb_app_state_sync", &pnid, json!({"state_sync": [
+                    {"type": "contact", "action": "add",
+                     "contact": {"full_name": "Cara", "phone_number": "33612345678"}}]})),
+                change("messages", &pnid, json!({
+                    "contacts": [{"profile": {"name": "Ana"}, "wa_id": CUSTOMER}],
+                    "messages": [{"from": CUSTOMER, "id": "wamid.a2", "timestamp": SENT,
+                                  "type": "reaction",
+                                  "reaction": {"message_id": "wamid.a1", "emoji": "👍"}}]})),
+            ]},
+        ]});
+        for _ in 0..2 {
+            deliver(&app, &biz, &body).await;
+        }
+        let ana = history(&app, &biz, CUSTOMER).await;
+        let ids: Vec<&Value> = ana.iter().map(|m| &m["message_id"]).collect();
+        assert_eq!(ids, vec![&json!("wamid.a1"), &json!("wamid.odd")]);
+        assert_eq!(
+            content_of(&ana, "wamid.a1"),
+            json!({"text": "from Ana", "reactions": {"customer": "👍"}})
+        );
+        let bob = history(&app, &biz, OTHER).await;
+        let texts: Vec<(&Value, &Value)> = (bob.iter())
+            .map(|m| (&m["direction"], &m["content"]["text"]))
+            .collect();
+        assert_eq!(
+            texts,
+            vec![
+                (&json!("incoming"), &json!("from Bob")),
+                (&json!("outgoing"), &json!("from the app")),
+            ]
+        );
+        let listed = rows(&app, &biz.session.access, "status=all").await;
+        let mut names: Vec<&str> = (listed.iter())
+            .map(|r| r["name"].as_str().unwrap_or_default())
+            .collect();
+        names.sort();
+        assert_eq!(names, vec!["Ana", "Bob", "Cara"]);
+    }
+);

@@ -28,7 +28,8 @@ pub use records::{
 pub trait ConversationStore: Send + Sync + 'static {
     /// Queues the message for the next group commit at once, in call order, and publishes its
     /// events on `bus` after the commit, in seq order with the rest of its batch. Answers whether
-    /// the message was new: a redelivery records and publishes nothing.
+    /// the message was new: a redelivery records and publishes nothing but a newer profile of
+    /// the customer it may carry.
     fn record_inbound(
         &self,
         key: ConversationKey,

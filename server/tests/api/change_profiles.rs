@@ -278,3 +278,46 @@ both_backends!(
         );
     }
 );
+
+both_backends!(
+    a_redelivery_with_a_newer_profile_announces_it_and_adds_no_message,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("redelivered_ids").await;
+        let pnid = biz.phone_number_id.clone();
+        let first = text(PHONE, "wamid.a1", "Open today?");
+        deliver(
+            &app,
+            &biz,
+            &inbound(&pnid, PHONE, "Sheena", vec![first.clone()]),
+        )
+        .await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+
+        // Meta retries the whole delivery after the customer took a username and a new name.
+        let again = described(&pnid, "Sheena Nelson", "@realsheenanelson", vec![first]);
+        deliver(&app, &biz, &again).await;
+let announced = new_contact(&mut ws).await;
+        assert_eq!(announced["renamed"], true, "{announced}");
+        assert_eq!(announced["name"], "Sheena Nelson");
+        assert_eq!(
+            (&announced["user_id"], &announced["username"]),
+            (&json!(BSUID), &json!("@realsheenanelson"))
+        );
+        let row = only_row(&app, &biz).await;
+        assert_eq!(row["name"], "Sheena Nelson", "{row}");
+        assert_eq!(row["unread_count"], 1, "{row}");
+        assert_eq!(history(&app, &biz, PHONE).await.len(), 1);
+
+        // The next message is the first the socket hears of after the announcement.
+        let next = text(PHONE, "wamid.a2", "Still open?");
+        let body = described(&pnid, "Sheena Nelson", "@realsheenanelson", vec![next]);
+        deliver(&app, &biz, &body).await;
+        let frames = ws.frames_until("notification", 1).await;
+        let names: Vec<&Value> = frames.iter().map(|f| &f["event"]).collect();
+        assert_eq!(names, [&json!("notification")], "{frames:?}");
+        assert_eq!(frames[0]["data"]["preview"], "Still open?");
+        assert_eq!(frames[0]["data"]["unread_count"], 2);
+    }
+);

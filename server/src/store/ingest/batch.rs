@@ -25,14 +25,15 @@ use crate::store::{Store, iso_time};
 
 impl Store {
     /// Writes receipts and inbound messages in one transaction and answers each write's events
-    /// (none for a redelivery or a receipt that changes nothing). Receipts are applied one by one
-    /// (they touch our own messages only), then each business's inbound messages with a few
-    /// multi-row statements. Events are numbered per business in item order.
+    /// and whether it was new: a receipt or change with events, a message not seen before (a
+    /// redelivery is not new, though it may announce the newer profile it came with). Receipts
+    /// are applied one by one (they touch our own messages only), then each business's inbound
+    /// messages with a few multi-row statements. Events are numbered per business in item order.
     pub(super) async fn write_batch(
         &self,
         conn: &mut sqlx::AnyConnection,
         items: &[(ConversationKey, Write)],
-    ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
+    ) -> Result<Vec<(Vec<Event>, bool)>, sqlx::Error> {
         let mut tx = conn.begin_with(self.batch_start()).await?;
         // Per business: its phone number id and unread total before the batch.
         let mut businesses: HashMap<&str, (String, i64)> = HashMap::new();
@@ -61,10 +62,18 @@ impl Store {
                 Write::Amend(_) | Write::Echo(_) => afterwards.push((i, key, write)),
             }
         }
+        // A message's item is new only when its message was; others when they have events.
+        let mut new: Vec<Option<bool>> = vec![None; items.len()];
         for (business, messages) in inbound {
             let (pnid, unread) = &businesses[business];
-            for (i, mine) in insert_inbound(&mut tx, business, pnid, *unread, &messages).await? {
+            for &(i, ..) in &messages {
+                new[i] = Some(false);
+            }
+            for (i, mine, inserted) in
+                insert_inbound(&mut tx, business, pnid, *unread, &messages).await?
+            {
                 drafts[i] = mine;
+                new[i] = Some(inserted);
             }
         }
         for (i, key, write) in afterwards {
@@ -78,7 +87,14 @@ impl Store {
         let events = number_by_business(&mut tx, items, drafts).await?;
         tx.commit().await?;
         self.flushed(conn).await?;
-        Ok(events)
+        Ok(events
+            .into_iter()
+            .zip(new)
+            .map(|(events, new)| {
+                let new = new.unwrap_or(!events.is_empty());
+                (events, new)
+            })
+            .collect())
     }
 }
 
@@ -92,9 +108,10 @@ type NewRow<'a> = (
 );
 
 /// Writes one business's inbound messages (in order) and answers the events of each new one, by
-/// item index. Each message behaves as if written alone: a new contact's first message announces
-/// it, a newer profile name, BSUID or username updates the contact (even on a redelivery) and
-/// is announced with `new_contact` marked `renamed` before its next new message, each
+/// item index, marked new. Each message behaves as if written alone: a new contact's first
+/// message announces it, a newer profile name, BSUID or username updates the contact (even on a
+/// redelivery) and is announced with `new_contact` marked `renamed` before its next new message
+/// (with the redelivery that brought it, not marked new, when no new message follows), each
 /// message keeps the provider's time (moved only where another message of its conversation has
 /// that exact time, to follow the latest of that second), and each notification carries the
 /// unread counts as they were right after its message (`total_unread` is the business's before
@@ -105,7 +122,7 @@ async fn insert_inbound(
     pnid: &str,
     total_unread: i64,
     messages: &[(usize, &ConversationKey, &InboundMessage)],
-) -> Result<Vec<(usize, Vec<Draft>)>, sqlx::Error> {
+) -> Result<Vec<(usize, Vec<Draft>, bool)>, sqlx::Error> {
     let mut threads = known_threads(conn, business, messages).await?;
     let wanted = messages
         .iter()
@@ -188,7 +205,7 @@ async fn insert_inbound(
     // A known contact whose name or ids changed is announced once, before its first new message
     // from the change on (a redelivery that changed them announces nothing of its own).
     let mut announced: HashSet<String> = HashSet::new();
-    Ok(rows
+    let mut written: Vec<(usize, Vec<Draft>, bool)> = rows
         .into_iter()
         .map(|(i, row, first, content)| {
             let mut drafts = Vec::new();
@@ -238,9 +255,21 @@ async fn insert_inbound(
                     last_message_timestamp: iso_time(shown.at),
                 }),
             });
-            (i, drafts)
+            (i, drafts, true)
         })
-        .collect())
+        .collect();
+    // A change that no new message of its customer followed: announced with the item that
+    // brought it.
+    for (phone, thread) in &threads {
+        if let Some(from) = thread.renamed
+            && !announced.contains(phone)
+        {
+            let contact = &thread.contact;
+            let draft = renamed_contact_draft(pnid, phone, &contact.name, contact.ids());
+            written.push((from, vec![draft], false));
+        }
+    }
+    Ok(written)
 }
 
 /// The `notification` event of a new inbound message: the list's row and the unread counts.

@@ -96,7 +96,8 @@ impl Ingest {
     }
 
     /// Queues one write for the next batch now; the future answers once it is committed and its
-    /// events are published (false when it changed nothing).
+    /// events are published: whether the write was new (false for a redelivered message, or a
+    /// write that changed nothing).
     pub(super) fn submit(
         &self,
         key: ConversationKey,
@@ -156,10 +157,10 @@ pub(super) async fn run(store: Store, writer: Writer) {
             .unzip();
         let taken = Instant::now();
         match conn.write(&store, &items).await {
-            Ok(events) => {
+            Ok(written) => {
                 metrics::batch_committed(items.len(), taken.elapsed());
                 let (buses, answers): (Vec<_>, Vec<_>) = outlets.into_iter().unzip();
-                let changed: Vec<bool> = events.iter().map(|e| !e.is_empty()).collect();
+                let (events, changed): (Vec<_>, Vec<bool>) = written.into_iter().unzip();
                 publish_together(buses.into_iter().zip(events));
                 let new = items.iter().zip(&changed).filter(|(_, changed)| **changed);
                 follow_up(&wrote, new.map(|(item, _)| item));
@@ -175,7 +176,7 @@ pub(super) async fn run(store: Store, writer: Writer) {
                     let result = conn
                         .write(&store, std::slice::from_ref(item))
                         .await
-                        .map(|mut events| publish(&*bus, events.pop().unwrap_or_default()));
+                        .map(|mut written| publish(&*bus, written.pop().unwrap_or_default()));
                     if let Ok(true) = result {
                         follow_up(&wrote, [item]);
                     }
@@ -209,7 +210,7 @@ impl Connection {
         &mut self,
         store: &Store,
         items: &[(ConversationKey, Write)],
-    ) -> Result<Vec<Vec<Event>>, sqlx::Error> {
+    ) -> Result<Vec<(Vec<Event>, bool)>, sqlx::Error> {
         let conn = match &mut self.0 {
             Some(conn) => conn,
             empty => {
@@ -283,11 +284,10 @@ fn hand_over_media(files: &mpsc::UnboundedSender<Media>, written: &[(Conversatio
     }
 }
 
-/// Publishes one write's committed events; answers whether there were any.
-fn publish(bus: &dyn EventBus, events: Vec<Event>) -> bool {
-    let changed = !events.is_empty();
+/// Publishes one write's committed events; answers whether the write was new.
+fn publish(bus: &dyn EventBus, (events, new): (Vec<Event>, bool)) -> bool {
     bus.publish(events);
-    changed
+    new
 }
 
 /// Publishes a batch's events in item order, handing each bus the events of consecutive items

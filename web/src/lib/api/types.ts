@@ -143,6 +143,9 @@ export interface MessageContext {
   id: string;
   from?: string;
   quoted?: { type: string; text: string | null; direction: 'incoming' | 'outgoing' };
+  /** A forwarded message's context carries these and no `id`: it answers no message. */
+  forwarded?: boolean;
+  frequently_forwarded?: boolean;
 }
 
 /** Message content; which fields are set depends on the message type. */

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Message } from '../../../lib/api/types';
+import type { Message, MessageContext } from '../../../lib/api/types';
 import { renderWithApp } from '../../../testing/render';
 import type { Draft } from '../hooks/use-messages';
 import { MessageBubble } from './message-bubble';
@@ -21,6 +21,19 @@ const answer: Message = {
 };
 
 describe('quoted replies and reactions', () => {
+  it('marks a forwarded message as forwarded and draws no quote for it', () => {
+    const forwarded = (context: MessageContext, id: string): Message => ({ ...answer, message_id: id, content: { text: 'Look at this', context } });
+    renderWithApp(
+      <>
+        <MessageBubble message={forwarded({ forwarded: true } as MessageContext, 'wamid.f1')} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} onOpenQuote={vi.fn<(id: string) => void>()} />
+        <MessageBubble message={forwarded({ frequently_forwarded: true } as MessageContext, 'wamid.f2')} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} onOpenQuote={vi.fn<(id: string) => void>()} />
+      </>,
+    );
+    expect(screen.getByText('Forwarded')).toBeInTheDocument();
+    expect(screen.getByText('Forwarded many times')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Show the quoted message/ })).not.toBeInTheDocument();
+  });
+
   it('draws the quote above the reply and opens the original when chosen', async () => {
     const onOpenQuote = vi.fn<(id: string) => void>();
     renderWithApp(<MessageBubble message={answer} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} onOpenQuote={onOpenQuote} />);

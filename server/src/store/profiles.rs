@@ -92,6 +92,17 @@ pub(super) async fn update_by_profile(
     if *profile == CustomerProfile::default() {
         return Ok(None);
     }
+    let Some(contact) = stored_profile(conn, key).await? else {
+        return Ok(None);
+    };
+    take_profile(conn, key, contact, profile, pnid).await
+}
+
+/// The name and ids of the conversation's contact, when it exists.
+pub(super) async fn stored_profile(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+) -> Result<Option<ContactProfile>, sqlx::Error> {
     let stored: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
         "SELECT name, user_id, username FROM contacts WHERE business_id = $1 AND phone = $2",
     )
@@ -99,15 +110,11 @@ pub(super) async fn update_by_profile(
     .bind(&key.phone)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some((name, user_id, username)) = stored else {
-        return Ok(None);
-    };
-    let contact = ContactProfile {
+    Ok(stored.map(|(name, user_id, username)| ContactProfile {
         name,
         user_id,
         username,
-    };
-    take_profile(conn, key, contact, profile, pnid).await
+    }))
 }
 
 /// Updates the known contact `contact` (as read) by `profile` as `update_by_profile` does.

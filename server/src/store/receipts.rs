@@ -12,7 +12,7 @@ use sqlx::{AnyConnection, FromRow};
 use super::contacts::has_contact;
 use super::events::Draft;
 use super::now_ms;
-use super::profiles::{ContactProfile, take_profile};
+use super::profiles::{ContactProfile, stored_profile, take_profile};
 
 /// The provider's code for a billing problem: agents are told to check their payment method.
 pub const PAYMENT_ERROR_CODE: i64 = 131042;
@@ -76,8 +76,8 @@ pub(super) fn status_drafts(
 /// Applies a receipt inside the caller's transaction (the group-commit writer's): moves an
 /// outgoing message's status forward only (a later `delivered` or `read` clears a `failed`
 /// one's error), keeps a receipt for a message not recorded yet, keeps the BSUID and username it
-/// names with the conversation's contact (`learn_ids`), and answers the events to log (none when
-/// nothing changed).
+/// names with the conversation's contact (`learn_ids`, even before its message is recorded), and
+/// answers the events to log (none when nothing changed).
 pub(super) async fn apply_status(
     conn: &mut AnyConnection,
     key: &ConversationKey,
@@ -119,7 +119,12 @@ pub(super) async fn apply_status(
         .bind(now_ms())
         .execute(&mut *conn)
         .await?;
-        return Ok(Vec::new());
+        // The customer it names is known before the message is: their ids are kept at once.
+        if update.customer == CustomerProfile::default() {
+            return Ok(Vec::new());
+        }
+        let contact = stored_profile(conn, key).await?;
+        return learn_ids(conn, key, contact, &update.customer, pnid).await;
     };
     // A receipt is about a message the business sent: the customer's own are never changed.
     if direction != "outgoing" {

@@ -113,3 +113,33 @@ both_backends!(
         );
     }
 );
+
+both_backends!(
+    a_receipt_that_beats_its_message_keeps_the_ids_it_names_at_once,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("receipt_early").await;
+        let pnid = biz.phone_number_id.clone();
+        let hello = text(PHONE, "wamid.in", "Hi");
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sheena", vec![hello])).await;
+
+        // Delivered before the echo of the message the business wrote from the app.
+        let delivered = receipt(&pnid, "wamid.out", "delivered", BSUID, Some("@sheena"));
+        deliver(&app, &biz, &delivered).await;
+        let listed = row(&app, &biz).await;
+        assert_eq!(
+            (&listed["user_id"], &listed["username"]),
+            (&json!(BSUID), &json!("@sheena")),
+            "{listed}"
+        );
+        write_from_the_app(&app, &biz, "wamid.out").await;
+        let (status, page) = app
+            .get(&format!("/api/conversation/{PHONE}"), &biz.session.access)
+            .await;
+        assert_eq!(status, 200, "{page}");
+        let out = page["messages"]
+            .as_array()
+            .and_then(|m| m.iter().find(|m| m["message_id"] == "wamid.out").cloned());
+        assert_eq!(out.expect("the echo")["status"], "delivered", "{page}");
+    }
+);

@@ -298,7 +298,7 @@ both_backends!(
         // Meta retries the whole delivery after the customer took a username and a new name.
         let again = described(&pnid, "Sheena Nelson", "@realsheenanelson", vec![first]);
         deliver(&app, &biz, &again).await;
-let announced = new_contact(&mut ws).await;
+        let announced = new_contact(&mut ws).await;
         assert_eq!(announced["renamed"], true, "{announced}");
         assert_eq!(announced["name"], "Sheena Nelson");
         assert_eq!(

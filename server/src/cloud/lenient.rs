@@ -74,11 +74,15 @@ pub fn text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     }
 }
 
-/// Unix seconds: Meta sends a string of digits; a number is taken too.
+/// Unix seconds: Meta sends a string of digits; a number is taken too, and a fraction of a
+/// second (`1763700000.5`, as a number or a string) is dropped.
 pub fn unix_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    let whole = |seconds: f64| (seconds.is_finite()).then(|| seconds.trunc() as i64);
     Ok(match Value::deserialize(d)? {
-        Value::String(text) => text.parse().ok(),
-        Value::Number(number) => number.as_i64(),
+        Value::String(text) => {
+            (text.trim().parse().ok()).or_else(|| whole(text.trim().parse::<f64>().ok()?))
+        }
+        Value::Number(number) => number.as_i64().or_else(|| whole(number.as_f64()?)),
         _ => None,
     })
 }

@@ -200,3 +200,40 @@ both_backends!(
         assert_eq!(names, vec!["Ana", "Bob", "Cara"]);
     }
 );
+
+both_backends!(
+    times_sent_as_json_numbers_or_with_a_fraction_keep_their_second,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("fractions").await;
+        let at = |id: &str, timestamp: Value| {
+            let mut message = message(CUSTOMER, id, "text", json!({"body": id}));
+            message["timestamp"] = timestamp;
+            message
+        };
+        let messages = vec![
+            at("wamid.t1", json!(1763700001)),
+            at("wamid.t2", json!(1763700002.5)),
+            at("wamid.t3", json!("1763700003.0")),
+        ];
+        deliver(
+            &app,
+            &biz,
+            &inbound(&biz.phone_number_id, CUSTOMER, "Ana", messages),
+        )
+        .await;
+
+        let stored = history(&app, &biz, CUSTOMER).await;
+        let times: Vec<(&Value, &Value)> = (stored.iter())
+            .map(|m| (&m["message_id"], &m["timestamp"]))
+            .collect();
+        assert_eq!(
+            times,
+            vec![
+                (&json!("wamid.t1"), &json!("2025-11-21T04:40:01.000Z")),
+                (&json!("wamid.t2"), &json!("2025-11-21T04:40:02.000Z")),
+                (&json!("wamid.t3"), &json!("2025-11-21T04:40:03.000Z")),
+            ]
+        );
+    }
+);

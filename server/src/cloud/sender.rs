@@ -3,7 +3,7 @@
 //! `user_id_update`. Where that customer is kept is the store's to say.
 
 use super::envelope::{Contact, UserIdChange};
-use super::message::{Kind, Message};
+use super::message::{Kind, Message, System};
 use crate::customer::{CustomerKey, Sighting};
 
 impl Message {
@@ -36,22 +36,30 @@ impl Message {
         if let Kind::System { system } = &self.kind {
             match system.change.as_deref() {
                 // `customer_changed_number` is the older name, with the number in `new_wa_id`.
+                // A new number also gives the customer a new BSUID, which Meta reports with it
+                // (`user_id`, `previous_user_id`): their next message may name only that one.
                 Some("user_changed_number" | "customer_changed_number") => {
                     let new = system.wa_id.as_deref().or(system.new_wa_id.as_deref());
                     sighting.new_phone = new.and_then(CustomerKey::from_phone);
+                    system.new_user_id(&mut sighting);
                 }
-                Some("user_changed_user_id") => {
-                    let new = system.user_id.as_deref();
-                    sighting.new_user_id = new.and_then(CustomerKey::from_user_id);
-                    let previous = system.previous_user_id.as_deref();
-                    if let Some(previous) = previous.and_then(CustomerKey::from_user_id) {
-                        sighting.user_id = Some(previous);
-                    }
-                }
+                Some("user_changed_user_id") => system.new_user_id(&mut sighting),
                 _ => {}
             }
         }
         Some((sighting, profile))
+    }
+}
+
+impl System {
+    /// Puts the new BSUID the notice gives the customer, and the one it replaces, in `sighting`.
+    fn new_user_id(&self, sighting: &mut Sighting) {
+        let new = self.user_id.as_deref();
+        sighting.new_user_id = new.and_then(CustomerKey::from_user_id);
+        let previous = self.previous_user_id.as_deref();
+        if let Some(previous) = previous.and_then(CustomerKey::from_user_id) {
+            sighting.user_id = Some(previous);
+        }
     }
 }
 

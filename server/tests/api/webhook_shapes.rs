@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::both_backends;
 use crate::customer_changes::deliver;
+use crate::customers::{BSUID, PHONE, bsuid_text, from_username};
 use crate::helpers::*;
 use crate::kinds::history;
 use crate::labels::rows;
@@ -234,6 +235,60 @@ both_backends!(
                 (&json!("wamid.t2"), &json!("2025-11-21T04:40:02.000Z")),
                 (&json!("wamid.t3"), &json!("2025-11-21T04:40:03.000Z")),
             ]
+        );
+    }
+);
+
+both_backends!(
+    a_new_number_brings_a_new_bsuid_and_a_message_naming_only_it_joins_the_new_number,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("renumbered").await;
+        let pnid = biz.phone_number_id.clone();
+        let new_bsuid = "US.77700000000000000001";
+        let first = from_username(
+            &pnid,
+            Some(PHONE),
+            vec![bsuid_text(Some(PHONE), "wamid.r1", "hello", SENT)],
+        );
+        deliver(&app, &biz, &first).await;
+        // As Meta's system messages reference has it: no contacts, the new number in `wa_id`
+        // and the BSUID it regenerated in `user_id`.
+        let mut changed = inbound(
+            &pnid,
+            PHONE,
+            "Sheena",
+            vec![message(
+                PHONE,
+                "wamid.r2",
+                "system",
+                json!({"body": "User Sheena changed from 16505551234 to 447700900123",
+                             "type": "user_changed_number", "wa_id": OTHER,
+                             "user_id": new_bsuid, "previous_user_id": BSUID}),
+            )],
+        );
+        changed["entry"][0]["changes"][0]["value"]
+            .as_object_mut()
+            .expect("value")
+            .remove("contacts");
+        deliver(&app, &biz, &changed).await;
+        // The customer's next message withholds the new number.
+        let mut next = bsuid_text(None, "wamid.r3", "it's me", "1763700060");
+        next["from_user_id"] = json!(new_bsuid);
+        let mut withheld = from_username(&pnid, None, vec![next]);
+        withheld["entry"][0]["changes"][0]["value"]["contacts"][0]["user_id"] = json!(new_bsuid);
+        deliver(&app, &biz, &withheld).await;
+
+        let listed = rows(&app, &biz.session.access, "status=all").await;
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        assert_eq!(listed[0]["phone_number"], OTHER);
+        assert_eq!(listed[0]["user_id"], new_bsuid);
+        let ids: Vec<Value> = (history(&app, &biz, OTHER).await.iter())
+            .map(|m| m["message_id"].clone())
+            .collect();
+        assert_eq!(
+            ids,
+            vec![json!("wamid.r1"), json!("wamid.r2"), json!("wamid.r3")]
         );
     }
 );

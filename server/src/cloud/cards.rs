@@ -5,72 +5,95 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// One shared contact card.
+use super::lenient;
+
+/// One shared contact card. Each part is read on its own: one of an odd shape is left out, not
+/// the card.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct SharedContact {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient::or_default")]
     pub name: ContactName,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, deserialize_with = "lenient::items")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub phones: Vec<ContactPhone>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, deserialize_with = "lenient::items")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub emails: Vec<ContactEmail>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::or_default")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub org: Option<ContactOrg>,
     /// `{url, type?}` each.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, deserialize_with = "lenient::items")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub urls: Vec<Value>,
     /// `{street?, city?, state?, zip?, country?, country_code?, type?}` each.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, deserialize_with = "lenient::items")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub addresses: Vec<Value>,
     /// `YYYY-MM-DD`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub birthday: Option<String>,
 }
 
 /// A card's name: `formatted_name` is what the inbox shows.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct ContactName {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub formatted_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub middle_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub suffix: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct ContactPhone {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
     /// Present when the number is on WhatsApp: the inbox can open a chat with it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub wa_id: Option<String>,
     /// `CELL`, `HOME`, `WORK`, …
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type", default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct ContactEmail {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type", default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct ContactOrg {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub company: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub department: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
 }
 

@@ -74,6 +74,7 @@ pub enum Kind {
     },
     /// Shared contact cards.
     Contacts {
+        #[serde(deserialize_with = "lenient::array")]
         contacts: Vec<SharedContact>,
     },
     /// Its sender (the customer, or the business in an echo) edited an earlier message.
@@ -207,10 +208,13 @@ pub struct Location {
     pub latitude: Number,
     #[serde(deserialize_with = "lenient::number")]
     pub longitude: Number,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }

@@ -292,3 +292,39 @@ both_backends!(
         );
     }
 );
+
+both_backends!(
+    a_contact_card_with_a_part_of_an_odd_shape_keeps_the_rest_and_its_neighbours,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("cards").await;
+        let odd = json!({"name": {"formatted_name": "Ana Ruiz"}, "birthday": "1990-01-01",
+                         "phones": [{"phone": 16505550101u64, "wa_id": "16505550101",
+                                     "type": "CELL"}],
+                         "org": "Acme", "emails": {"email": "ana@example.com"}});
+        let plain = json!({"name": {"formatted_name": "Bo", "first_name": "Bo"},
+                           "phones": [{"phone": "+44 7700 900123", "type": "HOME"}]});
+        let shared = message(
+            CUSTOMER,
+            "wamid.cards",
+            "contacts",
+            json!([odd, plain.clone()]),
+        );
+        deliver(
+            &app,
+            &biz,
+            &inbound(&biz.phone_number_id, CUSTOMER, "Ana", vec![shared]),
+        )
+        .await;
+
+        let stored = history(&app, &biz, CUSTOMER).await;
+        assert_eq!(
+            content_of(&stored, "wamid.cards"),
+            json!({"text": null, "contacts": [
+                {"name": {"formatted_name": "Ana Ruiz"}, "birthday": "1990-01-01",
+                 "phones": [{"phone": "16505550101", "wa_id": "16505550101", "type": "CELL"}]},
+                plain,
+            ]})
+        );
+    }
+);

@@ -360,3 +360,37 @@ both_backends!(
         assert_eq!(ids(&history(&app, &biz, new_bsuid).await), ["wamid.old"]);
     }
 );
+
+both_backends!(
+    a_user_id_update_of_a_customer_known_by_phone_keeps_one_history,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("renewed_by_phone").await;
+        let pnid = biz.phone_number_id.clone();
+        let new_bsuid = "US.55555208655302741918";
+        let first = bsuid_text(Some(PHONE), "wamid.p1", "hello", SENT);
+        deliver(&app, &biz, &from_username(&pnid, Some(PHONE), vec![first])).await;
+        let update = json!({"object": "whatsapp_business_account", "entry": [{"id": "waba",
+            "changes": [{"field": "user_id_update", "value": {"messaging_product": "whatsapp",
+            "metadata": {"display_phone_number": "15550783881", "phone_number_id": pnid},
+            "user_id_update": [{"wa_id": PHONE, "previous_user_id": BSUID,
+                                "user_id": new_bsuid, "timestamp": LATER}]}}]}]});
+        deliver(&app, &biz, &update).await;
+        let list = rows(&app, &biz.session.access, "").await;
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!(list[0]["user_id"], new_bsuid, "{list:?}");
+
+        // Their next message names only the new BSUID: it joins the phone's history.
+        let mut next = bsuid_text(None, "wamid.p2", "still me", LATER);
+        next["from_user_id"] = json!(new_bsuid);
+        let mut body = from_username(&pnid, None, vec![next]);
+        body["entry"][0]["changes"][0]["value"]["contacts"][0]["user_id"] = json!(new_bsuid);
+        deliver(&app, &biz, &body).await;
+        let list = rows(&app, &biz.session.access, "").await;
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!(
+            ids(&history(&app, &biz, PHONE).await),
+            ["wamid.p1", "wamid.p2"]
+        );
+    }
+);

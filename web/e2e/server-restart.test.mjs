@@ -27,7 +27,10 @@ describe('server restart', () => {
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.accessToken}` },
       body: JSON.stringify({ from: phone, name: 'Rita Restart', text }),
     });
-    assert.equal(response.status, 200, await response.text());
+    const answer = await response.json();
+    assert.equal(response.status, 200, JSON.stringify(answer));
+    // The sandbox answers what the webhook answered it: a message not taken would never come.
+    assert.equal(answer.webhook_status, 200, `${JSON.stringify(answer)}\n${server.log()}`);
   }
 
   it('shows messages sent after the server came back, without a reload', async () => {
@@ -48,8 +51,14 @@ describe('server restart', () => {
     await inject(tokens, 'Second after the restart');
 
     await page.getByRole('img', { name: 'Live' }).waitFor({ timeout: 15_000 });
-    await pane.getByText('First after the restart').waitFor({ timeout: 15_000 });
-    await pane.getByText('Second after the restart').waitFor({ timeout: 15_000 });
+    try {
+      await pane.getByText('First after the restart').waitFor({ timeout: 15_000 });
+      await pane.getByText('Second after the restart').waitFor({ timeout: 15_000 });
+    } catch (error) {
+      // Where the messages stopped: what the pane shows and what the server logged.
+      error.message += `\npane:\n${await pane.innerText()}\nserver log:\n${server.log()}`;
+      throw error;
+    }
     assert.equal(await pane.getByText('Before the restart').count(), 1);
     assert.equal(await page.evaluate(() => window.parleyRestartMarker), true);
     // The list row follows too.

@@ -65,6 +65,8 @@ export async function ownServer(env = {}) {
   await start();
   return {
     url,
+    /** What the server has logged so far, both runs (for a failure's message). */
+    log: () => readFileSync(log, 'utf8'),
     start,
     stop,
     async close() {

@@ -12,7 +12,7 @@ use serde_json::json;
 use tungstenite::Utf8Bytes;
 
 use crate::event_log::{EventLog, Replay};
-use crate::events::{SharedEvent, USER_CHANNEL_PREFIX, channel_name};
+use crate::events::{Event, SharedEvent, USER_CHANNEL_PREFIX, channel_name};
 use crate::followers::{Connect, Disconnect, Notice, SessionId, Subscribe, Unsubscribe};
 use crate::hub::{EventBus, Hub};
 use crate::presence::{PresenceState, SessionPresence};
@@ -93,6 +93,9 @@ pub struct SessionActor {
     held: Option<Vec<Arc<SharedEvent>>>,
     /// Highest seq sent, so an event both replayed and live goes out once.
     last_sent: i64,
+    /// First seq sent on this connection (0 before any): a resume to a point before it cannot
+    /// put what it replays ahead of what already went out.
+    first_sent: i64,
     /// Resume asked at connect time (SSE `Last-Event-ID`).
     resume_from: Option<i64>,
     /// Where this session is viewing or typing.
@@ -136,6 +139,7 @@ impl SessionActor {
             expires_in: setup.expires_in,
             held: None,
             last_sent: 0,
+            first_sent: 0,
             resume_from: setup.resume_from,
         }
     }
@@ -175,6 +179,9 @@ impl SessionActor {
         };
         if !transient {
             self.last_sent = seq;
+            if self.first_sent == 0 {
+                self.first_sent = seq;
+            }
         }
         self.push(Frame::Text(text), ctx);
     }
@@ -234,11 +241,24 @@ impl SessionActor {
         self.push(Frame::Ping, ctx);
     }
 
+    /// Replays the followed channels' events after `after`, then the live ones held meanwhile.
+    /// Events that went out live before the resume came (a client subscribes, then resumes)
+    /// leave no place for earlier missed ones: when the replay holds such an event the client is
+    /// told to `reset` (re-fetch) rather than get it out of order or not at all.
     fn resume(&mut self, after: i64, ctx: &mut Context<Self>) {
         self.held.get_or_insert_with(Vec::new);
+        let sent_before = (self.first_sent > after).then_some(self.first_sent);
         let replay = self.log.since(&self.business_id, after);
         ctx.spawn(replay.into_actor(self).map(move |result, session, ctx| {
+            let followed = |channel: &String| session.channels.iter().any(|c| **c == **channel);
+            let overtaken = |events: &Vec<_>| {
+                let missed = |e: &&Event| e.channels.iter().any(followed);
+                sent_before.is_some_and(|first| events.iter().filter(missed).any(|e| e.seq < first))
+            };
             match result {
+                Ok(Replay::Events(events)) if overtaken(&events) => {
+                    session.send_control("reset", None, ctx);
+                }
                 Ok(Replay::Events(events)) => {
                     session.last_sent = session.last_sent.max(after);
                     for event in events {

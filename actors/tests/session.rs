@@ -9,7 +9,7 @@ use parley_actors::event_log::{EventLog, Replay};
 use parley_actors::events::{Event, event_data};
 use parley_actors::hub::{CatchUp, Hub, InProcessBus, Publish};
 use parley_actors::queue;
-use parley_actors::session::{Frame, SessionActor, SessionSetup, Transport};
+use parley_actors::session::{ClientOp, Frame, SessionActor, SessionSetup, Transport};
 use serde_json::{Value, json};
 
 fn event(seq: i64) -> Event {
@@ -43,8 +43,17 @@ fn session(
     capacity: usize,
     resume_from: Option<i64>,
 ) -> queue::Receiver<Frame> {
+    started(hub, capacity, resume_from).1
+}
+
+/// A session following "c" on `hub`, and its address (for the client's ops).
+fn started(
+    hub: &actix::Addr<Hub>,
+    capacity: usize,
+    resume_from: Option<i64>,
+) -> (actix::Addr<SessionActor>, queue::Receiver<Frame>) {
     let (out, frames) = queue::bounded(capacity);
-    SessionActor::new(SessionSetup {
+    let session = SessionActor::new(SessionSetup {
         business_id: "b1".into(),
         user_id: "u1".into(),
         name: "Agent One".into(),
@@ -58,7 +67,7 @@ fn session(
         resume_from,
     })
     .start();
-    frames
+    (session, frames)
 }
 
 async fn next_json(frames: &mut queue::Receiver<Frame>) -> Value {
@@ -180,4 +189,26 @@ async fn a_catch_up_reads_the_log_past_the_last_routed_event() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     hub.do_send(Publish(vec![event(10)]));
     assert_eq!(only_seqs(&mut frames, 2).await, vec![9, 10]);
+}
+
+#[actix::test]
+async fn a_resume_behind_an_event_already_sent_live_resets_instead_of_losing_the_gap() {
+    // The client subscribed, then resumed; event 9 went out live before its resume came.
+    let hub = Hub::resuming([("b1".to_string(), 8)].into()).start();
+    let (behind, mut behind_frames) = started(&hub, 64, None);
+    let (caught_up, mut caught_up_frames) = started(&hub, 64, None);
+    for frames in [&mut behind_frames, &mut caught_up_frames] {
+        assert_eq!(next_json(frames).await["event"], "ready");
+    }
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    hub.do_send(Publish(vec![event(9)]));
+    for frames in [&mut behind_frames, &mut caught_up_frames] {
+        assert_eq!(next_json(frames).await["seq"], 9);
+    }
+    // Seen up to 4: 5 to 8 can no longer come before 9, so the client is told to re-fetch.
+    behind.do_send(ClientOp::Resume(4));
+    assert_eq!(next_json(&mut behind_frames).await["event"], "reset");
+    // Seen up to 8: nothing is missing before 9; the replay brings 10, once.
+    caught_up.do_send(ClientOp::Resume(8));
+    assert_eq!(only_seqs(&mut caught_up_frames, 1).await, vec![10]);
 }

@@ -241,6 +241,15 @@ impl SessionActor {
         self.push(Frame::Ping, ctx);
     }
 
+    /// Whether `events` hold one of the followed channels earlier than `first`, the first seq
+    /// already sent (none: nothing was).
+    fn misses_before(&self, events: &[Event], first: Option<i64>) -> bool {
+        let followed = |e: &&Event| {
+            (e.channels.iter()).any(|channel| self.channels.iter().any(|c| **c == **channel))
+        };
+        first.is_some_and(|first| events.iter().filter(followed).any(|e| e.seq < first))
+    }
+
     /// Replays the followed channels' events after `after`, then the live ones held meanwhile.
     /// Events that went out live before the resume came (a client subscribes, then resumes)
     /// leave no place for earlier missed ones: when the replay holds such an event the client is
@@ -250,13 +259,8 @@ impl SessionActor {
         let sent_before = (self.first_sent > after).then_some(self.first_sent);
         let replay = self.log.since(&self.business_id, after);
         ctx.spawn(replay.into_actor(self).map(move |result, session, ctx| {
-            let followed = |channel: &String| session.channels.iter().any(|c| **c == **channel);
-            let overtaken = |events: &Vec<_>| {
-                let missed = |e: &&Event| e.channels.iter().any(followed);
-                sent_before.is_some_and(|first| events.iter().filter(missed).any(|e| e.seq < first))
-            };
             match result {
-                Ok(Replay::Events(events)) if overtaken(&events) => {
+                Ok(Replay::Events(events)) if session.misses_before(&events, sent_before) => {
                     session.send_control("reset", None, ctx);
                 }
                 Ok(Replay::Events(events)) => {

@@ -62,18 +62,14 @@ impl Store {
                 Write::Amend(_) | Write::Echo(_) => afterwards.push((i, key, write)),
             }
         }
-        // A message's item is new only when its message was; others when they have events.
-        let mut new: Vec<Option<bool>> = vec![None; items.len()];
+        let mut inserted = vec![false; items.len()];
         for (business, messages) in inbound {
             let (pnid, unread) = &businesses[business];
-            for &(i, ..) in &messages {
-                new[i] = Some(false);
-            }
-            for (i, mine, inserted) in
+            for (i, mine, new) in
                 insert_inbound(&mut tx, business, pnid, *unread, &messages).await?
             {
                 drafts[i] = mine;
-                new[i] = Some(inserted);
+                inserted[i] = new;
             }
         }
         for (i, key, write) in afterwards {
@@ -87,11 +83,15 @@ impl Store {
         let events = number_by_business(&mut tx, items, drafts).await?;
         tx.commit().await?;
         self.flushed(conn).await?;
+        // A message is new when it was stored; any other write when it has events.
         Ok(events
             .into_iter()
-            .zip(new)
-            .map(|(events, new)| {
-                let new = new.unwrap_or(!events.is_empty());
+            .zip(items.iter().zip(inserted))
+            .map(|(events, ((_, write), inserted))| {
+                let new = match write {
+                    Write::Inbound(_) => inserted,
+                    _ => !events.is_empty(),
+                };
                 (events, new)
             })
             .collect())

@@ -139,13 +139,21 @@ export interface OrderItem {
 
 /** The message a reply answers: its `message_id`, and (when the conversation holds it) what the
  * quote shows of it. */
-export interface MessageContext {
+export interface MessageContext extends ForwardMarks {
   id: string;
   from?: string;
   quoted?: { type: string; text: string | null; direction: 'incoming' | 'outgoing' };
-  /** A forwarded message's context carries these and no `id`: it answers no message. */
+}
+
+/** Whether the customer forwarded the message, and whether it was forwarded many times. */
+export interface ForwardMarks {
   forwarded?: boolean;
   frequently_forwarded?: boolean;
+}
+
+/** A forwarded message's context: it names no message, so it answers none. */
+export interface ForwardContext extends ForwardMarks {
+  id?: undefined;
 }
 
 /** Message content; which fields are set depends on the message type. */
@@ -173,8 +181,8 @@ export interface MessageContent {
   /** A sent template's components as sent: its header's media id or location is in there. */
   components?: unknown[];
   reaction?: { message_id: string; emoji: string };
-  /** A reply: the message it answers, and what the quote shows of it. */
-  context?: MessageContext;
+  /** A reply: the message it answers, and what the quote shows of it; or the marks of a forward. */
+  context?: MessageContext | ForwardContext;
   /** Each side's emoji on this message. */
   reactions?: { customer?: string; business?: string };
   contacts?: SharedContact[];

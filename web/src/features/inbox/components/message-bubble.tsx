@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Message, MessageContext } from '../../../lib/api/types';
+import type { ForwardMarks, Message } from '../../../lib/api/types';
 import { formatDateTime, formatTime } from '../../../lib/format/dates';
 import { useSwipeReply } from '../hooks/use-swipe-reply';
 import { reactionsOf } from '../reply-context';
@@ -29,9 +29,8 @@ export function MessageBubble({ message, onReply, onRetry, quoting, onOpenQuote 
   const outgoing = message.direction === 'outgoing';
   const revoked = Boolean(message.revoked_at || message.content.revoked);
   const sender = message.content.echo ? t('message.echoSender') : message.sender_name;
-  // A forwarded message's context names no message: it is no reply, only marked forwarded.
-  const context = revoked || !message.content.context?.id ? undefined : message.content.context;
-  const forwarded = revoked ? undefined : forwardedLabel(message.content.context);
+  const context = revoked ? undefined : message.content.context;
+  const forwarded = forwardedLabel(context);
   const reactions = reactionsOf(message);
   const swipe = useSwipeReply(i18n.dir(), quoting && !revoked ? () => quoting.onQuote(message) : undefined);
   return (
@@ -47,7 +46,7 @@ export function MessageBubble({ message, onReply, onRetry, quoting, onOpenQuote 
     >
       {outgoing && sender && <span className="sender">{sender}</span>}
       {forwarded && <span className="forwarded">{t(forwarded)}</span>}
-      {context && <QuotedMessage context={context} onOpen={onOpenQuote} />}
+      {context?.id && <QuotedMessage context={context} onOpen={onOpenQuote} />}
       {revoked ? <p className="revoked-text">{t('message.deleted')}</p> : <MessageContent message={message} onReply={onReply} />}
       <footer className="bubble-meta" title={formatDateTime(message.timestamp)}>
         {message.edited_at && !revoked && (
@@ -74,7 +73,7 @@ export function MessageBubble({ message, onReply, onRetry, quoting, onOpenQuote 
 }
 
 /** The label of a forwarded message's key, or none for a message that was not forwarded. */
-function forwardedLabel(context: MessageContext | undefined): string | undefined {
+function forwardedLabel(context: ForwardMarks | undefined): string | undefined {
   if (context?.frequently_forwarded) return 'message.frequentlyForwarded';
   if (context?.forwarded) return 'message.forwarded';
   return undefined;

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Message, MessageContext } from '../../../lib/api/types';
+import type { ForwardContext, Message } from '../../../lib/api/types';
 import { renderWithApp } from '../../../testing/render';
 import type { Draft } from '../hooks/use-messages';
 import { MessageBubble } from './message-bubble';
@@ -22,11 +22,11 @@ const answer: Message = {
 
 describe('quoted replies and reactions', () => {
   it('marks a forwarded message as forwarded and draws no quote for it', () => {
-    const forwarded = (context: MessageContext, id: string): Message => ({ ...answer, message_id: id, content: { text: 'Look at this', context } });
+    const forwarded = (context: ForwardContext, id: string): Message => ({ ...answer, message_id: id, content: { text: 'Look at this', context } });
     renderWithApp(
       <>
-        <MessageBubble message={forwarded({ forwarded: true } as MessageContext, 'wamid.f1')} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} onOpenQuote={vi.fn<(id: string) => void>()} />
-        <MessageBubble message={forwarded({ frequently_forwarded: true } as MessageContext, 'wamid.f2')} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} onOpenQuote={vi.fn<(id: string) => void>()} />
+        <MessageBubble message={forwarded({ forwarded: true }, 'wamid.f1')} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} onOpenQuote={vi.fn<(id: string) => void>()} />
+        <MessageBubble message={forwarded({ frequently_forwarded: true }, 'wamid.f2')} onReply={vi.fn<(text: string) => void>()} onRetry={vi.fn<(id: string) => void>()} onOpenQuote={vi.fn<(id: string) => void>()} />
       </>,
     );
     expect(screen.getByText('Forwarded')).toBeInTheDocument();

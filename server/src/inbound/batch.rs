@@ -72,8 +72,14 @@ impl Batch {
 
     /// Adds the messages, edits, deletions and receipts of a `messages` change for
     /// `business_id`. An item that names no customer (its sender is neither a phone number nor a
-    /// BSUID) is logged and skipped; the rest of the batch is kept.
+    /// BSUID) is logged and skipped; the rest of the batch is kept. The change's own errors are
+    /// logged.
     pub fn add_messages(&mut self, business_id: &str, value: MessagesValue) {
+        // Errors about the change as a whole (Meta's, with no secret in them) are the
+        // operator's to see; the change's messages and receipts are still taken.
+        for error in &value.errors {
+            tracing::warn!(business_id, %error, "webhook change reported an error of its own");
+        }
         for message in value.messages {
             let Some((sighting, contact)) = message.sender(&value.contacts) else {
                 tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message whose sender is neither a phone number nor a BSUID skipped");

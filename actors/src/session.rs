@@ -61,7 +61,9 @@ impl Transport {
 pub enum ClientOp {
     Subscribe(String),
     Unsubscribe(String),
-    Resume(i64),
+    /// Replay after a seq, following the channels named with it first: one frame, so no live
+    /// event can go out between a reconnect's subscriptions and its resume.
+    Resume(i64, Vec<String>),
     /// What the agent is doing in a conversation, for the others there.
     Presence(String, PresenceState),
     /// Any frame from the client proves it is alive.
@@ -346,7 +348,12 @@ impl Handler<ClientOp> for SessionActor {
                     channel,
                 });
             }
-            ClientOp::Resume(after) => self.resume(after, ctx),
+            ClientOp::Resume(after, channels) => {
+                for channel in channels {
+                    self.subscribe(channel, ctx);
+                }
+                self.resume(after, ctx);
+            }
             ClientOp::Presence(channel, state) => {
                 if Self::may_follow(&channel) {
                     let following = self.channels.iter().any(|c| **c == *channel);
@@ -364,7 +371,8 @@ impl Handler<ClientOp> for SessionActor {
 
 impl ClientOp {
     /// Parses a WebSocket text frame: `{"op":"subscribe"|"unsubscribe","channel":…}`,
-    /// `{"op":"resume","after":seq}` or `{"op":"presence","channel":…,"state":…}`.
+    /// `{"op":"resume","after":seq,"channels"?:[…]}` or
+    /// `{"op":"presence","channel":…,"state":…}`.
     pub fn parse(text: &str) -> ClientOp {
         Self::parse_known(text).unwrap_or(ClientOp::Invalid)
     }
@@ -375,7 +383,16 @@ impl ClientOp {
         match value.get("op")?.as_str()? {
             "subscribe" => channel().map(ClientOp::Subscribe),
             "unsubscribe" => channel().map(ClientOp::Unsubscribe),
-            "resume" => value.get("after")?.as_i64().map(ClientOp::Resume),
+            "resume" => {
+                let after = value.get("after")?.as_i64()?;
+                let channels = match value.get("channels") {
+                    None => Vec::new(),
+                    Some(named) => (named.as_array()?.iter())
+                        .map(|channel| channel.as_str().map(String::from))
+                        .collect::<Option<_>>()?,
+                };
+                Some(ClientOp::Resume(after, channels))
+            }
             "presence" => {
                 let state = PresenceState::parse(value.get("state")?.as_str()?)?;
                 channel().map(|channel| ClientOp::Presence(channel, state))

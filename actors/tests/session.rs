@@ -52,6 +52,16 @@ fn started(
     capacity: usize,
     resume_from: Option<i64>,
 ) -> (actix::Addr<SessionActor>, queue::Receiver<Frame>) {
+    following(hub, capacity, resume_from, vec!["c".into()])
+}
+
+/// A session following `channels` from its start.
+fn following(
+    hub: &actix::Addr<Hub>,
+    capacity: usize,
+    resume_from: Option<i64>,
+    channels: Vec<String>,
+) -> (actix::Addr<SessionActor>, queue::Receiver<Frame>) {
     let (out, frames) = queue::bounded(capacity);
     let session = SessionActor::new(SessionSetup {
         business_id: "b1".into(),
@@ -62,7 +72,7 @@ fn started(
         hub: hub.downgrade(),
         log: Arc::new(SlowLog),
         out,
-        channels: vec!["c".into()],
+        channels,
         expires_in: Duration::from_secs(60),
         resume_from,
     })
@@ -206,9 +216,48 @@ async fn a_resume_behind_an_event_already_sent_live_resets_instead_of_losing_the
         assert_eq!(next_json(frames).await["seq"], 9);
     }
     // Seen up to 4: 5 to 8 can no longer come before 9, so the client is told to re-fetch.
-    behind.do_send(ClientOp::Resume(4));
+    behind.do_send(ClientOp::Resume(4, Vec::new()));
     assert_eq!(next_json(&mut behind_frames).await["event"], "reset");
     // Seen up to 8: nothing is missing before 9; the replay brings 10, once.
-    caught_up.do_send(ClientOp::Resume(8));
+    caught_up.do_send(ClientOp::Resume(8, Vec::new()));
     assert_eq!(only_seqs(&mut caught_up_frames, 1).await, vec![10]);
+}
+
+#[actix::test]
+async fn a_resume_naming_its_channels_follows_them_and_replays_without_a_reset() {
+    // A reconnect: the new socket follows nothing yet; event 9 is published before its frame.
+    let hub = Hub::resuming([("b1".to_string(), 8)].into()).start();
+    let (session, mut frames) = following(&hub, 64, None, Vec::new());
+    assert_eq!(next_json(&mut frames).await["event"], "ready");
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    hub.do_send(Publish(vec![event(9)]));
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    session.do_send(ClientOp::Resume(4, vec!["c".into()]));
+    let subscribed = next_json(&mut frames).await;
+    assert_eq!(subscribed, json!({"event": "subscribed", "channel": "c"}));
+    // Live while the replay loads: 10 is also in the log, 11 is new.
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    for seq in 10..=11 {
+        hub.do_send(Publish(vec![event(seq)]));
+    }
+    assert_eq!(
+        only_seqs(&mut frames, 7).await,
+        (5..=11).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_resume_frame_may_name_the_channels_to_follow() {
+    let named = ClientOp::parse(r#"{"op": "resume", "after": 7, "channels": ["a", "b"]}"#);
+    assert!(
+        matches!(named, ClientOp::Resume(7, ref c) if *c == ["a", "b"]),
+        "{named:?}"
+    );
+    let bare = ClientOp::parse(r#"{"op": "resume", "after": 7}"#);
+    assert!(
+        matches!(bare, ClientOp::Resume(7, ref c) if c.is_empty()),
+        "{bare:?}"
+    );
+    let odd = ClientOp::parse(r#"{"op": "resume", "after": 7, "channels": ["a", 3]}"#);
+    assert!(matches!(odd, ClientOp::Invalid), "{odd:?}");
 }

@@ -1,6 +1,7 @@
 // A real server restart while the inbox stays open: the test runs its own server, kills it, starts
 // it again on the same port, data dir and database, and two customer messages sent after it is
-// back appear in the open conversation without a reload (the stream reconnects and resumes).
+// back appear in the open conversation without a reload (the stream reconnects, follows its
+// channels and resumes in one frame).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openInboxAsNewOwner, startBrowser } from './browser.mjs';
@@ -35,6 +36,14 @@ describe('server restart', () => {
 
   it('shows messages sent after the server came back, without a reload', async () => {
     const { page, tokens } = await openInboxAsNewOwner(browser.context, server.url);
+    // What each socket of the page sends and receives: the reconnected one is the last.
+    const sockets = [];
+    page.on('websocket', (socket) => {
+      const frames = { sent: [], received: [] };
+      sockets.push(frames);
+      socket.on('framesent', (frame) => frames.sent.push(JSON.parse(String(frame.payload))));
+      socket.on('framereceived', (frame) => frames.received.push(JSON.parse(String(frame.payload))));
+    });
     await inject(tokens, 'Before the restart');
     await page.getByRole('button', { name: 'Rita Restart' }).click();
     const pane = page.getByRole('region', { name: 'Rita Restart' });
@@ -59,6 +68,13 @@ describe('server restart', () => {
       error.message += `\npane:\n${await pane.innerText()}\nserver log:\n${server.log()}`;
       throw error;
     }
+    // The new socket followed its channels and resumed in one frame, so nothing had to be re-fetched.
+    const reconnected = sockets.at(-1);
+    const ops = reconnected.sent.filter((frame) => frame.op !== 'ping');
+    const resume = ops.find((frame) => frame.op === 'resume');
+    assert.ok(resume?.channels?.includes('notifications/all') && resume.channels.length === 2, JSON.stringify(ops));
+    assert.deepEqual(ops.filter((frame) => frame.op === 'subscribe'), []);
+    assert.deepEqual(reconnected.received.filter((frame) => frame.event === 'reset'), []);
     assert.equal(await pane.getByText('Before the restart').count(), 1);
     assert.equal(await page.evaluate(() => window.parleyRestartMarker), true);
     // The list row follows too.

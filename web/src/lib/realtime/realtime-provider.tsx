@@ -1,6 +1,7 @@
 // One WebSocket per signed-in tab. It follows notifications/all plus whatever channels the screens
-// ask for, reconnects by itself, and on reconnect asks the server to replay events after the last
-// seq it saw (the server answers `reset` when it cannot; listeners then re-fetch). Screens read
+// ask for, reconnects by itself, and on reconnect follows them again and asks the server to replay
+// events after the last seq it saw, in one frame (the server answers `reset` when it cannot;
+// listeners then re-fetch). Screens read
 // once the server has confirmed notifications/all (`ready`), so no event falls between their read
 // and the stream; if that takes over READ_WAIT_MS (or the tab is offline) they read at once, and
 // when a connection with no seq to resume from is confirmed after they read, they re-fetch.
@@ -72,10 +73,14 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       // Messages are handled in onMessage; skipping the hook's own state avoids a render per event.
       filter: () => false,
       onOpen: () => {
-        channels.current.forEach((_count, channel) => sendJsonMessage({ op: 'subscribe', channel }));
+        const followed = [...channels.current.keys()];
+        // One frame follows the channels and resumes, so no live event goes out between the two.
+        if (lastSeq.current > 0) sendJsonMessage({ op: 'resume', after: lastSeq.current, channels: followed });
+        else {
+          followed.forEach((channel) => sendJsonMessage({ op: 'subscribe', channel }));
+          refetchOnSubscribed.current = true;
+        }
         presences.current.forEach((state, channel) => sendJsonMessage({ op: 'presence', channel, state }));
-        if (lastSeq.current > 0) sendJsonMessage({ op: 'resume', after: lastSeq.current });
-        else refetchOnSubscribed.current = true;
       },
       onClose: (event) => {
         if (event.reason === TOKEN_EXPIRED_REASON) tokenExpired.current = true;

@@ -130,45 +130,68 @@ pub(super) enum Ensured {
 }
 
 /// The contact of a conversation, created when new and renamed when `name` is another
-/// (non-empty) one; answers its name and what was done.
+/// (non-empty) one; answers its name and what was done. A `name` is the business's: the contact
+/// is marked named by it, so the customer's profile name no longer replaces it.
 pub(super) async fn ensure_contact(
     conn: &mut AnyConnection,
     key: &ConversationKey,
     name: Option<&str>,
 ) -> Result<(String, Ensured), sqlx::Error> {
-    let existing: Option<(String,)> =
-        sqlx::query_as("SELECT name FROM contacts WHERE business_id = $1 AND phone = $2")
-            .bind(&key.business_id)
-            .bind(&key.phone)
-            .fetch_optional(&mut *conn)
-            .await?;
-    match (existing, name) {
+    let existing: Option<(String, i64)> = sqlx::query_as(
+        "SELECT name, named_by_business FROM contacts WHERE business_id = $1 AND phone = $2",
+    )
+    .bind(&key.business_id)
+    .bind(&key.phone)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let given = name.filter(|name| !name.is_empty());
+    match (existing, given) {
         (None, _) => {
             let name = name.unwrap_or_default().to_string();
             sqlx::query(
-                "INSERT INTO contacts (business_id, phone, name, created_at) VALUES ($1, $2, $3, $4)",
+                "INSERT INTO contacts (business_id, phone, name, named_by_business, created_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(&key.business_id)
             .bind(&key.phone)
             .bind(&name)
+            .bind(i64::from(given.is_some()))
             .bind(now_ms())
             .execute(&mut *conn)
             .await?;
             index_contacts(conn, &key.business_id, &[&key.phone]).await?;
             Ok((name, Ensured::Created))
         }
-        (Some((old,)), Some(new)) if !new.is_empty() && new != old => {
-            sqlx::query("UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3")
-                .bind(new)
-                .bind(&key.business_id)
-                .bind(&key.phone)
-                .execute(&mut *conn)
-                .await?;
+        (Some((old, _)), Some(new)) if new != old => {
+            name_contact(conn, &key.business_id, &key.phone, new).await?;
             index_contacts(conn, &key.business_id, &[&key.phone]).await?;
             Ok((new.to_string(), Ensured::Renamed))
         }
-        (Some((old,)), _) => Ok((old, Ensured::Kept)),
+        (Some((old, 0)), Some(_)) => {
+            name_contact(conn, &key.business_id, &key.phone, &old).await?;
+            Ok((old, Ensured::Kept))
+        }
+        (Some((old, _)), _) => Ok((old, Ensured::Kept)),
     }
+}
+
+/// Gives a contact the business's name for them (see `ensure_contact`).
+async fn name_contact(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    phone: &str,
+    name: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE contacts SET name = $1, named_by_business = 1 \
+         WHERE business_id = $2 AND phone = $3",
+    )
+    .bind(name)
+    .bind(business_id)
+    .bind(phone)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 /// Whether the business has a contact under `key`.
@@ -267,12 +290,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
-        sqlx::query("UPDATE contacts SET name = $1 WHERE business_id = $2 AND phone = $3")
-            .bind(name)
-            .bind(business_id)
-            .bind(target)
-            .execute(&mut *tx)
-            .await?;
+        name_contact(&mut tx, business_id, target, name).await?;
         index_contacts(&mut tx, business_id, &[target]).await?;
         let pnid = phone_number_id(&mut tx, business_id).await?;
         let ids = (user_id.as_deref(), username.as_deref());

@@ -181,7 +181,11 @@ async fn join(
          assigned_at = CASE WHEN contacts.assignee_id IS NULL THEN old.assigned_at \
              ELSE contacts.assigned_at END, \
          assignee_id = COALESCE(contacts.assignee_id, old.assignee_id), \
-         name = CASE WHEN contacts.name = '' THEN old.name ELSE contacts.name END \
+         name = CASE WHEN contacts.name = '' \
+             OR (old.named_by_business = 1 AND contacts.named_by_business = 0) \
+             THEN old.name ELSE contacts.name END, \
+         named_by_business = CASE WHEN old.named_by_business = 1 THEN 1 \
+             ELSE contacts.named_by_business END \
          FROM contacts AS old \
          WHERE contacts.business_id = $1 AND contacts.phone = $2 \
          AND old.business_id = $1 AND old.phone = $3",

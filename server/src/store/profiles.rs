@@ -17,6 +17,8 @@ pub(super) struct ContactProfile {
     pub(super) user_id: Option<String>,
     /// Their WhatsApp username, when they took one.
     pub(super) username: Option<String>,
+    /// The business named them: the name is theirs to change, not the customer's profile.
+    pub(super) given: bool,
 }
 
 impl ContactProfile {
@@ -26,15 +28,17 @@ impl ContactProfile {
             name: profile.name.clone().unwrap_or_default(),
             user_id: profile.user_id.clone(),
             username: profile.username.clone(),
+            given: false,
         }
     }
 
-    /// Takes what a delivery says of the customer: another non-empty profile name, another
-    /// BSUID or username. What it does not send is kept (a delivery without a username does not
-    /// take the known one away). Answers whether anything changed.
+    /// Takes what a delivery says of the customer: another non-empty profile name (unless the
+    /// business named them), another BSUID or username. What it does not send is kept (a
+    /// delivery without a username does not take the known one away). Answers whether anything
+    /// changed.
     pub(super) fn take(&mut self, profile: &CustomerProfile) -> bool {
         let mut changed = false;
-        let name = profile.name.as_deref().filter(|name| !name.is_empty());
+        let name = (profile.name.as_deref()).filter(|name| !name.is_empty() && !self.given);
         if let Some(name) = name.filter(|name| *name != self.name) {
             self.name = name.to_string();
             changed = true;
@@ -103,18 +107,22 @@ pub(super) async fn stored_profile(
     conn: &mut AnyConnection,
     key: &ConversationKey,
 ) -> Result<Option<ContactProfile>, sqlx::Error> {
-    let stored: Option<(String, Option<String>, Option<String>)> = sqlx::query_as(
-        "SELECT name, user_id, username FROM contacts WHERE business_id = $1 AND phone = $2",
+    let stored: Option<(String, Option<String>, Option<String>, i64)> = sqlx::query_as(
+        "SELECT name, user_id, username, named_by_business FROM contacts \
+         WHERE business_id = $1 AND phone = $2",
     )
     .bind(&key.business_id)
     .bind(&key.phone)
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(stored.map(|(name, user_id, username)| ContactProfile {
-        name,
-        user_id,
-        username,
-    }))
+    Ok(
+        stored.map(|(name, user_id, username, given)| ContactProfile {
+            name,
+            user_id,
+            username,
+            given: given != 0,
+        }),
+    )
 }
 
 /// Updates the known contact `contact` (as read) by `profile` as `update_by_profile` does.

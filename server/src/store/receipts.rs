@@ -87,7 +87,8 @@ pub(super) async fn apply_status(
     // With its contact as stored, so a receipt that names the customer's BSUID or username
     // costs no read of its own.
     let current: Option<Receipted> = sqlx::query_as(
-        "SELECT m.status, m.phone, m.direction, m.error, c.name, c.user_id, c.username \
+        "SELECT m.status, m.phone, m.direction, m.error, c.name, c.user_id, c.username, \
+         c.named_by_business \
          FROM messages m LEFT JOIN contacts c \
          ON c.business_id = m.business_id AND c.phone = m.phone \
          WHERE m.business_id = $1 AND m.message_id = $2",
@@ -105,6 +106,7 @@ pub(super) async fn apply_status(
         name,
         user_id,
         username,
+        named_by_business,
     }) = current
     else {
         // The receipt beat its message here: keep it until the message is recorded.
@@ -138,6 +140,7 @@ pub(super) async fn apply_status(
         name,
         user_id,
         username,
+        given: named_by_business.is_some_and(|given| given != 0),
     });
     let mut drafts = learn_ids(conn, &conversation, contact, &update.customer, pnid).await?;
     if status_rank(&update.status) <= status_rank(&status) {
@@ -182,6 +185,7 @@ struct Receipted {
     name: Option<String>,
     user_id: Option<String>,
     username: Option<String>,
+    named_by_business: Option<i64>,
 }
 
 /// Keeps the BSUID and username a receipt names with the known contact of its conversation, by

@@ -37,7 +37,7 @@ fn contact(action: &str, full_name: Option<&str>, first_name: Option<&str>, phon
 }
 
 /// The list's (number, name) pairs, by number.
-async fn names(app: &TestApp, biz: &Business) -> Vec<(String, String)> {
+pub(crate) async fn names(app: &TestApp, biz: &Business) -> Vec<(String, String)> {
     let users = rows(app, &biz.session.access, "page=1").await;
     let mut names: Vec<(String, String)> = users
         .iter()

@@ -22,6 +22,7 @@ mod customer_notices;
 mod customer_sends;
 mod customers;
 mod echo_changes;
+mod given_names;
 mod google;
 mod google_browser;
 mod google_mobile;

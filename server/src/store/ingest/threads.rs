@@ -191,6 +191,8 @@ struct KnownThread {
     name: String,
     user_id: Option<String>,
     username: Option<String>,
+    /// 1 when the business named it.
+    named_by_business: i64,
     /// Its latest message's time.
     latest: Option<i64>,
     last_message_at: Option<i64>,
@@ -226,7 +228,7 @@ pub(super) async fn known_threads(
     // Materialized, so that each contact's latest message is read once.
     let sql = format!(
         "WITH t AS MATERIALIZED (SELECT c.phone, c.name, c.user_id, c.username, \
-         (SELECT MAX(m.sent_at) FROM messages m WHERE m.business_id = c.business_id \
+         c.named_by_business, (SELECT MAX(m.sent_at) FROM messages m WHERE m.business_id = c.business_id \
          AND m.phone = c.phone) AS latest, c.last_message_at, c.last_text, c.last_caption, \
          (SELECT COUNT(*) FROM conversation_labels l WHERE l.business_id = c.business_id \
          AND l.phone = c.phone) AS labels FROM contacts c WHERE c.business_id = $1 AND {}) \
@@ -252,6 +254,7 @@ pub(super) async fn known_threads(
                 name: known.name,
                 user_id: known.user_id,
                 username: known.username,
+                given: known.named_by_business != 0,
             },
             created: false,
             renamed: None,

@@ -61,7 +61,8 @@ impl ContactProfile {
     }
 }
 
-/// Writes a known contact's name and ids (its search document follows apart).
+/// Writes a known contact's name and ids (its search document follows apart). A name the
+/// business gave meanwhile (an agent's edit committed since the contact was read) is kept.
 pub(super) async fn save_profile(
     conn: &mut AnyConnection,
     business_id: &str,
@@ -69,7 +70,9 @@ pub(super) async fn save_profile(
     contact: &ContactProfile,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE contacts SET name = $1, user_id = $2, username = $3 \
+        "UPDATE contacts SET \
+         name = CASE WHEN named_by_business = 1 THEN name ELSE $1 END, \
+         user_id = $2, username = $3 \
          WHERE business_id = $4 AND phone = $5",
     )
     .bind(&contact.name)

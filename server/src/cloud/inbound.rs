@@ -1,6 +1,7 @@
 //! What the inbox stores of an inbound message: its kind and content (docs/API.md shapes).
 //! Adding a kind means a `Kind` variant and its arms here; the compiler lists the matches.
 
+use parley_actors::conversation::NOTICE_KIND;
 use serde_json::{Value, json};
 
 use super::message::{Choice, Interactive, Kind, Media, Message};
@@ -26,6 +27,10 @@ impl Message {
             Kind::Contacts { contacts } => json!({"text": null, "contacts": contacts}),
             Kind::Edit { edit } => return edit.message.stored(),
             Kind::Revoke { .. } => return (kind, json!({"text": null, "revoked": true})),
+            Kind::RequestWelcome => {
+                let notice = json!({"text": null, "system": {"type": "request_welcome"}});
+                return (NOTICE_KIND.into(), notice);
+            }
             Kind::Unknown(raw) => json!({"text": null, "errors": raw.get("errors"), "raw": raw}),
         };
         if let Some(context) = &self.context {
@@ -59,6 +64,7 @@ impl Message {
             | Kind::Order { .. }
             | Kind::System { .. }
             | Kind::Contacts { .. }
+            | Kind::RequestWelcome
             | Kind::Unknown(_) => None,
         }
     }

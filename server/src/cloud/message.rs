@@ -85,6 +85,9 @@ pub enum Kind {
     Revoke {
         revoke: Revoke,
     },
+    /// The customer opened a chat with the business for the first time (`request_welcome`):
+    /// nothing they wrote, kept as a notice about them.
+    RequestWelcome,
     /// Any other type (`unsupported`, whatever Meta adds next), or a
     /// body that does not fit its type: the whole message as sent, which the inbox keeps.
     #[serde(skip)]

@@ -28,7 +28,7 @@ impl<'a> From<&'a Kind> for InboundKind<'a> {
     fn from(kind: &'a Kind) -> InboundKind<'a> {
         match kind {
             Kind::Text { text } => InboundKind::Text(&text.body),
-            Kind::System { .. } => InboundKind::Notice,
+            Kind::System { .. } | Kind::RequestWelcome => InboundKind::Notice,
             Kind::Interactive { interactive } => match interactive {
                 Interactive::ButtonReply { button_reply: c } => InboundKind::Button {
                     id: &c.id,

@@ -218,3 +218,30 @@ both_backends!(
         assert_eq!(totals["conversations_opened"], 3, "{totals}");
     }
 );
+
+both_backends!(
+    a_customer_opening_a_chat_for_the_first_time_is_a_notice_in_a_new_conversation,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("welcome").await;
+        let opened = json!({"from": PHONE, "id": "wamid.welcome",
+                            "timestamp": chrono_now_secs().to_string(),
+                            "type": "request_welcome"});
+        let body = inbound(&biz.phone_number_id, PHONE, "Sam", vec![opened]);
+        deliver(&app, &biz, &body).await;
+
+        let (row, total) = only_row(&app, &biz).await;
+        assert_eq!(
+            (&row["name"], &row["unread_count"]),
+            (&json!("Sam"), &json!(0))
+        );
+        assert_eq!(total, 0);
+        let messages = history(&app, &biz, PHONE).await;
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert_eq!(messages[0]["type"], "system", "{}", messages[0]);
+        assert_eq!(messages[0]["content"]["system"]["type"], "request_welcome");
+        // Nothing the customer wrote: no reply window opens.
+        let (status, answer) = (app.send_text(&biz.session.access, PHONE, "client-w", "Hi")).await;
+        assert_eq!(status, 422, "{answer}");
+    }
+);

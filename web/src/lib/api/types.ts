@@ -196,6 +196,8 @@ export interface MessageContent {
   activity?: Activity;
   /** Notes: the usernames the note mentions. */
   mentions?: string[];
+  /** A notice WhatsApp writes about the customer: its kind (`user_changed_number`, `request_welcome`, …). */
+  system?: { type?: string };
 }
 
 /** A staff member as conversations name them. */

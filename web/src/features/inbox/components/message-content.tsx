@@ -136,6 +136,7 @@ function MessageBody({ message, onReply }: Props) {
     case 'contacts':
       return content.contacts?.length ? <SharedContacts contacts={content.contacts} /> : <Unsupported />;
     case 'system':
+      if (content.system?.type === 'request_welcome') return <p className="muted">{t('message.openedChat')}</p>;
       return content.text ? <p className="muted">{content.text}</p> : <Unsupported />;
     case 'text':
     case 'button': {

@@ -130,3 +130,16 @@ describe('cards for the newer kinds', () => {
     expect(screen.getByText('Unsupported message')).toBeInTheDocument();
   });
 });
+
+describe('notices about the customer', () => {
+  it('says a customer opened a chat for the first time instead of an unsupported message', () => {
+    const bubble = show(message('system', { system: { type: 'request_welcome' } }));
+    expect(within(bubble).getByText('Opened a chat with you for the first time')).toBeInTheDocument();
+    expect(within(bubble).queryByText('Unsupported message')).toBeNull();
+  });
+
+  it("shows WhatsApp's own text of any other notice", () => {
+    const bubble = show(message('system', { text: 'Sam changed from +1 650 to +1 651', system: { type: 'user_changed_number' } }));
+    expect(within(bubble).getByText('Sam changed from +1 650 to +1 651')).toBeInTheDocument();
+  });
+});

@@ -6,12 +6,12 @@ use parley_actors::conversation::ConversationKey;
 use parley_actors::events::Event;
 use sqlx::AnyConnection;
 
+use super::Store;
 use super::contact_list::{ContactRow, read_row};
 use super::error::StoreResult;
 use super::events::{Draft, append_events};
 use super::labels::{labels_changed, locked_label};
-use super::team::{Person, conversation_updated};
-use super::{Backend, Store};
+use super::team::{Person, conversation_updated, lock_conversation};
 
 /// `conversation_updated` of each of these conversations as it is now.
 async fn updates_of(
@@ -40,14 +40,7 @@ impl Store {
     ) -> StoreResult<(ContactRow, Vec<Event>)> {
         let mut tx = self.begin_write().await?;
         // Members setting the same conversation's labels at once take turns.
-        let lock = Backend::of(&tx).row_lock(true);
-        let sql = format!("SELECT phone FROM contacts WHERE business_id = $1 AND phone = $2{lock}");
-        // Only the backend's lock clause is formatted in; the values are bound.
-        sqlx::query(sqlx::AssertSqlSafe(sql))
-            .bind(&key.business_id)
-            .bind(&key.phone)
-            .execute(&mut *tx)
-            .await?;
+        lock_conversation(&mut tx, key).await?;
         let before = read_row(&mut tx, &key.business_id, &key.phone).await?;
         let mut wanted: Vec<&str> = Vec::with_capacity(label_ids.len());
         for id in label_ids {

@@ -78,6 +78,23 @@ async fn is_member(
     Ok(found.is_some())
 }
 
+/// Locks a conversation's row on Postgres until the transaction ends, so members changing it at
+/// once take turns and each reads what the one before left.
+pub(super) async fn lock_conversation(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+) -> StoreResult<()> {
+    let lock = Backend::of(conn).row_lock(true);
+    let sql = format!("SELECT phone FROM contacts WHERE business_id = $1 AND phone = $2{lock}");
+    // Only the backend's lock clause is formatted in; the values are bound.
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(&key.business_id)
+        .bind(&key.phone)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 /// Logs a change: the activity entry in the history, then `conversation_updated`.
 async fn log_change(
     conn: &mut AnyConnection,
@@ -199,6 +216,9 @@ impl Store {
         by: &Person,
     ) -> StoreResult<Assigned> {
         let mut tx = self.begin_write().await?;
+        // Locked, so `before` is still the conversation's when the update below runs: an
+        // unassignment committed in between would otherwise make this change look like none.
+        lock_conversation(&mut tx, key).await?;
         let before = read_row(&mut tx, &key.business_id, &key.phone).await?;
         if let Some(id) = assignee
             && !is_member(&mut tx, &key.business_id, id).await?

@@ -1,5 +1,6 @@
 //! Team changes racing each other: a conversation assigned to an agent while the owner removes
-//! that agent never stays with someone who is gone.
+//! that agent never stays with someone who is gone; an assignment racing an unassignment is
+//! logged as it ends.
 
 use serde_json::{Value, json};
 
@@ -84,6 +85,44 @@ both_backends!(
                 }
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
             }
+        }
+    }
+);
+
+both_backends!(
+    an_assignment_racing_an_unassignment_is_logged_as_it_ends,
+    |backend| async move {
+        let t = team(spawn_app(backend).await, "flip_race").await;
+        let owner = &t.biz.session.access;
+        let (one_id, one) = &t.agents[0];
+        let path = format!("/api/conversation/{CUSTOMER}/assignment");
+        let history = format!("/api/conversation/{CUSTOMER}?limit=100");
+        for round in 0..20 {
+            let (status, _) = t
+                .app
+                .patch(&path, json!({"assignee_id": one_id}), owner)
+                .await;
+            assert_eq!(status, 200, "round {round}");
+            // The agent takes it again while the owner lets it go: whichever wins, the history's
+            // last entry says who holds it now.
+            let (kept, freed) = futures_util::join!(
+                t.app
+                    .patch(&path, json!({"assignee_id": one_id}), &one.access),
+                t.app.patch(&path, json!({"assignee_id": null}), owner),
+            );
+            assert_eq!((kept.0, freed.0), (200, 200), "round {round}");
+            let (status, body) = t.app.get(&history, owner).await;
+            assert_eq!(status, 200, "{body}");
+            let last = body["messages"]
+                .as_array()
+                .expect("messages")
+                .iter()
+                .rev()
+                .find(|m| m["type"] == "activity")
+                .expect("an activity entry")["content"]["activity"]
+                .clone();
+            let holder = &body["conversation"]["assignee"];
+            assert_eq!(last["assignee"], *holder, "round {round}: {last}");
         }
     }
 );

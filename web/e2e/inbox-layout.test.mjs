@@ -4,10 +4,11 @@
 // placeholder (reply and note boxes, search, profile, template form) shows whole on one line, a
 // conversation the list does not hold is named by the row its history answers, message search
 // hits with long names keep the list on screen, and a toast at 390 px covers neither the chat
-// header nor the composer, also with the on-screen keyboard open.
+// header nor the composer, also with the on-screen keyboard open; a wide picture, the customer's
+// or one sent, stays inside its bubble at 390 px.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { injectMessage, openInboxAsNewOwner, startBrowser } from './browser.mjs';
+import { injectMessage, openInboxAsNewOwner, startBrowser, uploadAsCustomer } from './browser.mjs';
 import { assertPlaceholderFits } from './layout.mjs';
 import { api, jsonRequest as json } from './templates.mjs';
 
@@ -16,6 +17,7 @@ const LATIN = { phone: `${base}1`, name: 'Maximiliana-Alexandrina von Hohenzolle
 const ARABIC = { phone: `${base}2`, name: 'عبد الرحمن بن عبد العزيز بن عبد الله بن محمد آل سعود' };
 const LABELLED = { phone: `${base}3`, name: 'Lena Label' };
 const SNOOZED = { phone: `${base}4`, name: 'Sam Snooze' };
+const PICTURES = { phone: `${base}5`, name: 'Pia Picture' };
 
 /** Switches the interface language from the list's settings menu (saved on the server too). */
 async function useLanguage(page, language) {
@@ -318,5 +320,40 @@ describe('inbox layout', () => {
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     await useLanguage(page, 'en');
+  });
+
+  it('keeps a wide picture inside its bubble and the screen at 390 px, the customer\'s and one sent', async () => {
+    await useLanguage(page, 'en');
+    await page.setViewportSize({ width: 390, height: 800 });
+    // An 800 × 600 PNG, drawn by the browser.
+    const png = Buffer.from(
+      await page.evaluate(() => {
+        const canvas = Object.assign(document.createElement('canvas'), { width: 800, height: 600 });
+        canvas.getContext('2d').fillRect(0, 0, 800, 600);
+        return canvas.toDataURL('image/png').split(',')[1];
+      }),
+      'base64',
+    );
+    const mediaId = await uploadAsCustomer(tokens, png, 'image/png', 'wide.png');
+    await injectMessage(tokens, PICTURES.phone, PICTURES.name, { message: { type: 'image', image: { id: mediaId, mime_type: 'image/png' } } });
+    await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${PICTURES.phone}`);
+    const pane = page.getByRole('region', { name: PICTURES.name });
+    await pane.getByRole('textbox').waitFor();
+    await pane.locator('input[type=file]').first().setInputFiles({ name: 'sent.png', mimeType: 'image/png', buffer: png });
+    await pane.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('.bubble img')].filter((image) => image.complete && image.naturalWidth === 800).length === 2);
+    const pictures = await page.evaluate(() =>
+      [...document.querySelectorAll('.bubble img')].map((image) => ({
+        image: image.getBoundingClientRect().toJSON(),
+        bubble: image.closest('.bubble').getBoundingClientRect().toJSON(),
+        outgoing: image.closest('.bubble').classList.contains('outgoing'),
+      })),
+    );
+    for (const { image, bubble, outgoing } of pictures) {
+      const where = `${outgoing ? 'sent' : 'the customer’s'}: ${JSON.stringify({ image, bubble })}`;
+      assert.ok(image.left >= bubble.left - 0.5 && image.right <= bubble.right + 0.5, `the picture lies inside its bubble (${where})`);
+      assert.ok(bubble.left >= 0 && bubble.right <= 390.5, `the bubble lies inside the screen (${where})`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 });

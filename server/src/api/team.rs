@@ -32,8 +32,9 @@ pub async fn row_json(state: &AppState, auth: &Auth, row: &ContactRow) -> ApiRes
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct StatusBody {
+    /// Required; left out it is refused as any other value that is not a status (422).
     #[schema(pattern = "^(open|pending|resolved|snoozed)$")]
-    status: String,
+    status: Option<String>,
     /// RFC 3339; required with `snoozed`, in the future.
     #[schema(format = DateTime)]
     snoozed_until: Option<String>,
@@ -65,7 +66,12 @@ pub async fn set_status(
     };
     let row = state
         .team
-        .set_status(&member_of(&auth), &phone, &body.status, snoozed_until)
+        .set_status(
+            &member_of(&auth),
+            &phone,
+            body.status.as_deref().unwrap_or_default(),
+            snoozed_until,
+        )
         .await?;
     row_json(&state, &auth, &row).await
 }

@@ -165,6 +165,7 @@ both_backends!(
         let path = format!("/api/conversation/{CUSTOMER}/status");
         for (body, field) in [
             (json!({"status": "closed"}), "status"),
+            (json!({}), "status"),
             (json!({"status": "snoozed"}), "snoozed_until"),
             (
                 json!({"status": "snoozed", "snoozed_until": "2001-01-01T00:00:00Z"}),

@@ -53,6 +53,14 @@ describe('live chat list updates', () => {
     expect(next.items[0]).toMatchObject({ unread_count: 0, last_message_content: { text: 'hello' }, last_message_timestamp: '2026-01-01T10:00:00Z' });
   });
 
+  it('leaves a read conversation where it stands: a read mark names no message, so it is no reason to move up', () => {
+    const read = { event: 'notification', data: { conversation_id: 'pn_3', phone_number: '3', name: 'Cora', unread_count: 0, total_unread: 1 } } as const;
+    const next = applyListEvent(state([row('1', 1), row('2'), row('3', 2)]), read, ALL);
+    expect(next.items.map((item) => item.phone_number)).toEqual(['1', '2', '3']);
+    expect(next.items[2]).toMatchObject({ unread_count: 0 });
+    expect(next.totalUnread).toBe(1);
+  });
+
   it('adds an unknown conversation unless a search is showing', () => {
     expect(applyListEvent(state([row('1')]), notification('9', 1, 1), ALL).items).toHaveLength(2);
     expect(applyListEvent(state([row('1')]), notification('9', 1, 1), SEARCHING).items).toHaveLength(1);

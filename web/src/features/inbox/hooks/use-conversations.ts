@@ -39,6 +39,10 @@ function moveToTop(items: Conversation[], key: string, update: (row: Conversatio
   return row ? [update(row), ...items.filter((item) => item !== row)] : items;
 }
 
+function updateInPlace(items: Conversation[], key: string, update: (row: Conversation) => Conversation): Conversation[] {
+  return items.map((item) => (customerKey(item) === key ? update(item) : item));
+}
+
 function newRow(key: string, conversationId: string, name: string | null): Conversation {
   return { ...placeholderRow(key, conversationId), name };
 }
@@ -107,10 +111,13 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
       // is one opened from elsewhere (a link, a search hit), whose status may keep it out.
       const arrives = data.unread_count > 0 && !hasKey(state.items, key) && takesNewConversations(view);
       const items = arrives ? [newRow(key, data.conversation_id, data.name), ...state.items] : state.items;
+      // A message moves the row up; a read mark (nothing unread, no message time) leaves it where
+      // it stands, so a row someone opens does not jump to the top of everyone's list.
+      const place = data.unread_count === 0 && !data.last_message_timestamp ? updateInPlace : moveToTop;
       return {
         ...state,
         totalUnread: data.total_unread,
-        items: moveToTop(items, key, (row) => ({
+        items: place(items, key, (row) => ({
           ...row,
           name: data.name ?? row.name,
           unread_count: data.unread_count,

@@ -55,7 +55,7 @@ pub(super) async fn one_label(
 }
 
 /// One label of the business, its row locked until the transaction ends (`exclusive` to
-/// delete it, else to put it on a conversation): a label deleted meanwhile is `NotFound`, and
+/// change or delete it, else to put it on a conversation): a label deleted meanwhile is `NotFound`, and
 /// one being put on a conversation is deleted only after, from there too.
 pub(super) async fn locked_label(
     conn: &mut AnyConnection,
@@ -139,7 +139,8 @@ impl Store {
         color: Option<&str>,
     ) -> StoreResult<(Label, Vec<Event>)> {
         let mut tx = self.begin_write().await?;
-        let before = one_label(&mut tx, business_id, id).await?;
+        // Locked, so a rename and a recolour at once take turns and neither undoes the other.
+        let before = locked_label(&mut tx, business_id, id, Some(true)).await?;
         let name = name.unwrap_or(&before.name);
         let color = color.unwrap_or(&before.color);
         if name == before.name && color == before.color {

@@ -1,5 +1,6 @@
 //! Labels changed by several members at once: every request gets its answer (never a 500), and
-//! the conversation ends with one of the sets asked for.
+//! the conversation ends with one of the sets asked for; a rename and a recolour of one label at
+//! once both stay.
 
 use futures_util::future::join_all;
 use serde_json::json;
@@ -62,6 +63,31 @@ both_backends!(
             assert_eq!(delete.0, 204, "round {round}: {delete:?}");
             let row = &rows(&t.app, owner, "status=all").await[0];
             assert_eq!(row["labels"], json!([]), "round {round}: {row}");
+        }
+    }
+);
+
+both_backends!(
+    a_rename_and_a_recolour_of_one_label_at_once_both_stay,
+    |backend| async move {
+        let t = team(spawn_app(backend).await, "label_edit_race").await;
+        let owner = &t.biz.session.access;
+        let id = t.app.label(owner, "Round 0", "#000000").await;
+        let path = format!("/api/labels/{id}");
+        for round in 1..=20 {
+            let (name, color) = (format!("Round {round}"), format!("#0000{round:02}"));
+            let (renamed, recoloured) = futures_util::join!(
+                t.app.patch(&path, json!({"name": name}), owner),
+                t.app.patch(&path, json!({"color": color}), owner),
+            );
+            assert_eq!((renamed.0, recoloured.0), (200, 200), "round {round}");
+            let (status, body) = t.app.get("/api/labels", owner).await;
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(
+                body["labels"][0],
+                json!({"id": id, "name": name, "color": color}),
+                "round {round}"
+            );
         }
     }
 );

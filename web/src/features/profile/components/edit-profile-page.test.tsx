@@ -138,6 +138,8 @@ describe('edit profile page', () => {
     await screen.findByLabelText('First name');
     expect(screen.queryByLabelText('Phone number ID')).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Agents' })).toBeNull();
+    // The page is named as the settings menu names it, not after the agents an agent cannot see.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Edit profile');
     expect(screen.queryByRole('form', { name: 'Add an agent' })).toBeNull();
     expect(requests.some((request) => request.path === '/identity/users/agents')).toBe(false);
     expect(screen.getByRole('link', { name: /Back to the inbox/ })).toHaveAttribute('href', '/whatsapp');

@@ -28,7 +28,8 @@ export function EditProfilePage() {
     <main className="edit-profile">
       <header className="page-header">
         <Link to="/whatsapp"><span className="icon-mirror" aria-hidden="true">←</span> {t('profile.back')}</Link>
-        <h1>{t('profile.title')}</h1>
+        {/* An agent has no agents section: its page is named as the settings menu names it. */}
+        <h1>{t(isOwner ? 'profile.title' : 'settings.editProfile')}</h1>
       </header>
       {loadFailed && (
         <p role="alert" className="form-error">

@@ -135,6 +135,29 @@ describe('ReportsPage', () => {
     expect(to).toHaveAccessibleDescription(shown);
   });
 
+  it('shows no figures of the range before when the server refuses the one chosen', async () => {
+    fakeServer({
+      'GET /api/reports/overview': (request) => {
+        const search = new URL(`http://x${request.path}`).searchParams;
+        return (search.get('from') ?? '') > (search.get('to') ?? '')
+          ? json({ detail: 'from must be before to', message: 'from must be before to', code: 'validation_failed' }, 422)
+          : json(BUSY);
+      },
+    });
+    renderWithApp(
+      <MemoryRouter>
+        <ReportsPage />
+      </MemoryRouter>,
+    );
+    await screen.findByRole('region', { name: 'Team' });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-03-01' } });
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-09' } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('from must be before to');
+    // The range line names the refused range: the last range's numbers would stand under it.
+    expect(screen.queryAllByText('Conversations opened')).toHaveLength(0);
+    expect(screen.queryByRole('region', { name: 'Team' })).toBeNull();
+  });
+
   it('says so when nothing happened', async () => {
     renderPage({ ...BUSY, buckets: BUSY.buckets.map((b) => ({ ...ZERO, start: b.start })), agents: [], totals: ZERO });
     expect(await screen.findByText(/Nothing happened in this range/)).toBeInTheDocument();

@@ -32,7 +32,10 @@ export function ReportsPage() {
     getOverview(params, abort.signal)
       .then(setOverview)
       .catch((problem: unknown) => {
-        if (!abort.signal.aborted) setError(detailOf(problem, t('reports.failed')));
+        if (abort.signal.aborted) return;
+        // The range line already names the refused range: the last one's figures must not stand under it.
+        setOverview(null);
+        setError(detailOf(problem, t('reports.failed')));
       });
     return () => abort.abort();
   }, [params, t]);

@@ -71,9 +71,10 @@ pub async fn update(
     id: &str,
     input: CannedInput<'_>,
 ) -> Result<CannedReply, CannedError> {
-    let current = store.canned_reply(business_id, id).await?;
-    let shortcut = shortcut(input.shortcut.unwrap_or(&current.shortcut))?;
-    let text = text(input.text.unwrap_or(&current.text))?;
+    // An unknown id is refused before a file is written for it.
+    store.canned_reply(business_id, id).await?;
+    let shortcut = input.shortcut.map(shortcut).transpose()?;
+    let text = input.text.map(text).transpose()?;
     let file = match (input.file, input.remove_media) {
         (Some(_), true) => {
             return Err(CannedError::Invalid(
@@ -89,7 +90,7 @@ pub async fn update(
         (None, false) => CannedMedia::Keep,
     };
     let saved = store
-        .update_canned_reply(business_id, id, &shortcut, &text, media)
+        .update_canned_reply(business_id, id, shortcut.as_deref(), text.as_deref(), media)
         .await;
     forget_if_unsaved(data_dir, file.as_ref(), &saved).await;
     Ok(saved?)

@@ -149,14 +149,15 @@ impl Store {
         self.canned_reply(business_id, &id).await
     }
 
-    /// Replaces a canned reply's shortcut and text, and its file as `media` says; not found
-    /// for another business's id. A file it stops naming stays recorded.
+    /// Replaces a canned reply's shortcut and text (`None` keeps the stored one, as it is when
+    /// the update runs, so two edits of different fields at once both stay), and its file as
+    /// `media` says; not found for another business's id. A file it stops naming stays recorded.
     pub async fn update_canned_reply(
         &self,
         business_id: &str,
         id: &str,
-        shortcut: &str,
-        text: &str,
+        shortcut: Option<&str>,
+        text: Option<&str>,
         media: CannedMedia<'_>,
     ) -> StoreResult<CannedReply> {
         let now = now_ms();
@@ -171,11 +172,13 @@ impl Store {
         };
         let sql = match media_id {
             None => {
-                "UPDATE canned_replies SET shortcut = $3, shortcut_key = $4, body = $5, \
+                "UPDATE canned_replies SET shortcut = COALESCE($3, shortcut), \
+                 shortcut_key = COALESCE($4, shortcut_key), body = COALESCE($5, body), \
                  updated_at = $6 WHERE business_id = $1 AND id = $2"
             }
             Some(_) => {
-                "UPDATE canned_replies SET shortcut = $3, shortcut_key = $4, body = $5, \
+                "UPDATE canned_replies SET shortcut = COALESCE($3, shortcut), \
+                 shortcut_key = COALESCE($4, shortcut_key), body = COALESCE($5, body), \
                  updated_at = $6, media_id = $7 WHERE business_id = $1 AND id = $2"
             }
         };
@@ -183,7 +186,7 @@ impl Store {
             .bind(business_id)
             .bind(id)
             .bind(shortcut)
-            .bind(shortcut.to_lowercase())
+            .bind(shortcut.map(str::to_lowercase))
             .bind(text)
             .bind(now);
         if let Some(media_id) = media_id {
@@ -192,7 +195,7 @@ impl Store {
         let done = query
             .execute(&mut *tx)
             .await
-            .map_err(|err| taken(err, shortcut))?;
+            .map_err(|err| taken(err, shortcut.unwrap_or_default()))?;
         if done.rows_affected() == 0 {
             return Err(not_found());
         }

@@ -229,3 +229,35 @@ both_backends!(
         assert_eq!(mine["canned_replies"][0]["text"], "Mine");
     }
 );
+
+both_backends!(
+    a_new_shortcut_and_a_new_text_sent_at_once_both_stay,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.register("cannedrace").await;
+        let (status, made) = create(
+            &app,
+            &owner.access,
+            json!({"shortcut": "round0", "text": "Text 0"}),
+        )
+        .await;
+        assert_eq!(status, 201, "{made}");
+        let id = made["id"].as_str().expect("id");
+        for round in 1..=20 {
+            let (shortcut, text) = (format!("round{round}"), format!("Text {round}"));
+            let (renamed, rewritten) = futures_util::join!(
+                edit(&app, &owner.access, id, json!({"shortcut": shortcut})),
+                edit(&app, &owner.access, id, json!({"text": text})),
+            );
+            assert_eq!((renamed.0, rewritten.0), (200, 200), "round {round}");
+            let (status, body) = app.get(PATH, &owner.access).await;
+            assert_eq!(status, 200, "{body}");
+            let reply = &body["canned_replies"][0];
+            assert_eq!(
+                (&reply["shortcut"], &reply["text"]),
+                (&json!(shortcut), &json!(text)),
+                "round {round}"
+            );
+        }
+    }
+);

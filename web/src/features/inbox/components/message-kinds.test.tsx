@@ -97,6 +97,13 @@ describe('cards for the newer kinds', () => {
     expect(showToast).toHaveBeenCalledWith('Copied to clipboard.', 'success', expect.any(Number));
   });
 
+  it("names a card's phone by WhatsApp's phone type in the interface language, and keeps a label of the customer's own", () => {
+    show(message('contacts', { contacts: [{ name: { formatted_name: 'Lina' }, phones: [{ phone: '+971 50 123 4567', type: 'CELL' }, { phone: '+971 4 555 0000', type: 'Shop' }] }] }));
+    const card = screen.getByRole('listitem', { name: 'Lina' });
+    expect(within(card).getByRole('link', { name: /\+971 50 123 4567/ })).toHaveTextContent('+971 50 123 4567 · Mobile');
+    expect(within(card).getByRole('link', { name: /\+971 4 555 0000/ })).toHaveTextContent('+971 4 555 0000 · Shop');
+  });
+
   it('shows the ad a customer came from above their message', () => {
     show(
       message('text', {

@@ -7,6 +7,9 @@ function nameOf(contact: SharedContact): string {
   return name?.formatted_name || [name?.first_name, name?.last_name].filter(Boolean).join(' ');
 }
 
+/** The phone types WhatsApp sends; any other is the customer's own label, shown as written. */
+const PHONE_TYPES = new Set(['CELL', 'MAIN', 'IPHONE', 'HOME', 'WORK']);
+
 function orgOf(contact: SharedContact): string {
   const org = contact.org;
   return [org?.company, org?.department, org?.title].filter(Boolean).join(' · ');
@@ -47,7 +50,7 @@ function ContactCard({ contact }: { contact: SharedContact }) {
       {(contact.phones ?? []).map((phone, index) => (
         <a key={`phone-${index}`} href={`tel:${phone.phone ?? ''}`} dir="ltr">
           {phone.phone}
-          {phone.type && <span className="muted"> · {phone.type}</span>}
+          {phone.type && <span className="muted"> · {PHONE_TYPES.has(phone.type) ? t(`message.phoneType.${phone.type}`) : phone.type}</span>}
         </a>
       ))}
       {(contact.emails ?? []).map((email, index) => (

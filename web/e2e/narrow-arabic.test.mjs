@@ -1,7 +1,8 @@
 // Screens at 390 px in Arabic, right to left, holding Latin text: the profile's agent list shows
 // "@username · email" in their own order, its label rows keep Save and Delete side by side, the
 // sender's country name shows whole, the composer's "Add note" keeps to one line, and WhatsApp's
-// errors on a message read in Arabic inside their bubbles on both themes.
+// errors on a message read in Arabic inside their bubbles on both themes, as do a snooze's time and
+// the closed reply window's banner in the chat.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { injectMessage, newAccount, openInboxAsNewOwner, startBrowser } from './browser.mjs';
@@ -10,12 +11,20 @@ import { api, jsonRequest as json } from './templates.mjs';
 
 const CUSTOMER = { phone: `1776${String(Date.now() % 1_000_000).padStart(6, '0')}`, name: 'Nadim Note' };
 const ERRORS_CUSTOMER = { phone: `1775${String(Date.now() % 1_000_000).padStart(6, '0')}`, name: 'Rana Errors' };
+const SNOOZED_CONTACT = { phone: `1415${String(Date.now() % 10_000_000).padStart(7, '0')}`, name: 'Sami Snooze' };
 const DETAILS = 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.';
 const LABELS = [
   ['Billing', '#1d76db'],
   ['VIP', '#fbca04'],
   ['عملاء مميزون جدا', '#0e8a16'],
 ];
+
+/** Opens the customer's conversation by its link on the theme given; answers its pane. */
+async function openOnTheme(page, phoneNumberId, customer, theme) {
+  await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+  await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${customer.phone}`);
+  return page.getByRole('region', { name: customer.name });
+}
 
 describe('narrow screens in Arabic', () => {
   let browser;
@@ -127,9 +136,7 @@ describe('narrow screens in Arabic', () => {
     const { phoneNumberId } = await api(tokens, '/api/config');
     try {
       for (const theme of ['dark', 'light']) {
-        await page.evaluate((value) => localStorage.setItem('theme', value), theme);
-        await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${ERRORS_CUSTOMER.phone}`);
-        const pane = page.getByRole('region', { name: ERRORS_CUSTOMER.name });
+        const pane = await openOnTheme(page, phoneNumberId, ERRORS_CUSTOMER, theme);
         const notes = pane.getByRole('note');
         await notes.nth(1).waitFor();
         const shown = await notes.evaluateAll((elements) =>
@@ -163,6 +170,31 @@ describe('narrow screens in Arabic', () => {
       }
     } finally {
       await page.unroute(history);
+      await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    }
+  });
+
+  it("shows a snooze's time and the closed reply window's banner at 4.5:1 or more, on both themes", async () => {
+    // A contact who never wrote: the reply window is closed; snoozed for three days.
+    await api(tokens, '/api/contacts/add', json('POST', { name: SNOOZED_CONTACT.name, phone_number: SNOOZED_CONTACT.phone }));
+    const until = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    await api(tokens, `/api/conversation/${SNOOZED_CONTACT.phone}/status`, json('PATCH', { status: 'snoozed', snoozed_until: until }));
+    const { phoneNumberId } = await api(tokens, '/api/config');
+    try {
+      for (const theme of ['dark', 'light']) {
+        const pane = await openOnTheme(page, phoneNumberId, SNOOZED_CONTACT, theme);
+        for (const part of [pane.locator('.snoozed-until'), pane.locator('.window-banner')]) {
+          await part.waitFor();
+          const colours = await part.evaluate((element) => {
+            // The first ancestor with a background of its own is what the text stands on.
+            let under = element;
+            while (getComputedStyle(under).backgroundColor === 'rgba(0, 0, 0, 0)') under = under.parentElement;
+            return { text: element.textContent, color: getComputedStyle(element).color, background: getComputedStyle(under).backgroundColor };
+          });
+          assert.ok(contrast(colours.color, colours.background) >= 4.5, `"${colours.text}" reads at 4.5:1 or more (${theme} theme): ${colours.color} on ${colours.background}`);
+        }
+      }
+    } finally {
       await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     }
   });

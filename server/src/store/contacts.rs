@@ -11,7 +11,7 @@ use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
 use super::search_index::{index_contacts, move_documents, remove_documents};
 use super::unread::add_unread;
-use super::{Store, now_ms};
+use super::{Backend, Store, now_ms};
 use crate::customer::CustomerKey;
 
 /// Who a conversation's customer is, as the list, the contact answers and `new_contact` show it.
@@ -257,13 +257,18 @@ impl Store {
     ) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
         // Its ids go with the announcement, so that an open list keeps showing its username.
-        let ids: Option<(Option<String>, Option<String>)> = sqlx::query_as(
-            "SELECT user_id, username FROM contacts WHERE business_id = $1 AND phone = $2",
-        )
-        .bind(business_id)
-        .bind(phone)
-        .fetch_optional(&mut *tx)
-        .await?;
+        // Locked first, as a batch of the customer's messages locks it, so the two take turns.
+        let lock = Backend::of(&tx).row_lock(true);
+        let sql = format!(
+            "SELECT user_id, username FROM contacts WHERE business_id = $1 AND phone = $2{lock}"
+        );
+        // Only the backend's lock clause is formatted in; the values are bound.
+        let ids: Option<(Option<String>, Option<String>)> =
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(business_id)
+                .bind(phone)
+                .fetch_optional(&mut *tx)
+                .await?;
         let Some((user_id, username)) = ids else {
             return Err(Error::NotFound(format!(
                 "No contact with the number {phone}"

@@ -1,7 +1,8 @@
 //! A name the business gave a customer (added, edited, imported, or from the WhatsApp Business
 //! app's address book) is the business's: the profile name the customer's later messages come
-//! with does not replace it, while their BSUID and username are still kept. A customer the
-//! business never named follows their profile name.
+//! with does not replace it, while their BSUID and username are still kept, and a rename as a
+//! message arrives is the name the list last hears. A customer the business never named follows
+//! their profile name.
 
 use serde_json::{Value, json};
 
@@ -67,5 +68,37 @@ both_backends!(
         let latest = history(&app, &biz, PHONE).await;
         let sent_by = latest.iter().find(|m| m["message_id"] == "wamid.a2");
         assert_eq!(sent_by.expect("wamid.a2")["sender_name"], "Ana (wholesale)");
+    }
+);
+
+both_backends!(
+    a_rename_and_a_message_at_once_leave_the_list_with_the_new_name,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("rename_race").await;
+        let (pnid, token) = (biz.phone_number_id.clone(), biz.session.access.clone());
+        deliver(&app, &biz, &from(&pnid, PHONE, "Ana", "wamid.r0")).await;
+        let mut ws = WsClient::connect(&app, &token).await;
+        ws.subscribe("notifications/all").await;
+        for round in 1..=10 {
+            let name = format!("Ana {round}");
+            let rename = json!({"name": name, "phone_number": PHONE});
+            let message = from(&pnid, PHONE, "Ana", &format!("wamid.r{round}"));
+            let (renamed, written) = futures_util::join!(
+                app.post("/api/users/update", rename, Some(&token)),
+                app.webhook(&message, &biz.app_secret),
+            );
+            assert_eq!((renamed.0, written.0), (200, 200), "round {round}");
+            // The name a list last hears for the customer is the one they now have.
+            let mut last = Value::Null;
+            let quiet = std::time::Duration::from_millis(400);
+            while let Ok(frame) = tokio::time::timeout(quiet, ws.next_frame()).await {
+                if ["new_contact", "notification"].contains(&frame["event"].as_str().unwrap_or(""))
+                {
+                    last = frame["data"]["name"].clone();
+                }
+            }
+            assert_eq!(last, json!(name), "round {round}");
+        }
     }
 );

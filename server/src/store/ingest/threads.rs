@@ -8,7 +8,7 @@ use parley_actors::conversation::{ConversationKey, InboundMessage};
 use sqlx::{AssertSqlSafe, FromRow};
 
 use crate::store::profiles::ContactProfile;
-use crate::store::{Params, key_list};
+use crate::store::{Backend, Params, key_list};
 
 /// A conversation while a batch is written: its contact's name and ids, whether the batch
 /// creates the contact or changes its name or ids, whether it carries labels, the time of its
@@ -225,18 +225,21 @@ pub(super) async fn known_threads(
     let (start, end) = (second * 1000, (second + 1) * 1000);
     let mut threads = HashMap::with_capacity(phones.len());
     let (first, last) = second_bounds("t.phone");
+    // Locked on Postgres (the batch updates these rows anyway), so a rename committed meanwhile
+    // is the name its events carry, not one read before it.
+    let lock = Backend::of(conn).row_lock(true);
     // Materialized, so that each contact's latest message is read once.
     let sql = format!(
         "WITH t AS MATERIALIZED (SELECT c.phone, c.name, c.user_id, c.username, \
          c.named_by_business, (SELECT MAX(m.sent_at) FROM messages m WHERE m.business_id = c.business_id \
          AND m.phone = c.phone) AS latest, c.last_message_at, c.last_text, c.last_caption, \
          (SELECT COUNT(*) FROM conversation_labels l WHERE l.business_id = c.business_id \
-         AND l.phone = c.phone) AS labels FROM contacts c WHERE c.business_id = $1 AND {}) \
+         AND l.phone = c.phone) AS labels FROM contacts c WHERE c.business_id = $1 AND {}{lock}) \
          SELECT t.*, CASE WHEN t.latest >= $3 THEN {first} END AS second_first, \
          CASE WHEN t.latest >= $4 THEN {last} ELSE t.latest END AS second_last FROM t",
         Params::of(conn).one_of("c.phone", 2)
     );
-    // Only the list's text is formatted in; the values are bound.
+    // Only the list's text and the backend's lock clause are formatted in; the values are bound.
     let select = sqlx::query_as::<_, KnownThread>(AssertSqlSafe(sql))
         .bind(business)
         .bind(key_list(&phones)?)

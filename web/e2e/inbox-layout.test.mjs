@@ -5,7 +5,7 @@
 // conversation the list does not hold is named by the row its history answers, message search
 // hits with long names keep the list on screen, and a toast at 390 px covers neither the chat
 // header nor the composer, also with the on-screen keyboard open; a wide picture, the customer's
-// or one sent, stays inside its bubble at 390 px.
+// or one sent, stays inside its bubble at 390 px, and an order's item keeps its price on one line.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { injectMessage, openInboxAsNewOwner, startBrowser, uploadAsCustomer } from './browser.mjs';
@@ -18,6 +18,7 @@ const ARABIC = { phone: `${base}2`, name: 'عبد الرحمن بن عبد ال�
 const LABELLED = { phone: `${base}3`, name: 'Lena Label' };
 const SNOOZED = { phone: `${base}4`, name: 'Sam Snooze' };
 const PICTURES = { phone: `${base}5`, name: 'Pia Picture' };
+const ORDER = { phone: `${base}6`, name: 'Omar Order' };
 
 /** Switches the interface language from the list's settings menu (saved on the server too). */
 async function useLanguage(page, language) {
@@ -354,6 +355,23 @@ describe('inbox layout', () => {
       assert.ok(image.left >= bubble.left - 0.5 && image.right <= bubble.right + 0.5, `the picture lies inside its bubble (${where})`);
       assert.ok(bubble.left >= 0 && bubble.right <= 390.5, `the bubble lies inside the screen (${where})`);
     }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it("keeps an order item's quantity and price on one line beside a long product id at 390 px", async () => {
+    await useLanguage(page, 'en');
+    await page.setViewportSize({ width: 390, height: 800 });
+    const item = { product_retailer_id: 'sku-very-long-identifier-000123', quantity: 2, item_price: 19.99, currency: 'SAR' };
+    await injectMessage(tokens, ORDER.phone, ORDER.name, { message: { type: 'order', order: { catalog_id: 'c1', product_items: [item] } } });
+    await page.goto(`/whatsapp?conversation_id=${phoneNumberId}_${ORDER.phone}`);
+    const price = page.getByRole('region', { name: ORDER.name }).locator('.order-card li > :last-child');
+    await price.waitFor();
+    const lines = await price.evaluate((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      return { text: element.textContent, tops: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
+    });
+    assert.equal(lines.tops, 1, `"${lines.text}" keeps to one line`);
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });

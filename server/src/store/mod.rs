@@ -350,15 +350,17 @@ pub fn iso_time(ms: i64) -> String {
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// Reads a time the API was given: RFC 3339, or Unix seconds or milliseconds.
+/// Reads a time the API was given: RFC 3339, or Unix seconds or milliseconds of a date a
+/// calendar can show (`iso_time` writes it back).
 pub fn parse_time(raw: &str) -> Option<i64> {
     if let Ok(number) = raw.trim().parse::<i64>() {
         // Ten or fewer digits are seconds (until the year 2286).
-        return Some(if number.abs() < 10_000_000_000 {
+        let ms = if number.abs() < 10_000_000_000 {
             number * 1000
         } else {
             number
-        });
+        };
+        return chrono::DateTime::from_timestamp_millis(ms).map(|_| ms);
     }
     chrono::DateTime::parse_from_rfc3339(raw.trim())
         .ok()

@@ -175,6 +175,11 @@ both_backends!(
                 json!({"status": "snoozed", "snoozed_until": "tomorrow"}),
                 "snoozed_until",
             ),
+            // Milliseconds past any calendar's reach.
+            (
+                json!({"status": "snoozed", "snoozed_until": i64::MAX.to_string()}),
+                "snoozed_until",
+            ),
             (
                 json!({"status": "open", "snoozed_until": "2999-01-01T00:00:00Z"}),
                 "snoozed_until",

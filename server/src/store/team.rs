@@ -275,6 +275,8 @@ impl Store {
         by: &Person,
     ) -> StoreResult<(MessageRow, Vec<Event>)> {
         let mut tx = self.begin_write().await?;
+        // Locked, so a deletion of the conversation meanwhile takes the note with it or is seen.
+        lock_conversation(&mut tx, key).await?;
         read_row(&mut tx, &key.business_id, &key.phone).await?;
         let content = json!({"text": text, "mentions": mentions});
         let (note, draft) = add_entry(&mut tx, key, NOTE, &content, &by.name).await?;

@@ -1,12 +1,13 @@
 //! Private notes: kept in the history for the team, never the customer's or the list's, pushed
-//! live as private, and `@username` mentions that reach only the mentioned agent's sessions.
+//! live as private, `@username` mentions that reach only the mentioned agent's sessions, and
+//! gone with a conversation deleted as one is written.
 
 use serde_json::{Value, json};
 
 use crate::both_backends;
 use crate::helpers::*;
 use crate::live::*;
-use crate::team::{CUSTOMER, team};
+use crate::team::{CUSTOMER, customer_writes, team};
 
 fn notes_path() -> String {
     format!("/api/conversation/{CUSTOMER}/notes")
@@ -120,5 +121,44 @@ both_backends!(
             )
             .await;
         assert_eq!((status, &error["code"]), (404, &json!("not_found")));
+    }
+);
+
+both_backends!(
+    a_note_written_as_its_conversation_is_deleted_does_not_outlive_it,
+    |backend| async move {
+        let t = team(spawn_app(backend).await, "note_delete").await;
+        let owner = &t.biz.session.access;
+        for round in 0..10 {
+            customer_writes(&t.app, &t.biz, &format!("wamid.note-delete-{round}")).await;
+            let deletion = format!("/api/contacts/delete/{CUSTOMER}");
+            let notes = notes_path();
+            let (noted, deleted) = futures_util::join!(
+                t.app
+                    .post(&notes, json!({"text": "follow up"}), Some(owner)),
+                t.app
+                    .call(reqwest::Method::DELETE, &deletion, None, Some(owner)),
+            );
+            assert!(noted.0 == 201 || noted.0 == 404, "round {round}: {noted:?}");
+            assert_eq!(deleted.0, 200, "round {round}: {deleted:?}");
+            // The customer writes again: a new conversation, with nothing of the deleted one.
+            customer_writes(&t.app, &t.biz, &format!("wamid.note-delete-{round}-again")).await;
+            let (_, history) = t
+                .app
+                .get(&format!("/api/conversation/{CUSTOMER}"), owner)
+                .await;
+            let kinds: Vec<Value> = history["messages"]
+                .as_array()
+                .expect("messages")
+                .iter()
+                .map(|m| m["type"].clone())
+                .collect();
+            assert_eq!(kinds, vec![json!("text")], "round {round}");
+            let (status, _) = t
+                .app
+                .call(reqwest::Method::DELETE, &deletion, None, Some(owner))
+                .await;
+            assert_eq!(status, 200);
+        }
     }
 );

@@ -2,6 +2,7 @@
 //! the mentioned agents.
 
 use crate::store::{MessageRow, Person};
+use crate::visible::is_hidden;
 
 use super::{Member, Team, TeamError};
 
@@ -16,7 +17,8 @@ pub struct Note {
 }
 
 impl Team {
-    /// Stores a note (1–4096 characters) and tells each mentioned member of the business.
+    /// Stores a note (1–4096 characters, at least one of them shown) and tells each mentioned
+    /// member of the business.
     pub async fn add_note(
         &self,
         member: &Member,
@@ -25,7 +27,8 @@ impl Team {
     ) -> Result<Note, TeamError> {
         let text = text.trim();
         let length = text.chars().count();
-        if length == 0 || length > MAX_NOTE_CHARS {
+        let shows_nothing = text.chars().all(|c| c.is_whitespace() || is_hidden(c));
+        if shows_nothing || length > MAX_NOTE_CHARS {
             return Err(TeamError::Invalid(format!(
                 "text must be 1 to {MAX_NOTE_CHARS} characters"
             )));

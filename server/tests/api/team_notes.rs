@@ -97,6 +97,8 @@ both_backends!(
         for body in [
             json!({}),
             json!({"text": "  "}),
+            // Nothing shows: zero-width and bidi characters alone are no note.
+            json!({"text": "\u{200B}\u{2066} \u{FEFF}"}),
             json!({"text": "x".repeat(4097)}),
         ] {
             let (status, error) = t.app.post(&notes_path(), body, Some(owner)).await;

@@ -50,7 +50,8 @@ impl Team {
     }
 }
 
-/// The distinct usernames mentioned as `@name` (usernames are lower-case, without spaces).
+/// The distinct usernames an `@name` may mention (usernames are lower-case, without spaces): a
+/// `.` or `-` that ends it is the sentence's more often than the name's, so both are looked up.
 fn usernames(text: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for (i, _) in text.match_indices('@') {
@@ -62,9 +63,12 @@ fn usernames(text: &str) -> Vec<String> {
             .chars()
             .take_while(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'))
             .collect();
-        let name = name.trim_end_matches(['.', '-']).to_lowercase();
-        if !after_word && !name.is_empty() && !found.contains(&name) {
-            found.push(name);
+        let whole = name.to_lowercase();
+        let trimmed = whole.trim_end_matches(['.', '-']).to_string();
+        for name in [trimmed, whole] {
+            if !after_word && !name.is_empty() && !found.contains(&name) {
+                found.push(name);
+            }
         }
     }
     found
@@ -78,7 +82,11 @@ mod tests {
     fn mentions_are_read_from_at_names_but_not_from_email_addresses() {
         assert_eq!(
             usernames("@Sara please call, cc @omar.k. Mail bob@example.com @sara"),
-            vec!["sara".to_string(), "omar.k".to_string()]
+            vec!["sara", "omar.k", "omar.k."]
+        );
+        assert_eq!(
+            usernames("ping @dev-, @ann-lee"),
+            vec!["dev", "dev-", "ann-lee"]
         );
     }
 }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::both_backends;
 use crate::helpers::*;
+use crate::identity::create_agent;
 use crate::live::*;
 use crate::team::{CUSTOMER, customer_writes, team};
 
@@ -162,5 +163,28 @@ both_backends!(
                 .await;
             assert_eq!(status, 200);
         }
+    }
+);
+
+both_backends!(
+    a_mention_reaches_a_username_that_ends_in_a_dash_as_well_as_one_before_a_full_stop,
+    |backend| async move {
+        let t = team(spawn_app(backend).await, "dashes").await;
+        let dash = create_agent(&t.app, &t.biz.session, "sam-").await;
+        let (agent_id, _) = &t.agents[0];
+        let text = "Over to @sam-, then to @dashes-agent1.";
+        let owner = &t.biz.session.access;
+        let (status, note) = (t.app)
+            .post(&notes_path(), json!({"text": text}), Some(owner))
+            .await;
+        assert_eq!(status, 201, "{note}");
+        let mut mentioned: Vec<&str> = (note["content"]["mentions"].as_array().expect("mentions"))
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        mentioned.sort_unstable();
+        let mut expected = vec![dash.as_str(), agent_id.as_str()];
+        expected.sort_unstable();
+        assert_eq!(mentioned, expected);
     }
 );

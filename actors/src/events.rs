@@ -19,6 +19,8 @@ pub const TEMPLATE_STATUS: &str = "template_status";
 pub const SYSTEM_NOTIFICATION: &str = "system_notification";
 pub const CONVERSATION_UPDATED: &str = "conversation_updated";
 pub const MENTION: &str = "mention";
+/// A conversation was deleted with its contact: lists drop its row, an open pane closes.
+pub const CONTACT_DELETED: &str = "contact_deleted";
 /// The business's labels changed (created, renamed, recoloured or deleted): the whole list.
 pub const LABELS_CHANGED: &str = "labels_changed";
 

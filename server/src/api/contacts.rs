@@ -259,9 +259,9 @@ pub async fn delete_contact(
     let phone = customer(&state, &auth.business_id, &path)
         .await?
         .into_string();
-    state
-        .store
+    let events = (state.store)
         .delete_contact(&auth.business_id, &phone)
         .await?;
+    state.bus.publish(events);
     Ok(HttpResponse::Ok().json(SUCCESS))
 }

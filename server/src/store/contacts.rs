@@ -2,7 +2,9 @@
 //! contacts.
 
 use parley_actors::conversation::ConversationKey;
-use parley_actors::events::{Event, NEW_CONTACT, NOTIFICATIONS, conversation_channel, event_data};
+use parley_actors::events::{
+    CONTACT_DELETED, Event, NEW_CONTACT, NOTIFICATIONS, conversation_channel, event_data,
+};
 use serde::Serialize;
 use serde_json::json;
 use sqlx::AnyConnection;
@@ -10,7 +12,7 @@ use sqlx::AnyConnection;
 use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
 use super::search_index::{index_contacts, move_documents, remove_documents};
-use super::unread::add_unread;
+use super::unread::{add_unread, number_and_unread};
 use super::{Backend, Store, now_ms};
 use crate::customer::CustomerKey;
 
@@ -342,8 +344,9 @@ impl Store {
         Ok((counts, events))
     }
 
-    /// Deletes a contact with its conversation.
-    pub async fn delete_contact(&self, business_id: &str, phone: &str) -> StoreResult<()> {
+    /// Deletes a contact with its conversation; answers its `contact_deleted`, with the
+    /// business's unread total after it.
+    pub async fn delete_contact(&self, business_id: &str, phone: &str) -> StoreResult<Vec<Event>> {
         let mut tx = self.begin_write().await?;
         let deleted: Option<(i64,)> = sqlx::query_as(
             "DELETE FROM contacts WHERE business_id = $1 AND phone = $2 RETURNING unread_count",
@@ -370,7 +373,19 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
+        let (pnid, total) = number_and_unread(&mut tx, business_id).await?;
+        let conversation_id = conversation_channel(&pnid, phone);
+        let deleted = Draft {
+            channels: vec![NOTIFICATIONS.into(), conversation_id.clone()],
+            name: CONTACT_DELETED,
+            data: event_data(&json!({
+                "conversation_id": conversation_id,
+                "phone_number": phone,
+                "total_unread": total,
+            })),
+        };
+        let events = append_events(&mut tx, business_id, vec![deleted]).await?;
         tx.commit().await?;
-        Ok(())
+        Ok(events)
     }
 }

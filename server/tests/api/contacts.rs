@@ -165,3 +165,33 @@ both_backends!(
         assert!(added["data"].get("renamed").is_none(), "{added}");
     }
 );
+
+both_backends!(
+    a_deleted_conversation_is_announced_with_the_unread_total_left,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("deleter").await;
+        let token = biz.session.access.as_str();
+        let pnid = biz.phone_number_id.clone();
+        for (phone, id) in [("16505550101", "wamid.d1"), ("16505550102", "wamid.d2")] {
+            let body = inbound(&pnid, phone, "Customer", vec![text(phone, id, "hello")]);
+            let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+            assert_eq!(status, 200, "{answer}");
+        }
+        // Another session of the team, with the list open.
+        let mut ws = WsClient::connect(&app, token).await;
+        ws.subscribe("notifications/all").await;
+        let path = "/api/contacts/delete/16505550101";
+        let (status, _) = app
+            .call(reqwest::Method::DELETE, path, None, Some(token))
+            .await;
+        assert_eq!(status, 200);
+        let frames = ws.frames_until("contact_deleted", 1).await;
+        let deleted = frames.last().expect("contact_deleted");
+        assert_eq!(
+            deleted["data"],
+            json!({"conversation_id": format!("{pnid}_16505550101"),
+                   "phone_number": "16505550101", "total_unread": 1})
+        );
+    }
+);

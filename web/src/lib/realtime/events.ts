@@ -94,6 +94,14 @@ export interface AgentActivityEvent {
   state: PresenceState;
 }
 
+/** A conversation was deleted with its contact (by anyone of the team). */
+export interface ContactDeletedEvent {
+  conversation_id: string;
+  /** The customer's key: a phone's digits or a BSUID. */
+  phone_number: string;
+  total_unread: number;
+}
+
 /** A note mentioned the signed-in user. */
 export interface MentionEvent {
   conversation_id: string;
@@ -113,6 +121,7 @@ export type RealtimeEvent =
   | { event: 'conversation_updated'; seq?: number; channel?: string; data: ConversationUpdatedEvent }
   | { event: 'agent_activity'; seq?: number; channel?: string; data: AgentActivityEvent }
   | { event: 'mention'; seq?: number; channel?: string; data: MentionEvent }
+  | { event: 'contact_deleted'; seq?: number; channel?: string; data: ContactDeletedEvent }
   /** The business's labels after one was created, renamed, recoloured or deleted. */
   | { event: 'labels_changed'; seq?: number; channel?: string; data: { labels: Label[] } }
   /** The server could not replay the gap since the last seq: re-fetch everything. */

@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import type { Conversation, Message } from '../../../lib/api/types';
+import type { ShowToast } from '../../../lib/toast/toast-context';
 import { fakeRealtime } from '../../../testing/fake-realtime';
 import { signInAs } from '../../../testing/session';
 import { fakeServer, json, type RecordedRequest } from '../../../testing/fake-server';
@@ -24,7 +25,7 @@ const SHEENA: Conversation = {
 };
 const FIRST: Message = { message_id: 'wamid.in1', timestamp: recent, status: 'read', direction: 'incoming', type: 'text', content: { text: 'helo' } };
 
-function renderInbox(users: Conversation[] = [SHEENA], more: { routes?: Parameters<typeof fakeServer>[0]; entry?: string } = {}) {
+function renderInbox(users: Conversation[] = [SHEENA], more: { routes?: Parameters<typeof fakeServer>[0]; entry?: string; showToast?: ShowToast } = {}) {
   signInAs('u1', 'admin');
   const server = fakeServer({
     'GET /api/config': () => json({ phoneNumberId: 'pn' }),
@@ -45,6 +46,7 @@ function renderInbox(users: Conversation[] = [SHEENA], more: { routes?: Paramete
         <InboxPage />
       </realtime.Provider>
     </MemoryRouter>,
+    more.showToast,
   );
   return { ...server, emit: realtime.emit };
 }
@@ -118,6 +120,18 @@ describe('inbox with a username customer', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: '@realsheena' })).toBeNull());
     expect(screen.getByRole('button', { name: '@cora' })).toBeInTheDocument();
     expect(within(pane).getByRole('button', { name: 'Reopen' })).toBeInTheDocument();
+  });
+
+  it('closes the open conversation and drops its row when a teammate deletes it, and keeps the others', async () => {
+    const cora = { ...SHEENA, user_id: 'US.77', username: '@cora', conversation_id: 'pn_US.77' };
+    const showToast = vi.fn<ShowToast>();
+    const { emit } = renderInbox([cora, SHEENA], { showToast });
+    const pane = await openSheena();
+    emit({ event: 'contact_deleted', data: { conversation_id: 'pn_US.134', phone_number: 'US.134', total_unread: 1 } });
+    await waitFor(() => expect(pane).not.toBeInTheDocument());
+    expect(showToast).toHaveBeenCalledWith('This conversation was deleted', 'info', expect.any(Number));
+    expect(screen.queryByRole('button', { name: '@realsheena' })).toBeNull();
+    expect(screen.getByRole('button', { name: '@cora' })).toBeInTheDocument();
   });
 
   it('renames the open conversation off the list from a renamed new_contact for its phone, and not from another', async () => {

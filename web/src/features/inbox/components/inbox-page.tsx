@@ -95,6 +95,10 @@ export function InboxPage() {
     } else if (event.event === 'labels_changed') {
       const { labels: now } = event.data;
       setSelected((current) => current && withLabelDefinitions(current, now));
+    } else if (event.event === 'contact_deleted' && customerKey(event.data) === selectedKey) {
+      // Deleted by someone of the team (or from another tab): the conversation is gone.
+      setSelected(null);
+      showToast(t('contact.deletedLive'), 'info', CHAT_TOAST_MS);
     } else if (event.event === 'mention') {
       showToast(t('team.mentioned', { name: event.data.by.name }), 'info', CHAT_TOAST_MS);
     } else if (event.event === 'notification' && customerKey(event.data) === selectedKey && event.data.unread_count > 0) {

@@ -61,6 +61,13 @@ describe('live chat list updates', () => {
     expect(next.totalUnread).toBe(1);
   });
 
+  it('drops a deleted conversation and takes the unread total left', () => {
+    const deleted = { event: 'contact_deleted', data: { conversation_id: 'pn_2', phone_number: '2', total_unread: 1 } } as const;
+    const next = applyListEvent({ ...state([row('1', 1), row('2', 3)]), totalUnread: 4 }, deleted, ALL);
+    expect(next.items.map((item) => item.phone_number)).toEqual(['1']);
+    expect(next.totalUnread).toBe(1);
+  });
+
   it('adds an unknown conversation unless a search is showing', () => {
     expect(applyListEvent(state([row('1')]), notification('9', 1, 1), ALL).items).toHaveLength(2);
     expect(applyListEvent(state([row('1')]), notification('9', 1, 1), SEARCHING).items).toHaveLength(1);

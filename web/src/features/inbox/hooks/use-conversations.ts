@@ -153,6 +153,10 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
     }
     case 'new_contact':
       return { ...state, items: withContact(state.items, event.data, takesNewConversations(view)) };
+    case 'contact_deleted': {
+      const key = customerKey(event.data);
+      return { ...state, totalUnread: event.data.total_unread, items: state.items.filter((row) => customerKey(row) !== key) };
+    }
     case 'conversation_updated':
       return applyTeamChange(state, event.data, view);
     case 'labels_changed': {

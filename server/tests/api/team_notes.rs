@@ -14,6 +14,16 @@ fn notes_path() -> String {
     format!("/api/conversation/{CUSTOMER}/notes")
 }
 
+/// The `type` of each message of the customer's history, oldest first.
+async fn history_kinds(app: &TestApp, token: &str) -> Vec<Value> {
+    let (_, history) = app
+        .get(&format!("/api/conversation/{CUSTOMER}"), token)
+        .await;
+    (history["messages"].as_array().expect("messages").iter())
+        .map(|m| m["type"].clone())
+        .collect()
+}
+
 both_backends!(
     a_note_is_kept_for_the_team_and_tells_the_mentioned_agent,
     |backend| async move {
@@ -70,16 +80,7 @@ both_backends!(
         assert_eq!(other.next_frame().await["event"], "conversation_updated");
 
         // In the history, but not the list's preview, and not unread.
-        let (_, history) = t
-            .app
-            .get(&format!("/api/conversation/{CUSTOMER}"), owner)
-            .await;
-        let kinds: Vec<Value> = history["messages"]
-            .as_array()
-            .expect("messages")
-            .iter()
-            .map(|m| m["type"].clone())
-            .collect();
+        let kinds = history_kinds(&t.app, owner).await;
         assert_eq!(kinds, vec![json!("text"), json!("note"), json!("activity")]);
         let (_, list) = t.app.get("/api/users?status=all", owner).await;
         let row = &list["data"]["users"][0];
@@ -146,16 +147,7 @@ both_backends!(
             assert_eq!(deleted.0, 200, "round {round}: {deleted:?}");
             // The customer writes again: a new conversation, with nothing of the deleted one.
             customer_writes(&t.app, &t.biz, &format!("wamid.note-delete-{round}-again")).await;
-            let (_, history) = t
-                .app
-                .get(&format!("/api/conversation/{CUSTOMER}"), owner)
-                .await;
-            let kinds: Vec<Value> = history["messages"]
-                .as_array()
-                .expect("messages")
-                .iter()
-                .map(|m| m["type"].clone())
-                .collect();
+            let kinds = history_kinds(&t.app, owner).await;
             assert_eq!(kinds, vec![json!("text")], "round {round}");
             let (status, _) = t
                 .app

@@ -21,8 +21,8 @@
 //! - `scheduling`: the server's threads as batch threads (woken ones do not preempt the running)
 //! - `metrics`: the Prometheus metrics' names, the calls that record them, who may read them
 //! - `secrets`: generated secrets kept in the data dir
-//! - `search_text`: search folding (case, Arabic marks and letter forms, digits), queries and
-//!   highlighted snippets
+//! - `search_text`: search folding (case, Latin, Greek and Cyrillic accents, Arabic marks and
+//!   letter forms, digits), queries and highlighted snippets
 //! - `store`: the data-access layer
 //! - `auth`: the identity service and the bearer-token check
 //! - `api`: the main API, one module per area

@@ -3,14 +3,18 @@
 //! folding runs when a document is indexed and when a query is read, so both backends see the
 //! same words.
 //!
-//! Folding: Unicode full case folding (`ß` and `ẞ` as `ss`, `ﬁ` as `fi`, final `ς` as `σ`);
-//! Arabic diacritics (tashkeel U+064B–U+065F, dagger alef U+0670) and tatweel (U+0640) dropped; alef forms (أ إ آ ٱ) read as ا, alef maqsura (ى) as ي, ta marbuta
-//! (ة) as ه; Arabic-Indic digits (U+0660–U+0669, U+06F0–U+06F9) as ASCII digits; another
-//! combining mark joins the letter before it (`e` and U+0301 is `é`). Every other character that
-//! is not a letter or digit separates words.
+//! Folding: Unicode full case folding (`ß` and `ẞ` as `ss`, `ﬁ` as `fi`, final `ς` as `σ`, `İ`
+//! as `i`); a letter of the Latin, Greek or Cyrillic script without its accents, as its canonical
+//! decomposition shows them (`é` as `e`, `ñ` as `n`, `ç` as `c`, `ά` as `α`, `ё` as `е`,
+//! composed or typed apart as `e` and U+0301; letters that do not decompose stay: `ø`, `đ`, `ł`,
+//! `ı`); Arabic diacritics (tashkeel U+064B–U+065F, dagger alef U+0670) and tatweel (U+0640)
+//! dropped; alef forms (أ إ آ ٱ) read as ا, alef maqsura (ى) as ي, ta marbuta (ة) as ه;
+//! Arabic-Indic digits (U+0660–U+0669, U+06F0–U+06F9) as ASCII digits; another combining mark
+//! joins the letter before it (`か` and U+3099 is `が`). Every other character that is not a
+//! letter or digit separates words.
 
 use caseless::Caseless;
-use unicode_normalization::char::{compose, is_combining_mark};
+use unicode_normalization::char::{compose, decompose_canonical, is_combining_mark};
 
 /// Most words a query may hold; one with more is refused (`QueryError::TooManyWords`).
 pub const MAX_QUERY_WORDS: usize = 12;
@@ -25,7 +29,7 @@ const PHONE_SEPARATORS: &[char] = &[' ', '-', '+', '(', ')', '.', '/'];
 enum Folded {
     /// Part of a word.
     Char(char),
-    /// Inside a word but not part of it (a diacritic, tatweel).
+    /// Inside a word but not part of it (a diacritic, tatweel, a Latin letter's accent).
     Nothing,
     /// Between words.
     Separator,
@@ -54,13 +58,49 @@ pub fn ascii_digit(c: char) -> Option<char> {
 }
 
 /// A character's Unicode full case folding (`ß` is `ss`): what case-insensitive matching
-/// compares, beyond lower case. The dot that `İ` folds apart into (`i` and U+0307) is dropped,
-/// as it is when `İ` is typed as `I` and U+0307 (no composed letter takes it there), so
-/// `istanbul` finds İstanbul in either form.
+/// compares, beyond lower case. The dot that `İ` folds apart into (`i` and U+0307) is an accent
+/// of a Latin letter, dropped with the others (`fold_letter`), so `istanbul` finds İstanbul.
 fn case_fold(c: char) -> impl Iterator<Item = char> {
-    std::iter::once(c)
-        .default_case_fold()
-        .filter(|folded| *folded != '\u{307}')
+    std::iter::once(c).default_case_fold()
+}
+
+/// Whether a letter is of the Latin, Greek or Cyrillic script (by the blocks that hold their
+/// letters), whose accents folding drops.
+fn drops_accents(c: char) -> bool {
+    matches!(c,
+        // Latin: ASCII, Latin-1, Extended-A and -B, IPA, phonetic extensions, Extended
+        // Additional (Vietnamese), -C, -D, -E, ligatures, full-width, Kelvin and Ångström signs.
+        'A'..='Z' | 'a'..='z' | '\u{00C0}'..='\u{02AF}' | '\u{1D00}'..='\u{1DBF}'
+        | '\u{1E00}'..='\u{1EFF}' | '\u{2C60}'..='\u{2C7F}' | '\u{A720}'..='\u{A7FF}'
+        | '\u{AB30}'..='\u{AB6F}' | '\u{FB00}'..='\u{FB06}' | '\u{FF21}'..='\u{FF3A}'
+        | '\u{FF41}'..='\u{FF5A}' | '\u{212A}' | '\u{212B}'
+        // Greek and Coptic, Greek Extended, the Ohm sign.
+        | '\u{0370}'..='\u{03FF}' | '\u{1F00}'..='\u{1FFF}' | '\u{2126}'
+        // Cyrillic, its Supplement, Extended-A (combining letters), -B and -C.
+        | '\u{0400}'..='\u{052F}' | '\u{2DE0}'..='\u{2DFF}' | '\u{A640}'..='\u{A69F}'
+        | '\u{1C80}'..='\u{1C8F}')
+}
+
+/// Adds what a letter or digit folds to to `word`: its full case folding, and for a letter of
+/// the Latin, Greek or Cyrillic script first its canonical decomposition without the combining
+/// marks (`É` is `E` and U+0301, so `e`). The folding is decomposed again (Unicode's canonical
+/// caseless match), so no accent comes back through it.
+fn fold_letter(c: char, word: &mut String) {
+    if !drops_accents(c) {
+        word.extend(case_fold(c));
+        return;
+    }
+    decompose_canonical(c, |part| {
+        if !is_combining_mark(part) {
+            for folded in case_fold(part) {
+                decompose_canonical(folded, |base| {
+                    if !is_combining_mark(base) {
+                        word.push(base);
+                    }
+                });
+            }
+        }
+    });
 }
 
 /// A folded word and where it stands in the original text (byte range).
@@ -75,14 +115,22 @@ fn words_of(text: &str) -> Vec<Word> {
     let mut words = Vec::new();
     let mut current: Option<Word> = None;
     for (at, c) in text.char_indices() {
-        match fold_char(c) {
+        let folded = match current.as_ref() {
+            // The accent of a Latin, Greek or Cyrillic letter typed apart (`e` and U+0301) is
+            // dropped, as the composed letter's is.
+            Some(word) if is_combining_mark(c) && word.folded.ends_with(drops_accents) => {
+                Folded::Nothing
+            }
+            _ => fold_char(c),
+        };
+        match folded {
             Folded::Char(f) => {
                 let word = current.get_or_insert_with(|| Word {
                     folded: String::new(),
                     start: at,
                     end: at,
                 });
-                word.folded.extend(case_fold(f));
+                fold_letter(f, &mut word.folded);
                 word.end = at + c.len_utf8();
             }
             Folded::Nothing => {
@@ -90,15 +138,15 @@ fn words_of(text: &str) -> Vec<Word> {
                     word.end = at + c.len_utf8();
                 }
             }
-            // A combining mark inside a word (the accent of an é typed as e and U+0301) joins
-            // the letter before it, so a word folds the same in either Unicode form; one with
-            // no composed letter is dropped.
+            // Another combining mark inside a word (the voicing mark of a が typed as か and
+            // U+3099) joins the letter before it, so a word folds the same in either Unicode
+            // form; one with no composed letter is dropped.
             Folded::Separator if is_combining_mark(c) => {
                 if let Some(word) = current.as_mut() {
                     let last = word.folded.pop();
                     match last.and_then(|l| compose(l, c)) {
-                        // Folded again: a composed letter may fold apart (`ǰ` is `j` and U+030C).
-                        Some(composed) => word.folded.extend(case_fold(composed)),
+                        // Folded again, as the letter typed composed is.
+                        Some(composed) => fold_letter(composed, &mut word.folded),
                         None => word.folded.extend(last),
                     }
                     word.end = at + c.len_utf8();

@@ -234,6 +234,15 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_trigger_matches_without_latin_accents_either_way() {
+        let replies = [reply("a", "Café"), reply("b", "precio")];
+        for (typed, id) in [("cafe", "a"), ("CAFÉ", "a"), ("PRÉCIO", "b")] {
+            let chosen = pick(&replies, &[], InboundKind::Text(typed)).expect(typed);
+            assert_eq!(chosen.reply_id, id, "{typed}");
+        }
+    }
+
+    #[test]
     fn inactive_replies_never_answer() {
         let mut off = reply("a", "hello");
         off.is_active = false;

@@ -52,7 +52,8 @@ impl Store {
 
     /// Folds every document again by today's rules, rewriting those that change (documents
     /// indexed before combining marks joined their letter, where a decomposed `é` split its word
-    /// in two, or before full case folding, where `ß` stayed `ß`).
+    /// in two, before full case folding, where `ß` stayed `ß`, or before accents were dropped,
+    /// where `josé` stayed `josé`).
     async fn refold_documents(&self) -> Result<(), sqlx::Error> {
         let select = "SELECT business_id, doc_id, body, folded FROM search_documents";
         let key = |row: &(String, String, String, String)| (row.0.clone(), row.1.clone());
@@ -164,8 +165,9 @@ impl Store {
 
 /// The one-time pass that folds documents again by today's rules; it takes a new name whenever
 /// the rules change, so a store folded by older ones is folded once more (`composed_marks` when
-/// combining marks came to join their letter, then this one for full case folding).
-const FOLDING: &str = "full_case_folding";
+/// combining marks came to join their letter, `full_case_folding` for full case folding, then
+/// this one when Latin, Greek and Cyrillic letters came to lose their accents).
+const FOLDING: &str = "accents_dropped";
 
 /// A stored message as the one-time indexing reads it: business, id, customer key, kind, time
 /// and content.

@@ -52,6 +52,8 @@ describe('search highlighting', () => {
   it('matches accents composed or decomposed, and marks a letter with its accent', () => {
     expect(marked('Cafe\u0301 noir', 'café')).toEqual(['Cafe\u0301']);
     expect(marked('Café noir', 'cafe\u0301')).toEqual(['Café']);
+    expect(marked('Lucía Pérez', 'lucia pe')).toEqual(['Lucía Pé']);
+    expect(marked('Pérez, Lucía', 'lucia')).toEqual(['Lucía']);
   });
 
   it('marks Arabic words with their marks, and letter forms folded together', () => {

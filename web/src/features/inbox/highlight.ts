@@ -75,7 +75,7 @@ function partsOf(text: string, ranges: Range[]): TextPart[] {
 
 /**
  * Splits text around what a search for `query` finds in it, folded as the server folds (full case
- * folding, accents composed, Arabic letter forms together), each match the original characters it
+ * folding, Latin, Greek and Cyrillic accents dropped, Arabic letter forms together), each match the original characters it
  * folds from. A query without a letter or digit is found as typed, as the server looks for it.
  */
 export function highlightParts(text: string, query: string): TextPart[] {

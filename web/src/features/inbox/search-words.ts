@@ -3,9 +3,11 @@
 // what the server finds.
 //
 // Folding: Unicode full case folding (`ß` and `ẞ` as `ss`, `ﬁ` as `fi`, final `ς` as `σ`, `İ` as
-// a plain `i`); Arabic diacritics and tatweel dropped; alef forms as ا, ى as ي, ة as ه;
-// Arabic-Indic digits as ASCII digits; a combining mark joins the letter before it (`e` and
-// U+0301 is `é`). Every other character that is not a letter or digit separates words.
+// a plain `i`); a Latin, Greek or Cyrillic letter without its accents, composed or typed apart
+// (`é` and `e` with U+0301 as `e`, `ñ` as `n`; `ø`, `đ`, `ł` stay); Arabic diacritics and tatweel
+// dropped; alef forms as ا, ى as ي, ة as ه; Arabic-Indic digits as ASCII digits; another
+// combining mark joins the letter before it (`か` and U+3099 is `が`). Every other character that
+// is not a letter or digit separates words.
 
 /** Characters that may sit between the digit groups of a phone number. */
 const PHONE_SEPARATORS = new Set([' ', '-', '+', '(', ')', '.', '/']);
@@ -15,6 +17,23 @@ const ARABIC_FORMS: Record<string, string> = { أ: 'ا', إ: 'ا', آ: 'ا', ٱ:
 /** What Rust's `char::is_alphanumeric` accepts. */
 const ALPHANUMERIC = /[\p{Alphabetic}\p{N}]/u;
 const COMBINING_MARK = /\p{M}/u;
+const COMBINING_MARKS = /\p{M}/gu;
+/** The blocks of the Latin, Greek and Cyrillic letters, whose accents folding drops (the server's `drops_accents`). */
+const ACCENTED_BLOCKS: [number, number][] = [
+  // Latin: ASCII, Latin-1 to IPA, phonetic extensions, Extended Additional, -C, -D, -E, ligatures, full-width.
+  [0x41, 0x5a], [0x61, 0x7a], [0xc0, 0x2af], [0x1d00, 0x1dbf], [0x1e00, 0x1eff], [0x2c60, 0x2c7f],
+  [0xa720, 0xa7ff], [0xab30, 0xab6f], [0xfb00, 0xfb06], [0xff21, 0xff3a], [0xff41, 0xff5a], [0x212a, 0x212b],
+  // Greek and Coptic, Greek Extended, the Ohm sign.
+  [0x370, 0x3ff], [0x1f00, 0x1fff], [0x2126, 0x2126],
+  // Cyrillic, its Supplement, Extended-A, -B and -C.
+  [0x400, 0x52f], [0x2de0, 0x2dff], [0xa640, 0xa69f], [0x1c80, 0x1c8f],
+];
+
+function dropsAccents(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  return ACCENTED_BLOCKS.some(([first, last]) => code >= first && code <= last);
+}
+
 /** Cherokee folds to its capitals, the other way round from every other script. */
 const CHEROKEE = /\p{Script=Cherokee}/u;
 
@@ -28,6 +47,20 @@ export function caseFold(char: string): string {
   if (char === 'ı') return char;
   if (CHEROKEE.test(char)) return char.toUpperCase();
   return char.toLowerCase().toUpperCase().toLowerCase().replaceAll('\u0307', '');
+}
+
+/** A character's canonical decomposition without its combining marks (`É` as `E`). */
+function withoutAccents(text: string): string {
+  return text.normalize('NFD').replace(COMBINING_MARKS, '');
+}
+
+/**
+ * What a letter or digit folds to: its case folding, and for a Latin, Greek or Cyrillic letter
+ * first without its accents, the folding's own decomposition too (no accent comes back through it).
+ */
+function foldLetter(char: string): string {
+  if (!dropsAccents(char)) return caseFold(char);
+  return [...withoutAccents(char)].map((part) => withoutAccents(caseFold(part))).join('');
 }
 
 /** The ASCII digit an Arabic-Indic digit stands for; the character itself otherwise. */
@@ -85,7 +118,7 @@ function joinMark(word: Word, mark: string, end: number) {
   word.folded = word.folded.slice(0, -last.length);
   word.to.length -= last.length;
   const start = word.from.splice(-last.length)[0] ?? word.start;
-  append(word, caseFold(composed), start, end);
+  append(word, foldLetter(composed), start, end);
 }
 
 /** Makes the characters that ended the word at its end now end at `end` (a mark they carry). */
@@ -101,12 +134,15 @@ export function wordsOf(text: string): Word[] {
   let at = 0;
   for (const char of text) {
     const end = at + char.length;
-    const folded = foldChar(char);
+    const last = current && [...current.folded].pop();
+    // The accent of a Latin, Greek or Cyrillic letter typed apart is dropped, as the composed one's is.
+    const accent = last !== undefined && COMBINING_MARK.test(char) && dropsAccents(last);
+    const folded = accent ? 'nothing' : foldChar(char);
     if (folded === 'nothing') {
       if (current) extend(current, end);
     } else if (folded !== 'separator') {
       current ??= { folded: '', start: at, end: at, from: [], to: [] };
-      append(current, caseFold(folded), at, end);
+      append(current, foldLetter(folded), at, end);
     } else if (COMBINING_MARK.test(char)) {
       if (current) joinMark(current, char, end);
     } else if (current) {

@@ -2,7 +2,7 @@
 //! click-to-WhatsApp ad a customer came from (`referral`). Both are stored as sent: fields Meta
 //! leaves out stay out.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use super::lenient;
@@ -34,6 +34,20 @@ pub struct SharedContact {
     #[serde(default, deserialize_with = "lenient::string")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub birthday: Option<String>,
+}
+
+/// The cards of a `contacts` message. One with nothing of a card in it (not an object, say) is
+/// left out rather than shown as a blank card; a message left with no card does not fit its type
+/// and is kept raw.
+pub fn cards<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<SharedContact>, D::Error> {
+    let cards: Vec<SharedContact> = lenient::array(d)?;
+    let cards: Vec<SharedContact> = (cards.into_iter())
+        .filter(|card| *card != SharedContact::default())
+        .collect();
+    match cards.is_empty() {
+        true => Err(serde::de::Error::custom("no contact card")),
+        false => Ok(cards),
+    }
 }
 
 /// A card's name: `formatted_name` is what the inbox shows.

@@ -134,12 +134,14 @@ fn interactive_content(interactive: &Interactive) -> Value {
             let reply_type = raw.get("type").and_then(Value::as_str).unwrap_or_default();
             let reply = raw.get(reply_type).unwrap_or(&Value::Null);
             let field = |name: &str| reply.get(name).cloned().unwrap_or(Value::Null);
+            // What the inbox does not read is kept as sent, so nothing of the answer is lost.
             json!({
                 "text": field("title"),
                 "interactive": {
                     "type": reply_type, "id": field("id"), "title": field("title"),
                     "description": field("description"),
                 },
+                "raw": raw,
             })
         }
     }

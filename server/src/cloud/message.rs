@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Number, Value};
 
-use super::cards::{Referral, SharedContact};
+use super::cards::{Referral, SharedContact, cards};
 use super::lenient;
 
 /// One entry of `value.messages`: who sent it, when, and what.
@@ -74,7 +74,7 @@ pub enum Kind {
     },
     /// Shared contact cards.
     Contacts {
-        #[serde(deserialize_with = "lenient::array")]
+        #[serde(deserialize_with = "cards")]
         contacts: Vec<SharedContact>,
     },
     /// Its sender (the customer, or the business in an echo) edited an earlier message.
@@ -370,39 +370,29 @@ pub struct System {
     pub previous_parent_user_id: Option<String>,
 }
 
-/// The `interactive` object, or `Interactive::Unknown` with it as sent.
+/// The answer types Parley reads; another `interactive.type` is kept as `Interactive::Unknown`.
+const INTERACTIVE_TYPES: [&str; 4] = [
+    "button_reply",
+    "list_reply",
+    "nfm_reply",
+    "call_permission_reply",
+];
+
+/// The `interactive` object, or `Interactive::Unknown` with it as sent when its type is another.
+/// A known type whose body does not fit it fails, so the whole message is kept raw (as any body
+/// that does not fit its type) rather than stored as an answer that lost what was sent.
 fn interactive<'de, D: Deserializer<'de>>(d: D) -> Result<Interactive, D::Error> {
     let raw = Value::deserialize(d)?;
-    Ok(Interactive::deserialize(&raw).unwrap_or(Interactive::Unknown(raw)))
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::{Kind, Message};
-
-    #[test]
-    fn an_edits_new_message_without_its_type_is_read_by_the_body_it_carries() {
-        let edit: Message = serde_json::from_value(json!({"from": "16505551234",
-            "id": "wamid.e1", "timestamp": "1763700000", "type": "edit",
-            "edit": {"original_message_id": "wamid.1",
-                     "message": {"text": {"body": "fixed"}}}}))
-        .expect("an edit");
-        let Kind::Edit { edit } = edit.kind else {
-            panic!("an edit: {:?}", edit.kind)
-        };
-        assert_eq!(edit.message.type_name, "text");
-        assert!(
-            matches!(&edit.message.kind, Kind::Text { text } if text.body == "fixed"),
-            "{:?}",
-            edit.message.kind
-        );
-        // A type given is kept, even when it does not fit the body.
-        let odd: Message =
-            serde_json::from_value(json!({"type": "hologram", "text": {"body": "x"}}))
-                .expect("a message");
-        assert_eq!(odd.type_name, "hologram");
-        assert!(matches!(odd.kind, Kind::Unknown(_)));
+    match Interactive::deserialize(&raw) {
+        Ok(answer) => Ok(answer),
+        Err(err)
+            if raw
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| INTERACTIVE_TYPES.contains(&t)) =>
+        {
+            Err(serde::de::Error::custom(err))
+        }
+        Err(_) => Ok(Interactive::Unknown(raw)),
     }
 }

@@ -342,3 +342,26 @@ fn a_numeric_text_body_reads_as_its_digits() {
         }
     );
 }
+
+#[test]
+fn an_edits_new_message_without_its_type_is_read_by_the_body_it_carries() {
+    let edit: Message = serde_json::from_value(json!({"from": "16505551234",
+        "id": "wamid.e1", "timestamp": "1763700000", "type": "edit",
+        "edit": {"original_message_id": "wamid.1",
+                 "message": {"text": {"body": "fixed"}}}}))
+    .expect("an edit");
+    let Kind::Edit { edit } = edit.kind else {
+        panic!("an edit: {:?}", edit.kind)
+    };
+    assert_eq!(edit.message.type_name, "text");
+    assert!(
+        matches!(&edit.message.kind, Kind::Text { text } if text.body == "fixed"),
+        "{:?}",
+        edit.message.kind
+    );
+    // A type given is kept, even when it does not fit the body.
+    let odd: Message = serde_json::from_value(json!({"type": "hologram", "text": {"body": "x"}}))
+        .expect("a message");
+    assert_eq!(odd.type_name, "hologram");
+    assert!(matches!(odd.kind, Kind::Unknown(_)));
+}

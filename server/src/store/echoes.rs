@@ -3,6 +3,7 @@
 //! its receipts came first) and announced like any message the business sends.
 
 use parley_actors::conversation::{ConversationKey, InboundMessage};
+use parley_actors::events::{SYSTEM_NOTIFICATION, conversation_channel};
 use serde_json::Value;
 use sqlx::AnyConnection;
 
@@ -10,7 +11,7 @@ use super::contacts::{Ensured, ensure_contact};
 use super::events::Draft;
 use super::messages::{MessageRow, insert_messages, message_drafts, next_time, record_last_sent};
 use super::profiles::update_by_profile;
-use super::receipts::take_early_status;
+use super::receipts::{status_drafts, take_early_status};
 
 /// The sender the inbox shows for a message sent from the WhatsApp Business app.
 const ECHO_SENDER: &str = "WhatsApp app";
@@ -56,5 +57,18 @@ pub(super) async fn insert_echo(
     record_last_sent(conn, key, sent_at, &content).await?;
     let created = created.then_some((echo.profile.user_id.as_deref(), None));
     drafts.extend(message_drafts(pnid, &key.phone, &name, created, &row));
+    // A failure whose receipt came first raises its billing alert now, as it would have on
+    // time (the message itself is announced with its status).
+    if row.status == "failed" {
+        let alerts = status_drafts(
+            &conversation_channel(pnid, &key.phone),
+            &key.phone,
+            &row.message_id,
+            &row.status,
+            error.as_ref(),
+            None,
+        );
+        drafts.extend(alerts.into_iter().filter(|d| d.name == SYSTEM_NOTIFICATION));
+    }
     Ok(drafts)
 }

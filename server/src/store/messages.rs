@@ -204,12 +204,12 @@ pub(super) async fn insert_messages(
 ) -> Result<HashSet<String>, sqlx::Error> {
     let mut inserted = HashSet::with_capacity(rows.len());
     let now = now_ms();
-    for chunk in rows.chunks(rows_per_statement(12)) {
+    for chunk in rows.chunks(rows_per_statement(13)) {
         let sql = format!(
             "INSERT INTO messages (business_id, message_id, phone, direction, kind, content, \
-             status, is_read, sender_name, sent_at, client_id, created_at) VALUES {} \
+             status, is_read, sender_name, sent_at, error, client_id, created_at) VALUES {} \
              ON CONFLICT DO NOTHING RETURNING message_id",
-            Params::of(conn).rows(chunk.len(), 12)
+            Params::of(conn).rows(chunk.len(), 13)
         );
         // Only numbered placeholders are formatted in; the values are bound.
         let mut insert = sqlx::query_as::<_, (String,)>(sqlx::AssertSqlSafe(sql));
@@ -225,6 +225,7 @@ pub(super) async fn insert_messages(
                 .bind(row.is_read)
                 .bind(&row.sender_name)
                 .bind(row.sent_at)
+                .bind(&row.error)
                 .bind(&row.client_id)
                 .bind(now);
         }

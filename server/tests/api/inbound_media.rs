@@ -77,3 +77,60 @@ both_backends!(
         assert_eq!(history(&app, &biz, CUSTOMER).await.len(), 4);
     }
 );
+
+both_backends!(
+    a_file_an_edit_puts_in_a_message_is_kept_before_anyone_opens_it,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("keepedits").await;
+        let jpeg = |name: &str| [b"\xff\xd8\xff\xe0".as_slice(), name.as_bytes()].concat();
+        let mut ids = Vec::new();
+        for name in ["first", "better", "ours", "ours-fixed"] {
+            let file = format!("{name}.jpg");
+            ids.push(
+                app.provider_file(&biz, &jpeg(name), "image/jpeg", &file)
+                    .await,
+            );
+        }
+        let [first, better, ours, ours_fixed] = <[String; 4]>::try_from(ids).expect("four files");
+        let image = |id: &str| json!({"id": id, "mime_type": "image/jpeg", "sha256": "x"});
+        let photo = json!({"from": CUSTOMER, "id": "wamid.photo", "timestamp": "1763700000",
+                           "type": "image", "image": image(&first)});
+        // Meta's edit: the message as it reads now, with the file it holds now.
+        let edited = json!({"from": CUSTOMER, "id": "wamid.edit", "timestamp": "1763700060",
+                            "type": "edit", "edit": {"original_message_id": "wamid.photo",
+                            "message": {"type": "image", "image": image(&better)}}});
+        let body = inbound(&biz.phone_number_id, CUSTOMER, "Priya", vec![photo, edited]);
+        let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+        let echo = |id: &str, kind: &str, body: serde_json::Value| {
+            let mut echo = json!({"from": "15550000000", "to": CUSTOMER, "id": id,
+                                  "timestamp": "1763700120", "type": kind});
+            echo[kind] = body;
+            echo
+        };
+        let echoed = vec![
+            echo("wamid.ours", "image", image(&ours)),
+            echo(
+                "wamid.ours-edit",
+                "edit",
+                json!({"original_message_id": "wamid.ours",
+                       "message": {"type": "image", "image": image(&ours_fixed)}}),
+            ),
+        ];
+        let (status, answer) = app
+            .webhook(&echoes(&biz.phone_number_id, echoed), &biz.app_secret)
+            .await;
+        assert_eq!(status, 200, "{answer}");
+
+        let stored = history(&app, &biz, CUSTOMER).await;
+        assert_eq!(stored[0]["content"]["image"]["media_id"], better.as_str());
+        let (store, business_id) = store_of(&app, &biz).await;
+        assert_eq!(
+            kept(&app, &store, &business_id, &better).await,
+            jpeg("better")
+        );
+        let fixed = kept(&app, &store, &business_id, &ours_fixed).await;
+        assert_eq!(fixed, jpeg("ours-fixed"));
+    }
+);

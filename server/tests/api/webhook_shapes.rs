@@ -294,7 +294,7 @@ both_backends!(
 );
 
 both_backends!(
-    a_contact_card_with_a_part_of_an_odd_shape_keeps_the_rest_and_its_neighbours,
+    a_contact_card_with_a_part_of_an_odd_shape_keeps_the_rest_and_one_with_none_is_left_out,
     |backend| async move {
         let app = spawn_app(backend).await;
         let biz = app.business("cards").await;
@@ -308,7 +308,7 @@ both_backends!(
             CUSTOMER,
             "wamid.cards",
             "contacts",
-            json!([odd, plain.clone()]),
+            json!([odd, "not a card", {"name": "Bo"}, plain.clone()]),
         );
         deliver(
             &app,

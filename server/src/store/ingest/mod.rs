@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use futures_util::FutureExt;
-use parley_actors::conversation::{Amendment, ConversationKey, InboundMessage, StatusUpdate};
+use parley_actors::conversation::{
+    Amended, Amendment, ConversationKey, InboundMessage, StatusUpdate,
+};
 use parley_actors::events::Event;
 use parley_actors::hub::EventBus;
 use tokio::sync::{mpsc, oneshot};
@@ -260,22 +262,23 @@ fn follow_up<'a>(
     }
 }
 
-/// Hands the files that the messages and echoes among `written` carry to the task that keeps
-/// them (nothing when there are none).
+/// Hands the files that the messages, echoes and edits among `written` carry to the task that
+/// keeps them (nothing when there are none): a file an edit puts in a message is kept as the
+/// message's own was.
 fn hand_over_media(files: &mpsc::UnboundedSender<Media>, written: &[(ConversationKey, Write)]) {
     let media: Media = written
         .iter()
         .filter_map(|(key, write)| {
-            let (Write::Inbound(message) | Write::Echo(message)) = write else {
-                return None;
+            let (kind, content) = match write {
+                Write::Inbound(message) | Write::Echo(message) => (&message.kind, &message.content),
+                Write::Amend(change) => match &change.now {
+                    Amended::Edited { kind, content } => (kind, content),
+                    Amended::Revoked { .. } | Amended::Reacted { .. } => return None,
+                },
+                Write::Status(_) => return None,
             };
             // The stored shape of a file message: `{<kind>: {media_id, …}, …}`.
-            let id = message
-                .content
-                .get(&message.kind)?
-                .get("media_id")?
-                .as_str()
-                .filter(|id| !id.is_empty())?;
+            let id = (content.get(kind)?.get("media_id")?.as_str()).filter(|id| !id.is_empty())?;
             Some((key.business_id.clone(), id.to_string()))
         })
         .collect();

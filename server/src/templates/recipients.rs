@@ -20,7 +20,9 @@ use calamine::{Data, Reader};
 
 use crate::contact_file::csv_delimiter;
 
-use crate::templates::recipient_limits::{Limit, MAX_COLUMNS, Unmeasured, check_xlsx_archive};
+use crate::templates::recipient_limits::{
+    Bounds, Limit, MAX_COLUMNS, Unmeasured, check_xlsx_archive,
+};
 use crate::templates::recipient_rows::Collector;
 use crate::templates::recipient_rows::{Reading, Recipients};
 use crate::templates::xls_grid::measured_workbook;
@@ -102,14 +104,19 @@ fn unpanicked(
     })
 }
 
+/// A file over the row bound is refused after a count of its records, before any of its numbers
+/// is read.
 fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, ParseError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(csv_delimiter(bytes))
-        .from_reader(bytes);
     let mut record = csv::ByteRecord::new();
+    let (mut counted, mut count) = (csv_reader(bytes), Bounds::start());
+    while counted
+        .read_byte_record(&mut record)
+        .map_err(ParseError::Csv)?
+    {
+        count.row()?;
+    }
+    let mut reader = csv_reader(bytes);
     let mut row = 0u64;
     while reader
         .read_byte_record(&mut record)
@@ -120,6 +127,14 @@ fn parse_csv(bytes: &[u8], mut collector: Collector) -> Result<Recipients, Parse
         collector.row(row, cells)?;
     }
     Ok(collector.done())
+}
+
+fn csv_reader(bytes: &[u8]) -> csv::Reader<&[u8]> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(csv_delimiter(bytes))
+        .from_reader(bytes)
 }
 
 /// An xls is not compressed, but calamine makes a dense grid of each sheet: the first sheet's

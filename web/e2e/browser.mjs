@@ -86,6 +86,24 @@ export async function registerByApi(account = newAccount(), base = BASE_URL) {
   return { account, tokens: await response.json() };
 }
 
+/** Calls the API as the user of `tokens`; answers the JSON (null for 204), throws on a refusal. */
+export async function apiAs(tokens, method, path, body, base = BASE_URL) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.accessToken}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return response.status === 204 ? null : response.json();
+}
+
+/** The owner of `owner` adds an agent named `firstName` Agent; answers the agent's account. */
+export async function createAgent(owner, firstName) {
+  const account = { ...newAccount(), firstName, lastName: 'Agent' };
+  await apiAs(owner, 'POST', '/identity/users/agents', account);
+  return account;
+}
+
 /**
  * A simulated customer writes in through the sandbox (`body`: `{text}` or `{message}`, and
  * `{user_id, username}` for a customer known by username, with `from` undefined). Answers
@@ -116,6 +134,37 @@ export async function uploadAsCustomer(tokens, bytes, mimeType, filename) {
   const body = await response.text();
   if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${body}`);
   return JSON.parse(body).id;
+}
+
+/**
+ * An MP4 (H.264, the Cloud API's video format) of about a second that Chromium records from a
+ * canvas of the given size painted in `colour`; answers its bytes.
+ */
+export async function recordMp4(page, { width, height, colour }) {
+  const bytes = await page.evaluate(
+    async ({ width, height, colour }) => {
+      const canvas = Object.assign(document.createElement('canvas'), { width, height });
+      const context = canvas.getContext('2d');
+      const paint = () => {
+        context.fillStyle = colour;
+        context.fillRect(0, 0, width, height);
+      };
+      paint();
+      const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/mp4;codecs=avc1' });
+      const chunks = [];
+      recorder.ondataavailable = (event) => chunks.push(event.data);
+      const painting = setInterval(paint, 40);
+      const stopped = new Promise((done) => (recorder.onstop = done));
+      recorder.start();
+      await new Promise((done) => setTimeout(done, 1000));
+      recorder.stop();
+      await stopped;
+      clearInterval(painting);
+      return [...new Uint8Array(await new Blob(chunks).arrayBuffer())];
+    },
+    { width, height, colour },
+  );
+  return Buffer.from(bytes);
 }
 
 /**

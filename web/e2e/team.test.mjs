@@ -3,28 +3,12 @@
 // by sending, and they talk in notes; a resolved conversation reopens when the customer writes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, logIn, newAccount, registerByApi, startBrowser } from './browser.mjs';
+import { apiAs as api, createAgent, injectMessage, logIn, registerByApi, startBrowser } from './browser.mjs';
 
 const phone = `1777${String(Date.now() % 1_000_000).padStart(6, '0')}`;
 const CUSTOMER = 'Tara Team';
 
-async function api(tokens, method, path, body) {
-  const response = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.accessToken}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-  return response.status === 204 ? null : response.json();
-}
-
 /** An agent of the owner's business, created through the API. */
-async function createAgent(owner, firstName) {
-  const account = { ...newAccount(), firstName, lastName: 'Agent' };
-  await api(owner, 'POST', '/identity/users/agents', account);
-  return account;
-}
-
 /** Signs the agent in and opens the customer's conversation by its link. */
 async function openConversation(context, account, phoneNumberId) {
   const page = await context.newPage();

@@ -67,6 +67,7 @@ pub fn api_routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/users", web::get().to(conversations::list_conversations))
         .route("/users/counts", web::get().to(team::tab_counts))
+        .route("/team/members", web::get().to(team::list_members))
         .route("/search", web::get().to(search::search))
         .route(
             "/conversation/{phone}/status",

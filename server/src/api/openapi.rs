@@ -29,6 +29,7 @@ use utoipa::{Modify, OpenApi};
         crate::auth::profile::toggle_language,
         crate::api::conversations::list_conversations,
         crate::api::team::tab_counts,
+        crate::api::team::list_members,
         crate::api::search::search,
         crate::api::team::set_status,
         crate::api::team::set_assignment,

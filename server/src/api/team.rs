@@ -198,6 +198,41 @@ pub async fn tab_counts(
     Ok(HttpResponse::Ok().json(counts))
 }
 
+/// A teammate as the note composer offers them for an `@mention`.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct MemberJson {
+    id: String,
+    /// What follows the `@` in a note.
+    username: String,
+    /// First and last name.
+    name: String,
+    /// `admin` for the owner, `agent` for the others.
+    role: String,
+}
+
+/// `GET /api/team/members`: the owner and the agents, for every member (agents cannot read
+/// `/identity/users/agents`, and they mention each other too).
+#[utoipa::path(
+    get,
+    path = "/api/team/members",
+    tag = "team",
+    responses((status = 200, description = "The business's users, oldest first", body = Vec<MemberJson>), (status = "4XX", description = "Refused: `{detail, message, code}`", body = crate::error::ErrorBody)),
+    security(("bearer" = []))
+)]
+pub async fn list_members(state: web::Data<AppState>, auth: Auth) -> ApiResult<HttpResponse> {
+    let team = state.store.team(&auth.business_id).await?;
+    let members: Vec<MemberJson> = team
+        .into_iter()
+        .map(|user| MemberJson {
+            name: user.full_name(),
+            id: user.id,
+            username: user.username,
+            role: user.role,
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(members))
+}
+
 /// The list's `status` parameter: one status (default `open`), or `None` for `all`.
 pub fn status_filter(raw: Option<&str>) -> ApiResult<Option<String>> {
     match raw.unwrap_or("open") {

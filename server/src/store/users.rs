@@ -196,13 +196,19 @@ impl Store {
     }
 
     pub async fn agents(&self, business_id: &str) -> StoreResult<Vec<User>> {
+        let mut team = self.team(business_id).await?;
+        team.retain(|user| user.role == ROLE_AGENT);
+        Ok(team)
+    }
+
+    /// Everyone of the business, the owner and the agents, oldest first.
+    pub async fn team(&self, business_id: &str) -> StoreResult<Vec<User>> {
         Ok(sqlx::query_as(concat!(
             "SELECT ",
             user_columns!(),
-            " FROM users WHERE business_id = $1 AND role = $2 ORDER BY created_at"
+            " FROM users WHERE business_id = $1 ORDER BY created_at, id"
         ))
         .bind(business_id)
-        .bind(ROLE_AGENT)
         .fetch_all(&self.pool)
         .await?)
     }

@@ -180,3 +180,38 @@ both_backends!(
         assert_eq!(mentioned, expected);
     }
 );
+
+both_backends!(
+    every_member_reads_the_team_they_can_mention,
+    |backend| async move {
+        let t = team(spawn_app(backend).await, "roster").await;
+        let other = t.app.register("roster-elsewhere").await;
+        let (_, agent) = &t.agents[0];
+        for token in [&t.biz.session.access, &agent.access] {
+            let (status, members) = t.app.get("/api/team/members", token).await;
+            assert_eq!(status, 200, "{members}");
+            let names: Vec<_> = (members.as_array().expect("members").iter())
+                .map(|m| (m["username"].clone(), m["name"].clone(), m["role"].clone()))
+                .collect();
+            assert_eq!(
+                names,
+                vec![
+                    (json!("roster"), json!("Test roster"), json!("admin")),
+                    (
+                        json!("roster-agent1"),
+                        json!("Agent roster-agent1"),
+                        json!("agent")
+                    ),
+                    (
+                        json!("roster-agent2"),
+                        json!("Agent roster-agent2"),
+                        json!("agent")
+                    ),
+                ]
+            );
+        }
+        let (status, members) = t.app.get("/api/team/members", &other.access).await;
+        assert_eq!(status, 200, "{members}");
+        assert_eq!(members.as_array().expect("members").len(), 1);
+    }
+);

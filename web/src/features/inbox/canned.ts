@@ -3,6 +3,7 @@
 import type { CannedReply } from '../../lib/api/canned-replies';
 import type { Conversation } from '../../lib/api/types';
 import { titleOf } from './customer-labels';
+import { typedQueryAt, type TypedQuery } from './typed-query';
 
 /** Most replies the composer's list shows at once. */
 export const MAX_CANNED_SHOWN = 8;
@@ -15,21 +16,11 @@ export interface CannedValues {
 }
 
 /** The `/query` under the caret: where it starts (the slash) and ends, and what follows the slash. */
-export interface SlashQuery {
-  start: number;
-  end: number;
-  query: string;
-}
+export type SlashQuery = TypedQuery;
 
-/**
- * The word that ends at the caret, when it starts with a slash at the start of the text or after
- * whitespace; null otherwise (a URL's slashes never open the list).
- */
+/** The `/word` ending at the caret, at the start of the text or after whitespace. */
 export function slashQueryAt(text: string, caret: number): SlashQuery | null {
-  const before = text.slice(0, caret);
-  const start = Math.max(before.lastIndexOf(' '), before.lastIndexOf('\n'), before.lastIndexOf('\t')) + 1;
-  if (before[start] !== '/') return null;
-  return { start, end: caret, query: before.slice(start + 1) };
+  return typedQueryAt(text, caret, '/');
 }
 
 /** Replies whose shortcut starts with the query first, then those whose shortcut or text holds it. */

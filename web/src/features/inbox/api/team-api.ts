@@ -50,3 +50,18 @@ export function setLabels(key: string, labelIds: string[]): Promise<Conversation
 export function postNote(key: string, text: string): Promise<Message> {
   return apiRequest(conversationPath(key, 'notes'), { method: 'POST', json: { text } });
 }
+
+/** Someone of the business, as a note can mention them (`GET /api/team/members`). */
+export interface TeamMember {
+  id: string;
+  username: string;
+  /** First and last name. */
+  name: string;
+  /** `admin` for the owner, `agent` for the others. */
+  role: string;
+}
+
+/** The owner and the agents; every member may read them. */
+export function getTeamMembers(signal?: AbortSignal): Promise<TeamMember[]> {
+  return apiRequest('/api/team/members', { signal });
+}

@@ -124,6 +124,19 @@ describe('chat pane for a team', () => {
     expect(screen.queryByRole('dialog', { name: 'Take over' })).not.toBeInTheDocument();
   });
 
+  it('gives a note that could not be saved (offline) back to the box', async () => {
+    renderPane({
+      [`POST /api/conversation/${PHONE}/notes`]: () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    await screen.findByText('VIP customer');
+    await userEvent.click(screen.getByRole('radio', { name: 'Note' }));
+    const box = screen.getByRole('textbox', { name: 'Team note, @ to mention' });
+    await userEvent.type(box, 'Refund approved{Enter}');
+    await waitFor(() => expect(box).toHaveValue('Refund approved'));
+  });
+
   it('writes notes and takes over for a username customer by their BSUID key', async () => {
     const posted = entry('n3', 'note', { text: 'Prefers mornings', mentions: [] }, { sender_name: 'Me', timestamp: new Date().toISOString() });
     const forms: FormData[] = [];

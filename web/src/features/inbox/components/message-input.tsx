@@ -1,12 +1,16 @@
 import { Icon } from '../../../components/icon';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cannedMediaFile, type CannedMedia, type CannedReply } from '../../../lib/api/canned-replies';
 import type { Message } from '../../../lib/api/types';
-import { fillCanned, type CannedValues } from '../canned';
+import { fillCanned, matchCanned, slashQueryAt, type CannedValues } from '../canned';
 import type { Draft } from '../hooks/use-messages';
-import { useSlashMenu } from '../hooks/use-slash-menu';
-import { CannedMenu, cannedOptionId } from './canned-menu';
+import { useQueryMenu, type QueryMenu } from '../hooks/use-query-menu';
+import { useTeamMembers } from '../hooks/use-team-members';
+import { matchMembers, mentionOf, mentionQueryAt } from '../mentions';
+import { replaceQuery } from '../typed-query';
+import { currentUserId } from '../../../lib/api/token-claims';
+import { SuggestionMenu, suggestionOptionId } from './suggestion-menu';
 import { textDirection } from '../text-direction';
 import { contextOf } from '../reply-context';
 import { EmojiPicker } from './emoji-picker';
@@ -24,8 +28,8 @@ interface Props {
   /** The reply window is closed; notes stay possible. */
   disabled: boolean;
   onSend: (draft: Draft) => void;
-  /** A note for the team, never sent to the customer. */
-  onNote: (text: string) => void;
+  /** A note for the team, never sent to the customer; a rejection gives the text back to the box. */
+  onNote: (text: string) => Promise<unknown> | void;
   /** Called on every keystroke (presence throttles it). */
   onTyping: () => void;
   /** Templates stay possible when the reply window is closed. */
@@ -54,9 +58,16 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
   const textarea = useRef<HTMLTextAreaElement>(null);
   const filePicker = useRef<HTMLInputElement>(null);
   const composer = useRef<HTMLFormElement>(null);
+  /** Where the caret goes once the text a suggestion wrote shows. */
+  const placeCaret = useRef<number | null>(null);
   useToastsAbove(composer);
-  const menu = useSlashMenu(canned);
+  const slashMenu = useQueryMenu(slashQueryAt, (query) => matchCanned(canned, query));
+  // Teammates to mention, offered in notes only: a reply goes to the customer, who sees no mention.
+  const members = useTeamMembers(noting);
+  const mentionMenu = useQueryMenu(mentionQueryAt, (query) => (noting ? matchMembers(members, query, currentUserId()) : []));
   const menuId = useId();
+  const mentioning = mentionMenu.open;
+  const menu: QueryMenu<unknown> = mentioning ? mentionMenu : slashMenu;
   const listOpen = menu.open && !disabled;
 
   // Choosing "Reply" on a message puts the cursor in the box.
@@ -75,7 +86,9 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
     event?.preventDefault();
     if (noting) {
       if (!text.trim()) return;
-      onNote(text.trim());
+      const written = text;
+      // A note that was not saved (offline, say) is not lost: it comes back unless something new was typed.
+      void Promise.resolve(onNote(text.trim())).catch(() => setText((current) => (current === '' ? written : current)));
     } else {
       if (disabled || attaching || (!text.trim() && files.length === 0)) return;
       onSend({ text, files, replyTo: replyTo ?? undefined });
@@ -85,19 +98,29 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
     requestAnimationFrame(resize);
   };
 
-  const choose = (reply: CannedReply) => {
-    const slash = menu.slash;
-    if (!slash) return;
-    const filled = fillCanned(reply.text, cannedValues);
-    setText(text.slice(0, slash.start) + filled + text.slice(slash.end));
+  /** Writes `inserted` in place of the typed `/word` or `@word`, the caret after it. */
+  const fill = (inserted: string) => {
+    if (!menu.typed) return;
+    const next = replaceQuery(text, menu.typed, inserted);
+    setText(next.text);
     menu.close();
+    placeCaret.current = next.caret;
+  };
+
+  // The caret goes after what a pick wrote as soon as the box shows it, before the next key.
+  useLayoutEffect(() => {
+    const caret = placeCaret.current;
+    const element = textarea.current;
+    if (caret === null || !element) return;
+    placeCaret.current = null;
+    element.focus();
+    element.setSelectionRange(caret, caret);
+    resize();
+  }, [text]);
+
+  const choose = (reply: CannedReply) => {
+    fill(fillCanned(reply.text, cannedValues));
     if (reply.media) attach(reply.media);
-    const caret = slash.start + filled.length;
-    requestAnimationFrame(() => {
-      textarea.current?.focus();
-      textarea.current?.setSelectionRange(caret, caret);
-      resize();
-    });
   };
 
   const attach = (media: CannedMedia) => {
@@ -109,11 +132,20 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
       .finally(() => setAttaching(false));
   };
 
+  const pickActive = () => {
+    if (mentioning) {
+      const member = mentionMenu.matches[mentionMenu.active];
+      if (member) fill(mentionOf(member));
+    } else {
+      const reply = slashMenu.matches[slashMenu.active];
+      if (reply) choose(reply);
+    }
+  };
+
   const onMenuKey = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    const chosen = menu.matches[menu.active];
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') menu.move(event.key === 'ArrowDown' ? 1 : -1);
     else if (event.key === 'Escape') menu.close();
-    else if (event.key === 'Enter' && chosen && !event.nativeEvent.isComposing) choose(chosen);
+    else if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey && !event.nativeEvent.isComposing) pickActive();
     else return false;
     event.preventDefault();
     event.stopPropagation();
@@ -175,8 +207,49 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
           {t('chat.cannedMediaFailed')}
         </p>
       )}
-      {listOpen && (
-        <CannedMenu id={menuId} replies={menu.matches} active={menu.active} onPoint={menu.point} onChoose={choose} />
+      {listOpen && mentioning && (
+        <SuggestionMenu
+          id={menuId}
+          label={t('team.mentionMenuLabel')}
+          items={mentionMenu.matches}
+          keyOf={(member) => member.id}
+          active={mentionMenu.active}
+          onPoint={mentionMenu.point}
+          onChoose={(member) => fill(mentionOf(member))}
+        >
+          {(member) => (
+            <>
+              <span className="suggestion-title" dir="auto">
+                {member.name || member.username}
+              </span>
+              <bdi className="suggestion-detail" dir="ltr">
+                @{member.username}
+              </bdi>
+            </>
+          )}
+        </SuggestionMenu>
+      )}
+      {listOpen && !mentioning && (
+        <SuggestionMenu
+          id={menuId}
+          label={t('canned.menuLabel')}
+          items={slashMenu.matches}
+          keyOf={(reply) => reply.id}
+          active={slashMenu.active}
+          onPoint={slashMenu.point}
+          onChoose={choose}
+        >
+          {(reply) => (
+            <>
+              <span className="suggestion-title" dir="ltr">
+                /{reply.shortcut}
+              </span>
+              <span className="suggestion-detail" dir="auto">
+                {reply.text}
+              </span>
+            </>
+          )}
+        </SuggestionMenu>
       )}
       <div className="composer-row">
         <EmojiPicker disabled={disabled} onPick={insert} />
@@ -238,10 +311,11 @@ export function MessageInput({ disabled: windowClosed, onSend, onNote, onTyping,
           // oxlint-disable-next-line jsx-a11y/role-supports-aria-props
           aria-expanded={listOpen}
           aria-controls={listOpen ? menuId : undefined}
-          aria-activedescendant={listOpen ? cannedOptionId(menuId, menu.active) : undefined}
+          aria-activedescendant={listOpen ? suggestionOptionId(menuId, menu.active) : undefined}
           onChange={(event) => {
             setText(event.target.value);
-            menu.update(event.target.value, event.target.selectionStart);
+            slashMenu.update(event.target.value, event.target.selectionStart);
+            mentionMenu.update(event.target.value, event.target.selectionStart);
             resize();
             onTyping();
           }}

@@ -3,20 +3,10 @@
 // it, and an agent in a second browser sees the chip arrive live.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, logIn, newAccount, registerByApi, startBrowser, waitForPage } from './browser.mjs';
+import { apiAs as api, injectMessage, logIn, newAccount, registerByApi, startBrowser, waitForPage } from './browser.mjs';
 
 const phone = `1778${String(Date.now() % 1_000_000).padStart(6, '0')}`;
 const CUSTOMER = 'Lena Label';
-
-async function api(tokens, method, path, body) {
-  const response = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${tokens.accessToken}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-  return response.status === 204 ? null : response.json();
-}
 
 describe('labels', () => {
   let first;

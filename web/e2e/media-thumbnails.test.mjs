@@ -3,7 +3,7 @@
 // played, and the thumbnails of server media are kept in the local database.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BASE_URL, injectMessage, openCustomerConversation, startBrowser, uploadAsCustomer } from './browser.mjs';
+import { BASE_URL, injectMessage, openCustomerConversation, recordMp4, startBrowser, uploadAsCustomer } from './browser.mjs';
 
 let phoneCounter = 0;
 const newPhone = () => `1699${String(Date.now() % 1_000_000).padStart(6, '0')}${(phoneCounter += 1)}`;
@@ -119,27 +119,7 @@ describe('media thumbnails', () => {
   it('shows a generated thumbnail of a video until it is played', async () => {
     const { page, pane } = await openConversation('Vic Video', 'Can I see it working?');
     // Chromium records an MP4 (H.264) of a canvas painted blue: the Cloud API's video format.
-    const mp4 = await page.evaluate(async () => {
-      const canvas = Object.assign(document.createElement('canvas'), { width: 320, height: 240 });
-      const context = canvas.getContext('2d');
-      const paint = () => {
-        context.fillStyle = '#1a33d9';
-        context.fillRect(0, 0, 320, 240);
-      };
-      paint();
-      const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/mp4;codecs=avc1' });
-      const chunks = [];
-      recorder.ondataavailable = (event) => chunks.push(event.data);
-      const painting = setInterval(paint, 40);
-      const stopped = new Promise((done) => (recorder.onstop = done));
-      recorder.start();
-      await new Promise((done) => setTimeout(done, 1000));
-      recorder.stop();
-      await stopped;
-      clearInterval(painting);
-      return [...new Uint8Array(await new Blob(chunks).arrayBuffer())];
-    });
-    const bytes = Buffer.from(mp4);
+    const bytes = await recordMp4(page, { width: 320, height: 240, colour: '#1a33d9' });
     assert.equal(bytes.subarray(4, 8).toString('latin1'), 'ftyp');
 
     await pane.locator('input[type=file]').setInputFiles([{ name: 'demo.mp4', mimeType: 'video/mp4', buffer: bytes }]);

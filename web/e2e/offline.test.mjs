@@ -202,6 +202,36 @@ describe('offline', () => {
     await page.close();
   });
 
+  it('fails a queued message the server refuses for good once, says why, and keeps saying it after a reload', async () => {
+    const { page, pane, tokens, phone } = await openConversation('Wendy Window', 'Still there?');
+    const reason = 'The 24-hour reply window with this customer is closed: they have not written in the last 24 hours. Send an approved template instead.';
+    let refused = 0;
+    // The context's route sees the worker's sends too.
+    await browser.context.route('**/api/send-message', (route) => {
+      refused += 1;
+      return route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ detail: reason, message: reason, code: 'validation_failed' }) });
+    });
+    try {
+      await browser.context.setOffline(true);
+      await type(pane, 'queued as the window closed');
+      const bubble = pane.getByRole('article', { name: 'Your message' }).filter({ hasText: 'queued as the window closed' });
+      await bubble.getByRole('img', { name: 'Pending' }).waitFor();
+      await browser.context.setOffline(false);
+      await bubble.getByRole('img', { name: 'Failed' }).waitFor({ timeout: 20_000 });
+      await bubble.getByRole('note').filter({ hasText: reason }).waitFor();
+      // Three online checks later (every 5 s) nothing was tried again.
+      await page.waitForTimeout(12_000);
+      assert.equal(refused, 1);
+      await page.reload();
+      await page.getByRole('button', { name: 'Wendy Window' }).click();
+      await bubble.getByRole('note').filter({ hasText: reason }).waitFor();
+      assert.equal(refused, 1);
+    } finally {
+      await browser.context.unroute('**/api/send-message');
+    }
+    assert.deepEqual(await sentTexts(tokens, phone), []);
+  });
+
   it('keeps each account\'s queue to itself when accounts take turns in one browser profile', async () => {
     // Ann's message cannot reach the server (the network fails for her page), so it stays queued.
     const ann = await openConversation('Ada Account', 'Hello Ann?');

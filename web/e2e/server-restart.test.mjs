@@ -81,4 +81,41 @@ describe('server restart', () => {
     await page.getByRole('button', { name: 'Rita Restart' }).filter({ hasText: 'Second after the restart' }).waitFor();
     await page.close();
   });
+
+  it('keeps messages typed while the server is down pending, then sends each once, in order, to a watching page too', async () => {
+    const { page, tokens } = await openInboxAsNewOwner(browser.context, server.url);
+    await inject(tokens, 'Anyone there?');
+    await page.getByRole('button', { name: 'Rita Restart' }).click();
+    const pane = page.getByRole('region', { name: 'Rita Restart' });
+    await pane.getByText('Anyone there?').waitFor();
+    const watcher = await browser.context.newPage();
+    await watcher.goto('/whatsapp');
+    await watcher.getByRole('button', { name: 'Rita Restart' }).click();
+    const watched = watcher.getByRole('region', { name: 'Rita Restart' });
+    await watched.getByText('Anyone there?').waitFor();
+
+    await server.stop();
+    // Typed before the page's next health check notices: the first send fails to connect and
+    // the second waits behind it; both must read pending, not sending.
+    const box = pane.getByRole('textbox', { name: 'Type a message' });
+    const texts = ['typed while down', 'and another one'];
+    for (const text of texts) {
+      await box.fill(text);
+      await box.press('Enter');
+    }
+    const mine = pane.getByRole('article', { name: 'Your message' });
+    for (const text of texts) await mine.filter({ hasText: text }).getByRole('img', { name: 'Pending' }).waitFor();
+
+    await server.start();
+    for (const shown of [mine, watched.getByRole('article', { name: 'Your message' })]) {
+      for (const text of texts) {
+        await shown.filter({ hasText: text }).locator('[data-status="sent"], [data-status="delivered"], [data-status="read"]').waitFor({ timeout: 20_000 });
+      }
+      assert.deepEqual(await shown.evaluateAll((nodes, wanted) => wanted.map((text) => nodes.filter((node) => node.textContent.includes(text)).length), texts), [1, 1]);
+    }
+    const history = await (await fetch(`${server.url}/api/conversation/${phone}?limit=30`, { headers: { Authorization: `Bearer ${tokens.accessToken}` } })).json();
+    assert.deepEqual(history.messages.filter((m) => m.direction === 'outgoing').map((m) => m.content.text), texts);
+    await watcher.close();
+    await page.close();
+  });
 });

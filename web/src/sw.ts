@@ -6,16 +6,16 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
-import { heldBy } from './lib/api/assignment-conflict';
 import { ApiError } from './lib/api/client';
 import { accountOf } from './lib/api/token-claims';
 import { MEDIA_CACHE, isMediaPath } from './lib/media/media-cache';
-import { onOutboxChange, SendDeferred, SendRefused, syncOutbox } from './lib/offline/outbox';
-import { providerIdOf, sendForm, SEND_MESSAGE_PATH, type SendAnswer } from './lib/offline/send-message';
+import { onOutboxChange, SendDeferred, syncOutbox } from './lib/offline/outbox';
+import { providerIdOf, sendFailure, sendForm, SEND_MESSAGE_PATH, type SendAnswer } from './lib/offline/send-message';
 import {
   OUTBOX_SYNC_TAG,
   SESSION_CACHE,
   SESSION_TOKEN_URL,
+  type MessageFailed,
   type MessageSent,
   type OpenConversation,
 } from './lib/offline/service-worker';
@@ -71,21 +71,19 @@ async function sendFromWorker(message: PendingMessage): Promise<string | undefin
   }
   // An expired token is the open page's to refresh; the message waits for it.
   if (response.status === 401 || response.status === 403) throw new SendDeferred('token refused');
-  if (response.status === 409) {
-    const holder = heldBy(new ApiError(409, await response.json().catch(() => null)));
-    if (holder) throw new SendRefused(holder);
-  }
-  if (!response.ok) throw new Error(`send-message answered ${response.status}`);
+  if (!response.ok) throw sendFailure(new ApiError(response.status, await response.json().catch(() => null)));
   return providerIdOf((await response.json()) as SendAnswer);
 }
 
 /** Reports still being posted; a sync event lasts until they are out. */
 const reports = new Set<Promise<void>>();
 
-// Every message this worker sends is reported once to the open pages, whichever sync sent it.
+// Every message this worker sends, or that fails in its hands, is reported once to the open
+// pages, whichever sync it was.
 onOutboxChange((change) => {
-  if (change.status !== 'sent') return;
-  const report: MessageSent = { type: 'MESSAGE_SENT', tempMessageId: change.tempMessageId, messageId: change.messageId };
+  if (change.status !== 'sent' && change.status !== 'failed') return;
+  const report: MessageSent | MessageFailed =
+    change.status === 'sent' ? { type: 'MESSAGE_SENT', tempMessageId: change.tempMessageId, messageId: change.messageId } : { type: 'MESSAGE_FAILED', change };
   const posting = self.clients
     .matchAll({ type: 'window', includeUncontrolled: true })
     .then((pages) => pages.forEach((page) => page.postMessage(report)));

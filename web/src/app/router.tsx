@@ -1,8 +1,8 @@
-import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { LoginPage } from '../features/auth/components/login-page';
 import { RegisterPage } from '../features/auth/components/register-page';
 import { UnauthorizedPage } from '../features/auth/components/unauthorized-page';
+import { lazyScreen } from './lazy-screen';
 import { ProtectedRoute } from './protected-route';
 import { RouteEffects } from './route-effects';
 import { SignedInProviders } from './signed-in-providers';
@@ -11,20 +11,20 @@ const CHAT_ROLES = ['admin', 'agent'];
 const OWNER_ROLES = ['admin'];
 
 // The signed-in screens load as their own chunks, so the sign-in page starts smaller.
-const InboxPage = lazy(() => import('../features/inbox/components/inbox-page').then((m) => ({ default: m.InboxPage })));
-const EditProfilePage = lazy(() =>
-  import('../features/profile/components/edit-profile-page').then((m) => ({ default: m.EditProfilePage })),
+const InboxPage = lazyScreen(() => import('../features/inbox/components/inbox-page').then((m) => m.InboxPage));
+const EditProfilePage = lazyScreen(() =>
+  import('../features/profile/components/edit-profile-page').then((m) => m.EditProfilePage),
 );
-const AutomatedRepliesPage = lazy(() =>
-  import('../features/replies/components/automated-replies-page').then((m) => ({ default: m.AutomatedRepliesPage })),
+const AutomatedRepliesPage = lazyScreen(() =>
+  import('../features/replies/components/automated-replies-page').then((m) => m.AutomatedRepliesPage),
 );
-const CannedRepliesPage = lazy(() =>
-  import('../features/canned/components/canned-replies-page').then((m) => ({ default: m.CannedRepliesPage })),
+const CannedRepliesPage = lazyScreen(() =>
+  import('../features/canned/components/canned-replies-page').then((m) => m.CannedRepliesPage),
 );
-const SenderPage = lazy(() => import('../features/sender/components/sender-page').then((m) => ({ default: m.SenderPage })));
-const TemplatePage = lazy(() => import('../features/templates/components/template-page').then((m) => ({ default: m.TemplatePage })));
-const ReportsPage = lazy(() => import('../features/reports/components/reports-page').then((m) => ({ default: m.ReportsPage })));
-const TestPage = lazy(() => import('../features/test-view/components/test-page').then((m) => ({ default: m.TestPage })));
+const SenderPage = lazyScreen(() => import('../features/sender/components/sender-page').then((m) => m.SenderPage));
+const TemplatePage = lazyScreen(() => import('../features/templates/components/template-page').then((m) => m.TemplatePage));
+const ReportsPage = lazyScreen(() => import('../features/reports/components/reports-page').then((m) => m.ReportsPage));
+const TestPage = lazyScreen(() => import('../features/test-view/components/test-page').then((m) => m.TestPage));
 
 /** Every screen of the app; the sign-in pages, the signed-in shell, then role-checked screens. */
 export function AppRoutes() {

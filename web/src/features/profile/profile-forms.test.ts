@@ -1,4 +1,4 @@
-import { agentFormFrom, agentPayload, profileFormFrom, profilePatch } from './profile-forms';
+import { agentFieldOf, agentFormFrom, agentPayload, profileFormFrom, profilePatch } from './profile-forms';
 import { AGENT_BO, OWNER_PROFILE } from './test-fixtures';
 
 // In Arabic, to see the language carried through.
@@ -43,5 +43,19 @@ describe('agent form', () => {
 
   it('always sends the password when creating', () => {
     expect(agentPayload({ ...agentFormFrom(AGENT_BO), password: '' }, false)).toHaveProperty('password', '');
+  });
+});
+
+describe('the agent field of a refusal', () => {
+  it('is the field its text starts with, whatever its case', () => {
+    expect(agentFieldOf(['Username already exists'])).toBe('username');
+    expect(agentFieldOf([undefined, 'email is not a valid email address'])).toBe('email');
+    expect(agentFieldOf(['password is one of the most common passwords; choose another'])).toBe('password');
+    expect(agentFieldOf(['firstName must be at most 60 characters'])).toBe('firstName');
+  });
+
+  it('is none when the text names no field or two', () => {
+    expect(agentFieldOf(['Username or email already exists'])).toBeNull();
+    expect(agentFieldOf(['Too many attempts; try again in 5 seconds', undefined])).toBeNull();
   });
 });

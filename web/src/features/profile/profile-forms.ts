@@ -63,3 +63,20 @@ export function agentPayload(form: AgentForm, editing: boolean): AgentPayload {
   if (editing && !password) return rest;
   return { ...rest, password };
 }
+
+const AGENT_FIELDS = Object.keys(EMPTY_AGENT) as (keyof AgentForm)[];
+
+/**
+ * The agent field a server refusal is about, read from its English text's first word
+ * ("Username already exists", "password is one of the most common passwords; …"); null when
+ * the text names none or more than one ("Username or email already exists").
+ */
+export function agentFieldOf(texts: (string | undefined)[]): keyof AgentForm | null {
+  for (const text of texts) {
+    if (!text || / or /i.test(text)) continue;
+    const first = text.match(/^\w+/)?.[0].toLowerCase();
+    const field = AGENT_FIELDS.find((name) => name.toLowerCase() === first);
+    if (field) return field;
+  }
+  return null;
+}

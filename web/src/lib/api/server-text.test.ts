@@ -55,6 +55,14 @@ describe("the server's refusals in the user's language", () => {
   it('translate duplicates naming what is taken', () => {
     expect(detailOf(refusal(409, 'A contact with the number 15550001111 already exists', 'conflict'), 'x')).toBe('توجد جهة اتصال بالرقم 15550001111 بالفعل.');
     expect(messageOf(refusal(409, 'A label named VIP already exists', 'conflict'), 'x')).toBe('يوجد تصنيف باسم VIP بالفعل.');
+    expect(detailOf(refusal(409, 'An automated reply with the trigger "hello" already exists', 'conflict'), 'x')).toBe('يوجد رد تلقائي بكلمة التشغيل «hello» بالفعل.');
+  });
+
+  it("name an automated reply's fields, worded as its form words them", () => {
+    expect(detailOf(refusal(422, 'Trigger is required', 'validation_failed'), 'x')).toBe('حقل «كلمة التشغيل» مطلوب.');
+    expect(detailOf(refusal(422, 'Response text must be at most 4096 characters', 'validation_failed'), 'x')).toContain('«نص الرد»');
+    expect(detailOf(refusal(422, 'Caption must be at most 1024 characters', 'validation_failed'), 'x')).toContain('«التعليق»');
+    expect(detailOf(refusal(422, 'Response text with quick reply buttons must be at most 1024 characters', 'validation_failed'), 'تعذر الحفظ')).toBe('تعذر الحفظ');
   });
 
   it("fall back to the screen's own message for any other text", () => {

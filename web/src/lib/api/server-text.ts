@@ -36,13 +36,14 @@ const EXACT: Record<string, string> = {
 /** Texts with a part that varies, named by the pattern's groups; a field is named only when known. */
 const PATTERNS: { pattern: RegExp; key: string }[] = [
   { pattern: /^Too many attempts; try again in (?<count>\d+) seconds$/, key: 'serverErrors.tooManyAttempts' },
-  { pattern: /^(?<field>\w+) is required$/, key: 'serverErrors.required' },
-  { pattern: /^(?<field>\w+) must be at most (?<count>\d+) characters$/, key: 'serverErrors.tooLong' },
+  { pattern: /^(?<field>\w+(?: \w+)?) is required$/, key: 'serverErrors.required' },
+  { pattern: /^(?<field>\w+(?: \w+)?) must be at most (?<count>\d+) characters$/, key: 'serverErrors.tooLong' },
   { pattern: /^(?<field>\w+) must be at least (?<count>\d+) characters$/, key: 'serverErrors.tooShort' },
   { pattern: /^(?<field>\w+) must not contain invisible or direction-changing characters$/, key: 'serverErrors.hiddenCharacters' },
   { pattern: /^(?<field>\w+) must not contain control characters$/, key: 'serverErrors.controlCharacters' },
   { pattern: /^A contact with the number (?<phone>\S+) already exists$/, key: 'serverErrors.contactExists' },
   { pattern: /^A label named (?<name>.+) already exists$/, key: 'serverErrors.labelExists' },
+  { pattern: /^An automated reply with the trigger "(?<trigger>.+)" already exists$/, key: 'serverErrors.triggerExists' },
 ];
 
 function translationOf(code: string | undefined, texts: (string | undefined)[]): Translation | null {
@@ -76,7 +77,9 @@ export function refusalText(shown: string | undefined, code: string | undefined,
   if (!found) return undefined;
   const values = { ...found.values };
   if (typeof values.field === 'string') {
-    const field = `serverErrors.fields.${values.field}`;
+    // "Response text" (the replies' wording) is looked up as responseText, "firstName" as itself.
+    const name = values.field.replace(/ (\w)/g, (_, letter: string) => letter.toUpperCase()).replace(/^\w/, (letter) => letter.toLowerCase());
+    const field = `serverErrors.fields.${name}`;
     if (!i18n.exists(field)) return undefined;
     values.field = i18n.t(field);
   }

@@ -35,6 +35,8 @@ export interface PendingMessage {
   takeOver?: boolean;
   /** When a sender (this page, another tab, the worker) took it; the claim lapses after a minute. */
   claimedAt?: number;
+  /** Why the server refused it for good (its words), while it stands failed. */
+  failure?: string;
 }
 
 export interface ParleyDb extends DBSchema {

@@ -116,6 +116,19 @@ describe('the outbox', () => {
     expect(await pendingMessages(ACCOUNT)).toMatchObject([{ tempMessageId: 'a', retryCount: 0, status: 'pending' }]);
   });
 
+  it('tells the messages behind one that could not reach the server that they wait', async () => {
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
+    await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
+    const changes: OutboxChange[] = [];
+    const stop = onOutboxChange((change) => changes.push(change));
+    const send = vi.fn<Sender>(() => Promise.reject(new SendDeferred('network unreachable')));
+
+    expect(await syncOutbox(send, ACCOUNT)).toBe(true);
+    stop();
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(changes.filter((change) => change.tempMessageId === 'b')).toEqual([{ tempMessageId: 'b', status: 'pending' }]);
+  });
+
   it('runs one pass at a time and picks up what was queued during it', async () => {
     await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
     const attempts: string[] = [];
@@ -267,5 +280,32 @@ describe('the send-message form', () => {
     expect(forms.map((form) => form.get('take_over'))).toEqual([null, 'true']);
     expect(changes.at(-1)).toEqual({ tempMessageId: 'a', status: 'sent', messageId: 'wamid.a' });
     expect(await pendingMessages(ACCOUNT)).toEqual([]);
+  });
+
+  it('fails a message the server refuses for good at once, with its reason, and lets the next one go', async () => {
+    const WINDOW_CLOSED = 'The 24-hour reply window with this customer is closed.';
+    let posts = 0;
+    fakeServer({
+      'POST /api/send-message': ({ body }) => {
+        posts += 1;
+        if ((body as FormData).get('message_id') === 'a') return json({ detail: WINDOW_CLOSED, message: WINDOW_CLOSED, code: 'validation_failed' }, 422);
+        return json({ status: 'success', response: { messages: [{ id: 'wamid.b' }] } });
+      },
+    });
+    signInAs('u1', 'admin');
+    await enqueue(pending('a', '2026-01-01T10:00:01.000Z'));
+    await enqueue(pending('b', '2026-01-01T10:00:02.000Z'));
+    const changes: OutboxChange[] = [];
+    const stop = onOutboxChange((change) => changes.push(change));
+
+    expect(await syncOutbox(sendFromPage, ACCOUNT)).toBe(false);
+    await syncOutbox(sendFromPage, ACCOUNT);
+    expect(posts).toBe(2);
+    expect(changes.find((change) => change.tempMessageId === 'a' && change.status === 'failed')).toMatchObject({ failure: WINDOW_CLOSED });
+    expect(await pendingMessages(ACCOUNT)).toMatchObject([{ tempMessageId: 'a', status: 'failed', failure: WINDOW_CLOSED }]);
+
+    expect(await retryMessage('a')).toBe(true);
+    stop();
+    expect((await pendingMessages(ACCOUNT))[0]?.failure).toBeUndefined();
   });
 });

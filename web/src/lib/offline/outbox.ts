@@ -27,6 +27,12 @@ export class SendRefused extends Error {
   }
 }
 
+/**
+ * The server refused the message for good (the reply window closed meanwhile, say): trying again
+ * cannot change that, so it fails at once and keeps the server's reason to show.
+ */
+export class SendRejected extends Error {}
+
 /** What a sync reports for one message. */
 export interface OutboxChange {
   tempMessageId: string;
@@ -37,6 +43,8 @@ export interface OutboxChange {
   retryCount?: number;
   /** Set when the message failed because this teammate holds the conversation. */
   heldBy?: Assignee;
+  /** The server's reason when it refused the message for good. */
+  failure?: string;
 }
 
 export type Sender = (message: PendingMessage) => Promise<string | undefined>;
@@ -106,11 +114,13 @@ async function attempt(message: PendingMessage, send: Sender): Promise<boolean> 
   } catch (error) {
     const deferred = error instanceof SendDeferred;
     const refused = error instanceof SendRefused ? error.heldBy : undefined;
+    const failure = error instanceof SendRejected ? error.message : undefined;
     const after = await update(message.tempMessageId, (m) => {
       const retryCount = deferred ? m.retryCount : m.retryCount + 1;
-      return { ...m, retryCount, status: refused || retryCount >= MAX_RETRIES ? 'failed' : 'pending' };
+      const failed = refused || failure !== undefined || retryCount >= MAX_RETRIES;
+      return { ...m, retryCount, status: failed ? 'failed' : 'pending', failure };
     });
-    if (after) announce({ tempMessageId: after.tempMessageId, status: after.status, retryCount: after.retryCount, heldBy: refused });
+    if (after) announce({ tempMessageId: after.tempMessageId, status: after.status, retryCount: after.retryCount, heldBy: refused, failure });
     return after?.status !== 'pending';
   }
 }
@@ -137,9 +147,14 @@ export function syncOutbox(send: Sender, account: string | null): Promise<boolea
     await dropUnowned();
     do {
       again = false;
-      for (const message of await pendingMessages(passAccount)) {
+      const queue = await pendingMessages(passAccount);
+      for (const [index, message] of queue.entries()) {
         if (message.status === 'failed') continue;
-        if (!(await attempt(message, send))) return true;
+        if (!(await attempt(message, send))) {
+          // The ones behind it wait too: a page that showed them "sending" shows them pending.
+          for (const behind of queue.slice(index + 1)) if (behind.status === 'pending') announce({ tempMessageId: behind.tempMessageId, status: 'pending' });
+          return true;
+        }
       }
     } while (again);
     return false;
@@ -160,7 +175,7 @@ export async function markSent(tempMessageId: string, messageId: string): Promis
 
 /** A manual retry: the failed message starts over with a fresh count, taking the conversation over if asked. */
 export async function retryMessage(tempMessageId: string, takeOver = false): Promise<boolean> {
-  const queued = await update(tempMessageId, (m) => ({ ...m, retryCount: 0, status: 'pending', ...(takeOver ? { takeOver } : {}) }));
+  const queued = await update(tempMessageId, (m) => ({ ...m, retryCount: 0, status: 'pending', failure: undefined, ...(takeOver ? { takeOver } : {}) }));
   if (queued) announce({ tempMessageId, status: 'pending' });
   return queued !== undefined;
 }

@@ -1,9 +1,9 @@
 // POST /api/send-message for a queued message, shared by the page and the service worker.
 import { heldBy } from '../api/assignment-conflict';
-import { apiRequest } from '../api/client';
+import { ApiError, apiRequest } from '../api/client';
 import { currentAccount } from '../api/token-claims';
 import type { PendingMessage } from './db';
-import { SendDeferred, SendRefused, syncOutbox } from './outbox';
+import { SendDeferred, SendRefused, SendRejected, syncOutbox } from './outbox';
 
 export const SEND_MESSAGE_PATH = '/api/send-message';
 
@@ -33,6 +33,20 @@ export function sendForm(message: PendingMessage): FormData {
   return form;
 }
 
+/** Answers that another attempt cannot change (a bad request, the reply window closed, too large). */
+const FINAL_REFUSALS = new Set([400, 404, 409, 410, 413, 415, 422]);
+
+/**
+ * What a refused send becomes in the outbox: another teammate's hold, a final refusal with the
+ * server's reason, or the error itself (counted, tried again later).
+ */
+export function sendFailure(error: ApiError): Error {
+  const holder = heldBy(error);
+  if (holder) return new SendRefused(holder);
+  if (FINAL_REFUSALS.has(error.status)) return new SendRejected(error.detail ?? error.serverMessage ?? error.message);
+  return error;
+}
+
 export function providerIdOf(answer: SendAnswer): string | undefined {
   return answer.response?.messages?.[0]?.id;
 }
@@ -47,8 +61,7 @@ export async function sendFromPage(message: PendingMessage): Promise<string | un
     return providerIdOf(await apiRequest<SendAnswer>(SEND_MESSAGE_PATH, { method: 'POST', form: sendForm(message) }));
   } catch (error) {
     if (error instanceof TypeError) throw new SendDeferred('network unreachable');
-    const holder = heldBy(error);
-    throw holder ? new SendRefused(holder) : error;
+    throw error instanceof ApiError ? sendFailure(error) : error;
   }
 }
 

@@ -3,7 +3,7 @@
 // background-sync registration and the current access token, which the worker cannot read from
 // localStorage).
 import { getAccessToken } from '../api/session-store';
-import { announce } from './outbox';
+import { announce, type OutboxChange } from './outbox';
 
 export const SW_REGISTRATION_TIMEOUT_MS = 10_000;
 export const OUTBOX_SYNC_TAG = 'outbox';
@@ -15,6 +15,12 @@ export interface MessageSent {
   type: 'MESSAGE_SENT';
   tempMessageId: string;
   messageId?: string;
+}
+
+/** The worker's send failed for good (refused, held by a teammate, or out of tries): pages show it failed. */
+export interface MessageFailed {
+  type: 'MESSAGE_FAILED';
+  change: OutboxChange;
 }
 
 /** The worker asks the page to show a conversation (its notification was clicked). */
@@ -35,9 +41,11 @@ let registration: Promise<ServiceWorkerRegistration | null> = Promise.resolve(nu
 /** Registers /sw.js; answers null (and reports why) when unsupported, refused or over 10 s. */
 export function registerServiceWorker(): Promise<ServiceWorkerRegistration | null> {
   if (!('serviceWorker' in navigator)) return registration;
-  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<MessageSent | OpenConversation>) => {
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<MessageSent | MessageFailed | OpenConversation>) => {
     if (event.data?.type === 'MESSAGE_SENT') {
       announce({ tempMessageId: event.data.tempMessageId, status: 'sent', messageId: event.data.messageId });
+    } else if (event.data?.type === 'MESSAGE_FAILED') {
+      announce({ ...event.data.change, status: 'failed' });
     } else if (event.data?.type === 'OPEN_CONVERSATION') {
       window.dispatchEvent(new CustomEvent(OPEN_CONVERSATION_EVENT, { detail: event.data.conversationId }));
     }

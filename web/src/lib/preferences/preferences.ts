@@ -16,9 +16,13 @@ export function storedTheme(): Theme {
   return localStorage.getItem('theme') === 'light' ? 'light' : 'dark';
 }
 
+/** The browser's bar above the app takes the colour of the app's header (`--panel` in styles.css). */
+const BAR_COLOUR: Record<Theme, string> = { dark: '#161d24', light: '#ffffff' };
+
 export function applyTheme(theme: Theme): void {
   localStorage.setItem('theme', theme);
   document.documentElement.dataset.theme = theme;
+  document.querySelector('meta[name="theme-color"]')?.setAttribute('content', BAR_COLOUR[theme]);
 }
 
 export interface RememberedUser {

@@ -1,9 +1,10 @@
-import type { ToastKind } from './toast-context';
+import type { ToastAction, ToastKind } from './toast-context';
 
 export interface Toast {
   id: number;
   text: string;
   kind: ToastKind;
+  action?: ToastAction;
 }
 
 /** At most this many toasts show at once; an older one makes way for a newer one. */

@@ -63,3 +63,27 @@ describe('toasts', () => {
     }
   });
 });
+
+describe('a toast with an action', () => {
+  it('offers its button, which runs the action and dismisses the toast', async () => {
+    const run = vi.fn<() => void>();
+    function Offer() {
+      const show = useToast();
+      return (
+        <button type="button" onClick={() => show('mentioned', 'info', 5000, { label: 'Open', run })}>
+          offer
+        </button>
+      );
+    }
+    render(
+      <ToastProvider>
+        <Offer />
+      </ToastProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'offer' }));
+    expect(screen.getByRole('status')).toHaveTextContent('mentioned');
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(shown()).toEqual([]);
+  });
+});

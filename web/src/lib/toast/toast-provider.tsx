@@ -14,11 +14,15 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const stack = useRef<HTMLDivElement>(null);
   useToastsInView();
 
-  const show = useCallback<ShowToast>((text, kind = 'info', durationMs = TOAST_MS) => {
-    const id = nextId.current++;
-    setToasts((list) => withToast(list, { id, text, kind }));
-    window.setTimeout(() => setToasts((list) => list.filter((toast) => toast.id !== id)), durationMs);
-  }, []);
+  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), []);
+  const show = useCallback<ShowToast>(
+    (text, kind = 'info', durationMs = TOAST_MS, action) => {
+      const id = nextId.current++;
+      setToasts((list) => withToast(list, { id, text, kind, action }));
+      window.setTimeout(() => dismiss(id), durationMs);
+    },
+    [dismiss],
+  );
 
   useEffect(() => {
     const element = stack.current;
@@ -34,6 +38,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         {toasts.map((toast) => (
           <div key={toast.id} role={toast.kind === 'error' ? 'alert' : 'status'} className={`toast toast-${toast.kind}`}>
             {toast.text}
+            {toast.action && (
+              <button
+                type="button"
+                className="toast-action"
+                onClick={() => {
+                  dismiss(toast.id);
+                  toast.action?.run();
+                }}
+              >
+                {toast.action.label}
+              </button>
+            )}
           </div>
         ))}
       </div>

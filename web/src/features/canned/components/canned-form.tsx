@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MediaField } from '../../../components/media-field';
 import { ApiError, detailOf } from '../../../lib/api/client';
@@ -28,6 +28,10 @@ export function CannedForm({ initial, stored, editing, onSave, onCancel }: Props
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const ids = { shortcut: useId(), text: useId(), hint: useId() };
+  // The form opens under the card whose Edit was pressed, below the fold on a phone: its first
+  // field takes the focus, which brings it on screen and lets typing start at once.
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -63,6 +67,7 @@ export function CannedForm({ initial, stored, editing, onSave, onCancel }: Props
       <label htmlFor={ids.shortcut}>{t('canned.shortcut')}</label>
       <input
         id={ids.shortcut}
+        ref={first}
         dir="ltr"
         value={fields.shortcut}
         aria-invalid={Boolean(problems.shortcut)}

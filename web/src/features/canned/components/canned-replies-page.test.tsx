@@ -73,6 +73,8 @@ describe('canned replies page', () => {
     });
     await screen.findByText('No canned replies yet.');
     await userEvent.click(screen.getByRole('button', { name: 'Add canned reply' }));
+    // The opened form's first field takes the focus, so typing starts there.
+    expect(screen.getByLabelText('Shortcut')).toHaveFocus();
     await userEvent.type(screen.getByLabelText('Shortcut'), 'menu');
     await userEvent.type(screen.getByLabelText('Text'), 'Our menu');
     await userEvent.upload(screen.getByLabelText('Attach media'), png);
@@ -84,6 +86,7 @@ describe('canned replies page', () => {
     expect((sent.get('file') as File).name).toBe('menu.png');
 
     await userEvent.click(screen.getByRole('button', { name: 'Edit /menu' }));
+    expect(screen.getByLabelText('Shortcut')).toHaveFocus();
     await userEvent.click(screen.getByRole('button', { name: 'Remove media' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByText('Image: menu.png')).not.toBeInTheDocument());

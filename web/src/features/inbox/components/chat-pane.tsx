@@ -83,7 +83,13 @@ export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, on
     onReact: (message, emoji) => void reactToMessage(key, message.message_id, nextReaction(message, emoji)).catch(fail('quote.reactFailed')),
   };
   const reply = (text: string) => send({ text, files: [] });
-  const note = (text: string) => void postNote(key, text).then(chat.add, fail('team.noteFailed'));
+  const note = (text: string) =>
+    postNote(key, text)
+      .then(chat.add)
+      .catch((error: unknown) => {
+        fail('team.noteFailed')(error);
+        throw error;
+      });
   const retry = (messageId: string) => {
     showToast(t('retryingMessage'), 'info', CHAT_TOAST_MS);
     void chat.retry(messageId).catch(fail('retryFailed'));

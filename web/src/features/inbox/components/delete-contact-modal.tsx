@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/modal';
 import { detailOf } from '../../../lib/api/client';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
-import { deleteContact } from '../api/inbox-api';
+import { deleteContactHere } from '../deleted-here';
 
 interface Props {
   name: string;
@@ -19,7 +19,7 @@ export function DeleteContactModal({ name, customerKey, onClose, onDeleted }: Pr
   const confirm = async () => {
     setSubmitting(true);
     try {
-      await deleteContact(customerKey);
+      await deleteContactHere(customerKey);
       showToast(t('deleteContactSuccess'), 'success', CHAT_TOAST_MS);
       onDeleted();
     } catch (error) {

@@ -134,6 +134,58 @@ describe('inbox with a username customer', () => {
     expect(screen.getByRole('button', { name: '@cora' })).toBeInTheDocument();
   });
 
+  it('says only its own "Contact deleted" in the tab that deleted, though the live event comes first', async () => {
+    const cora = { ...SHEENA, user_id: 'US.77', username: '@cora', conversation_id: 'pn_US.77' };
+    const showToast = vi.fn<ShowToast>();
+    const gone = { event: 'contact_deleted', data: { conversation_id: 'pn_US.77', phone_number: 'US.77', total_unread: 0 } } as const;
+    let emitLive = (): void => undefined;
+    const { emit } = renderInbox([cora, SHEENA], {
+      showToast,
+      routes: {
+        'GET /api/conversation/US.77': () => json({ messages: [FIRST], has_more_older: false }),
+        'POST /api/conversation/US.77/mark-as-read': () => json({ status: 'success', modified_count: 0 }),
+        // The server announces the deletion to every session before it answers.
+        'DELETE /api/contacts/delete/US.77': () => {
+          emitLive();
+          return json({ status: 'success' });
+        },
+      },
+    });
+    emitLive = () => void emit(gone);
+    await userEvent.click(await screen.findByRole('button', { name: '@cora' }));
+    const pane = screen.getByRole('region', { name: '@cora' });
+    await userEvent.click(within(pane).getByRole('button', { name: 'Contact options' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Delete contact' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(showToast).toHaveBeenCalledWith('Contact deleted.', 'success', expect.any(Number)));
+    expect(pane).not.toBeInTheDocument();
+    expect(showToast).not.toHaveBeenCalledWith('This conversation was deleted', expect.anything(), expect.anything());
+  });
+
+  it('offers to open the conversation a teammate mentioned the user in, at the note', async () => {
+    const cora = { ...SHEENA, user_id: 'US.77', username: '@cora', conversation_id: 'pn_US.77' };
+    const note: Message = { message_id: 'note-1', timestamp: recent, status: 'sent', direction: 'internal', type: 'note', content: { text: '@u1 look' } };
+    const showToast = vi.fn<ShowToast>();
+    const scrolled = vi.fn<Element['scrollIntoView']>();
+    // jsdom does not lay out, so it has no scrollIntoView of its own (the note is scrolled to).
+    Element.prototype.scrollIntoView = scrolled;
+    onTestFinished(() => void Reflect.deleteProperty(Element.prototype, 'scrollIntoView'));
+    const { emit } = renderInbox([cora, SHEENA], {
+      showToast,
+      routes: { 'GET /api/conversation/US.134': () => json({ messages: [FIRST, note], has_more_older: false }) },
+    });
+    await screen.findByRole('button', { name: '@cora' });
+    expect(screen.queryByRole('region', { name: '@realsheena' })).toBeNull();
+    emit({ event: 'mention', data: { conversation_id: 'pn_US.134', note, by: { id: 'u2', name: 'Kim Agent' } } });
+    expect(showToast).toHaveBeenCalledWith('Kim Agent mentioned you in a note', 'info', expect.any(Number), expect.objectContaining({ label: 'Open conversation' }));
+    const action = showToast.mock.calls[0]?.[3];
+    act(() => action?.run());
+    const pane = await screen.findByRole('region', { name: '@realsheena' });
+    const bubble = await within(pane).findByRole('article', { name: /^Note by/ });
+    expect(bubble).toHaveTextContent('@u1 look');
+    await waitFor(() => expect(scrolled.mock.contexts).toContain(bubble));
+  });
+
   it('renames the open conversation off the list from a renamed new_contact for its phone, and not from another', async () => {
     const ada: Conversation = { ...SHEENA, phone_number: '16505551234', user_id: null, username: null, name: 'Ada', conversation_id: 'pn_16505551234' };
     const { emit } = renderInbox([ada]);

@@ -4,11 +4,12 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { Conversation } from '../../../lib/api/types';
 import { useLabels } from '../../../lib/labels/use-labels';
 import { useRealtimeEvents } from '../../../lib/realtime/realtime-context';
-import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
+import { ACTION_TOAST_MS, CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { markAsRead } from '../api/inbox-api';
 import type { SearchResult } from '../api/search-api';
 import { customerKey, keyOfConversation } from '../../../lib/customer/customer-key';
 import { conversationIdOf, placeholderRow } from '../conversation-id';
+import { deletedHere } from '../deleted-here';
 import type { ListFilter } from '../api/team-api';
 import { useConversations } from '../hooks/use-conversations';
 import { useTabCounts } from '../hooks/use-tab-counts';
@@ -96,11 +97,15 @@ export function InboxPage() {
       const { labels: now } = event.data;
       setSelected((current) => current && withLabelDefinitions(current, now));
     } else if (event.event === 'contact_deleted' && customerKey(event.data) === selectedKey) {
-      // Deleted by someone of the team (or from another tab): the conversation is gone.
+      // Deleted by someone of the team (or from another tab): the conversation is gone. The tab
+      // that deleted it has said so in its own toast (the event may come before its answer).
       setSelected(null);
-      showToast(t('contact.deletedLive'), 'info', CHAT_TOAST_MS);
+      if (!deletedHere(selectedKey)) showToast(t('contact.deletedLive'), 'info', CHAT_TOAST_MS);
     } else if (event.event === 'mention') {
-      showToast(t('team.mentioned', { name: event.data.by.name }), 'info', CHAT_TOAST_MS);
+      const { conversation_id, note, by } = event.data;
+      // The toast's button opens the conversation at the note.
+      const run = () => open(conversation_id, null, note.message_id);
+      showToast(t('team.mentioned', { name: by.name }), 'info', ACTION_TOAST_MS, { label: t('team.openMention'), run });
     } else if (event.event === 'notification' && customerKey(event.data) === selectedKey && event.data.unread_count > 0) {
       // The open conversation is being read as messages arrive.
       markAsRead(selectedKey).catch((error: unknown) => console.warn('mark-as-read failed', error));
@@ -129,13 +134,17 @@ export function InboxPage() {
     );
   };
 
-  /** A message hit opens its conversation, scrolled to the message. */
-  const openMessage = (hit: SearchResult) => {
-    const key = keyOfConversation(hit.conversation_id);
+  /** Opens a conversation by its id (a row the list holds, else one its history describes),
+   * scrolled to `messageId` when given. */
+  function open(conversationId: string, name: string | null, messageId?: string | null) {
+    const key = keyOfConversation(conversationId);
     const row = list.items.find((item) => customerKey(item) === key);
-    setSelected(row ?? { ...placeholderRow(key, hit.conversation_id), name: hit.name || null });
-    if (hit.message_id) setFocus({ key, messageId: hit.message_id });
-  };
+    setSelected(row ?? { ...placeholderRow(key, conversationId), name });
+    if (messageId) setFocus({ key, messageId });
+  }
+
+  /** A message hit opens its conversation, scrolled to the message. */
+  const openMessage = (hit: SearchResult) => open(hit.conversation_id, hit.name || null, hit.message_id);
 
   const showList = !small || !selectedRow;
   const showPane = !small || selectedRow;

@@ -13,6 +13,7 @@ import { useFollow, useRealtime, useRealtimeEvents } from '../../../lib/realtime
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { getMessages } from '../api/inbox-api';
 import { contextOf } from '../reply-context';
+import { refusalError } from '../send-refusal';
 import { applyStatus, applyStatusEvent, confirmSent, mergeMessages, renameConfirmed, replaceMessage } from '../messages-state';
 
 export interface MessagesState {
@@ -155,12 +156,13 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
       .then((all) => {
         const mine = all.filter((message) => message.to === key && !confirmed.current.has(message.tempMessageId));
         mine.forEach((message) => queued.current.add(message.tempMessageId));
-        if (!controller.signal.aborted) setState((current) => ({ ...current, messages: mergeMessages(current.messages, mine.map(displayed)) }));
+        const shown = mine.map((m) => ({ ...displayed(m), ...(m.failure !== undefined ? { error: refusalError(m.failure, t) } : {}) }));
+        if (!controller.signal.aborted) setState((current) => ({ ...current, messages: mergeMessages(current.messages, shown) }));
       })
       .catch((error: unknown) => console.warn('outbox not readable', error))
       .finally(() => void loadLatest(controller.signal));
     return () => controller.abort();
-  }, [key, loadLatest, ready]);
+  }, [key, loadLatest, ready, t]);
 
   useEffect(
     () =>
@@ -176,7 +178,9 @@ export function useMessages(key: string, conversationId: string, phoneNumberId: 
         const holder = change.heldBy;
         if (holder) setRefusal((current) => ({ holder, messageIds: [...(current?.messageIds ?? []), id] }));
         if (change.status === 'pending' && change.retryCount === 1) showToast(t('failed_send_message_will_retry'), 'error', CHAT_TOAST_MS);
-        setState((current) => ({ ...current, messages: applyStatus(current.messages, id, change.status) }));
+        const failure = change.failure !== undefined ? refusalError(change.failure, t) : undefined;
+        if (failure?.title) showToast(failure.title, 'error', CHAT_TOAST_MS);
+        setState((current) => ({ ...current, messages: applyStatus(current.messages, id, change.status, failure) }));
       }),
     [showToast, t],
   );

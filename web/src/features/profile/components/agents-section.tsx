@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Fragment, useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { messageOf } from '../../../lib/api/client';
+import { ApiError, messageOf } from '../../../lib/api/client';
 import { useToast } from '../../../lib/toast/toast-context';
 import { listAgents, type Agent } from '../../../lib/api/agents';
 import { createAgent, deleteAgent, updateAgent } from '../api/profile-api';
 import { DeleteAgentModal } from './delete-agent-modal';
-import { agentFormFrom, agentPayload, EMPTY_AGENT, type AgentForm } from '../profile-forms';
+import { agentFieldOf, agentFormFrom, agentPayload, EMPTY_AGENT, type AgentForm } from '../profile-forms';
 
 const AGENT_FIELDS: { name: keyof AgentForm; label: string; type: string; autoComplete: string }[] = [
   { name: 'firstName', label: 'auth.firstName', type: 'text', autoComplete: 'off' },
@@ -24,6 +24,9 @@ export function AgentsSection() {
   const [editing, setEditing] = useState<Agent | null>(null);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<Agent | null>(null);
+  /** The server's refusal, shown under the field it names until that field changes. */
+  const [problem, setProblem] = useState<{ field: keyof AgentForm; text: string } | null>(null);
+  const ids = useId();
 
   const reload = useCallback(async () => {
     try {
@@ -38,11 +41,19 @@ export function AgentsSection() {
     void reload();
   }, [reload]);
 
+  // Edit fills the form above the list, off screen on a phone: its first field takes the focus,
+  // which brings the form into view.
+  useEffect(() => {
+    if (editing) document.getElementById(`${ids}-firstName`)?.focus();
+  }, [editing, ids]);
+
   const startEdit = (agent: Agent) => {
+    setProblem(null);
     setEditing(agent);
     setForm(agentFormFrom(agent));
   };
   const resetForm = () => {
+    setProblem(null);
     setEditing(null);
     setForm(EMPTY_AGENT);
   };
@@ -60,7 +71,11 @@ export function AgentsSection() {
       }
       resetForm();
     } catch (error) {
-      showToast(messageOf(error, t('operationFailed')), 'error');
+      const text = messageOf(error, t('operationFailed'));
+      const field = error instanceof ApiError ? agentFieldOf([error.detail, error.serverMessage]) : null;
+      setProblem(field && { field, text });
+      if (field) document.getElementById(`${ids}-${field}`)?.focus();
+      showToast(text, 'error');
     } finally {
       setSaving(false);
       await reload();
@@ -86,16 +101,29 @@ export function AgentsSection() {
       <form className="form agent-form" aria-label={editing ? t('profile.editAgent') : t('profile.addAgent')} onSubmit={(event) => void submit(event)}>
         <h3>{editing ? t('profile.editAgent') : t('profile.addAgent')}</h3>
         {AGENT_FIELDS.map((field) => (
-          <label key={field.name}>
-            {t(field.label)}
-            <input
-              type={field.type}
-              value={form[field.name]}
-              autoComplete={field.autoComplete}
-              required={field.name !== 'password' || !editing}
-              onChange={(event) => setForm((current) => ({ ...current, [field.name]: event.target.value }))}
-            />
-          </label>
+          <Fragment key={field.name}>
+            <label>
+              {t(field.label)}
+              <input
+                id={`${ids}-${field.name}`}
+                type={field.type}
+                value={form[field.name]}
+                autoComplete={field.autoComplete}
+                required={field.name !== 'password' || !editing}
+                aria-invalid={problem?.field === field.name}
+                aria-describedby={problem?.field === field.name ? `${ids}-${field.name}-error` : undefined}
+                onChange={(event) => {
+                  if (problem?.field === field.name) setProblem(null);
+                  setForm((current) => ({ ...current, [field.name]: event.target.value }));
+                }}
+              />
+            </label>
+            {problem?.field === field.name && (
+              <span id={`${ids}-${field.name}-error`} className="form-error">
+                {problem.text}
+              </span>
+            )}
+          </Fragment>
         ))}
         {editing && <p className="note">{t('profile.passwordKept')}</p>}
         <div className="form-actions">

@@ -99,6 +99,7 @@ describe('edit profile page', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Edit Bo Agent' }));
     const edit = screen.getByRole('form', { name: 'Edit agent' });
+    expect(within(edit).getByLabelText('First name')).toHaveFocus();
     expect(within(edit).getByLabelText('Password')).toHaveValue('');
     await userEvent.type(within(edit).getByLabelText('First name'), 'b');
     await userEvent.click(within(edit).getByRole('button', { name: 'Update agent' }));
@@ -124,6 +125,15 @@ describe('edit profile page', () => {
     await userEvent.type(within(form).getByLabelText('Email'), 'cy@example.com');
     await userEvent.click(within(form).getByRole('button', { name: 'Create agent' }));
     await waitFor(() => expect(toast).toHaveBeenCalledWith('Email already exists', 'error'));
+    // The refusal also stays under the field it is about, which takes the focus, until that field changes.
+    const email = within(form).getByLabelText('Email');
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription('Email already exists');
+    expect(email).toHaveFocus();
+    expect(within(form).getByLabelText('Username')).toHaveAttribute('aria-invalid', 'false');
+    await userEvent.type(email, 'm');
+    expect(email).not.toHaveAccessibleDescription();
+    expect(within(form).queryByText('Email already exists')).toBeNull();
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete Cy Agent' }));
     await userEvent.click(within(screen.getByRole('dialog', { name: 'Delete agent' })).getByRole('button', { name: 'Delete' }));

@@ -66,4 +66,23 @@ describe('labels section', () => {
     await waitFor(() => expect(toast).toHaveBeenCalledWith('Label deleted.', 'success'));
     expect(sent(requests, 'DELETE', '/api/labels/l1')).toHaveLength(1);
   });
+
+  it("shows why the server refused a new label's name under the name, until it changes", async () => {
+    const { toast } = renderSection({
+      'GET /api/labels': () => json({ labels: [VIP] }),
+      'POST /api/labels': () => json({ detail: 'A label named vip already exists', message: 'A label named vip already exists', code: 'conflict' }, 409),
+    });
+    const form = await screen.findByRole('form', { name: 'Add label' });
+    const name = within(form).getByLabelText('Label name');
+    await userEvent.type(name, 'vip');
+    await userEvent.click(within(form).getByRole('button', { name: 'Add label' }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith('A label named vip already exists', 'error'));
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription('A label named vip already exists');
+    expect(name).toHaveFocus();
+    expect(name).toHaveValue('vip');
+    await userEvent.type(name, 's');
+    expect(name).toHaveAttribute('aria-invalid', 'false');
+    expect(within(form).queryByText('A label named vip already exists')).toBeNull();
+  });
 });

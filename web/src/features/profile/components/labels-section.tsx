@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LabelChip } from '../../../components/label-chip';
-import { messageOf } from '../../../lib/api/client';
+import { ApiError, messageOf } from '../../../lib/api/client';
 import type { Label } from '../../../lib/api/types';
 import { useLabels } from '../../../lib/labels/use-labels';
 import { useToast } from '../../../lib/toast/toast-context';
@@ -19,16 +19,24 @@ export function LabelsSection() {
   const [name, setName] = useState('');
   const [color, setColor] = useState(NEW_LABEL_COLOR);
   const [saving, setSaving] = useState(false);
+  /** Why the server refused the new label's name (taken, too long), shown under it until it changes. */
+  const [nameProblem, setNameProblem] = useState('');
+  const nameId = useId();
 
-  /** Runs a change; the list follows from the server (its event, and a reload). */
-  const run = async (change: () => Promise<unknown>, done: string): Promise<boolean> => {
+  /**
+   * Runs a change; the list follows from the server (its event, and a reload). `onRefused` gets
+   * the text of a refusal of what was typed (409, 422).
+   */
+  const run = async (change: () => Promise<unknown>, done: string, onRefused?: (text: string) => void): Promise<boolean> => {
     setSaving(true);
     try {
       await change();
       showToast(t(done), 'success');
       return true;
     } catch (error) {
-      showToast(messageOf(error, t('operationFailed')), 'error');
+      const text = messageOf(error, t('operationFailed'));
+      if (error instanceof ApiError && (error.status === 409 || error.status === 422)) onRefused?.(text);
+      showToast(text, 'error');
       return false;
     } finally {
       setSaving(false);
@@ -38,7 +46,11 @@ export function LabelsSection() {
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    if (await run(() => createLabel(name.trim(), color), 'labels.created')) {
+    const refused = (text: string) => {
+      setNameProblem(text);
+      document.getElementById(nameId)?.focus();
+    };
+    if (await run(() => createLabel(name.trim(), color), 'labels.created', refused)) {
       setName('');
       setColor(NEW_LABEL_COLOR);
     }
@@ -50,8 +62,24 @@ export function LabelsSection() {
       <form className="form label-form" aria-label={t('labels.add')} onSubmit={(event) => void add(event)}>
         <label>
           {t('labels.name')}
-          <input value={name} maxLength={50} required onChange={(event) => setName(event.target.value)} />
+          <input
+            id={nameId}
+            value={name}
+            maxLength={50}
+            required
+            aria-invalid={Boolean(nameProblem)}
+            aria-describedby={nameProblem ? `${nameId}-error` : undefined}
+            onChange={(event) => {
+              setNameProblem('');
+              setName(event.target.value);
+            }}
+          />
         </label>
+        {nameProblem && (
+          <span id={`${nameId}-error`} className="form-error">
+            {nameProblem}
+          </span>
+        )}
         <label className="label-color-field">
           {t('labels.color')}
           <input type="color" value={color} onChange={(event) => setColor(event.target.value)} />

@@ -179,6 +179,8 @@ describe('automated replies page', () => {
     await userEvent.click(edit);
     const form = await screen.findByRole('form', { name: 'Edit reply' });
     expect(within(form).getByLabelText('Trigger')).toHaveValue('hello');
+    // The trigger takes the focus, bringing a form opened below the fold on screen.
+    expect(within(form).getByLabelText('Trigger')).toHaveFocus();
     await userEvent.click(within(form).getByRole('button', { name: 'Edit flow step' }));
     expect(within(form).getByRole('region', { name: 'Flow step “prices”' })).toBeInTheDocument();
     await userEvent.click(edit);

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasMedia } from '../../../lib/media/media-draft';
 import { validateDraft, type DraftError, type ReplyDraft, type ReplyTab } from '../reply-draft';
@@ -53,6 +53,10 @@ export function ReplyForm({
     triggers,
   };
   const title = t(editing ? 'replies.editReply' : 'replies.newReply');
+  // The form opens under the card whose Edit was pressed, below the fold on a phone: the trigger
+  // takes the focus, which brings the form on screen.
+  const triggerRef = useRef<HTMLInputElement>(null);
+  useEffect(() => triggerRef.current?.focus(), []);
 
   return (
     <form
@@ -82,7 +86,7 @@ export function ReplyForm({
       </div>
       <label>
         {t('replies.trigger')}
-        <input value={draft.trigger} aria-invalid={invalid('triggerRequired')} list={suggestionsId} maxLength={256} onChange={(e) => change({ trigger: e.target.value })} />
+        <input ref={triggerRef} value={draft.trigger} aria-invalid={invalid('triggerRequired')} list={suggestionsId} maxLength={256} onChange={(e) => change({ trigger: e.target.value })} />
       </label>
       <datalist id={suggestionsId}>
         {suggestions.map((text) => (

@@ -49,6 +49,8 @@ describe('template creation page', () => {
     renderPage();
     await userEvent.type(field('Template name'), 'Spring Sale-2026!');
     expect(field('Template name')).toHaveValue('spring_sale2026');
+    // Latin letters, digits and underscores only: read left to right in Arabic too, from its start.
+    expect(field('Template name')).toHaveAttribute('dir', 'ltr');
 
     await userEvent.selectOptions(field('Header type'), 'TEXT');
     await userEvent.type(field('Header text'), 'Hi ');

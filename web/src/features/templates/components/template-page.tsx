@@ -121,7 +121,7 @@ export function TemplatePage() {
               <legend>{t('templateForm.details')}</legend>
               <label>
                 {t('templateForm.name')}
-                <input value={draft.name} aria-invalid={invalid('name')} maxLength={NAME_MAX} autoComplete="off" spellCheck={false} onChange={(event) => update({ name: normalizeName(event.target.value) })} />
+                <input dir="ltr" value={draft.name} aria-invalid={invalid('name')} maxLength={NAME_MAX} autoComplete="off" spellCheck={false} onChange={(event) => update({ name: normalizeName(event.target.value) })} />
               </label>
               <p className="note">{t('templateForm.nameHint')}</p>
               <FieldError failure={failure} section="name" />

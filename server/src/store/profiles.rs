@@ -3,8 +3,9 @@
 //! username.
 
 use parley_actors::conversation::{ConversationKey, CustomerProfile};
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, AssertSqlSafe};
 
+use super::Backend;
 use super::contacts::{ContactIds, renamed_contact_draft};
 use super::events::Draft;
 use super::search_index::index_contacts;
@@ -105,19 +106,25 @@ pub(super) async fn update_by_profile(
     take_profile(conn, key, contact, profile, pnid).await
 }
 
-/// The name and ids of the conversation's contact, when it exists.
+/// The name and ids of the conversation's contact, when it exists, locked on Postgres until the
+/// caller's transaction ends: what it writes back from them is never older than another node's
+/// write of the same contact that committed meanwhile.
 pub(super) async fn stored_profile(
     conn: &mut AnyConnection,
     key: &ConversationKey,
 ) -> Result<Option<ContactProfile>, sqlx::Error> {
-    let stored: Option<(String, Option<String>, Option<String>, i64)> = sqlx::query_as(
+    let sql = format!(
         "SELECT name, user_id, username, named_by_business FROM contacts \
-         WHERE business_id = $1 AND phone = $2",
-    )
-    .bind(&key.business_id)
-    .bind(&key.phone)
-    .fetch_optional(&mut *conn)
-    .await?;
+         WHERE business_id = $1 AND phone = $2{}",
+        Backend::of(conn).row_lock(true)
+    );
+    // Only the backend's lock clause is formatted in; the values are bound.
+    let stored: Option<(String, Option<String>, Option<String>, i64)> =
+        sqlx::query_as(AssertSqlSafe(sql))
+            .bind(&key.business_id)
+            .bind(&key.phone)
+            .fetch_optional(&mut *conn)
+            .await?;
     Ok(
         stored.map(|(name, user_id, username, given)| ContactProfile {
             name,

@@ -321,3 +321,40 @@ both_backends!(
         assert_eq!(frames[0]["data"]["unread_count"], 2);
     }
 );
+
+/// Another node's batch writing the customer's username while a reaction of theirs comes in here:
+/// the reaction's update of the contact waits for it and keeps the username it wrote.
+#[actix_web::test]
+async fn a_change_takes_turns_with_another_nodes_write_of_the_contact() {
+    use sqlx::Connection;
+
+    let (settings, data_dir) = test_settings(Backend::Postgres).await;
+    let url = settings.database.url.clone();
+    let app = spawn_with(settings, data_dir).await;
+    let biz = app.business("change_turns").await;
+    let pnid = biz.phone_number_id.clone();
+    let first = text(PHONE, "wamid.a1", "Open today?");
+    deliver(&app, &biz, &inbound(&pnid, PHONE, "Sheena", vec![first])).await;
+
+    let mut other = sqlx::PgConnection::connect(&url)
+        .await
+        .expect("another node's connection");
+    let mut batch = other.begin().await.expect("begin");
+    sqlx::query("UPDATE contacts SET username = '@sheena' WHERE phone = $1")
+        .bind(PHONE)
+        .execute(&mut *batch)
+        .await
+        .expect("the other node's write");
+    let like = reaction(PHONE, "wamid.like", "wamid.a1", "👍", FIRST);
+    let renamed = inbound(&pnid, PHONE, "Sheena Nelson", vec![like]);
+    let other_commits = async {
+        // Time for the reaction's batch to reach the contact before the other node commits.
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        batch.commit().await.expect("commit");
+    };
+    tokio::join!(deliver(&app, &biz, &renamed), other_commits);
+
+    let row = only_row(&app, &biz).await;
+    assert_eq!(row["name"], "Sheena Nelson", "{row}");
+    assert_eq!(row["username"], "@sheena", "{row}");
+}

@@ -33,7 +33,6 @@ use crate::auth::token_versions::TokenVersions;
 use crate::auth::tokens::TokenIssuer;
 use crate::body_encoding;
 use crate::config::Settings;
-use crate::error::unrouted;
 use crate::framework_errors::{self, BodyLimit};
 use crate::media_link::MediaLinks;
 use crate::multipart::{MAX_FORM_TEXT, MAX_UPLOAD};
@@ -291,13 +290,13 @@ fn routes(
         .service(
             web::resource("/metrics")
                 .route(web::get().to(api::metrics::render))
-                .default_service(web::to(unrouted)),
+                .default_service(api::unrouted::served_with("GET")),
         )
         .service(
             web::scope("/api")
                 .wrap(from_fn(client_text::refuse_control_characters))
                 .configure(api::api_routes)
-                .default_service(web::to(unrouted)),
+                .default_service(web::to(api::unrouted::unrouted)),
         )
         .service(
             web::resource("/webhook")
@@ -305,14 +304,14 @@ fn routes(
                 .app_data(BodyLimit(webhook::MAX_BODY))
                 .route(web::get().to(webhook::verify))
                 .route(web::post().to(webhook::receive))
-                .default_service(web::to(unrouted)),
+                .default_service(api::unrouted::served_with("GET, POST")),
         )
         .service(sandbox_scope(sandbox, signed_in))
         .service(
             web::scope("/identity")
                 .wrap(from_fn(client_text::refuse_control_characters))
                 .configure(auth::identity_routes)
-                .default_service(web::to(unrouted)),
+                .default_service(web::to(api::unrouted::unrouted)),
         )
         .configure(|cfg| web_app::serve_web_app(cfg, &web_dir))
 }

@@ -82,6 +82,9 @@ pub enum ApiError {
     /// Someone else holds the conversation; the answer names them.
     #[error("This conversation is assigned to {}", .0.name)]
     AssignedToOther(store::Person),
+    /// A known path asked with a method it is not served with; `allow` lists those it is.
+    #[error("{method} is not allowed here; use {allow}")]
+    MethodNotAllowed { method: String, allow: String },
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{0}")]
@@ -118,6 +121,7 @@ impl ApiError {
             ApiError::AccountTaken(store::Account::WabaId) => "waba_id_taken",
             ApiError::AccountTaken(store::Account::PhoneNumberId) => "phone_number_id_taken",
             ApiError::AssignedToOther(_) => "assigned_to_other",
+            ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::PayloadTooLarge(_) => "payload_too_large",
             ApiError::UriTooLong(_) => "uri_too_long",
             ApiError::Unsupported(_) => "unsupported_media_type",
@@ -325,6 +329,7 @@ impl ResponseError for ApiError {
             | ApiError::ShortcutTaken(_)
             | ApiError::AccountTaken(_)
             | ApiError::AssignedToOther(_) => StatusCode::CONFLICT,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::Unsupported(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -345,6 +350,9 @@ impl ResponseError for ApiError {
         let mut response = HttpResponse::build(self.status_code());
         if let ApiError::TooManyRequests { retry_after } = self {
             response.insert_header(("Retry-After", retry_after.to_string()));
+        }
+        if let ApiError::MethodNotAllowed { allow, .. } = self {
+            response.insert_header(("Allow", allow.as_str()));
         }
         response.json(ErrorBody {
             detail: text.clone(),
@@ -367,8 +375,8 @@ pub fn no_route(method: &Method, path: &str) -> ApiError {
     ApiError::NotFound(format!("No route for {method} {path}"))
 }
 
-/// The answer where no route takes the request: an unknown path, or a known one asked with a
-/// method it does not take (for which actix would answer 405 with no body).
+/// The answer where no route takes the request: an unknown path, or one of the web app's asked
+/// with a method other than GET or HEAD.
 pub async fn unrouted(req: HttpRequest) -> ApiResult<HttpResponse> {
     Err(no_route(req.method(), req.path()))
 }

@@ -19,6 +19,7 @@
 //! - `media`: share links that open a media file without a login
 //! - `described`: schema-only types for bodies read part by part, named by the document
 //! - `openapi`: the OpenAPI document of `/api` and `/identity`, and `docs_page`, its page for people
+//! - `unrouted`: 405 for a known path asked with another method, else 404
 //! - `metrics`: `/metrics` for Prometheus (mounted beside `/api`, not under it)
 
 pub mod canned;
@@ -43,6 +44,7 @@ pub mod search;
 pub mod sender;
 pub mod team;
 pub mod templates;
+pub mod unrouted;
 pub mod ws;
 
 use actix_web::web;

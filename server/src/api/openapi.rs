@@ -133,7 +133,7 @@ impl Modify for BearerToken {
 }
 
 /// The document, built once.
-fn document() -> &'static str {
+pub fn document() -> &'static str {
     static DOCUMENT: OnceLock<String> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
         // The document is plain data built from derives; it always serialises.

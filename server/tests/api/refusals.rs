@@ -155,3 +155,39 @@ both_backends!(
         assert_eq!(status, 200, "{body}");
     }
 );
+
+both_backends!(
+    a_known_path_asked_with_another_method_is_a_405_naming_the_methods_it_takes,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        for (method, path, allow) in [
+            ("POST", "/api/health", "GET, HEAD"),
+            ("DELETE", "/api/users", "GET"),
+            ("GET", "/api/labels/any-id", "PATCH, DELETE"),
+            ("PUT", "/identity/auth/login", "POST"),
+            ("PUT", "/webhook", "GET, POST"),
+            ("POST", "/metrics", "GET"),
+        ] {
+            let verb = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+            let response = app
+                .client
+                .request(verb, app.url(path))
+                .send()
+                .await
+                .expect("answered");
+            assert_eq!(response.status().as_u16(), 405, "{method} {path}");
+            let allowed = response.headers().get("allow").expect("an Allow header");
+            assert_eq!(allowed.to_str().expect("text"), allow, "{method} {path}");
+            let body: Value = response.json().await.expect("a JSON refusal");
+            assert!(
+                refusal(&body, "method_not_allowed").contains(allow),
+                "{body}"
+            );
+        }
+        let (status, body) = app
+            .call(reqwest::Method::POST, "/api/labels/any-id/more", None, None)
+            .await;
+        assert_eq!(status, 404, "{body}");
+        refusal(&body, "not_found");
+    }
+);

@@ -186,9 +186,6 @@ both_backends!(
     |backend| async move {
         let app = spawn_with_build(backend).await;
         for (method, path) in [
-            ("PUT", "/webhook"),
-            ("DELETE", "/webhook"),
-            ("POST", "/metrics"),
             ("POST", "/"),
             ("DELETE", "/assets/index-Bk84wwd5.js"),
             ("PATCH", "/whatsapp"),

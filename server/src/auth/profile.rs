@@ -102,9 +102,26 @@ pub async fn update_profile(
         body.assignment_mode.as_deref(),
         body.claim_timeout_minutes.as_ref(),
     )?;
+    // Every field is checked before anything is stored: a refusal changes nothing.
+    let changes = UserChanges {
+        first_name: optional_name(&body.first_name, "firstName")?,
+        last_name: optional_name(&body.last_name, "lastName")?,
+        language,
+        ..UserChanges::default()
+    };
+    let credentials = body.credentials();
     auth.user(&state).await?;
-    if !settings.is_empty() {
+    if !settings.is_empty() || credentials.is_some() {
         auth.require_owner()?;
+    }
+    // The credentials first: they are the change another business can refuse (409).
+    if let Some(creds) = credentials {
+        state
+            .store
+            .update_credentials(&auth.business_id, creds)
+            .await?;
+    }
+    if !settings.is_empty() {
         state
             .store
             .update_team_settings(
@@ -114,19 +131,6 @@ pub async fn update_profile(
             )
             .await?;
     }
-    if let Some(creds) = body.credentials() {
-        auth.require_owner()?;
-        state
-            .store
-            .update_credentials(&auth.business_id, creds)
-            .await?;
-    }
-    let changes = UserChanges {
-        first_name: optional_name(&body.first_name, "firstName")?,
-        last_name: optional_name(&body.last_name, "lastName")?,
-        language,
-        ..UserChanges::default()
-    };
     state
         .store
         .update_user(&auth.business_id, &auth.user_id, changes)
@@ -223,6 +227,11 @@ pub async fn list_agents(state: web::Data<AppState>, auth: Auth) -> ApiResult<Ht
     Ok(HttpResponse::Ok().json(agents.iter().map(UserJson::from).collect::<Vec<_>>()))
 }
 
+/// A password as typed, spaces included (sign-in compares it so); `None` when absent or blank.
+fn typed_password(value: &Option<String>) -> Option<String> {
+    value.clone().filter(|password| !password.trim().is_empty())
+}
+
 #[utoipa::path(
     post,
     path = "/identity/users/agents",
@@ -240,7 +249,8 @@ pub async fn create_agent(
     let last_name = required_name(&body.last_name, "lastName")?;
     let username = normalize_username(&required(&body.username, "username")?)?;
     let email = normalize_email(&required(&body.email, "email")?)?;
-    let password = required(&body.password, "password")?;
+    let password = typed_password(&body.password)
+        .ok_or_else(|| ApiError::Unprocessable("password is required".into()))?;
     check_password(&password, &username, &email)?;
     let agent = state
         .store
@@ -291,7 +301,7 @@ pub async fn update_agent(
         .transpose()?;
     // An empty password keeps the old one; a new one is checked against the names the agent
     // will have.
-    let password_hash = match non_blank(&body.password) {
+    let password_hash = match typed_password(&body.password) {
         Some(password) => {
             check_password(
                 &password,

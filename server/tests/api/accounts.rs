@@ -98,3 +98,26 @@ both_backends!(
         assert!(names(&list).is_empty(), "{list}");
     }
 );
+
+both_backends!(
+    a_refused_profile_change_stores_none_of_its_fields,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let first = app.register("wholefirst").await;
+        let second = app.register("wholesecond").await;
+        let theirs = profile(&app, &first.access).await;
+        let before = profile(&app, &second.access).await;
+
+        let long_name = json!({"lastName": "x".repeat(101), "phoneNumberId": "a-fresh-number-id",
+                               "assignment_mode": "round_robin"});
+        let (status, body) = patch_profile(&app, &second.access, long_name).await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(profile(&app, &second.access).await, before);
+
+        let taken = json!({"assignment_mode": "round_robin", "firstName": "Renamed",
+                           "whatsappBusinessAccountID": theirs["whatsappBusinessAccountID"]});
+        let (status, body) = patch_profile(&app, &second.access, taken).await;
+        assert_eq!(status, 409, "{body}");
+        assert_eq!(profile(&app, &second.access).await, before);
+    }
+);

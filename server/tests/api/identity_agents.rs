@@ -311,6 +311,36 @@ both_backends!(
     }
 );
 
+both_backends!(
+    an_agent_signs_in_with_the_password_as_the_owner_typed_it_spaces_included,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.register("ines").await;
+        let typed = " correct horse ";
+        let (status, agent) = app
+            .post(
+                "/identity/users/agents",
+                agent_body("ines-agent", typed),
+                Some(&owner.access),
+            )
+            .await;
+        assert_eq!(status, 201, "{agent}");
+        assert_eq!(app.login("ines-agent", typed).await.0, 200);
+        assert_eq!(app.login("ines-agent", typed.trim()).await.0, 401);
+
+        let retyped = "  battery staple";
+        let id = agent["_id"].as_str().expect("id");
+        let path = format!("/identity/users/agents/{id}");
+        let (status, body) = patch(&app, &path, json!({"password": retyped}), &owner.access).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(app.login("ines-agent", retyped).await.0, 200);
+        // A blank password still keeps the one there is.
+        let (status, body) = patch(&app, &path, json!({"password": "   "}), &owner.access).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(app.login("ines-agent", retyped).await.0, 200);
+    }
+);
+
 // --- health ---------------------------------------------------------------------------------
 
 both_backends!(

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use unicode_normalization::UnicodeNormalization;
 
-use crate::cloud::TEXT_MAX;
+use crate::cloud::{CAPTION_MAX, TEXT_MAX};
 use crate::media::{self, MediaError};
 use crate::multipart::Part;
 use crate::store::{self, CannedMedia, CannedReply, MediaFile, Store};
@@ -52,6 +52,9 @@ pub async fn create(
 ) -> Result<CannedReply, CannedError> {
     let shortcut = shortcut(input.shortcut.unwrap_or_default())?;
     let text = text(input.text.unwrap_or_default())?;
+    if input.file.is_some() {
+        caption(&text)?;
+    }
     let file = match input.file {
         Some(part) => Some(write_file(data_dir, business_id, part).await?),
         None => None,
@@ -72,9 +75,12 @@ pub async fn update(
     input: CannedInput<'_>,
 ) -> Result<CannedReply, CannedError> {
     // An unknown id is refused before a file is written for it.
-    store.canned_reply(business_id, id).await?;
+    let current = store.canned_reply(business_id, id).await?;
     let shortcut = input.shortcut.map(shortcut).transpose()?;
     let text = input.text.map(text).transpose()?;
+    if input.file.is_some() || (current.media.is_some() && !input.remove_media) {
+        caption(text.as_deref().unwrap_or(&current.text))?;
+    }
     let file = match (input.file, input.remove_media) {
         (Some(_), true) => {
             return Err(CannedError::Invalid(
@@ -170,6 +176,17 @@ pub fn text(raw: &str) -> Result<String, CannedError> {
         )));
     }
     Ok(raw.to_string())
+}
+
+/// The text of a reply with a file, which goes out as the file's caption: at most `CAPTION_MAX`
+/// characters.
+fn caption(text: &str) -> Result<(), CannedError> {
+    match text.chars().count() > CAPTION_MAX {
+        true => Err(CannedError::Invalid(format!(
+            "text must be at most {CAPTION_MAX} characters with a file (it is the file's caption)"
+        ))),
+        false => Ok(()),
+    }
 }
 
 /// The replies whose shortcut starts with `query`, ignoring case; all of them for no query.

@@ -194,3 +194,42 @@ both_backends!(
         assert_eq!(listed["canned_replies"], json!([]), "nothing was saved");
     }
 );
+
+both_backends!(
+    the_text_of_a_canned_reply_with_a_file_is_held_to_a_caption_s_length_when_saved,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.register("cannedcaption").await;
+        let long = "x".repeat(1025);
+        let fields = [("shortcut", "long"), ("text", long.as_str())];
+        let (status, body) = app
+            .post_form(PATH, &owner.access, form(&fields, Some(("a.png", PNG))))
+            .await;
+        assert_eq!(status, 422, "{body}");
+        assert!(
+            body["detail"]
+                .as_str()
+                .expect("detail")
+                .starts_with("text ")
+        );
+        // Without a file the text may be a whole message long.
+        let (status, made) = app
+            .post_form(PATH, &owner.access, form(&fields, None))
+            .await;
+        assert_eq!(status, 201, "{made}");
+        let id = made["id"].as_str().expect("id");
+        let (status, body) = edit(&app, &owner.access, id, form(&[], Some(("a.png", PNG)))).await;
+        assert_eq!(status, 422, "a file for the long text: {body}");
+
+        let fields = [("shortcut", "short"), ("text", "Our menu")];
+        let (_, made) = app
+            .post_form(PATH, &owner.access, form(&fields, Some(("a.png", PNG))))
+            .await;
+        let id = made["id"].as_str().expect("id");
+        let (status, body) = edit(&app, &owner.access, id, form(&[("text", &long)], None)).await;
+        assert_eq!(status, 422, "a long text for the kept file: {body}");
+        let both = form(&[("text", &long), ("remove_media", "true")], None);
+        let (status, body) = edit(&app, &owner.access, id, both).await;
+        assert_eq!(status, 200, "the long text once the file is gone: {body}");
+    }
+);

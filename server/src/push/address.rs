@@ -48,9 +48,18 @@ fn is_public_v4(ip: Ipv4Addr) -> bool {
 }
 
 fn is_public_v6(ip: Ipv6Addr) -> bool {
-    let first = ip.segments()[0];
+    let segments = ip.segments();
+    let first = segments[0];
+    // IPv4-compatible (::a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) and 6to4 (2002:ab:cd::)
+    // addresses are carried to the IPv4 address they hold, so they are as public as it is.
+    let carried = match segments {
+        [0, 0, 0, 0, 0, 0, ..] | [0, 0, 0, 0, 0xffff, 0, ..] => Some(embedded_v4(ip)),
+        [0x2002, high, low, ..] => Some(Ipv4Addr::from((u32::from(high) << 16) | u32::from(low))),
+        _ => None,
+    };
     !(ip.is_unspecified()
         || ip.is_loopback()
+        || carried.is_some_and(|v4| !is_public_v4(v4))
         || ip.is_multicast()
         || (first & 0xfe00) == 0xfc00
         || (first & 0xffc0) == 0xfe80
@@ -142,6 +151,11 @@ mod tests {
             "fe80::1",
             "::ffff:127.0.0.1",
             "64:ff9b::a9fe:a9fe",
+            "::127.0.0.1",
+            "::ffff:0:7f00:1",
+            "::a9fe:a9fe",
+            "2002:7f00:1::",
+            "2002:c0a8:101::1",
         ] {
             assert!(!public(inward), "{inward}");
         }
@@ -149,6 +163,7 @@ mod tests {
             "142.250.74.106",
             "2607:f8b0:4004:c1b::5f",
             "64:ff9b::8efa:4a6a",
+            "2002:8efa:4a6a::1",
         ] {
             assert!(public(outward), "{outward}");
         }

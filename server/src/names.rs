@@ -10,10 +10,14 @@ use crate::error::{ApiError, ApiResult, non_blank, required};
 use crate::plain_text::ControlCharacter;
 use crate::visible::{NAME_MAX, hidden_refusal};
 
-/// Refuses `text` of the field `field` when it holds a control or a hidden character (but a
-/// joiner where it joins).
+/// Refuses `text` of the field `field` when it holds a control character, a line or paragraph
+/// separator (U+2028, U+2029: line breaks, as `\n` is) or a hidden character (but a joiner where
+/// it joins).
 pub fn check_visible(field: &str, text: &str) -> ApiResult<()> {
-    if text.chars().any(char::is_control) {
+    if text
+        .chars()
+        .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
         return Err(ControlCharacter(field.to_string()).into());
     }
     if let Some(refusal) = hidden_refusal(field, text) {
@@ -66,6 +70,16 @@ mod tests {
             "name must not contain control characters"
         );
         assert!(name("name", "a\u{85}b").is_err());
+        for breaking in ['\u{2028}', '\u{2029}'] {
+            let err = name("name", &format!("a{breaking}b")).expect_err("a line break");
+            assert!(err.to_string().contains("control"), "{err}");
+        }
+        for mark in [
+            '\u{200E}', '\u{200F}', '\u{061C}', '\u{206E}', '\u{2062}', '\u{180E}',
+        ] {
+            let err = name("name", &format!("a{mark}b")).expect_err("a bidi or zero-width mark");
+            assert!(err.to_string().contains("invisible"), "{err}");
+        }
     }
 
     #[test]

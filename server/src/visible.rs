@@ -8,12 +8,15 @@ pub const NAME_MAX: usize = 100;
 
 /// True for characters that change how the text around them is shown without showing
 /// themselves: bidi embeddings and overrides (U+202A–U+202E), bidi isolates (U+2066–U+2069),
-/// zero-width space, non-joiner and joiner (U+200B–U+200D), word joiner (U+2060) and the
-/// zero-width no-break space (U+FEFF).
+/// bidi marks (left-to-right and right-to-left U+200E, U+200F, Arabic letter U+061C), the
+/// deprecated shaping and swapping controls (U+206A–U+206F), zero-width space, non-joiner and
+/// joiner (U+200B–U+200D), word joiner and the invisible operators (U+2060–U+2064), the
+/// Mongolian vowel separator (U+180E) and the zero-width no-break space (U+FEFF).
 pub fn is_hidden(c: char) -> bool {
     matches!(c,
-        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200B}'..='\u{200D}'
-        | '\u{2060}' | '\u{FEFF}')
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}'
+        | '\u{061C}' | '\u{206A}'..='\u{206F}' | '\u{200B}'..='\u{200D}'
+        | '\u{2060}'..='\u{2064}' | '\u{180E}' | '\u{FEFF}')
 }
 
 /// True for a zero-width non-joiner or joiner (U+200C, U+200D) between two visible characters

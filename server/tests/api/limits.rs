@@ -52,6 +52,7 @@ both_backends!(
             ("ann\u{2066}lee", HIDDEN),
             ("ann\u{200B}lee", HIDDEN),
             ("ann\u{FEFF}", HIDDEN),
+            ("ann\u{200F}lee", HIDDEN),
             ("an", LENGTH),
             (&"a".repeat(33), LENGTH),
             ("ann!lee", ALPHABET),
@@ -63,14 +64,29 @@ both_backends!(
                 detail,
             );
         }
-        assert_refused(
-            register(
-                &app,
-                sign_up("Ann\u{202E}", "ann", "ann@example.com", PASSWORD),
-            )
-            .await,
-            "firstName must not contain invisible or direction-changing characters",
-        );
+        for (first_name, detail) in [
+            (
+                "Ann\u{202E}",
+                "firstName must not contain invisible or direction-changing characters",
+            ),
+            (
+                "Ann\u{200E}Lee",
+                "firstName must not contain invisible or direction-changing characters",
+            ),
+            (
+                "Ann\u{2028}Lee",
+                "firstName must not contain control characters",
+            ),
+        ] {
+            assert_refused(
+                register(
+                    &app,
+                    sign_up(first_name, "ann", "ann@example.com", PASSWORD),
+                )
+                .await,
+                detail,
+            );
+        }
         let emails = [
             "ann@localhost",
             "ann@@example.com",

@@ -11,10 +11,12 @@ use crate::visible::hidden_refusal;
 /// The longest label name, in characters.
 pub const MAX_LABEL_NAME: usize = 50;
 
-/// A label's name: trimmed, 1–50 characters, in the composed form (NFC) so that names which
-/// look the same are the same, and with no character that only hides.
+/// A label's name: trimmed, each run of spaces, tabs or line breaks inside read as one space (a
+/// chip shows one line), 1–50 characters, in the composed form (NFC) so that names which look
+/// the same are the same, and with no character that only hides.
 pub fn label_name(raw: &str) -> Result<String, TeamError> {
-    let name: String = raw.trim().nfc().collect();
+    let words: Vec<&str> = raw.split_whitespace().collect();
+    let name: String = words.join(" ").nfc().collect();
     if name.is_empty() {
         return Err(TeamError::Invalid("name is required".into()));
     }
@@ -111,6 +113,7 @@ mod tests {
     #[test]
     fn a_name_is_trimmed_and_at_most_fifty_characters() {
         assert_eq!(label_name("  VIP ").expect("name"), "VIP");
+        assert_eq!(label_name("Follow \t\n up").expect("name"), "Follow up");
         assert!(label_name("   ").is_err());
         assert!(label_name(&"é".repeat(50)).is_ok());
         assert!(label_name(&"é".repeat(51)).is_err());

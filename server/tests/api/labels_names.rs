@@ -1,5 +1,5 @@
-//! Label names: unique in the business whatever their case or Unicode form, visible, and the
-//! fields' rules.
+//! Label names: unique in the business whatever their case, Unicode form or spacing, visible,
+//! and the fields' rules.
 
 use serde_json::json;
 
@@ -119,5 +119,33 @@ both_backends!(
                 "\u{1F469}\u{200D}\u{1F4BB}"
             ]
         );
+    }
+);
+
+both_backends!(
+    names_that_differ_only_in_spaces_inside_are_the_same_label,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.business("label_spaces").await.session.access;
+        // A tab or a line break inside is kept as one space, and so is a run of spaces.
+        let follow = app.label(&owner, "Follow\t\n  up", "#000000").await;
+        let billing = app.label(&owner, "Billing", "#000000").await;
+        let create = String::from("/api/labels");
+        let rename = |id: &str| format!("/api/labels/{id}");
+        for (path, name, status) in [
+            (&create, "Follow up", 409),
+            (&create, "follow   up", 409),
+            (&create, "Follow\u{a0}up", 409),
+            (&rename(&billing), "FOLLOW \n UP", 409),
+            (&rename(&follow), "Call\n\nback", 200),
+        ] {
+            let body = json!({"name": name, "color": "#000000"});
+            let (got, answer) = match path == &create {
+                true => app.post(path, body, Some(&owner)).await,
+                false => app.patch(path, body, &owner).await,
+            };
+            assert_eq!(got, status, "{name:?}: {answer}");
+        }
+        assert_eq!(label_names(&app, &owner).await, ["Billing", "Call back"]);
     }
 );

@@ -182,7 +182,9 @@ impl Store {
         by: &Person,
     ) -> StoreResult<(ContactRow, Vec<Event>)> {
         let mut tx = self.begin_write().await?;
-        read_row(&mut tx, &key.business_id, &key.phone).await?;
+        // Locked, so of two members setting the same status at once the second sees the first's.
+        lock_conversation(&mut tx, key).await?;
+        let before = read_row(&mut tx, &key.business_id, &key.phone).await?;
         sqlx::query(
             "UPDATE contacts SET status = $1, snoozed_until = $2, status_at = $3 \
              WHERE business_id = $4 AND phone = $5",
@@ -194,6 +196,12 @@ impl Store {
         .bind(&key.phone)
         .execute(&mut *tx)
         .await?;
+        // The status it has is no change to log (its time is still the member's, so a customer
+        // message stored before stays answered by it).
+        if before.status == status && before.snoozed_until == snoozed_until {
+            tx.commit().await?;
+            return Ok((before, Vec::new()));
+        }
         let change = Change {
             action: "status",
             by: Some(by),

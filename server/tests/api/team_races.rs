@@ -1,6 +1,7 @@
 //! Team changes racing each other: a conversation assigned to an agent while the owner removes
 //! that agent never stays with someone who is gone; an assignment racing an unassignment is
-//! logged as it ends.
+//! logged as it ends; two members setting the status it already has (or the same one at once)
+//! log it once.
 
 use serde_json::{Value, json};
 
@@ -124,5 +125,62 @@ both_backends!(
             let holder = &body["conversation"]["assignee"];
             assert_eq!(last["assignee"], *holder, "round {round}: {last}");
         }
+    }
+);
+
+both_backends!(
+    a_status_set_again_or_by_two_members_at_once_is_logged_once,
+    |backend| async move {
+        let t = team(spawn_app(backend).await, "same_status").await;
+        let owner = &t.biz.session.access;
+        let (_, one) = &t.agents[0];
+        let path = format!("/api/conversation/{CUSTOMER}/status");
+        let resolve = json!({"status": "resolved"});
+        let mut ws = WsClient::connect(&t.app, owner).await;
+        ws.subscribe("notifications/all").await;
+        let (first, second) = futures_util::join!(
+            t.app.patch(&path, resolve.clone(), owner),
+            t.app.patch(&path, resolve.clone(), &one.access),
+        );
+        assert_eq!((first.0, second.0), (200, 200), "{first:?} {second:?}");
+        let (status, row) = t.app.patch(&path, resolve.clone(), owner).await;
+        assert_eq!(status, 200, "{row}");
+        assert_eq!(row["status"], "resolved");
+        // A snooze to another time is a change; to the same time again it is none.
+        let until = json!({"status": "snoozed", "snoozed_until": "2999-01-01T00:00:00Z"});
+        let later = json!({"status": "snoozed", "snoozed_until": "2999-01-02T00:00:00Z"});
+        for body in [&until, &until, &later] {
+            let (status, row) = t.app.patch(&path, body.clone(), owner).await;
+            assert_eq!(status, 200, "{row}");
+        }
+        let (status, body) = t
+            .app
+            .get(&format!("/api/conversation/{CUSTOMER}?limit=100"), owner)
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let logged: Vec<Value> = body["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .filter(|m| m["type"] == "activity")
+            .map(|m| m["content"]["activity"]["snoozed_until"].clone())
+            .collect();
+        assert_eq!(
+            logged,
+            [
+                Value::Null,
+                json!("2999-01-01T00:00:00.000Z"),
+                json!("2999-01-02T00:00:00.000Z")
+            ]
+        );
+        // One event per change: the next one after the three is the last snooze's.
+        let mut updates = Vec::new();
+        while updates.len() < 3 {
+            let frame = ws.next_frame().await;
+            if frame["event"] == "conversation_updated" {
+                updates.push(frame["data"]["snoozed_until"].clone());
+            }
+        }
+        assert_eq!(updates, logged);
     }
 );

@@ -139,6 +139,18 @@ impl Form {
             .iter()
             .find(|p| p.name == name && p.filename.is_some() && !p.bytes.is_empty())
     }
+
+    /// The first file part named `name` that names its file or holds bytes: an empty file the
+    /// client chose is there, to be refused as empty; the nameless empty part browsers send for
+    /// no file is not.
+    pub fn chosen_file(&self, name: &str) -> Option<&Part> {
+        self.parts.iter().find(|p| {
+            p.name == name
+                && p.filename
+                    .as_deref()
+                    .is_some_and(|file| !file.is_empty() || !p.bytes.is_empty())
+        })
+    }
 }
 
 /// Refuses the first text field, of a form read by `MultipartForm`, with a control character.

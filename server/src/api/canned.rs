@@ -75,7 +75,7 @@ impl CannedBody {
                 text: form
                     .part("text")
                     .and_then(|p| std::str::from_utf8(&p.bytes).ok()),
-                file: form.file("file"),
+                file: form.chosen_file("file"),
                 remove_media: match form.text("remove_media").as_deref() {
                     None | Some("false") => false,
                     Some("true") => true,

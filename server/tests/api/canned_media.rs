@@ -189,6 +189,14 @@ both_backends!(
             .await;
         assert_eq!(status, 422, "{body}");
         assert_eq!(body["code"], "validation_failed");
+        // An empty file the owner chose is refused, not saved as a reply without it.
+        let (status, body) = app
+            .post_form(PATH, &owner.access, form(&fields, Some(("menu.png", b""))))
+            .await;
+        assert_eq!(
+            (status, &body["detail"]),
+            (422, &json!("The file is empty"))
+        );
 
         let (_, listed) = app.get(PATH, &owner.access).await;
         assert_eq!(listed["canned_replies"], json!([]), "nothing was saved");

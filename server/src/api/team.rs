@@ -273,6 +273,9 @@ pub async fn post_presence(
         .as_deref()
         .and_then(PresenceState::parse)
         .ok_or_else(|| ApiError::Unprocessable("state must be viewing, typing or idle".into()))?;
+    // A conversation the business does not have (another business's included) is not found,
+    // as on every route of a conversation.
+    state.store.contact_row(&auth.business_id, &phone).await?;
     let user = auth.user(&state).await?;
     let business = state.store.business(&auth.business_id).await?;
     let conversation_id = conversation_channel(

@@ -1,6 +1,6 @@
 //! Who is here: presence over the WebSocket reaches the other sessions following the
 //! conversation (never the sender's own), a closed session turns idle, and SSE clients post
-//! theirs over HTTP.
+//! theirs over HTTP (about a conversation of their business only).
 
 use serde_json::json;
 
@@ -84,5 +84,23 @@ both_backends!(
             .await;
         assert_eq!(status, 422, "{error}");
         assert!(error["detail"].as_str().expect("detail").contains("state"));
+        // A conversation the business does not have, another business's included: 404.
+        let other = t.app.business("sse_present_other").await;
+        for phone in [CUSTOMER, "4915100000000"] {
+            let path = format!("/api/conversation/{phone}/presence");
+            let token = match phone {
+                CUSTOMER => &other.session.access,
+                _ => &one.access,
+            };
+            let (status, error) = t
+                .app
+                .post(&path, json!({"state": "typing"}), Some(token))
+                .await;
+            assert_eq!(
+                (status, &error["code"]),
+                (404, &json!("not_found")),
+                "{error}"
+            );
+        }
     }
 );

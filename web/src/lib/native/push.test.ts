@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { saveSession } from '../api/session-store';
+import { disableNotifications, enableNotifications, notificationsState, refreshNotifications } from '../push/notifications';
 import { PushPermissionBlocked } from '../push/push';
 import { signOut } from '../session/sign-out';
 import { fakeServer, json } from '../../testing/fake-server';
@@ -45,7 +46,8 @@ beforeEach(() => {
   saveSession({ accessToken: 'access', refreshToken: 'refresh' });
   vi.clearAllMocks();
   device.permission = 'prompt';
-  device.requestPermissions.mockImplementation(async () => ({ receive: device.answer }));
+  // The device remembers the answer, as a phone does.
+  device.requestPermissions.mockImplementation(async () => ({ receive: (device.permission = device.answer) }));
   device.register.mockImplementation(async () => {
     device.listeners.get('registration')?.({ value: 'fcm-token-1' });
   });
@@ -99,5 +101,42 @@ describe('native push', () => {
     expect(device.unregister).toHaveBeenCalled();
     expect(device.googleLogout).toHaveBeenCalledWith({ provider: 'google' });
     expect(localStorage.getItem(NATIVE_TOKEN_KEY)).toBeNull();
+  });
+
+  it('turns off in the settings: the server and the device forget the token, and the start does not register again', async () => {
+    device.answer = 'granted';
+    const { requests } = pushServer();
+    await enableNotifications();
+    expect(await notificationsState()).toBe('on');
+
+    await disableNotifications();
+
+    expect(requests.at(-1)).toMatchObject({ path: '/api/unsubscribe-from-notifications', body: { token: 'fcm-token-1' } });
+    expect(device.unregister).toHaveBeenCalledTimes(1);
+    expect(await notificationsState()).toBe('off');
+    await refreshNotifications();
+    expect(device.register).toHaveBeenCalledTimes(1);
+    expect(requests.at(-1)?.path).toBe('/api/unsubscribe-from-notifications');
+
+    await enableNotifications();
+    expect(device.register).toHaveBeenCalledTimes(2);
+    expect(requests.at(-1)?.path).toBe('/api/subscribe-to-notifications');
+    expect(await notificationsState()).toBe('on');
+  });
+
+  it('renews a token the user turned on at start, without asking', async () => {
+    device.permission = 'granted';
+    localStorage.setItem(NATIVE_TOKEN_KEY, 'fcm-token-0');
+    const { requests } = pushServer();
+
+    await refreshNotifications();
+
+    expect(device.requestPermissions).not.toHaveBeenCalled();
+    expect(requests.at(-1)?.body).toMatchObject({ token: 'fcm-token-1' });
+  });
+
+  it('shows blocked when the phone refuses notifications', async () => {
+    device.permission = 'denied';
+    expect(await notificationsState()).toBe('blocked');
   });
 });

@@ -1,10 +1,11 @@
 // Native push (FCM on Android, FCM over APNs on iOS): asked for when the user turns
 // notifications on, the device token registered with POST /api/subscribe-to-notifications under
-// its platform and kept under the spec's nativeFcmToken key; forgotten on sign-out. Tapping a
-// notification opens its conversation.
+// its platform and kept under the spec's nativeFcmToken key (its presence says notifications are
+// on); forgotten when the user turns notifications off and on sign-out. Tapping a notification
+// opens its conversation.
 import type { PluginListenerHandle } from '@capacitor/core';
 import { apiRequest } from '../api/client';
-import { PushPermissionBlocked } from '../push/push';
+import { PushPermissionBlocked, type NotificationsState } from '../push/push';
 import { pushPlatform } from './platform';
 
 export const NATIVE_TOKEN_KEY = 'nativeFcmToken';
@@ -33,13 +34,20 @@ export async function registerNativePush(): Promise<string> {
   }
 }
 
-/** Re-registers on start when the user already allowed notifications (no prompt). */
-export async function refreshNativePush(): Promise<void> {
+/** This device's notifications, as the settings show them. */
+export async function nativePushState(): Promise<NotificationsState> {
   const { PushNotifications } = await import('@capacitor/push-notifications');
-  if ((await PushNotifications.checkPermissions()).receive === 'granted') await registerNativePush();
+  const { receive } = await PushNotifications.checkPermissions();
+  if (receive === 'denied') return 'blocked';
+  return receive === 'granted' && localStorage.getItem(NATIVE_TOKEN_KEY) ? 'on' : 'off';
 }
 
-/** Sign-out: the server forgets the device token (failures are the caller's to log), then the device does. */
+/** Re-registers on start when the user turned notifications on and still allows them (no prompt). */
+export async function refreshNativePush(): Promise<void> {
+  if ((await nativePushState()) === 'on') await registerNativePush();
+}
+
+/** Turning notifications off, and sign-out: the server forgets the device token (failures are the caller's to log), then the device does. */
 export async function unregisterNativePush(): Promise<void> {
   const { PushNotifications } = await import('@capacitor/push-notifications');
   const token = localStorage.getItem(NATIVE_TOKEN_KEY);

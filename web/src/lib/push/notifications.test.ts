@@ -1,19 +1,12 @@
 import { saveSession } from '../api/session-store';
-import { fakeServer, json } from '../../testing/fake-server';
-import { enableNotifications, refreshNotifications } from './notifications';
-
-const subscription = { toJSON: () => ({ endpoint: 'https://push.example/1', keys: { p256dh: 'p', auth: 'a' } }), unsubscribe: async () => true };
-const pushManager = { getSubscription: async () => null, subscribe: async () => subscription };
+import { fakeServer } from '../../testing/fake-server';
+import { WEB_PUSH_TOKEN, webPushBrowser, webPushServer } from '../../testing/web-push';
+import { disableNotifications, enableNotifications, notificationsState, refreshNotifications } from './notifications';
+import { PUSH_REFRESH_MS, PUSH_TOKEN_KEY } from './push';
 
 vi.mock('@capacitor/core', () => ({ Capacitor: { isNativePlatform: () => false, getPlatform: () => 'web' } }));
-vi.mock('../offline/service-worker', () => ({ activeRegistration: async () => ({ pushManager }) }));
 
-function notifications(permission: NotificationPermission) {
-  const requestPermission = vi.fn<() => Promise<NotificationPermission>>(async () => 'granted');
-  vi.stubGlobal('Notification', { permission, requestPermission });
-  vi.stubGlobal('PushManager', class {});
-  return requestPermission;
-}
+const calls = (requests: { method: string; path: string }[]) => requests.map((r) => `${r.method} ${r.path}`);
 
 beforeEach(() => {
   localStorage.clear();
@@ -22,25 +15,83 @@ beforeEach(() => {
 
 describe('notification permission comes only from the user', () => {
   it('on start, never asks and subscribes nothing while permission was not given', async () => {
-    const requestPermission = notifications('default');
+    const { notification } = webPushBrowser('default');
     const { requests } = fakeServer({});
 
     await refreshNotifications();
 
-    expect(requestPermission).not.toHaveBeenCalled();
+    expect(notification.requestPermission).not.toHaveBeenCalled();
     expect(requests).toEqual([]);
   });
 
   it('the bell asks, then subscribes this browser', async () => {
-    const requestPermission = notifications('default');
-    const { requests } = fakeServer({
-      'GET /api/push/public-key': () => json({ publicKey: 'BAECAwQ' }),
-      'POST /api/subscribe-to-notifications': () => json({ status: 'success' }),
-    });
+    const { notification } = webPushBrowser('default', 'granted');
+    const { requests } = webPushServer();
 
     expect(await enableNotifications()).toBe(true);
 
-    expect(requestPermission).toHaveBeenCalledTimes(1);
+    expect(notification.requestPermission).toHaveBeenCalledTimes(1);
     expect(requests.at(-1)?.body).toMatchObject({ platform: 'web' });
+    expect(await notificationsState()).toBe('on');
+  });
+});
+
+describe('turning notifications off', () => {
+  it('forgets this browser on the server and in the browser, and the start no longer subscribes it', async () => {
+    const { pushManager, subscription } = webPushBrowser('granted');
+    const { requests } = webPushServer();
+    await enableNotifications();
+
+    await disableNotifications();
+
+    expect(requests.at(-1)).toMatchObject({ path: '/api/unsubscribe-from-notifications', body: { token: WEB_PUSH_TOKEN } });
+    expect(subscription.unsubscribe).toHaveBeenCalledTimes(1);
+    expect(await notificationsState()).toBe('off');
+    const before = requests.length;
+    await refreshNotifications();
+    expect(requests.length).toBe(before);
+    expect(pushManager.subscribe).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves the bell able to turn them on again', async () => {
+    webPushBrowser('granted');
+    const { requests } = webPushServer();
+    await enableNotifications();
+    await disableNotifications();
+
+    expect(await enableNotifications()).toBe(true);
+
+    expect(calls(requests).at(-1)).toBe('POST /api/subscribe-to-notifications');
+    expect(await notificationsState()).toBe('on');
+  });
+});
+
+describe("this browser's notification state", () => {
+  it('is blocked when the browser refuses them, and unsupported without Web Push', async () => {
+    webPushBrowser('denied');
+    expect(await notificationsState()).toBe('blocked');
+
+    Reflect.deleteProperty(navigator, 'serviceWorker');
+    expect(await notificationsState()).toBe('unsupported');
+  });
+
+  it('is off while allowed but never turned on', async () => {
+    webPushBrowser('granted');
+    expect(await notificationsState()).toBe('off');
+  });
+});
+
+describe('the 7-day refresh', () => {
+  it('registers a subscription the user turned on again once it is 7 days old', async () => {
+    webPushBrowser('granted');
+    const { requests } = webPushServer();
+    await enableNotifications();
+    const stored = JSON.parse(localStorage.getItem(PUSH_TOKEN_KEY) ?? '{}') as { subscribedAt: number };
+    localStorage.setItem(PUSH_TOKEN_KEY, JSON.stringify({ ...stored, subscribedAt: stored.subscribedAt - PUSH_REFRESH_MS }));
+    const before = requests.length;
+
+    await refreshNotifications();
+
+    expect(calls(requests.slice(before))).toEqual(['GET /api/push/public-key', 'POST /api/subscribe-to-notifications']);
   });
 });

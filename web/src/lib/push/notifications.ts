@@ -1,10 +1,11 @@
-// Turning notifications on, for the browser (Web Push) and the native app (FCM) alike. The
-// permission prompt comes only from the user's action (the bell); on start, a subscription is
-// only refreshed where permission was already given.
+// Turning notifications on and off, for the browser (Web Push) and the native app (FCM) alike.
+// The permission prompt comes only from the user's action (the bell, the settings); on start, only
+// a subscription the user turned on is refreshed, so turning notifications off holds until the
+// user turns them on again.
 import { activeRegistration } from '../offline/service-worker';
-import { ensurePushSubscription } from './push';
+import { ensurePushSubscription, unsubscribeFromPush, webPushState, type NotificationsState } from './push';
 
-/** The bell: asks for permission, then subscribes. Throws PushPermissionBlocked on refusal. */
+/** The bell and the settings: asks for permission, then subscribes. Throws PushPermissionBlocked on refusal. */
 export async function enableNotifications(): Promise<boolean> {
   const { isNative } = await import('../native/platform');
   if (isNative()) {
@@ -15,14 +16,27 @@ export async function enableNotifications(): Promise<boolean> {
   return !!registration && (await ensurePushSubscription(registration));
 }
 
-/** On start: renews the subscription (every 7 days on the web) without ever prompting. */
+/** The settings: the server and this device forget the subscription (a server failure is thrown). */
+export async function disableNotifications(): Promise<void> {
+  const { isNative } = await import('../native/platform');
+  if (isNative()) await (await import('../native/push')).unregisterNativePush();
+  else await unsubscribeFromPush(await activeRegistration());
+}
+
+/** Whether notifications are on for this device, as the settings show it. */
+export async function notificationsState(): Promise<NotificationsState> {
+  const { isNative } = await import('../native/platform');
+  return isNative() ? (await import('../native/push')).nativePushState() : webPushState();
+}
+
+/** On start: renews the subscription the user turned on (every 7 days on the web) without ever prompting. */
 export async function refreshNotifications(): Promise<void> {
   const { isNative } = await import('../native/platform');
   if (isNative()) {
     await (await import('../native/push')).refreshNativePush();
     return;
   }
-  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  if (webPushState() !== 'on') return;
   const registration = await activeRegistration();
   if (registration) await ensurePushSubscription(registration);
 }

@@ -1,6 +1,7 @@
 // Web Push on the page (spec section 5, "Notifications"): permission, then a PushSubscription
 // made with the server's VAPID key and registered with POST /api/subscribe-to-notifications. The
-// registration is repeated after 7 days. The subscription is kept under the spec's fcmToken key.
+// registration is repeated after 7 days. The subscription is kept under the spec's fcmToken key;
+// its presence is what says notifications are on in this browser (turning them off removes it).
 import { apiRequest } from '../api/client';
 
 export const PUSH_REFRESH_MS = 7 * 24 * 60 * 60 * 1000;
@@ -17,6 +18,9 @@ export class PushPermissionBlocked extends Error {
   }
 }
 
+/** Notifications on this device: on, off, refused in the browser's (or phone's) settings, or impossible here. */
+export type NotificationsState = 'on' | 'off' | 'blocked' | 'unsupported';
+
 interface StoredToken {
   token: PushSubscriptionJSON;
   subscribedAt: number;
@@ -28,6 +32,18 @@ function storedToken(): StoredToken | null {
   } catch {
     return null;
   }
+}
+
+/** Whether the user turned notifications on in this browser (and has not turned them off since). */
+function hasPushSubscription(): boolean {
+  return storedToken() !== null;
+}
+
+/** This browser's notifications, as the settings show them. */
+export function webPushState(): NotificationsState {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || typeof Notification === 'undefined') return 'unsupported';
+  if (Notification.permission === 'denied') return 'blocked';
+  return Notification.permission === 'granted' && hasPushSubscription() ? 'on' : 'off';
 }
 
 /** The VAPID key travels as base64url; PushManager wants the bytes. */
@@ -57,7 +73,7 @@ export async function ensurePushSubscription(registration: ServiceWorkerRegistra
   return true;
 }
 
-/** Sign-out: the server forgets this browser (failures are the caller's to log), then the browser does. */
+/** Turning notifications off, and sign-out: the server forgets this browser (failures are the caller's to log), then the browser does. */
 export async function unsubscribeFromPush(registration: ServiceWorkerRegistration | null): Promise<void> {
   const stored = storedToken();
   if (!stored) return;

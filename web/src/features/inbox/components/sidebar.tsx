@@ -57,7 +57,7 @@ export function Sidebar(props: Props) {
           className="bell icon-button"
           aria-label={t('inbox.unreadTotal', { count: list.totalUnread })}
           title={t('native.enableNotifications', { count: list.totalUnread })}
-          onClick={enableNotifications}
+          onClick={() => void enableNotifications()}
         >
           <Icon name="bell" />
           {list.totalUnread > 0 && <span className="badge">{list.totalUnread}</span>}

@@ -6,9 +6,10 @@ import { getProfile, type Profile } from '../api/profile-api';
 import { AgentsSection } from './agents-section';
 import { AssignmentSection } from './assignment-section';
 import { LabelsSection } from './labels-section';
+import { NotificationsSection } from './notifications-section';
 import { ProfileSection } from './profile-section';
 
-/** /edit-profile: the caller's profile, and for the owner how conversations are assigned, the business's agents and its labels. */
+/** /edit-profile: the caller's profile and this device's notifications, and for the owner how conversations are assigned, the business's agents and its labels. */
 export function EditProfilePage() {
   const { t } = useTranslation();
   const [profile, setProfile] = useState<Profile | null>(null);
@@ -37,6 +38,7 @@ export function EditProfilePage() {
         </p>
       )}
       {profile ? <ProfileSection profile={profile} isOwner={isOwner} /> : !loadFailed && <p className="muted">{t('loading')}</p>}
+      <NotificationsSection />
       {isOwner && profile && <AssignmentSection profile={profile} />}
       {isOwner && <AgentsSection />}
       {isOwner && <LabelsSection />}

@@ -9,6 +9,8 @@ use actix_web::http::header::{
     HeaderValue,
 };
 
+use crate::visible::is_hidden;
+
 /// The media types the Cloud API carries; a file of any other type is sent as bytes.
 const ALLOWED: [&str; 18] = [
     "image/jpeg",
@@ -79,7 +81,11 @@ pub fn disposition(served: &str, filename: &str) -> ContentDisposition {
     } else {
         DispositionType::Attachment
     };
-    let name: String = filename.chars().filter(|c| !c.is_control()).collect();
+    // A bidi override would show `invoice\u{202E}fdp.exe` as `invoiceexe.pdf`.
+    let name: String = filename
+        .chars()
+        .filter(|c| !c.is_control() && !is_hidden(*c))
+        .collect();
     let name = name.trim();
     let mut parameters = Vec::new();
     if !name.is_empty() {
@@ -165,5 +171,11 @@ mod tests {
              filename*=UTF-8''%D9%82%D8%A7%D8%A6%D9%85%D8%A9%20%22v2%22.pdf"
         );
         assert!(HeaderValue::from_str(&value).is_ok());
+    }
+
+    #[test]
+    fn a_name_keeps_no_character_that_reorders_or_hides() {
+        let value = disposition(OPAQUE, "invoice\u{202E}fdp.exe\u{200B}").to_string();
+        assert_eq!(value, "attachment; filename=\"invoicefdp.exe\"");
     }
 }

@@ -88,10 +88,13 @@ impl Form {
                 return Err(FormError::TooManyParts);
             }
             let name = field.name().unwrap_or_default().to_string();
-            let filename = field
-                .content_disposition()
-                .and_then(|d| d.get_filename())
-                .map(String::from);
+            // `filename*=UTF-8''…` (RFC 5987), as some clients name files beyond ASCII, is
+            // a file's name too; it wins over the plain fallback.
+            let filename = field.content_disposition().and_then(|d| {
+                d.get_filename_ext()
+                    .map(|ext| String::from_utf8_lossy(&ext.value).into_owned())
+                    .or_else(|| d.get_filename().map(String::from))
+            });
             let content_type = field.content_type().map(|m| m.essence_str().to_string());
             let limit = if filename.is_some() {
                 max_file

@@ -241,3 +241,31 @@ both_backends!(
         assert_eq!(status, 200, "the long text once the file is gone: {body}");
     }
 );
+
+both_backends!(
+    a_file_named_only_in_rfc_5987_form_is_kept_under_that_name,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.register("cannedext").await;
+        let mut body =
+            b"--edge\r\nContent-Disposition: form-data; name=\"shortcut\"\r\n\r\nmenu\r\n\
+            --edge\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nOur menu\r\n\
+            --edge\r\nContent-Disposition: form-data; name=\"file\"; \
+            filename*=UTF-8''men%C3%BC.png\r\nContent-Type: image/png\r\n\r\n"
+                .to_vec();
+        body.extend_from_slice(PNG);
+        body.extend_from_slice(b"\r\n--edge--\r\n");
+        let response = app
+            .client
+            .post(app.url(PATH))
+            .bearer_auth(&owner.access)
+            .header("Content-Type", "multipart/form-data; boundary=edge")
+            .body(body)
+            .send()
+            .await
+            .expect("sent");
+        assert_eq!(response.status().as_u16(), 201);
+        let made: Value = response.json().await.expect("the reply");
+        assert_eq!(made["media"]["filename"], "menü.png", "{made}");
+    }
+);

@@ -10,6 +10,7 @@ use unicode_normalization::UnicodeNormalization;
 use crate::cloud::{CAPTION_MAX, TEXT_MAX};
 use crate::media::{self, MediaError};
 use crate::multipart::Part;
+use crate::search_text::caseless_key;
 use crate::store::{self, CannedMedia, CannedReply, MediaFile, Store};
 use crate::visible::hidden_refusal;
 
@@ -192,14 +193,14 @@ fn caption(text: &str) -> Result<(), CannedError> {
 /// The replies whose shortcut starts with `query`, ignoring case; all of them for no query.
 pub fn starting_with(replies: Vec<CannedReply>, query: Option<&str>) -> Vec<CannedReply> {
     let Some(query) = query
-        .map(|q| q.nfc().collect::<String>().to_lowercase())
+        .map(|q| caseless_key(&q.nfc().collect::<String>()))
         .filter(|q| !q.is_empty())
     else {
         return replies;
     };
     replies
         .into_iter()
-        .filter(|r| r.shortcut.to_lowercase().starts_with(&query))
+        .filter(|r| caseless_key(&r.shortcut).starts_with(&query))
         .collect()
 }
 

@@ -64,6 +64,13 @@ fn case_fold(c: char) -> impl Iterator<Item = char> {
     std::iter::once(c).default_case_fold()
 }
 
+/// A name or shortcut as one compared ignoring case: its full case folding (`Straße` and
+/// `STRASSE` are one), composed (NFC) as the names themselves are kept.
+pub fn caseless_key(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    text.chars().flat_map(case_fold).nfc().collect()
+}
+
 /// Whether a letter is of the Latin, Greek or Cyrillic script (by the blocks that hold their
 /// letters), whose accents folding drops.
 fn drops_accents(c: char) -> bool {

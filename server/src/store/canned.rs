@@ -6,6 +6,7 @@ use sqlx::FromRow;
 use super::error::{Error, StoreResult};
 use super::outbox::{MediaFile, insert_media_file};
 use super::{Store, is_unique_violation, now_ms};
+use crate::search_text::caseless_key;
 
 /// A canned reply as stored.
 #[derive(Clone, Debug)]
@@ -138,7 +139,7 @@ impl Store {
         .bind(business_id)
         .bind(&id)
         .bind(shortcut)
-        .bind(shortcut.to_lowercase())
+        .bind(caseless_key(shortcut))
         .bind(text)
         .bind(media.map(|file| file.id.clone()))
         .bind(now)
@@ -186,7 +187,7 @@ impl Store {
             .bind(business_id)
             .bind(id)
             .bind(shortcut)
-            .bind(shortcut.map(str::to_lowercase))
+            .bind(shortcut.map(caseless_key))
             .bind(text)
             .bind(now);
         if let Some(media_id) = media_id {

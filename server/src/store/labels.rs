@@ -9,6 +9,7 @@ use sqlx::{AnyConnection, FromRow};
 use super::error::{Error, StoreResult};
 use super::events::{Draft, append_events};
 use super::{Backend, Params, Store, is_unique_violation, key_list, now_ms};
+use crate::search_text::caseless_key;
 
 /// A label as lists, rows and events show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, FromRow, utoipa::ToSchema)]
@@ -21,7 +22,7 @@ pub struct Label {
 
 /// The key that makes a name unique in its business: case does not count.
 fn name_key(name: &str) -> String {
-    name.to_lowercase()
+    caseless_key(name)
 }
 
 /// The refusal of a name another label of the business has.

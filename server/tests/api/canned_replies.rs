@@ -136,6 +136,14 @@ both_backends!(
             let found = shortcuts(&app, &owner.access, &format!("{PATH}?q={typed}")).await;
             assert_eq!(found, ["r\u{e9}sum\u{e9}"], "{typed}");
         }
+        // Case by Unicode's full folding: "STRASSE" is "straße", and finds it.
+        let street = json!({"shortcut": "stra\u{df}e", "text": "Directions"});
+        assert_eq!(create(&app, &owner.access, street).await.0, 201);
+        let body = json!({"shortcut": "STRASSE", "text": "Other"});
+        let (status, body) = create(&app, &owner.access, body).await;
+        assert_refused(status, &body, 409, "shortcut_taken");
+        let found = shortcuts(&app, &owner.access, &format!("{PATH}?q=STRASS")).await;
+        assert_eq!(found, ["stra\u{df}e"]);
         // A shortcut with a character that only hides would pass for another.
         for shortcut in ["pri\u{200B}ce", "\u{2066}price"] {
             let body = json!({"shortcut": shortcut, "text": "x"});

@@ -36,6 +36,16 @@ both_backends!(
             .await;
         assert_eq!(status, 409, "{body}");
         assert_eq!(body["code"], "conflict");
+        // Case by Unicode's full folding: "STRASSE" is "Straße".
+        app.label(&owner, "Stra\u{df}e", "#000000").await;
+        let (status, body) = app
+            .post(
+                "/api/labels",
+                json!({"name": "STRASSE", "color": "#000000"}),
+                Some(&owner),
+            )
+            .await;
+        assert_eq!((status, &body["code"]), (409, &json!("conflict")), "{body}");
 
         let long = "n".repeat(51);
         for (body, field) in [
@@ -66,7 +76,10 @@ both_backends!(
             )
             .await;
         assert_eq!(status, 422, "{answer}");
-        assert_eq!(label_names(&app, &owner).await, ["Billing", "VIP"]);
+        assert_eq!(
+            label_names(&app, &owner).await,
+            ["Billing", "Stra\u{df}e", "VIP"]
+        );
     }
 );
 

@@ -163,3 +163,28 @@ both_backends!(
         }
     }
 );
+
+both_backends!(
+    a_made_up_method_is_counted_as_other_and_never_becomes_a_series_of_its_own,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let made_up = format!("MADEUP{}", std::process::id());
+        let method = reqwest::Method::from_bytes(made_up.as_bytes()).expect("a method");
+        let response = app
+            .client
+            .request(method, app.url("/api/health"))
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(response.status().as_u16(), 405);
+        let (status, text) = scrape(&app, None).await;
+        assert_eq!(status, 200);
+        assert!(!text.contains(&made_up), "{made_up} is a series");
+        let other = [
+            ("method", "other"),
+            ("route", "/api/health"),
+            ("status", "405"),
+        ];
+        assert!(sample(&text, "parley_http_requests_total", &other).is_some_and(|n| n >= 1.0));
+    }
+);

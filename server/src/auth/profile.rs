@@ -51,7 +51,28 @@ pub struct ProfileUpdate {
     claim_timeout_minutes: Option<Value>,
 }
 
+/// The longest phone number id or WABA id: Meta's are about 16 digits, and each is indexed, where
+/// Postgres refuses an entry over about 2.7 KB.
+const PROVIDER_ID_MAX: usize = 64;
+
 impl ProfileUpdate {
+    /// Refuses a provider id longer than `PROVIDER_ID_MAX`, naming its field.
+    fn check_provider_ids(&self) -> ApiResult<()> {
+        let ids = [
+            ("phoneNumberId", &self.phone_number_id),
+            ("whatsappBusinessAccountID", &self.waba_id),
+        ];
+        match ids.into_iter().find(|(_, id)| {
+            id.as_deref()
+                .is_some_and(|id| id.trim().chars().count() > PROVIDER_ID_MAX)
+        }) {
+            Some((field, _)) => Err(ApiError::Unprocessable(format!(
+                "{field} must be at most {PROVIDER_ID_MAX} characters"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     fn credentials(&self) -> Option<ProviderCredentials> {
         let trimmed = |v: &Option<String>| v.as_deref().map(|s| s.trim().to_string());
         let creds = ProviderCredentials {
@@ -109,6 +130,7 @@ pub async fn update_profile(
         language,
         ..UserChanges::default()
     };
+    body.check_provider_ids()?;
     let credentials = body.credentials();
     auth.user(&state).await?;
     if !settings.is_empty() || credentials.is_some() {

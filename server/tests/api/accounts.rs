@@ -121,3 +121,30 @@ both_backends!(
         assert_eq!(profile(&app, &second.access).await, before);
     }
 );
+
+both_backends!(
+    a_provider_id_longer_than_64_characters_is_refused_naming_its_field,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let owner = app.register("longids").await;
+        let before = profile(&app, &owner.access).await;
+        // Far longer ones are refused too, where Postgres failed with 500 on its index.
+        let long = "9".repeat(65);
+        for field in ["phoneNumberId", "whatsappBusinessAccountID"] {
+            let (status, body) = patch_profile(&app, &owner.access, json!({field: long})).await;
+            assert_eq!(status, 422, "{field}: {body}");
+            assert_eq!(
+                body["detail"],
+                format!("{field} must be at most 64 characters")
+            );
+        }
+        assert_eq!(profile(&app, &owner.access).await, before);
+        let (status, body) = patch_profile(
+            &app,
+            &owner.access,
+            json!({"whatsappBusinessAccountID": "7".repeat(64)}),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+);

@@ -102,4 +102,33 @@ describe('reports', () => {
     await agentPage.getByRole('img', { name: 'Live' }).waitFor();
     await agentPage.close();
   });
+
+  it('rings a date input focused by keyboard, its calendar button included, as the other inputs, in both themes', async () => {
+    const { account } = await registerByApi();
+    const page = await browser.context.newPage();
+    await logIn(page, account);
+    for (const theme of ['dark', 'light']) {
+      await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+      await page.goto('/reports');
+      const from = page.getByLabel('From');
+      await from.focus();
+      const ring = () =>
+        page.evaluate(() => {
+          const field = document.activeElement;
+          const style = getComputedStyle(field);
+          return { label: field.labels?.[0]?.textContent, keyboard: field.matches(':focus-visible'), outline: `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}` };
+        });
+      const onDate = await ring();
+      assert.equal(onDate.keyboard, true);
+      assert.match(onDate.outline, /^auto 1px /, `${theme}: a date part has the browser's ring`);
+      // Tab walks the date's parts, then reaches its calendar button, still inside the input.
+      let onButton = onDate;
+      for (let step = 0; step < 5 && onButton.keyboard; step += 1) {
+        await page.keyboard.press('Tab');
+        onButton = await ring();
+      }
+      assert.deepEqual(onButton, { ...onDate, keyboard: false }, `${theme}: the calendar button keeps the ring`);
+    }
+    await page.close();
+  });
 });

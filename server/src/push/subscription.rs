@@ -11,8 +11,9 @@ use crate::store::PushSubscription;
 
 /// Longest accepted endpoint URL.
 const MAX_ENDPOINT_LEN: usize = 2048;
-/// Longest accepted FCM registration token (they are about 160 characters today).
-const MAX_DEVICE_TOKEN_LEN: usize = 4096;
+/// Longest accepted FCM registration token (they are about 160 characters today). A token is
+/// kept as its subscription's endpoint, which Postgres indexes: an entry over about 2.7 KB fails.
+const MAX_DEVICE_TOKEN_LEN: usize = 2048;
 
 /// The browser platform (Web Push).
 pub const WEB: &str = "web";

@@ -95,6 +95,25 @@ pub(super) async fn lock_conversation(
     Ok(())
 }
 
+/// Records that `user_id` was given a conversation at `at` (Unix ms): round robin's tie-break.
+pub(super) async fn note_assignment(
+    conn: &mut AnyConnection,
+    business_id: &str,
+    user_id: &str,
+    at: i64,
+) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO last_assignments (business_id, user_id, assigned_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (business_id, user_id) DO UPDATE SET assigned_at = excluded.assigned_at",
+    )
+    .bind(business_id)
+    .bind(user_id)
+    .bind(at)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 /// Logs a change: the activity entry in the history, then `conversation_updated`.
 async fn log_change(
     conn: &mut AnyConnection,
@@ -233,13 +252,14 @@ impl Store {
         {
             return Ok(Assigned::NotMember);
         }
+        let now = now_ms();
         let updated = sqlx::query(
             "UPDATE contacts SET assignee_id = $1, assigned_at = $2 \
              WHERE business_id = $3 AND phone = $4 \
              AND ($5 = 0 OR assignee_id IS NULL OR assignee_id = $6)",
         )
         .bind(assignee)
-        .bind(assignee.map(|_| now_ms()))
+        .bind(assignee.map(|_| now))
         .bind(&key.business_id)
         .bind(&key.phone)
         .bind(i64::from(claim))
@@ -257,6 +277,9 @@ impl Store {
         if before.assignee_id.as_deref() == assignee {
             tx.commit().await?;
             return Ok(Assigned::Done(Box::new(before), Vec::new()));
+        }
+        if let Some(id) = assignee {
+            note_assignment(&mut tx, &key.business_id, id, now).await?;
         }
         let action = if assignee.is_some() {
             "assigned"

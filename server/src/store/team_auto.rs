@@ -7,7 +7,7 @@ use parley_actors::conversation::ConversationKey;
 use parley_actors::events::Event;
 
 use super::error::StoreResult;
-use super::team::log_swept;
+use super::team::{log_swept, note_assignment};
 use super::{Backend, Params, Store, key_list, now_ms};
 
 /// The reason logged when a customer's message reopens their conversation.
@@ -164,8 +164,8 @@ impl Store {
         let sql = format!(
             "SELECT (SELECT COUNT(*) FROM contacts c WHERE c.business_id = u.business_id \
              AND c.assignee_id = u.id AND c.status = 'open'), \
-             (SELECT MAX(c.assigned_at) FROM contacts c WHERE c.business_id = u.business_id \
-             AND c.assignee_id = u.id) FROM users u \
+             (SELECT a.assigned_at FROM last_assignments a WHERE a.business_id = u.business_id \
+             AND a.user_id = u.id) FROM users u \
              WHERE u.business_id = $1 AND u.id = $2 AND u.role = 'agent'{lock}"
         );
         let mut best: Option<(i64, i64, &String)> = None;
@@ -187,12 +187,13 @@ impl Store {
         let Some((_, _, chosen)) = best else {
             return Ok(Vec::new());
         };
+        let now = now_ms();
         let updated = sqlx::query(
             "UPDATE contacts SET assignee_id = $1, assigned_at = $2 WHERE business_id = $3 \
              AND phone = $4 AND assignee_id IS NULL AND status = 'open'",
         )
         .bind(chosen)
-        .bind(now_ms())
+        .bind(now)
         .bind(&key.business_id)
         .bind(&key.phone)
         .execute(&mut *tx)
@@ -201,6 +202,7 @@ impl Store {
         if updated == 0 {
             return Ok(Vec::new());
         }
+        note_assignment(&mut tx, &key.business_id, chosen, now).await?;
         let conversation = vec![(key.business_id.clone(), key.phone.clone())];
         let events = log_swept(&mut tx, conversation, "assigned", "round_robin").await?;
         tx.commit().await?;

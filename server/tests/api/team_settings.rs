@@ -1,6 +1,7 @@
 //! The business's team settings in the profile: everyone reads them, the owner writes them; a
 //! claim ends when its customer has waited longer than the claim timeout; round-robin mode
-//! assigns new conversations to connected agents.
+//! assigns new conversations to connected agents, ties to the one longest since their last
+//! assignment.
 
 use serde_json::json;
 
@@ -209,5 +210,49 @@ both_backends!(
         writes(&app, &biz, "4915100000003", "wamid.rr-4").await;
         let update = next_update(&mut watcher).await;
         assert_eq!(update["phone_number"], "4915100000003", "{update}");
+    }
+);
+
+both_backends!(
+    round_robin_ties_go_to_the_agent_longest_since_their_last_assignment_even_one_taken_back,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("rr_ties").await;
+        let owner = &biz.session.access;
+        let (first_id, first) = agent(&app, &biz.session, "rr-tie1").await;
+        let (second_id, second) = agent(&app, &biz.session, "rr-tie2").await;
+        writes(&app, &biz, "4915100000021", "wamid.rr-tie-1").await;
+        writes(&app, &biz, "4915100000022", "wamid.rr-tie-2").await;
+        let assign = |phone: &'static str, id: Option<String>| {
+            let app = &app;
+            async move {
+                let path = format!("/api/conversation/{phone}/assignment");
+                app.patch(&path, json!({"assignee_id": id}), owner).await
+            }
+        };
+        // The second agent is given one first, then the first agent one, which is taken back;
+        // the second agent's is resolved: neither has an open conversation.
+        assert_eq!(
+            assign("4915100000021", Some(second_id.clone())).await.0,
+            200
+        );
+        // Apart by a few milliseconds, so the two assignments have different times.
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        assert_eq!(assign("4915100000022", Some(first_id.clone())).await.0, 200);
+        assert_eq!(assign("4915100000022", None).await.0, 200);
+        let resolve = json!({"status": "resolved"});
+        let path = "/api/conversation/4915100000021/status";
+        assert_eq!(app.patch(path, resolve, owner).await.0, 200);
+
+        let mode = json!({"assignment_mode": "round_robin"});
+        assert_eq!(app.patch("/api/users/profile", mode, owner).await.0, 200);
+        let mut watcher = WsClient::connect(&app, owner).await;
+        watcher.subscribe("notifications/all").await;
+        let _first_online = WsClient::connect(&app, &first.access).await;
+        let _second_online = WsClient::connect(&app, &second.access).await;
+        writes(&app, &biz, "4915100000023", "wamid.rr-tie-3").await;
+        let update = next_update(&mut watcher).await;
+        assert_eq!(update["phone_number"], "4915100000023", "{update}");
+        assert_eq!(update["assignee"]["id"], second_id, "{update}");
     }
 );

@@ -3,6 +3,8 @@
 //! address after too many registrations. The counts are in the database
 //! (`store::logins`), so every node sees the same ones and a restart keeps them.
 
+use sha2::{Digest, Sha256};
+
 use crate::config::AuthSettings;
 use crate::error::ApiResult;
 use crate::store::{Store, now_ms};
@@ -31,7 +33,7 @@ impl LoginThrottle {
     /// Keyed `account:{key}` (the caller's account key, see `handlers::login`) and
     /// `address:{ip}`.
     fn keys(account: &str, address: &str) -> [String; 2] {
-        [format!("account:{account}"), format!("address:{address}")]
+        [key("account", account), key("address", address)]
     }
 
     /// Seconds until the caller may try again, when locked out.
@@ -66,7 +68,7 @@ impl LoginThrottle {
 
     /// Seconds until the client address may register again, when it registered too often.
     pub async fn registration_locked_for(&self, address: &str) -> ApiResult<Option<u64>> {
-        let key = format!("register:{address}");
+        let key = key("register", address);
         let now = now_ms();
         let until = self
             .store
@@ -81,7 +83,7 @@ impl LoginThrottle {
         Ok(self
             .store
             .record_login_failure(
-                &format!("register:{address}"),
+                &key("register", address),
                 self.registrations_per_address,
                 now_ms(),
                 self.window_ms,
@@ -97,5 +99,17 @@ impl LoginThrottle {
             .store
             .prune_login_failures(now - self.window_ms, now)
             .await?)
+    }
+}
+
+/// Longest name kept as it is in a key; a longer one (a name typed to sign in is any text) is
+/// kept as its SHA-256, as Postgres indexes keys and takes no entry over about 2.7 KB.
+const KEY_NAME_MAX: usize = 128;
+
+/// The stored key of `kind` and `name`.
+fn key(kind: &str, name: &str) -> String {
+    match name.len() > KEY_NAME_MAX {
+        true => format!("{kind}:sha256:{:x}", Sha256::digest(name.as_bytes())),
+        false => format!("{kind}:{name}"),
     }
 }

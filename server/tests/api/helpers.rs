@@ -227,3 +227,17 @@ pub fn session_of(body: &Value) -> Session {
             .to_string(),
     }
 }
+
+/// `len` letters that do not repeat (from `seed`), so Postgres cannot compress them under its
+/// index's entry limit: the text a long-key test needs.
+pub fn unrepeated_letters(len: usize, seed: u64) -> String {
+    let mut state = seed;
+    (0..len)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            char::from(b'a' + (state >> 59) as u8 % 26)
+        })
+        .collect()
+}

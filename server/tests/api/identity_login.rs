@@ -203,3 +203,24 @@ both_backends!(
         assert_eq!(response.status().as_u16(), 200);
     }
 );
+
+both_backends!(
+    a_sign_in_under_a_name_of_any_length_is_refused_and_counted_not_a_server_error,
+    |backend| async move {
+        let (mut settings, dir) = test_settings(backend).await;
+        settings.auth.max_failed_logins_per_account = 2;
+        settings.auth.max_failed_logins_per_address = 100;
+        let app = spawn_with(settings, dir).await;
+        let name = |seed| unrepeated_letters(4000, seed);
+        for _ in 0..2 {
+            let (status, _, body) = login_raw(&app, &name(1), "wrong password").await;
+            assert_eq!(status, 401, "{body}");
+        }
+        let (status, retry_after, body) = login_raw(&app, &name(1), "wrong password").await;
+        assert_eq!(status, 429, "{body}");
+        assert!(retry_after.is_some());
+        // Another long name has counts of its own.
+        let (status, _, body) = login_raw(&app, &name(2), "wrong password").await;
+        assert_eq!(status, 401, "{body}");
+    }
+);

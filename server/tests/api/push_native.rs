@@ -394,16 +394,7 @@ both_backends!(
     a_device_token_is_kept_up_to_2048_characters_and_refused_beyond,
     |backend| async move {
         let (app, _google, shop) = native_setup(backend, "longtokenshop").await;
-        // Letters that do not repeat, so Postgres cannot compress the key under its index's limit.
-        let mut seed = 7u64;
-        let token: String = (0..2049)
-            .map(|_| {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                char::from(b'a' + (seed >> 59) as u8 % 26)
-            })
-            .collect();
+        let token = unrepeated_letters(2049, 7);
         let owner = &shop.session.access;
         let (status, body) = app
             .post(

@@ -3,7 +3,7 @@
 // controls, and goes back to the inbox.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { logIn, newAccount, openInboxAsNewOwner, startBrowser, stored } from './browser.mjs';
+import { BASE_URL, logIn, newAccount, openInboxAsNewOwner, startBrowser, stored } from './browser.mjs';
 
 describe('profile and agents', () => {
   let browser;
@@ -82,6 +82,28 @@ describe('profile and agents', () => {
     await page.getByRole('link', { name: /Back to the inbox/ }).click();
     await page.waitForURL('**/whatsapp');
     await page.getByRole('button', { name: 'Settings' }).waitFor();
+    await page.close();
+  });
+
+  it("shows this device's notifications: off with Turn on while allowed, blocked with no button once the browser refuses", async () => {
+    const { page } = await openInboxAsNewOwner(browser.context);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const cdp = await browser.context.newCDPSession(page);
+    const permit = (setting) => cdp.send('Browser.setPermission', { permission: { name: 'notifications' }, setting, origin: new URL(BASE_URL).origin });
+    const row = page.getByRole('region', { name: 'Notifications' });
+
+    await permit('granted');
+    await page.goto('/edit-profile');
+    await row.getByRole('status').filter({ hasText: 'Off' }).waitFor();
+    await row.getByRole('button', { name: 'Turn on' }).waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390));
+
+    await permit('denied');
+    await page.reload();
+    await row.getByRole('status').filter({ hasText: 'Blocked by the browser' }).waitFor();
+    await row.getByText('Allow notifications for this site').waitFor();
+    assert.equal(await row.getByRole('button').count(), 0);
+    await permit('prompt');
     await page.close();
   });
 });

@@ -100,6 +100,10 @@ fn accepted(id: &str, media_url: &Option<String>) -> HttpResponse {
     HttpResponse::Ok().json(Sent::new("success", id, media_url))
 }
 
+/// The longest client id of a message (`message_id`; clients send a UUID). It is the message's
+/// key until the provider's id replaces it, and Postgres indexes keys of at most about 2.7 KB.
+const CLIENT_ID_MAX: usize = 128;
+
 /// `POST /api/send-message` (multipart). Idempotent on `message_id`: a retry answers what the
 /// first call did, and never sends twice.
 #[utoipa::path(
@@ -128,6 +132,11 @@ pub async fn send_message(
         ("take_over", &form.take_over),
         ("context_message_id", &form.context_message_id),
     ])?;
+    if text_of(&form.message_id).is_some_and(|id| id.chars().count() > CLIENT_ID_MAX) {
+        return Err(ApiError::Unprocessable(format!(
+            "message_id must be at most {CLIENT_ID_MAX} characters"
+        )));
+    }
     let to = text_of(&form.to)
         .or_else(|| text_of(&form.phone_number))
         .ok_or_else(|| ApiError::Unprocessable("to is required".into()))?;

@@ -201,6 +201,23 @@ both_backends!(
 );
 
 both_backends!(
+    a_client_id_over_128_characters_is_refused_not_a_server_error,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("longclientid").await;
+        open_window(&app, &biz, CUSTOMER).await;
+        let token = &biz.session.access;
+        let long = unrepeated_letters(3000, 3);
+        let (status, body) = app.send_text(token, CUSTOMER, &long, "hello").await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(body["detail"], "message_id must be at most 128 characters");
+        assert!(app.sandbox_sent(&biz).await.is_empty());
+        let (status, body) = app.send_text(token, CUSTOMER, &long[..128], "hello").await;
+        assert_eq!(status, 200, "{body}");
+    }
+);
+
+both_backends!(
     a_closed_window_refuses_free_form_messages,
     |backend| async move {
         let app = spawn_app(backend).await;

@@ -85,7 +85,7 @@ describe('profile and agents', () => {
     await page.close();
   });
 
-  it("shows this device's notifications: off with Turn on while allowed, blocked with no button once the browser refuses", async () => {
+  it("shows this device's notifications: on while allowed until turned off here, blocked with no button once the browser refuses", async () => {
     const { page } = await openInboxAsNewOwner(browser.context);
     await page.setViewportSize({ width: 390, height: 844 });
     const cdp = await browser.context.newCDPSession(page);
@@ -94,9 +94,14 @@ describe('profile and agents', () => {
 
     await permit('granted');
     await page.goto('/edit-profile');
+    await row.getByRole('status').filter({ hasText: 'On' }).waitFor();
+    await row.getByRole('button', { name: 'Turn off' }).click();
     await row.getByRole('status').filter({ hasText: 'Off' }).waitFor();
     await row.getByRole('button', { name: 'Turn on' }).waitFor();
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390));
+    // Turned off here, it stays off when the app starts again.
+    await page.reload();
+    await row.getByRole('status').filter({ hasText: 'Off' }).waitFor();
 
     await permit('denied');
     await page.reload();

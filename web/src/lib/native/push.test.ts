@@ -117,6 +117,11 @@ describe('native push', () => {
     await refreshNotifications();
     expect(device.register).toHaveBeenCalledTimes(1);
     expect(requests.at(-1)?.path).toBe('/api/unsubscribe-from-notifications');
+    // Signing out and in again leaves them off.
+    await signOut();
+    saveSession({ accessToken: 'access', refreshToken: 'refresh' });
+    await refreshNotifications();
+    expect(device.register).toHaveBeenCalledTimes(1);
 
     await enableNotifications();
     expect(device.register).toHaveBeenCalledTimes(2);
@@ -124,9 +129,9 @@ describe('native push', () => {
     expect(await notificationsState()).toBe('on');
   });
 
-  it('renews a token the user turned on at start, without asking', async () => {
+  it('registers at start where the phone allows notifications, without asking (signed in again too)', async () => {
     device.permission = 'granted';
-    localStorage.setItem(NATIVE_TOKEN_KEY, 'fcm-token-0');
+    localStorage.removeItem(NATIVE_TOKEN_KEY);
     const { requests } = pushServer();
 
     await refreshNotifications();

@@ -1,10 +1,11 @@
 // Native push (FCM on Android, FCM over APNs on iOS): asked for when the user turns
 // notifications on, the device token registered with POST /api/subscribe-to-notifications under
-// its platform and kept under the spec's nativeFcmToken key (its presence says notifications are
-// on); forgotten when the user turns notifications off and on sign-out. Tapping a notification
+// its platform and kept under the spec's nativeFcmToken key; forgotten when the user turns
+// notifications off and on sign-out. Tapping a notification
 // opens its conversation.
 import type { PluginListenerHandle } from '@capacitor/core';
 import { apiRequest } from '../api/client';
+import { notificationsTurnedOff } from '../preferences/preferences';
 import { PushPermissionBlocked, type NotificationsState } from '../push/push';
 import { pushPlatform } from './platform';
 
@@ -39,10 +40,10 @@ export async function nativePushState(): Promise<NotificationsState> {
   const { PushNotifications } = await import('@capacitor/push-notifications');
   const { receive } = await PushNotifications.checkPermissions();
   if (receive === 'denied') return 'blocked';
-  return receive === 'granted' && localStorage.getItem(NATIVE_TOKEN_KEY) ? 'on' : 'off';
+  return receive === 'granted' && !notificationsTurnedOff() ? 'on' : 'off';
 }
 
-/** Re-registers on start when the user turned notifications on and still allows them (no prompt). */
+/** Re-registers on start where notifications are allowed and the user did not turn them off here (no prompt). */
 export async function refreshNativePush(): Promise<void> {
   if ((await nativePushState()) === 'on') await registerNativePush();
 }

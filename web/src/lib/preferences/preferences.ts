@@ -1,4 +1,5 @@
-// Local preferences of the spec (section 3): language, theme and the remember-me values.
+// Local preferences of the spec (section 3): language, theme and the remember-me values; and
+// whether the user turned this device's notifications off.
 
 export type Language = 'en' | 'ar';
 export type Theme = 'dark' | 'light';
@@ -53,4 +54,15 @@ export function storeRememberedUser(remember: boolean, username: string): void {
 
 export function markPromptedForSave(): void {
   localStorage.setItem('promptedForSave', 'true');
+}
+
+/** The user turned notifications off on this device: the start does not subscribe it again. */
+export function notificationsTurnedOff(): boolean {
+  return localStorage.getItem('notificationsOff') === 'true';
+}
+
+/** Kept across sign-outs, as the theme is: turning notifications on again clears it. */
+export function storeNotificationsTurnedOff(off: boolean): void {
+  if (off) localStorage.setItem('notificationsOff', 'true');
+  else localStorage.removeItem('notificationsOff');
 }

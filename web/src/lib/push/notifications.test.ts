@@ -75,8 +75,37 @@ describe("this browser's notification state", () => {
     expect(await notificationsState()).toBe('unsupported');
   });
 
-  it('is off while allowed but never turned on', async () => {
+  it('is on once allowed, and off once turned off here', async () => {
     webPushBrowser('granted');
+    webPushServer();
+    expect(await notificationsState()).toBe('on');
+    await disableNotifications();
+    expect(await notificationsState()).toBe('off');
+  });
+});
+
+describe('the start', () => {
+  it('subscribes a browser that allowed notifications, as after signing in again', async () => {
+    const { notification } = webPushBrowser('granted');
+    const { requests } = webPushServer();
+
+    await refreshNotifications();
+
+    expect(notification.requestPermission).not.toHaveBeenCalled();
+    expect(calls(requests)).toEqual(['GET /api/push/public-key', 'POST /api/subscribe-to-notifications']);
+  });
+
+  it('keeps notifications turned off across a sign-out, which forgets the push token', async () => {
+    webPushBrowser('granted');
+    const { requests } = webPushServer();
+    await enableNotifications();
+    await disableNotifications();
+    localStorage.removeItem(PUSH_TOKEN_KEY);
+    const before = requests.length;
+
+    await refreshNotifications();
+
+    expect(requests.length).toBe(before);
     expect(await notificationsState()).toBe('off');
   });
 });

@@ -1,8 +1,8 @@
 // Web Push on the page (spec section 5, "Notifications"): permission, then a PushSubscription
 // made with the server's VAPID key and registered with POST /api/subscribe-to-notifications. The
 // registration is repeated after 7 days. The subscription is kept under the spec's fcmToken key;
-// its presence is what says notifications are on in this browser (turning them off removes it).
 import { apiRequest } from '../api/client';
+import { notificationsTurnedOff } from '../preferences/preferences';
 
 export const PUSH_REFRESH_MS = 7 * 24 * 60 * 60 * 1000;
 export const PUSH_TOKEN_KEY = 'fcmToken';
@@ -34,16 +34,11 @@ function storedToken(): StoredToken | null {
   }
 }
 
-/** Whether the user turned notifications on in this browser (and has not turned them off since). */
-function hasPushSubscription(): boolean {
-  return storedToken() !== null;
-}
-
-/** This browser's notifications, as the settings show them. */
+/** This browser's notifications, as the settings show them: on once allowed, unless the user turned them off here. */
 export function webPushState(): NotificationsState {
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || typeof Notification === 'undefined') return 'unsupported';
   if (Notification.permission === 'denied') return 'blocked';
-  return Notification.permission === 'granted' && hasPushSubscription() ? 'on' : 'off';
+  return Notification.permission === 'granted' && !notificationsTurnedOff() ? 'on' : 'off';
 }
 
 /** The VAPID key travels as base64url; PushManager wants the bytes. */

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { saveSession } from '../../../lib/api/session-store';
 import type { ShowToast } from '../../../lib/toast/toast-context';
 import { renderWithApp } from '../../../testing/render';
+import { enableNotifications } from '../../../lib/push/notifications';
 import { WEB_PUSH_TOKEN, webPushBrowser, webPushServer } from '../../../testing/web-push';
 import { NotificationsSection } from './notifications-section';
 
@@ -36,9 +37,9 @@ describe('Notifications on this device', () => {
   it('is off on this device even when the server cannot be told, and says so', async () => {
     const { subscription } = webPushBrowser('granted');
     webPushServer();
+    await enableNotifications();
     const showToast = vi.fn<ShowToast>();
     renderWithApp(<NotificationsSection />, showToast);
-    fireEvent.click(await screen.findByRole('button', { name: 'Turn on' }));
     await screen.findByText('On');
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const unreachable = vi.fn<typeof fetch>(async () => Promise.reject(new TypeError('offline')));
@@ -71,7 +72,7 @@ describe('Notifications on this device', () => {
 
 describe('the button while it works', () => {
   it('cannot be pressed twice', async () => {
-    webPushBrowser('granted');
+    webPushBrowser('default', 'granted');
     webPushServer();
     renderWithApp(<NotificationsSection />);
     const button = await screen.findByRole('button', { name: 'Turn on' });

@@ -122,6 +122,19 @@ describe('sender page', () => {
     });
   });
 
+  it('names a number the chosen country has not and takes the focus to it, sending nothing', async () => {
+    const { requests } = fakeServer(setupRoutes);
+    const user = userEvent.setup();
+    renderPage();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Template' }), 'order_update (en_US)');
+    await user.type(screen.getByLabelText('Phone number'), '12');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('12 is not a valid phone number for the chosen country.');
+    await waitFor(() => expect(screen.getByLabelText('Phone number')).toHaveFocus());
+    expect(screen.getByLabelText('Phone number')).toHaveAttribute('aria-invalid', 'true');
+    expect(requests.some((r) => r.path === '/api/send-template')).toBe(false);
+  });
+
   it('shows the server detail when a send fails', async () => {
     fakeServer({
       ...setupRoutes,

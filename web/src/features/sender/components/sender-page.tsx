@@ -38,7 +38,8 @@ export function SenderPage() {
   const [recipients, setRecipients] = useState<BulkRecipient[]>([]);
   const [uploadPercent, setUploadPercent] = useState<number | null>(null);
   const [sending, setSending] = useState(false);
-  const [problem, setProblem] = useState<SubmitProblem | null>(null);
+  // The spec's submit checks, then the number read as the chosen country's.
+  const [problem, setProblem] = useState<SubmitProblem | 'invalidNumber' | null>(null);
   const { ref: formRef, focusInvalid } = useFocusFirstInvalid();
 
   const onProgress = useCallback(
@@ -77,7 +78,9 @@ export function SenderPage() {
     }
     const to = fullNumber(region, number);
     if (mode === 'single' && !to) {
+      setProblem('invalidNumber');
       setStatus({ type: 'error', text: t('sender.invalidNumber', { number: number.trim() }) });
+      focusInvalid();
       return;
     }
     setSending(true);
@@ -139,7 +142,7 @@ export function SenderPage() {
               </select>
             </label>
             {mode === 'single' ? (
-              <PhoneInput region={region} number={number} invalid={problem === 'noNumber'} onRegion={setRegion} onNumber={setNumber} />
+              <PhoneInput region={region} number={number} invalid={problem === 'noNumber' || problem === 'invalidNumber'} onRegion={setRegion} onNumber={setNumber} />
             ) : (
               <RecipientUpload
                 disabled={busy}

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Conversation, Message } from '../../../lib/api/types';
 import { db } from '../../../lib/offline/db';
+import type { ShowToast } from '../../../lib/toast/toast-context';
 import { fakeRealtime } from '../../../testing/fake-realtime';
 import { fakeServer, json } from '../../../testing/fake-server';
 import { renderWithApp } from '../../../testing/render';
@@ -47,7 +48,7 @@ const HISTORY: Message[] = [
 const BSUID = 'US.13491208655302741918';
 const SHEENA: Conversation = { ...conversation, phone_number: null, user_id: BSUID, username: '@sheena', name: null, conversation_id: `pn_${BSUID}` };
 
-function renderPane(routes: Parameters<typeof fakeServer>[0], row: Conversation = conversation) {
+function renderPane(routes: Parameters<typeof fakeServer>[0], row: Conversation = conversation, showToast?: ShowToast) {
   const key = row.phone_number ?? row.user_id ?? '';
   const server = fakeServer({
     [`GET /api/conversation/${key}`]: () => json({ messages: HISTORY, has_more_older: false }),
@@ -69,6 +70,7 @@ function renderPane(routes: Parameters<typeof fakeServer>[0], row: Conversation 
         onRowRead={() => undefined}
       />
     </realtime.Provider>,
+    showToast,
   );
   return { ...server, realtime, view };
 }
@@ -266,5 +268,40 @@ describe('chat pane after a reload during a send', () => {
     await waitFor(async () => expect(await (await db()).get('pending-messages', 'tmp-1')).toBeUndefined());
     expect(within(log).getAllByText('Sent before the reload')).toHaveLength(1);
     expect(requests.filter((request) => request.path === '/api/send-message')).toHaveLength(0);
+  });
+});
+
+describe('chat pane quotes', () => {
+  const QUESTION = entry('q0', 'text', { text: 'Do you have the blue one?' }, { direction: 'incoming', status: 'read', timestamp: '2026-01-01T09:00:00Z' });
+  const quoting = (id: string, text: string) =>
+    entry('r1', 'text', { text: 'Or the red one', context: { id, quoted: { direction: 'incoming', type: 'text', text } } }, { direction: 'incoming', status: 'read' });
+
+  beforeEach(async () => {
+    signInAs('u1', 'agent');
+    await (await db()).clear('pending-messages');
+    // jsdom lays nothing out: the list's top is never seen, and scrolling to a message does nothing.
+    vi.stubGlobal('IntersectionObserver', class { observe() {} disconnect() {} });
+    Element.prototype.scrollIntoView = () => undefined;
+  });
+
+  /** The newest page holds only the reply; the page before it, `older`. */
+  const pages = (reply: Message, older: Message[]) => ({
+    [`GET /api/conversation/${PHONE}`]: ({ path }: { path: string }) =>
+      json(path.includes('before_id') ? { messages: older, has_more_older: false } : { messages: [reply], has_more_older: true }),
+  });
+
+  it('loads older pages until the quoted message is there, then shows it outlined', async () => {
+    renderPane(pages(quoting('q0', QUESTION.content.text as string), [QUESTION]));
+    await userEvent.click(await screen.findByRole('button', { name: 'Show the quoted message: Do you have the blue one?' }));
+    const log = screen.getByRole('log', { name: 'Messages' });
+    await waitFor(() => expect(log.querySelector('[data-message-id="q0"]')).toHaveClass('search-focus'));
+  });
+
+  it('says so when the whole history has not the quoted message', async () => {
+    const showToast = vi.fn<ShowToast>();
+    const { requests } = renderPane(pages(quoting('gone', 'Deleted long ago'), [QUESTION]), conversation, showToast);
+    await userEvent.click(await screen.findByRole('button', { name: 'Show the quoted message: Deleted long ago' }));
+    await waitFor(() => expect(showToast).toHaveBeenCalledWith('The quoted message is no longer in this conversation.', 'info', 5000));
+    expect(requests.filter((request) => request.path.includes('before_id'))).toHaveLength(1);
   });
 });

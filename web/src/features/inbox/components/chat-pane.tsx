@@ -10,7 +10,7 @@ import { cannedValuesOf } from '../canned';
 import { conversationIdOf } from '../conversation-id';
 import { titleOf } from '../customer-labels';
 import { useCannedReplies } from '../hooks/use-canned-replies';
-import { useMessageFocus, type MessageFocus } from '../hooks/use-message-focus';
+import { useShownMessage, type MessageFocus } from '../hooks/use-message-focus';
 import { useMessages, type Draft } from '../hooks/use-messages';
 import { usePresence } from '../hooks/use-presence';
 import { useReplyWindow } from '../hooks/use-reply-window';
@@ -56,7 +56,8 @@ export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, on
   const key = customerKey(conversation);
   const channel = conversation.conversation_id || (phoneNumberId ? conversationIdOf(phoneNumberId, key) : '');
   const chat = useMessages(key, channel, phoneNumberId, onRowRead);
-  const focusedId = useMessageFocus(chat, focus ?? null);
+  const quoteMissing = useCallback(() => showToast(t('quote.notFound'), 'info', CHAT_TOAST_MS), [showToast, t]);
+  const shown = useShownMessage(chat, key, focus ?? null, quoteMissing);
   const presence = usePresence(channel);
   const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
   const touchStart = useRef<{ x: number; y: number } | null>(null);
@@ -131,11 +132,11 @@ export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, on
           hasOlder={chat.hasOlder}
           loadingOlder={chat.loadingOlder}
           onLoadOlder={chat.loadOlder}
-          focusId={focusedId}
+          focusId={shown.shownId}
           onReply={reply}
           onRetry={retry}
           quoting={quoting}
-          onQuoteNotLoaded={() => showToast(t('quote.notLoaded'), 'info', CHAT_TOAST_MS)}
+          onQuoteNotLoaded={shown.showQuoted}
         />
       )}
       <MessageInput

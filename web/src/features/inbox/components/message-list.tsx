@@ -24,8 +24,8 @@ interface Props {
   onRetry: (messageId: string) => void;
   /** Reply to and react on a message the server has. */
   quoting?: QuoteActions;
-  /** A quoted message is not loaded (it is further up). */
-  onQuoteNotLoaded: () => void;
+  /** A quoted message is not loaded (it is further up, or gone). */
+  onQuoteNotLoaded: (messageId: string) => void;
 }
 
 interface Snapshot {
@@ -110,7 +110,7 @@ export function MessageList({ messages, hasOlder, loadingOlder, onLoadOlder, foc
   const openQuote = (messageId: string) => {
     const element = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
     if (element) highlight(element);
-    else onQuoteNotLoaded();
+    else onQuoteNotLoaded(messageId);
   };
 
   useEffect(() => {

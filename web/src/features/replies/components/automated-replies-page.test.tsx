@@ -97,6 +97,9 @@ describe('automated replies page', () => {
     expect(options).toEqual(['Stop promotions']);
     await userEvent.click(within(form).getByRole('button', { name: 'Save reply' }));
     expect(within(form).getByLabelText('Trigger')).toHaveFocus();
+    // Its message right under it, on screen with it on a phone, and read with it.
+    expect(within(form).getByLabelText('Trigger')).toHaveAccessibleDescription('Trigger is required.');
+    expect(within(form).getByLabelText('Trigger').closest('label')?.nextElementSibling).toBe(within(form).getByRole('alert'));
     await userEvent.type(within(form).getByLabelText('Trigger'), 'Stop promotions');
     await userEvent.type(within(form).getByLabelText('Response text'), 'Choose an option');
 

@@ -10,9 +10,13 @@ import { useFocusFirstInvalid } from '../../../components/use-focus-first-invali
 
 const TABS: ReplyTab[] = ['standard', 'list'];
 
+/** The field each rule with a field of its own is about; the other rules' messages show above the buttons. */
+const FIELD_OF: Partial<Record<string, string>> = { triggerRequired: 'trigger', cooldownInvalid: 'cooldown', responseRequired: 'text' };
+
 /**
  * The inline create/edit form: a standard tab (text or media, quick-reply buttons, flow steps)
- * and a list tab. The first broken rule shows under the form; `onSave` reports server errors.
+ * and a list tab. The first broken rule shows under its field, or under the form when it has
+ * none; `onSave` reports server errors.
  */
 export function ReplyForm({
   initial,
@@ -38,7 +42,16 @@ export function ReplyForm({
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<DraftError | null>(null);
   const { ref: formRef, focusInvalid } = useFocusFirstInvalid();
+  const errorId = useId();
   const invalid = (...keys: string[]) => (problem && keys.includes(problem.key) ? true : undefined);
+  /** The broken rule's message, under the field it is about (`field`), else above the buttons. */
+  const errorAt = (field: string | null) =>
+    problem && (FIELD_OF[problem.key] ?? null) === field ? (
+      <p role="alert" className="form-error" id={errorId}>
+        {t(`replies.errors.${problem.key}`, problem.values)}
+      </p>
+    ) : null;
+  const describedBy = (...keys: string[]) => (invalid(...keys) ? errorId : undefined);
   const change = (part: Partial<ReplyDraft>) => setDraft((current) => ({ ...current, ...part }));
   const flow: Flow = {
     steps: draft.steps,
@@ -86,8 +99,9 @@ export function ReplyForm({
       </div>
       <label>
         {t('replies.trigger')}
-        <input ref={triggerRef} value={draft.trigger} aria-invalid={invalid('triggerRequired')} list={suggestionsId} maxLength={256} onChange={(e) => change({ trigger: e.target.value })} />
+        <input ref={triggerRef} value={draft.trigger} aria-invalid={invalid('triggerRequired')} aria-describedby={describedBy('triggerRequired')} list={suggestionsId} maxLength={256} onChange={(e) => change({ trigger: e.target.value })} />
       </label>
+      {errorAt('trigger')}
       <datalist id={suggestionsId}>
         {suggestions.map((text) => (
           <option key={text} value={text}>
@@ -111,8 +125,9 @@ export function ReplyForm({
       </p>
       <label>
         {t('replies.cooldown')}
-        <input type="number" aria-invalid={invalid('cooldownInvalid')} min={0} step="any" inputMode="decimal" value={draft.cooldownHours} onChange={(e) => change({ cooldownHours: e.target.value })} />
+        <input type="number" aria-invalid={invalid('cooldownInvalid')} aria-describedby={describedBy('cooldownInvalid')} min={0} step="any" inputMode="decimal" value={draft.cooldownHours} onChange={(e) => change({ cooldownHours: e.target.value })} />
       </label>
+      {errorAt('cooldown')}
       <label className="checkbox">
         <input type="checkbox" checked={draft.isActive} onChange={(e) => change({ isActive: e.target.checked })} />
         {t('replies.isActive')}
@@ -126,18 +141,15 @@ export function ReplyForm({
           <MediaField media={draft.media} onChange={(media) => change({ media })} />
           <label>
             {t(hasMedia(draft.media) ? 'replies.caption' : 'replies.responseText')}
-            <textarea rows={3} value={draft.text} aria-invalid={invalid('responseRequired')} onChange={(e) => change({ text: e.target.value })} />
+            <textarea rows={3} value={draft.text} aria-invalid={invalid('responseRequired')} aria-describedby={describedBy('responseRequired')} onChange={(e) => change({ text: e.target.value })} />
           </label>
+          {errorAt('text')}
           <ButtonsEditor buttons={draft.buttons} onChange={(buttons) => change({ buttons })} flow={flow} />
         </>
       ) : (
         <ListEditor list={draft.list} onChange={(list) => change({ list })} />
       )}
-      {problem && (
-        <p role="alert" className="form-error">
-          {t(`replies.errors.${problem.key}`, problem.values)}
-        </p>
-      )}
+      {errorAt(null)}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saving}>
           {t(saving ? 'replies.saving' : 'replies.save')}

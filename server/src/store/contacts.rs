@@ -211,14 +211,6 @@ pub(super) async fn has_contact(
     Ok(row.is_some())
 }
 
-/// What a contact import changed.
-#[derive(Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct ImportCounts {
-    pub added: u64,
-    pub updated: u64,
-    pub unchanged: u64,
-}
-
 impl Store {
     /// Adds a contact; 409 when the number is already one.
     pub async fn add_contact(
@@ -309,39 +301,6 @@ impl Store {
         let events = append_events(&mut tx, business_id, vec![draft]).await?;
         tx.commit().await?;
         Ok(events)
-    }
-
-    /// Adds new numbers (each announced with `new_contact`), renames known ones whose name
-    /// differs (each announced with `new_contact` marked `renamed`), counts the rest.
-    pub async fn import_contacts(
-        &self,
-        business_id: &str,
-        contacts: &[(String, String)],
-    ) -> StoreResult<(ImportCounts, Vec<Event>)> {
-        let mut tx = self.begin_write().await?;
-        let pnid = phone_number_id(&mut tx, business_id).await?;
-        let mut counts = ImportCounts::default();
-        let mut drafts = Vec::new();
-        for (phone, name) in contacts {
-            let key = ConversationKey {
-                business_id: business_id.to_string(),
-                phone: phone.clone(),
-            };
-            match ensure_contact(&mut tx, &key, Some(name)).await?.1 {
-                Ensured::Created => {
-                    counts.added += 1;
-                    drafts.push(new_contact_draft(&pnid, phone, name, (None, None), None));
-                }
-                Ensured::Renamed => {
-                    counts.updated += 1;
-                    drafts.push(renamed_contact_draft(&pnid, phone, name, (None, None)));
-                }
-                Ensured::Kept => counts.unchanged += 1,
-            }
-        }
-        let events = append_events(&mut tx, business_id, drafts).await?;
-        tx.commit().await?;
-        Ok((counts, events))
     }
 
     /// Deletes a contact with its conversation; answers its `contact_deleted`, with the

@@ -6,7 +6,8 @@
 //! - `users`: owners and agents
 //! - `tokens`: refresh tokens, rotation and reuse detection
 //! - `events`: the numbered event log, its replay on resume, and pruning
-//! - `contacts`: the conversation list; adding, editing, importing and deleting contacts
+//! - `contacts`: the conversation list; adding, editing and deleting contacts
+//! - `contact_import`: importing contacts, a few statements per thousand
 //! - `customers`: which customer an inbound message is from; linking a phone and a BSUID
 //! - `profiles`: the one rule by which a customer's deliveries update their contact's name and
 //!   ids
@@ -54,6 +55,7 @@
 mod amend;
 mod businesses;
 mod canned;
+mod contact_import;
 mod contact_list;
 mod contacts;
 mod conversations;
@@ -99,8 +101,8 @@ mod word_match;
 
 pub use businesses::{Business, ProviderCredentials};
 pub use canned::{CannedMedia, CannedReply};
+pub use contact_import::ImportCounts;
 pub use contact_list::{ContactPage, ContactRow, ConversationJson};
-pub use contacts::ImportCounts;
 pub use error::{Account, Error, StoreResult};
 pub use ingest::{Committed, NewInbound, NewMedia};
 pub use labels::Label;

@@ -195,3 +195,67 @@ both_backends!(
         );
     }
 );
+
+/// A customer the large import below already knows.
+const KNOWN: &str = "15550009999";
+
+both_backends!(
+    a_large_import_with_a_number_listed_twice_is_taken_in_order_and_found,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("big_importer").await;
+        let token = biz.session.access.as_str();
+        // A customer known by their profile name, imported under that very name.
+        let says = |name: &str, id: &str| {
+            let message = text(KNOWN, id, "Hi");
+            inbound(&biz.phone_number_id, KNOWN, name, vec![message])
+        };
+        assert_eq!(
+            app.webhook(&says("Sheena", "wamid.k1"), &biz.app_secret)
+                .await
+                .0,
+            200
+        );
+        let person =
+            |i: usize, name: &str| json!({"name": name, "phone_number": format!("+1555001{i:04}")});
+        let mut contacts: Vec<_> = (0..1200)
+            .map(|i| person(i, &format!("Person {i}")))
+            .collect();
+        contacts.push(person(7, "Person Seven"));
+        contacts.push(person(7, "Person Seven"));
+        contacts.push(json!({"name": "Sheena", "phone_number": KNOWN}));
+        let import = json!({"contacts": contacts});
+        let (status, counts) = app.post("/api/contacts/import", import, Some(token)).await;
+        assert_eq!(status, 200, "{counts}");
+        assert_eq!(
+            counts,
+            json!({"added": 1200, "updated": 1, "unchanged": 2, "skipped": 0})
+        );
+
+        // Again, every name changed: each is renamed once.
+        let renamed: Vec<_> = (0..1200)
+            .map(|i| person(i, &format!("Renamed {i}")))
+            .collect();
+        let import = json!({"contacts": renamed});
+        let (status, counts) = app.post("/api/contacts/import", import, Some(token)).await;
+        assert_eq!(status, 200, "{counts}");
+        assert_eq!(
+            counts,
+            json!({"added": 0, "updated": 1200, "unchanged": 0, "skipped": 0})
+        );
+        for (typed, number) in [
+            ("Renamed 1199", "15550011199"),
+            ("Renamed 7", "15550010007"),
+        ] {
+            let found = crate::list_search::found(&app, token, typed).await;
+            assert!(found.iter().any(|n| n == number), "{typed}: {found:?}");
+        }
+        // The imported name is the business's: the customer's new profile name does not replace it.
+        let again = says("Sheena N", "wamid.k2");
+        assert_eq!(app.webhook(&again, &biz.app_secret).await.0, 200);
+        let found = crate::list_search::found(&app, token, KNOWN).await;
+        assert_eq!(found, [KNOWN]);
+        let rows = crate::labels::rows(&app, token, "status=all&search_query=15550009999").await;
+        assert_eq!(rows[0]["name"], "Sheena", "{rows:?}");
+    }
+);

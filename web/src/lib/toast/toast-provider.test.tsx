@@ -1,5 +1,7 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { Modal } from '../../components/modal';
 import { useToast, type ToastKind } from './toast-context';
 import { ToastProvider } from './toast-provider';
 
@@ -61,6 +63,42 @@ describe('toasts', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('toasts and dialogs', () => {
+  it('shows the stack again, so above it, when a dialog opens while a toast shows', async () => {
+    function Page() {
+      const show = useToast();
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => show('saved')}>
+            toast
+          </button>
+          <button type="button" onClick={() => setOpen(true)}>
+            dialog
+          </button>
+          {open && (
+            <Modal title="Edit" onClose={() => setOpen(false)}>
+              form
+            </Modal>
+          )}
+        </>
+      );
+    }
+    const shown = vi.spyOn(HTMLElement.prototype, 'showPopover');
+    render(
+      <ToastProvider>
+        <Page />
+      </ToastProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'toast' }));
+    const stack = document.querySelector('.toasts');
+    expect(shown.mock.contexts.filter((element) => element === stack)).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: 'dialog' }));
+    await waitFor(() => expect(shown.mock.contexts.filter((element) => element === stack)).toHaveLength(2));
+    expect(shown.mock.contexts.at(-1)).toBe(stack);
   });
 });
 

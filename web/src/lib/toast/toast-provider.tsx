@@ -5,7 +5,8 @@ import { useToastsInView } from './use-toasts-above';
 
 /**
  * Shows toasts newest first. The stack is a manual popover: the browser's top layer, where an open
- * <dialog> also lives, so re-showing it after each change puts it above any dialog and its backdrop.
+ * <dialog> also lives, so re-showing it after each change, and after a dialog opens, puts it above
+ * any dialog and its backdrop.
  * It stays above the on-screen keyboard (use-toasts-above.ts).
  */
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -24,12 +25,28 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     [dismiss],
   );
 
+  const showing = useRef(false);
   useEffect(() => {
     const element = stack.current;
     if (!element) return;
     element.hidePopover();
-    if (toasts.length > 0) element.showPopover();
+    showing.current = toasts.length > 0;
+    if (showing.current) element.showPopover();
   }, [toasts]);
+
+  // A dialog opened while toasts show goes on top of them: the stack is shown again, above it.
+  useEffect(() => {
+    const element = stack.current;
+    if (!element) return;
+    const observer = new MutationObserver((changes) => {
+      const opened = changes.some(({ target }) => target instanceof HTMLDialogElement && target.open);
+      if (!opened || !showing.current) return;
+      element.hidePopover();
+      element.showPopover();
+    });
+    observer.observe(document.body, { subtree: true, attributeFilter: ['open'] });
+    return () => observer.disconnect();
+  }, []);
 
   return (
     <ToastContext.Provider value={show}>

@@ -109,6 +109,13 @@ describe('template creation page', () => {
     await userEvent.selectOptions(field('Category'), 'UTILITY');
     await submit();
     expect(field('Body text')).toHaveFocus();
+    // A variable without an example: its example's field, not the body text.
+    await userEvent.type(field('Body text'), 'Hi {{{{1}}, {{{{2}}');
+    await userEvent.type(field('Example for {{1}}'), 'Ann');
+    await submit();
+    expect(field('Example for {{2}}')).toHaveFocus();
+    expect(field('Example for {{2}}')).toHaveAttribute('aria-invalid', 'true');
+    expect(field('Body text')).not.toHaveAttribute('aria-invalid');
   });
 
   it('rejects an empty {{}} placeholder in named mode', async () => {

@@ -60,6 +60,8 @@ export function TemplatePage() {
   // Rules are shown once a submission was tried, then follow every change.
   const failure = attempted ? checkTemplate(template, fileInfo) : null;
   const invalid = (section: Section) => (failure && sectionOf(failure) === section ? true : undefined);
+  // A missing example is the example's field's, not the body text's.
+  const missingExample = failure?.rule === 'body_example' ? failure.values?.variable : undefined;
   const { ref: formRef, focusInvalid } = useFocusFirstInvalid();
   const languages = useMemo(() => new Intl.DisplayNames([i18n.language || 'en'], { type: 'language' }), [i18n.language]);
 
@@ -175,7 +177,7 @@ export function TemplatePage() {
               <legend>{t('templateForm.body')}</legend>
               <label>
                 {t('templateForm.bodyText')}
-                <textarea ref={bodyRef} rows={6} value={draft.body} aria-invalid={invalid('body')} maxLength={BODY_MAX} onChange={(event) => update({ body: event.target.value })} />
+                <textarea ref={bodyRef} rows={6} value={draft.body} aria-invalid={missingExample ? undefined : invalid('body')} maxLength={BODY_MAX} onChange={(event) => update({ body: event.target.value })} />
               </label>
               <div className="template-form-row">
                 <button type="button" onClick={insertBodyVariable}>
@@ -189,7 +191,7 @@ export function TemplatePage() {
                 .map((name) => (
                   <label key={name}>
                     {t('templateForm.exampleFor', { variable: `{{${name}}}` })}
-                    <input value={draft.bodyExamples[name] ?? ''} onChange={(event) => update({ bodyExamples: { ...draft.bodyExamples, [name]: event.target.value } })} />
+                    <input value={draft.bodyExamples[name] ?? ''} aria-invalid={missingExample === `{{${name}}}` || undefined} onChange={(event) => update({ bodyExamples: { ...draft.bodyExamples, [name]: event.target.value } })} />
                   </label>
                 ))}
               <FieldError failure={failure} section="body" />

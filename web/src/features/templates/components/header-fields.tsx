@@ -15,11 +15,15 @@ interface Props {
   failure: Failure | null;
 }
 
+/** The header's rules a wrong header text breaks; `header_example` is its example's. */
+const TEXT_RULES = ['header_text_required', 'header_length', 'header_variable_count', 'header_variable_name'];
+
 /** Header type, then its text and example, or its media file chooser with the guidelines. */
 export function HeaderFields({ draft, update, fileName, onFile, onHeaderType, failure }: Props) {
   const { t } = useTranslation();
   const media = headerMedia(draft.headerType);
   const [variable] = variables(draft.headerText);
+  const textInvalid = failure && (TEXT_RULES.includes(failure.rule) || failure.key === 'templateForm.rules.emptyPlaceholderHeader') ? true : undefined;
   const { ref: headerRef, insert: insertHeaderVariable } = useVariableInserter<HTMLInputElement>(draft.headerText, draft.parameterFormat, (headerText) => update({ headerText }));
   return (
     <fieldset className="template-form-section">
@@ -38,7 +42,7 @@ export function HeaderFields({ draft, update, fileName, onFile, onHeaderType, fa
         <>
           <label>
             {t('templateForm.headerText')}
-            <input ref={headerRef} value={draft.headerText} maxLength={HEADER_TEXT_MAX} onChange={(event) => update({ headerText: event.target.value })} />
+            <input ref={headerRef} value={draft.headerText} aria-invalid={textInvalid} maxLength={HEADER_TEXT_MAX} onChange={(event) => update({ headerText: event.target.value })} />
           </label>
           <div className="template-form-row">
             <button type="button" disabled={variable !== undefined} onClick={insertHeaderVariable}>
@@ -49,7 +53,7 @@ export function HeaderFields({ draft, update, fileName, onFile, onHeaderType, fa
           {variable !== undefined && (
             <label>
               {t('templateForm.exampleFor', { variable: `{{${variable}}}` })}
-              <input value={draft.headerExample} onChange={(event) => update({ headerExample: event.target.value })} />
+              <input value={draft.headerExample} aria-invalid={failure?.rule === 'header_example' || undefined} onChange={(event) => update({ headerExample: event.target.value })} />
             </label>
           )}
         </>

@@ -116,6 +116,14 @@ describe('template creation page', () => {
     expect(field('Example for {{2}}')).toHaveFocus();
     expect(field('Example for {{2}}')).toHaveAttribute('aria-invalid', 'true');
     expect(field('Body text')).not.toHaveAttribute('aria-invalid');
+    // The header's: its text, then its example.
+    await userEvent.type(field('Example for {{2}}'), 'Bo');
+    await userEvent.selectOptions(field('Header type'), 'TEXT');
+    await submit();
+    expect(field('Header text')).toHaveFocus();
+    await userEvent.type(field('Header text'), 'Hi {{{{1}}');
+    await submit();
+    expect(within(form()).getAllByLabelText('Example for {{1}}')[0]).toHaveFocus();
   });
 
   it('rejects an empty {{}} placeholder in named mode', async () => {

@@ -101,6 +101,27 @@ describe('access', () => {
     await page.close();
   });
 
+  it('sends every other device of the account to the sign-in page when it signs out everywhere', async () => {
+    const laptop = await browser.context.newPage();
+    const { account } = await registerByApi();
+    await logIn(laptop, account);
+    await laptop.getByRole('img', { name: 'Live' }).waitFor();
+    const phone = await startBrowser();
+    try {
+      const page = await phone.context.newPage();
+      await logIn(page, account);
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByRole('menuitem', { name: 'Sign out everywhere' }).click();
+      await page.waitForURL('**/login');
+    } finally {
+      await phone.close();
+    }
+    // The laptop was left open on the inbox: its live stream is closed and it signs out too.
+    await laptop.waitForURL('**/login');
+    assert.equal(await stored(laptop, 'refreshToken'), null);
+    await laptop.close();
+  });
+
   it('remembers the username when asked and forgets it when unticked', async () => {
     const page = await freshPage();
     const { account } = await registerByApi();

@@ -61,6 +61,18 @@ describe('api client', () => {
     expect(getAccessToken()).toBeNull();
   });
 
+  it('clears the session and raises the logout event when the server says it was revoked', async () => {
+    const revoked = { detail: 'Session revoked; please sign in again', message: 'Session revoked; please sign in again', code: 'token_revoked' };
+    const { requests } = fakeServer({ 'GET /api/users': () => json(revoked, 401) });
+    const logout = vi.fn<() => void>();
+    window.addEventListener(LOGOUT_EVENT, logout);
+    await expect(apiRequest('/api/users')).rejects.toMatchObject({ status: 401, code: 'token_revoked' });
+    window.removeEventListener(LOGOUT_EVENT, logout);
+    expect(logout).toHaveBeenCalledTimes(1);
+    expect(getRefreshToken()).toBeNull();
+    expect(requests).toHaveLength(1);
+  });
+
   it('picks the server text for errors, else the fallback', async () => {
     fakeServer({ 'POST /identity/auth/login': () => json({ detail: 'Bad password', message: 'Invalid credentials' }, 401) });
     const error = await apiRequest('/identity/auth/login', { method: 'POST', json: {}, anonymous: true }).catch((e: unknown) => e);

@@ -1,10 +1,12 @@
 // The one HTTP client of the app. Every call sends the stored bearer token; a 403 whose message is
 // exactly "Forbidden: Token expired" triggers one shared refresh, and every request that hit it
-// (or started while it ran) retries with the new token.
+// (or started while it ran) retries with the new token. A revoked session ends this one too.
 import { refusalText } from './server-text';
 import { getAccessToken, getRefreshToken, raiseLogout, saveSession } from './session-store';
 
 export const TOKEN_EXPIRED_MESSAGE = 'Forbidden: Token expired';
+/** The `code` of a 401 for an access token whose session was ended on the server. */
+const TOKEN_REVOKED_CODE = 'token_revoked';
 
 /** A non-2xx answer; the server's error body is `{detail, message, code}`. */
 export class ApiError extends Error {
@@ -158,7 +160,12 @@ export async function apiResponse(path: string, options: RequestOptions = {}): P
     const token = current && current !== usedToken ? current : await refreshAccessToken();
     response = await send(path, options, token);
   }
-  if (!response.ok) throw new ApiError(response.status, await readBody(response));
+  if (!response.ok) {
+    const error = new ApiError(response.status, await readBody(response));
+    // A session the server revoked (signed out everywhere, agent deleted) is over here too.
+    if (!options.anonymous && error.code === TOKEN_REVOKED_CODE) raiseLogout();
+    throw error;
+  }
   return response;
 }
 

@@ -10,12 +10,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useWebSocket } from 'react-use-websocket/dist/lib/use-websocket';
 import { ReadyState } from 'react-use-websocket/dist/lib/constants';
+import { raiseLogout } from '../api/session-store';
 import { freshAccessToken } from './access-token';
 import { NOTIFICATIONS_CHANNEL, type PresenceState, type RealtimeEvent } from './events';
 import { RealtimeContext, type ConnectionState, type Realtime } from './realtime-context';
 import { registerStream } from './streams';
 
 const TOKEN_EXPIRED_REASON = 'token expired';
+/** The server ended the user's sessions (signed out everywhere, agent deleted): sign out here too. */
+const SESSION_REVOKED_REASON = 'session revoked';
 const MAX_RECONNECT_DELAY_MS = 5000;
 /** How long screens wait for the stream before they read what they show without it. */
 const READ_WAIT_MS = 1000;
@@ -84,6 +87,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       },
       onClose: (event) => {
         if (event.reason === TOKEN_EXPIRED_REASON) tokenExpired.current = true;
+        if (event.reason === SESSION_REVOKED_REASON) raiseLogout();
       },
       onMessage: (message) => {
         let event: RealtimeEvent | SubscribedFrame;

@@ -10,8 +10,8 @@ const LAPTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const TEXT = {
   // `refused`: the server's English words in English; in Arabic the screen's own message stands in.
-  en: { timer: 'Reply window closes in', contactMenu: 'Contact options', edit: 'Edit contact', save: 'Save', refused: 'Try again soon' },
-  ar: { timer: 'تُغلق نافذة الرد بعد', contactMenu: 'خيارات جهة الاتصال', edit: 'تعديل جهة الاتصال', save: 'حفظ', refused: 'تعذّر تحديث جهة الاتصال.' },
+  en: { back: 'Back to chats', timer: 'Reply window closes in', contactMenu: 'Contact options', edit: 'Edit contact', save: 'Save', refused: 'Try again soon' },
+  ar: { back: 'العودة إلى المحادثات', timer: 'تُغلق نافذة الرد بعد', contactMenu: 'خيارات جهة الاتصال', edit: 'تعديل جهة الاتصال', save: 'حفظ', refused: 'تعذّر تحديث جهة الاتصال.' },
 };
 
 let phoneCounter = 0;
@@ -117,11 +117,14 @@ describe('an agent’s first hour', () => {
       });
     }
 
-    it(`turns the back arrow with the reading direction and keeps the name by its avatar (${language}, phone)`, async () => {
+    it(`turns the back arrow with the reading direction, keeps the name by its avatar, and moves the focus between row and Back (${language}, phone)`, async () => {
       const { page, tokens } = await signIn(browser.context, PHONE, language);
       const phone = newPhone();
       await injectMessage(tokens, phone, 'Cora Arrow', { text: 'Hello' });
-      await page.locator('.conversation-row', { hasText: 'Cora Arrow' }).click();
+      // By keyboard: the pane takes the row's place, and Back the focus the row had.
+      const row = page.locator('.conversation-row', { hasText: 'Cora Arrow' });
+      await row.focus();
+      await page.keyboard.press('Enter');
       const header = page.locator('.chat-header');
       const arrow = header.locator('button svg').first();
       await arrow.waitFor();
@@ -131,6 +134,11 @@ describe('an agent’s first hour', () => {
       const title = await header.locator('h2').boundingBox();
       const gap = language === 'ar' ? avatar.x - (title.x + title.width) : title.x - (avatar.x + avatar.width);
       assert.ok(gap >= 0 && gap < 24, `the name is ${gap} px from its avatar`);
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+      assert.equal(await focused(), TEXT[language].back, 'Back has the focus');
+      await page.keyboard.press('Enter');
+      await row.waitFor();
+      assert.equal(await focused(), 'Cora Arrow', 'the row of the conversation left has the focus again');
       await page.close();
     });
 

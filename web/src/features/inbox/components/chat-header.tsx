@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../../components/avatar';
 import { DropdownMenu } from '../../../components/dropdown-menu';
@@ -31,10 +31,16 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
   const name = titleOf(conversation) || t('inbox.unknown');
   const key = customerKey(conversation);
   const handle = handleOf(conversation);
+  // On a small screen the pane replaces the list, and the row that had the focus with it: the
+  // focus goes to Back, the pane's first control, instead of the page.
+  const back = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (showBack && document.activeElement === document.body) back.current?.focus();
+  }, [showBack]);
   return (
     <header className="chat-header">
       {showBack && (
-        <button type="button" className="icon-button" aria-label={t('chat.back')} onClick={onBack}>
+        <button ref={back} type="button" className="icon-button" aria-label={t('chat.back')} onClick={onBack}>
           <Icon name="back" mirrored />
         </button>
       )}

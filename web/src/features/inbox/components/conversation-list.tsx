@@ -19,6 +19,8 @@ interface Props {
   query: string;
   /** The open conversation's customer key. */
   selectedKey: string | null;
+  /** A row to scroll to and give the focus to, once (the conversation Back left). */
+  focusKey?: string | null;
   onSelect: (conversation: Conversation) => void;
   onLoadMore: () => void;
   onClearSearch: () => void;
@@ -41,6 +43,21 @@ export function ConversationList(props: Props) {
   useEffect(() => {
     if (hasMore && !loadingMore && lastIndex >= items.length - PREFETCH_ROWS) onLoadMore();
   }, [lastIndex, items.length, hasMore, loadingMore, onLoadMore]);
+
+  // The row exists only once the virtualizer has placed it: scrolled to first, focused when drawn.
+  const { focusKey } = props;
+  const focused = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusKey || focused.current === focusKey) return;
+    const row = scroller.current?.querySelector<HTMLElement>(`.conversation-row[data-key="${CSS.escape(focusKey)}"]`);
+    if (row) {
+      focused.current = focusKey;
+      row.focus();
+      return;
+    }
+    const index = items.findIndex((conversation) => customerKey(conversation) === focusKey);
+    if (index >= 0) virtualizer.scrollToIndex(index);
+  }, [focusKey, items, virtualRows, virtualizer]);
 
   if (loading) {
     return (

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { Avatar } from '../../../components/avatar';
 import { LabelChips } from '../../../components/label-chip';
 import type { Conversation } from '../../../lib/api/types';
+import { customerKey } from '../../../lib/customer/customer-key';
 import { formatListTime } from '../../../lib/format/dates';
 import { handleOf, titleOf } from '../customer-labels';
 import { AssigneeBadge } from './assignee-badge';
@@ -37,6 +38,7 @@ export const ConversationRow = memo(function ConversationRow({ conversation, que
       className={`conversation-row${selected ? ' selected' : ''}`}
       aria-current={selected ? 'true' : undefined}
       aria-label={name}
+      data-key={customerKey(conversation)}
       onClick={() => onSelect(conversation)}
     >
       <Avatar name={name} />

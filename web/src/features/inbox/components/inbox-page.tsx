@@ -57,6 +57,8 @@ export function InboxPage() {
     if (listedRow) setSelected(listedRow);
   }, [listedRow]);
   const selectedRow = listedRow ?? selected;
+  /** The conversation Back left on a small screen: its row takes the focus when the list is back. */
+  const [left, setLeft] = useState<string | null>(null);
 
   // A conversation_id deep link selects that conversation, then the query is cleared.
   const linked = params.get('conversation_id');
@@ -161,6 +163,7 @@ export function InboxPage() {
           onQueryChange={setQuery}
           searchCut={searched.cut}
           selectedKey={selectedKey}
+          focusKey={left}
           onSelect={setSelected}
           onContactSaved={openSaved}
           messageSearch={messageSearch}
@@ -175,7 +178,10 @@ export function InboxPage() {
             phoneNumberId={phoneNumberId}
             small={small}
             focus={focus?.key === selectedKey ? focus : null}
-            onBack={() => setSelected(null)}
+            onBack={() => {
+              setLeft(selectedKey);
+              setSelected(null);
+            }}
             onRead={markRead}
             onContactSaved={openSaved}
             onTeamChange={teamChanged}

@@ -26,6 +26,8 @@ interface Props {
   /** Whether the query holds more words than a search looks for (only the first are searched). */
   searchCut: boolean;
   selectedKey: string | null;
+  /** A row to give the focus to once it shows (the conversation Back left). */
+  focusKey?: string | null;
   onSelect: (conversation: Conversation) => void;
   onContactSaved: (key: string, name: string) => void;
   /** Message hits of the current search; shown under the contacts while searching. */
@@ -85,6 +87,7 @@ export function Sidebar(props: Props) {
         failed={list.failed}
         query={query}
         selectedKey={selectedKey}
+        focusKey={props.focusKey}
         onSelect={onSelect}
         onLoadMore={list.loadMore}
         onClearSearch={() => onQueryChange('')}

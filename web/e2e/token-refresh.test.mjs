@@ -48,6 +48,51 @@ describe('token expiry', { skip: !SHORT_TTL_URL && 'PARLEY_SHORT_TTL_URL is not 
     await page.close();
   });
 
+  it('refreshes once for two tabs whose requests meet the expiry together, and both go on', async () => {
+    const tabs = await startBrowser({ baseURL: SHORT_TTL_URL });
+    try {
+      const [first, second] = [await tabs.context.newPage(), await tabs.context.newPage()];
+      await first.goto('/login');
+      const id = Date.now().toString(36);
+      const register = await first.request.post('/identity/auth/register', {
+        data: { firstName: 'Two', lastName: 'Tabs', username: `two${id}`, email: `two${id}@example.com`, password: 'correct-horse-battery' },
+      });
+      const tokens = await register.json();
+      await first.evaluate((t) => {
+        localStorage.setItem('accessToken', t.accessToken);
+        localStorage.setItem('refreshToken', t.refreshToken);
+      }, tokens);
+      for (const page of [first, second]) {
+        // The live streams would refresh on their own at expiry; the requests under test race here.
+        await page.routeWebSocket(/\/api\/ws/, () => undefined);
+        await page.goto('/test');
+        await page.getByRole('button', { name: 'Get All Users' }).waitFor();
+      }
+      // Wait out the token's 3-second life.
+      await first.waitForTimeout(4000);
+      // Refreshes are held until both tabs have met the expired token, so both could spend it.
+      let bothExpired;
+      const expiredSeen = new Promise((resolve) => (bothExpired = resolve));
+      let expiredCount = 0;
+      const refreshes = [];
+      for (const page of [first, second]) {
+        page.on('response', (r) => r.url().endsWith('/api/users') && r.status() === 403 && ++expiredCount === 2 && bothExpired());
+      }
+      await tabs.context.route('**/identity/auth/refresh', async (route) => {
+        refreshes.push(route.request());
+        await expiredSeen;
+        await route.continue();
+      });
+      await Promise.all([first, second].map((page) => page.getByRole('button', { name: 'Get All Users' }).click()));
+      for (const page of [first, second]) await page.getByLabel('Server answer').filter({ hasText: '"data"' }).waitFor();
+      assert.equal(refreshes.length, 1);
+      assert.notEqual(await stored(first, 'refreshToken'), tokens.refreshToken);
+      assert.match(second.url(), /\/test$/);
+    } finally {
+      await tabs.close();
+    }
+  });
+
   it('signs out when the refresh token is refused', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${SHORT_TTL_URL}/login`);

@@ -1,4 +1,4 @@
-import { apiRequest, ApiError, messageOf, detailOf, TOKEN_EXPIRED_MESSAGE } from './client';
+import { apiRequest, ApiError, messageOf, detailOf, refreshAccessToken, TOKEN_EXPIRED_MESSAGE } from './client';
 import { getAccessToken, getRefreshToken, LOGOUT_EVENT, saveSession } from './session-store';
 import { fakeServer, json } from '../../testing/fake-server';
 
@@ -91,5 +91,84 @@ describe('api client without a network', () => {
     });
     await expect(apiRequest('/api/users')).rejects.toBeInstanceOf(TypeError);
     expect(getRefreshToken()).toBe('old-refresh');
+  });
+});
+
+/** Web Locks as a browser grants them (jsdom has none): one holder per name, the others queue. */
+function installLocks() {
+  const queues = new Map<string, Promise<unknown>>();
+  let requested = 0;
+  const request = (name: string, work: () => unknown) => {
+    requested += 1;
+    const run = (queues.get(name) ?? Promise.resolve()).then(() => work());
+    queues.set(name, run.catch(() => undefined));
+    return run;
+  };
+  Object.defineProperty(navigator, 'locks', { value: { request }, configurable: true });
+  return { request, requested: () => requested, remove: () => Reflect.deleteProperty(navigator, 'locks') };
+}
+
+describe('api client in one of several tabs', () => {
+  it('waits while another tab refreshes and takes its tokens instead of spending the same refresh token', async () => {
+    saveSession({ accessToken: 'old-access', refreshToken: 'old-refresh', role: 'admin' });
+    const locks = installLocks();
+    let finishOtherTab: () => void = () => undefined;
+    const otherTab = locks.request(
+      'parley:refresh',
+      () =>
+        new Promise<void>((resolve) => {
+          finishOtherTab = () => {
+            saveSession({ accessToken: 'tab-access', refreshToken: 'tab-refresh' });
+            resolve();
+          };
+        }),
+    );
+    const { requests } = fakeServer({
+      'GET /api/users': (r) => (r.headers.Authorization === 'Bearer tab-access' ? json({ ok: true }) : expired()),
+      'POST /identity/auth/refresh': () => json({ accessToken: 'new-access', refreshToken: 'new-refresh', role: 'admin' }),
+    });
+    const call = apiRequest('/api/users');
+    // This tab met the expired token and queued behind the other tab's refresh.
+    await vi.waitFor(() => expect(locks.requested()).toBe(2));
+    finishOtherTab();
+    await otherTab;
+    await expect(call).resolves.toEqual({ ok: true });
+    locks.remove();
+    expect(requests.map((r) => r.path)).toEqual(['/api/users', '/api/users']);
+    expect(getRefreshToken()).toBe('tab-refresh');
+  });
+});
+
+/** The Cache API as a browser keeps it (jsdom has none), for what one tab leaves for another. */
+function installCaches() {
+  const stores = new Map<string, Map<string, string>>();
+  const open = async (name: string) => {
+    const store = stores.get(name) ?? new Map<string, string>();
+    stores.set(name, store);
+    return {
+      put: async (url: string, response: Response) => void store.set(url, await response.text()),
+      match: async (url: string) => (store.has(url) ? new Response(store.get(url)) : undefined),
+    };
+  };
+  vi.stubGlobal('caches', { open });
+}
+
+describe('api client in a tab that reads the stored tokens late', () => {
+  it('takes the pair another tab got for the same refresh token instead of spending it again', async () => {
+    saveSession({ accessToken: 'old-access', refreshToken: 'old-refresh', role: 'admin' });
+    installCaches();
+    const server = () =>
+      fakeServer({
+        'GET /api/users': (r) => (r.headers.Authorization === 'Bearer old-access' ? expired() : json({ by: r.headers.Authorization })),
+        'POST /identity/auth/refresh': () => json({ accessToken: 'other-access', refreshToken: 'other-refresh', role: 'admin' }),
+      });
+    // The other tab refreshes; this tab's storage has not seen it yet.
+    server();
+    await refreshAccessToken();
+    saveSession({ accessToken: 'old-access', refreshToken: 'old-refresh', role: 'admin' });
+    const { requests } = server();
+    await expect(apiRequest('/api/users')).resolves.toEqual({ by: 'Bearer other-access' });
+    expect(requests.map((r) => r.path)).toEqual(['/api/users', '/api/users']);
+    expect(getRefreshToken()).toBe('other-refresh');
   });
 });

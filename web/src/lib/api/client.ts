@@ -1,6 +1,7 @@
 // The one HTTP client of the app. Every call sends the stored bearer token; a 403 whose message is
 // exactly "Forbidden: Token expired" triggers one shared refresh, and every request that hit it
 // (or started while it ran) retries with the new token. A revoked session ends this one too.
+import { leaveRefreshed, refreshedElsewhere } from './refresh-handoff';
 import { refusalText } from './server-text';
 import { getAccessToken, getRefreshToken, raiseLogout, saveSession } from './session-store';
 
@@ -60,22 +61,44 @@ export interface RequestOptions {
 
 let refreshing: Promise<string> | null = null;
 
+/** The Web Locks name under which the tabs of one browser refresh, one at a time. */
+const REFRESH_LOCK = 'parley:refresh';
+
 /**
  * Replaces both tokens using the stored refresh token. Concurrent callers share one request.
  * On failure the session is cleared and the logout event raised.
  */
 export function refreshAccessToken(): Promise<string> {
-  refreshing ??= runRefresh().finally(() => {
+  const stale = getAccessToken();
+  refreshing ??= oneTabAtATime(() => runRefresh(stale)).finally(() => {
     refreshing = null;
   });
   return refreshing;
 }
 
-async function runRefresh(): Promise<string> {
+/**
+ * Tabs of one browser share the stored tokens. Were two to spend the same refresh token, the
+ * server would take the second use as theft and end the session, so they take turns (where the
+ * browser has Web Locks: secure origins).
+ */
+async function oneTabAtATime(work: () => Promise<string>): Promise<string> {
+  const locks = (navigator as Partial<Navigator>).locks;
+  return locks ? await locks.request(REFRESH_LOCK, work) : work();
+}
+
+async function runRefresh(stale: string | null): Promise<string> {
+  // Another tab refreshed while this one waited for its turn: its new tokens are stored.
+  const current = getAccessToken();
+  if (current && current !== stale) return current;
   const refreshToken = getRefreshToken();
   if (!refreshToken) {
     raiseLogout();
     throw new ApiError(401, { message: 'No refresh token' });
+  }
+  const handed = await refreshedElsewhere(refreshToken).catch(() => null);
+  if (handed) {
+    saveSession(handed);
+    return handed.accessToken;
   }
   // A network failure (offline, page unloading) keeps the session for a later try; only the
   // server refusing the refresh token ends it.
@@ -90,6 +113,7 @@ async function runRefresh(): Promise<string> {
     throw new ApiError(response.status, body);
   }
   saveSession(body);
+  await leaveRefreshed(refreshToken, body).catch((error: unknown) => console.warn('refresh not handed over', error));
   return body.accessToken;
 }
 

@@ -40,15 +40,38 @@ export function ButtonsEditor({ buttons, onChange, failure }: Props) {
       />
       {buttons.length === 0 && <p className="note">{t('templateForm.noButtons')}</p>}
       {buttons.map((button, index) => (
-        <ButtonRow key={button.id} n={index + 1} button={button} onEdit={(patch) => edit(button.id, patch)} onRemove={() => onChange(buttons.filter((other) => other.id !== button.id))} />
+        <ButtonRow
+          key={button.id}
+          n={index + 1}
+          button={button}
+          broken={failure?.values?.n === index + 1 ? failure.rule : undefined}
+          onEdit={(patch) => edit(button.id, patch)} onRemove={() => onChange(buttons.filter((other) => other.id !== button.id))} />
       ))}
       <FieldError failure={failure} section="buttons" />
     </fieldset>
   );
 }
 
-function ButtonRow({ n, button, onEdit, onRemove }: { n: number; button: DraftButton; onEdit: (patch: Partial<DraftButton>) => void; onRemove: () => void }) {
+/** The field of a button each of its rules is about. */
+const FIELD_OF_RULE: Partial<Record<string, keyof DraftButton>> = {
+  button_text_required: 'text',
+  button_text_length: 'text',
+  url_required: 'url',
+  url_variable: 'url',
+  url_invalid: 'url',
+  url_example: 'example',
+  phone_required: 'phoneNumber',
+  phone_invalid: 'phoneNumber',
+  copy_code_required: 'example',
+  copy_code_length: 'example',
+};
+
+/** One button's fields; `broken`, the rule of this button that a submit found broken. */
+function ButtonRow({ n, button, broken, onEdit, onRemove }: { n: number; button: DraftButton; broken?: string; onEdit: (patch: Partial<DraftButton>) => void; onRemove: () => void }) {
   const { t, i18n } = useTranslation();
+  // A phone without its country code is the code's to fix first.
+  const field = broken === 'phone_required' && !button.countryCode ? 'countryCode' : broken && FIELD_OF_RULE[broken];
+  const invalid = (name: keyof DraftButton) => (field === name ? true : undefined);
   const regions = useMemo(() => new Intl.DisplayNames([i18n.language || 'en'], { type: 'region' }), [i18n.language]);
   return (
     <fieldset className="template-form-button">
@@ -56,7 +79,7 @@ function ButtonRow({ n, button, onEdit, onRemove }: { n: number; button: DraftBu
       {button.type !== 'COPY_CODE' && (
         <label>
           {t('templateForm.buttonText')}
-          <input value={button.text} maxLength={BUTTON_TEXT_MAX} onChange={(event) => onEdit({ text: event.target.value })} />
+          <input value={button.text} aria-invalid={invalid('text')} maxLength={BUTTON_TEXT_MAX} onChange={(event) => onEdit({ text: event.target.value })} />
         </label>
       )}
       {button.type === 'URL' && (
@@ -70,13 +93,13 @@ function ButtonRow({ n, button, onEdit, onRemove }: { n: number; button: DraftBu
           </label>
           <label>
             {t('templateForm.url')}
-            <input type="url" dir="ltr" value={button.url} placeholder="https://" onChange={(event) => onEdit({ url: event.target.value })} />
+            <input type="url" dir="ltr" value={button.url} aria-invalid={invalid('url')} placeholder="https://" onChange={(event) => onEdit({ url: event.target.value })} />
           </label>
           {button.urlType === 'dynamic' && (
             <>
               <label>
                 {t('templateForm.urlExample')}
-                <input dir="ltr" value={button.example} onChange={(event) => onEdit({ example: event.target.value })} />
+                <input dir="ltr" value={button.example} aria-invalid={invalid('example')} onChange={(event) => onEdit({ example: event.target.value })} />
               </label>
               <p className="note">{t('templateForm.dynamicUrlHint', { variable: '{{1}}' })}</p>
             </>
@@ -87,7 +110,7 @@ function ButtonRow({ n, button, onEdit, onRemove }: { n: number; button: DraftBu
         <div className="template-form-row">
           <label>
             {t('templateForm.countryCode')}
-            <select value={button.countryCode} onChange={(event) => onEdit({ countryCode: event.target.value })}>
+            <select value={button.countryCode} aria-invalid={invalid('countryCode')} onChange={(event) => onEdit({ countryCode: event.target.value })}>
               <option value="">{t('templateForm.chooseCountryCode')}</option>
               {COUNTRY_CODES.map(([region, code]) => (
                 <option key={code} value={code}>
@@ -98,14 +121,14 @@ function ButtonRow({ n, button, onEdit, onRemove }: { n: number; button: DraftBu
           </label>
           <label>
             {t('templateForm.phoneNumber')}
-            <input type="tel" dir="ltr" value={button.phoneNumber} onChange={(event) => onEdit({ phoneNumber: event.target.value })} />
+            <input type="tel" dir="ltr" value={button.phoneNumber} aria-invalid={invalid('phoneNumber')} onChange={(event) => onEdit({ phoneNumber: event.target.value })} />
           </label>
         </div>
       )}
       {button.type === 'COPY_CODE' && (
         <label>
           {t('templateForm.offerCode')}
-          <input value={button.example} maxLength={COPY_CODE_MAX} onChange={(event) => onEdit({ example: event.target.value })} />
+          <input value={button.example} aria-invalid={invalid('example')} maxLength={COPY_CODE_MAX} onChange={(event) => onEdit({ example: event.target.value })} />
         </label>
       )}
       <button type="button" className="text-button" aria-label={t('templateForm.removeButton', { n })} onClick={onRemove}>

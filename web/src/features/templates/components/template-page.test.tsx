@@ -124,6 +124,25 @@ describe('template creation page', () => {
     await userEvent.type(field('Header text'), 'Hi {{{{1}}');
     await submit();
     expect(within(form()).getAllByLabelText('Example for {{1}}')[0]).toHaveFocus();
+    // A button's: the field of the numbered button that breaks the rule.
+    await userEvent.type(within(form()).getAllByLabelText('Example for {{1}}')[0]!, 'Sam');
+    await addButton('Call phone number');
+    await addButton('Visit website');
+    const call = within(screen.getByRole('group', { name: '1. Call phone number' }));
+    const visit = within(screen.getByRole('group', { name: '2. Visit website' }));
+    await userEvent.type(call.getByLabelText('Button text'), 'Call us');
+    await submit();
+    expect(visit.getByLabelText('Button text')).toHaveFocus();
+    await userEvent.type(visit.getByLabelText('Button text'), 'Track');
+    await submit();
+    expect(visit.getByLabelText('Website URL')).toHaveFocus();
+    expect(visit.getByLabelText('Website URL')).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.type(visit.getByLabelText('Website URL'), 'https://example.com/track');
+    await submit();
+    expect(call.getByLabelText('Country code')).toHaveFocus();
+    await userEvent.selectOptions(call.getByLabelText('Country code'), '+1');
+    await submit();
+    expect(call.getByLabelText('Phone number')).toHaveFocus();
   });
 
   it('rejects an empty {{}} placeholder in named mode', async () => {

@@ -131,16 +131,19 @@ describe('template creation page', () => {
     const call = within(screen.getByRole('group', { name: '1. Call phone number' }));
     const visit = within(screen.getByRole('group', { name: '2. Visit website' }));
     await userEvent.type(call.getByLabelText('Button text'), 'Call us');
-    await submit();
-    expect(visit.getByLabelText('Button text')).toHaveFocus();
-    await userEvent.type(visit.getByLabelText('Button text'), 'Track');
-    await submit();
-    expect(visit.getByLabelText('Website URL')).toHaveFocus();
-    expect(visit.getByLabelText('Website URL')).toHaveAttribute('aria-invalid', 'true');
-    await userEvent.type(visit.getByLabelText('Website URL'), 'https://example.com/track');
-    await submit();
-    expect(call.getByLabelText('Country code')).toHaveFocus();
-    await userEvent.selectOptions(call.getByLabelText('Country code'), '+1');
+    // Each step: the field that has the focus after a submit, and what is typed or chosen there.
+    const steps: [HTMLElement, string][] = [
+      [visit.getByLabelText('Button text'), 'Track'],
+      [visit.getByLabelText('Website URL'), 'https://example.com/track'],
+      [call.getByLabelText('Country code'), '+1'],
+    ];
+    for (const [broken, value] of steps) {
+      await submit();
+      expect(broken).toHaveFocus();
+      expect(broken).toHaveAttribute('aria-invalid', 'true');
+      if (broken instanceof HTMLSelectElement) await userEvent.selectOptions(broken, value);
+      else await userEvent.type(broken, value);
+    }
     await submit();
     expect(call.getByLabelText('Phone number')).toHaveFocus();
   });

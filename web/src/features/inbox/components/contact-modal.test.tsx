@@ -32,6 +32,22 @@ describe('contact modal', () => {
     await vi.waitFor(() => expect(toast).toHaveBeenCalledWith('توجد جهة اتصال بالرقم 15550001111 بالفعل.', 'error', 5000));
   });
 
+  it('gives the focus back to the refused phone, or to Save when the server failed', async () => {
+    const text = "'12' is not a valid phone number";
+    let answer = json({ detail: text, message: text, code: 'validation_failed' }, 422);
+    fakeServer({ 'POST /api/contacts/add': () => answer });
+    renderWithApp(<ContactModal onClose={() => undefined} onSaved={() => undefined} />);
+    await userEvent.type(screen.getByLabelText('Name'), 'Omar');
+    await userEvent.type(screen.getByLabelText('Phone number'), '12');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(screen.getByLabelText('Phone number')).toHaveFocus());
+    expect(screen.getByLabelText('Phone number')).toHaveAttribute('aria-invalid', 'true');
+    answer = json({ detail: 'Try again soon', message: 'Try again soon', code: 'unavailable' }, 503);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toHaveFocus());
+    expect(screen.getByLabelText('Phone number')).not.toHaveAttribute('aria-invalid');
+  });
+
   it("names a new contact by the server's key, not by the number as typed", async () => {
     const onSaved = vi.fn<(key: string, name: string) => void>();
     fakeServer({ 'POST /api/contacts/add': () => json({ status: 'success', phone_number: '15550001111', name: 'Omar' }, 201) });

@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '../../../components/modal';
 import { useFieldValidity } from '../../../components/use-field-validity';
-import { detailOf } from '../../../lib/api/client';
+import { ApiError, detailOf } from '../../../lib/api/client';
 import { CHAT_TOAST_MS, useToast } from '../../../lib/toast/toast-context';
 import { addContact, cleanPhone, updateContact } from '../api/inbox-api';
 
@@ -36,11 +36,21 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
   const form = useFieldValidity();
   const editing = contact !== undefined;
   const phoneless = contact?.phone === null;
+  // A refused save gives the focus back inside the dialog (Save was disabled while it ran, which
+  // left it on the page): to the phone when the server refused it (not a number, already a
+  // contact), else to Save.
+  const [refused, setRefused] = useState<'phone' | 'save' | null>(null);
+  const phoneField = useRef<HTMLInputElement>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (refused) (refused === 'phone' ? phoneField : saveButton).current?.focus();
+  }, [refused]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim() || (!phoneless && !cleanPhone(phone))) return;
     setSubmitting(true);
+    setRefused(null);
     try {
       const saved = contact ? await updateContact(contact.key, name.trim(), phoneless ? null : phone) : await addContact(name.trim(), phone);
       showToast(t(editing ? 'updateContactSuccess' : 'addContactSuccess'), 'success', CHAT_TOAST_MS);
@@ -49,6 +59,8 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
     } catch (error) {
       showToast(detailOf(error, t(editing ? 'failedToUpdateContact' : 'failedToAddContact')), 'error', CHAT_TOAST_MS);
       setSubmitting(false);
+      const aboutPhone = error instanceof ApiError && (error.status === 422 || error.status === 409);
+      setRefused(!phoneless && aboutPhone ? 'phone' : 'save');
     }
   };
 
@@ -68,14 +80,14 @@ export function ContactModal({ contact, onClose, onSaved }: Props) {
         ) : (
           <label>
             {t('contact.phone')}
-            <input required type="tel" dir="ltr" value={phone} onChange={(event) => setPhone(event.target.value)} />
+            <input ref={phoneField} required type="tel" dir="ltr" aria-invalid={refused === 'phone' || undefined} value={phone} onChange={(event) => setPhone(event.target.value)} />
           </label>
         )}
         <div className="modal-actions">
           <button type="button" onClick={onClose}>
             {t('cancel')}
           </button>
-          <button type="submit" className="primary" disabled={submitting}>
+          <button ref={saveButton} type="submit" className="primary" disabled={submitting}>
             {t('save')}
           </button>
         </div>

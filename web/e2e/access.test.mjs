@@ -122,6 +122,20 @@ describe('access', () => {
     await laptop.close();
   });
 
+  it('takes every other tab of the browser to the sign-in page when one signs out', async () => {
+    const page = await freshPage();
+    const { account } = await registerByApi();
+    await logIn(page, account);
+    const otherTab = await browser.context.newPage();
+    await otherTab.goto('/whatsapp');
+    await otherTab.getByRole('img', { name: 'Live' }).waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL('**/login');
+    await otherTab.waitForURL('**/login');
+    await Promise.all([page.close(), otherTab.close()]);
+  });
+
   it('remembers the username when asked and forgets it when unticked', async () => {
     const page = await freshPage();
     const { account } = await registerByApi();

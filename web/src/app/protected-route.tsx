@@ -1,6 +1,7 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { isAuthenticated } from '../lib/api/session-store';
+import { isAuthenticated, raiseLogout } from '../lib/api/session-store';
 import { useSessionCheck } from './use-session-check';
 
 /** Renders at once when a refresh token is stored; the session check runs in the background. */
@@ -13,6 +14,14 @@ export function ProtectedRoute({ roles }: { roles?: string[] }) {
 function CheckedOutlet({ roles }: { roles: string[] | undefined }) {
   const { t } = useTranslation();
   const { pending, role } = useSessionCheck();
+  useEffect(() => {
+    // Signing out in another tab removes the tokens all tabs share: this one follows to /login.
+    const follow = (event: StorageEvent) => {
+      if (event.storageArea === localStorage && !isAuthenticated()) raiseLogout();
+    };
+    window.addEventListener('storage', follow);
+    return () => window.removeEventListener('storage', follow);
+  }, []);
   if (roles && role && !roles.includes(role)) return <Navigate to="/unauthorized" replace />;
   return (
     <>

@@ -17,7 +17,8 @@ import { ReplyWindowTimer } from './reply-window-timer';
 
 interface Props {
   conversation: Conversation;
-  replyWindow: ReplyWindow;
+  /** Null while it is not known yet. */
+  replyWindow: ReplyWindow | null;
   showBack: boolean;
   onBack: () => void;
   onContactSaved: (key: string, name: string) => void;
@@ -59,7 +60,7 @@ export function ChatHeader({ conversation, replyWindow, showBack, onBack, onCont
         )}
         <LabelChips labels={conversation.labels} name={t('labels.ofConversation')} />
       </div>
-      <ReplyWindowTimer state={replyWindow} />
+      {replyWindow && <ReplyWindowTimer state={replyWindow} />}
       <DropdownMenu
         label={t('chat.contactMenu')}
         icon="⋮"

@@ -305,3 +305,31 @@ describe('chat pane quotes', () => {
     expect(requests.filter((request) => request.path.includes('before_id'))).toHaveLength(1);
   });
 });
+
+describe('chat pane reply window', () => {
+  beforeEach(async () => {
+    signInAs('u1', 'agent');
+    await (await db()).clear('pending-messages');
+  });
+
+  it('says nothing of a closed window while the history of a row without the last message time is read', async () => {
+    let release: (() => void) | null = null;
+    const justNow = entry('m1', 'text', { text: 'Hello there' }, { direction: 'incoming', status: 'read', timestamp: new Date().toISOString() });
+    renderPane(
+      {
+        [`GET /api/conversation/${PHONE}`]: async () => {
+          await new Promise<void>((done) => (release = done));
+          return json({ messages: [justNow], has_more_older: false });
+        },
+      },
+      { ...conversation, last_incoming_timestamp: null },
+    );
+    await waitFor(() => expect(release).not.toBeNull());
+    expect(screen.getByRole('status')).toHaveTextContent('Loading');
+    expect(screen.queryByText(/reply window has closed/)).toBeNull();
+    expect(screen.queryByRole('timer')).toBeNull();
+    release!();
+    expect(await screen.findByRole('timer', { name: /^Reply window closes in/ })).toBeInTheDocument();
+    expect(screen.queryByText(/reply window has closed/)).toBeNull();
+  });
+});

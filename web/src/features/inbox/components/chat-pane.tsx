@@ -59,7 +59,11 @@ export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, on
   const quoteMissing = useCallback(() => showToast(t('quote.notFound'), 'info', CHAT_TOAST_MS), [showToast, t]);
   const shown = useShownMessage(chat, key, focus ?? null, quoteMissing);
   const presence = usePresence(channel);
-  const replyWindow = useReplyWindow(later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages)));
+  const lastIncoming = later(conversation.last_incoming_timestamp, lastIncomingTimestamp(chat.messages));
+  const replyWindow = useReplyWindow(lastIncoming);
+  // A row that does not carry the customer's last message time (one a live event added) learns it
+  // from the history: until that is read, the window is not said to be closed.
+  const windowKnown = lastIncoming !== null || !chat.loading;
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const [templateOpen, setTemplateOpen] = useState(false);
   const canned = useCannedReplies();
@@ -112,7 +116,7 @@ export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, on
     >
       <ChatHeader
         conversation={conversation}
-        replyWindow={replyWindow}
+        replyWindow={windowKnown ? replyWindow : null}
         showBack={small}
         onBack={onBack}
         onContactSaved={onContactSaved}
@@ -140,7 +144,7 @@ export function ChatPane({ conversation, phoneNumberId, small, focus, onBack, on
         />
       )}
       <MessageInput
-        disabled={replyWindow.expired}
+        disabled={windowKnown && replyWindow.expired}
         onSend={send}
         onNote={note}
         onTyping={presence.typing}

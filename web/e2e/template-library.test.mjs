@@ -106,7 +106,7 @@ describe('template library', () => {
     await page.close();
   });
 
-  it('focuses the first invalid field of the sender form on submit', async () => {
+  it('focuses the first invalid field of the sender form on submit and marks its border', async () => {
     const { page, tokens } = await openInboxAsNewOwner(browser.context);
     const name = `notice_${Date.now().toString(36)}`;
     await createTemplate(tokens, name);
@@ -118,6 +118,16 @@ describe('template library', () => {
     const number = form.getByLabel('Phone number');
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
     assert.equal(await number.evaluate((element) => element === document.activeElement), true);
+    // Marked by its border as well, in the theme's danger colour.
+    const [border, danger] = await number.evaluate((element) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--danger)';
+      document.body.append(probe);
+      const colours = [getComputedStyle(element).borderTopColor, getComputedStyle(probe).color];
+      probe.remove();
+      return colours;
+    });
+    assert.equal(border, danger);
     await page.close();
   });
 

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const BASE_URL = process.env.PARLEY_URL ?? 'http://127.0.0.1:8080';
@@ -46,6 +47,23 @@ export async function startBrowser({ baseURL = BASE_URL, microphone } = {}) {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Two browsers for the suite this is called in (two people at once), started before its tests
+ * and closed after them: `first` and `second` are set once the suite starts.
+ */
+export function twoBrowsers() {
+  const browsers = { first: null, second: null };
+  before(async () => {
+    browsers.first = await startBrowser();
+    browsers.second = await startBrowser();
+  });
+  after(async () => {
+    await browsers.first.close();
+    await browsers.second.close();
+  });
+  return browsers;
 }
 
 /**

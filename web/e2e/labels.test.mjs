@@ -2,33 +2,23 @@
 // conversation; the chip shows on the row and in the header, the label filter narrows the list to
 // it, and an agent in a second browser sees the chip arrive live.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { apiAs as api, injectMessage, logIn, newAccount, registerByApi, startBrowser, waitForPage } from './browser.mjs';
+import { describe, it } from 'node:test';
+import { apiAs as api, createAgent, injectMessage, logIn, registerByApi, twoBrowsers, waitForPage } from './browser.mjs';
 
 const phone = `1778${String(Date.now() % 1_000_000).padStart(6, '0')}`;
 const CUSTOMER = 'Lena Label';
 
 describe('labels', () => {
-  let first;
-  let second;
-  before(async () => {
-    first = await startBrowser();
-    second = await startBrowser();
-  });
-  after(async () => {
-    await first.close();
-    await second.close();
-  });
+  const browsers = twoBrowsers();
 
   it('are made on the profile page, put on a conversation, shown, filtered by and seen live', async () => {
     const { account: ownerAccount, tokens: owner } = await registerByApi();
-    const agent = { ...newAccount(), firstName: 'Ada', lastName: 'Agent' };
-    await api(owner, 'POST', '/identity/users/agents', agent);
+    const agent = await createAgent(owner, 'Ada');
     await injectMessage(owner, phone, CUSTOMER, { text: 'Where is my order?' });
     const { phoneNumberId } = await api(owner, 'GET', '/api/config');
 
     // The owner makes a label on the profile page.
-    const page = await first.context.newPage();
+    const page = await browsers.first.context.newPage();
     await logIn(page, ownerAccount);
     await page.goto('/edit-profile');
     const section = page.getByRole('region', { name: 'Labels' });
@@ -38,7 +28,7 @@ describe('labels', () => {
     await section.getByRole('form', { name: 'VIP' }).waitFor();
 
     // The agent watches the inbox in another browser.
-    const agentPage = await second.context.newPage();
+    const agentPage = await browsers.second.context.newPage();
     await logIn(agentPage, agent);
     await agentPage.getByRole('img', { name: 'Live' }).waitFor();
     const agentRow = agentPage.getByRole('button', { name: CUSTOMER });

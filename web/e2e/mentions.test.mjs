@@ -3,24 +3,15 @@
 // reaches that teammate as a toast whose button opens the conversation at the note.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import { apiAs as api, createAgent, injectMessage, logIn, registerByApi, startBrowser } from './browser.mjs';
+import { describe, it } from 'node:test';
+import { apiAs as api, createAgent, injectMessage, logIn, registerByApi, twoBrowsers } from './browser.mjs';
 
 const ar = JSON.parse(readFileSync(new URL('../public/locales/ar/translation.json', import.meta.url), 'utf8'));
 const phone = `1779${String(Date.now() % 1_000_000).padStart(6, '0')}`;
 const CUSTOMER = 'Mona Mention';
 
 describe('mentions in notes', () => {
-  let first;
-  let second;
-  before(async () => {
-    first = await startBrowser();
-    second = await startBrowser();
-  });
-  after(async () => {
-    await first.close();
-    await second.close();
-  });
+  const browsers = twoBrowsers();
 
   it('suggests teammates for @, picks one by keyboard, and the mentioned one opens the note from the toast', async () => {
     // The owner's and Lou's usernames both start with "ann" (newAccount), Kim's too: Kim is not offered.
@@ -30,11 +21,11 @@ describe('mentions in notes', () => {
     await injectMessage(owner, phone, CUSTOMER, { text: 'Where is my order?' });
     const { phoneNumberId } = await api(owner, 'GET', '/api/config');
 
-    const louPage = await second.context.newPage();
+    const louPage = await browsers.second.context.newPage();
     await logIn(louPage, lou);
     await louPage.getByRole('img', { name: 'Live' }).waitFor();
 
-    const page = await first.context.newPage();
+    const page = await browsers.first.context.newPage();
     await logIn(page, kim);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('button', { name: 'Settings' }).click();

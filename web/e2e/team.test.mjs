@@ -2,8 +2,8 @@
 // conversation, the other sees it move to that agent's name live, is asked before taking it over
 // by sending, and they talk in notes; a resolved conversation reopens when the customer writes.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { apiAs as api, createAgent, injectMessage, logIn, registerByApi, startBrowser } from './browser.mjs';
+import { describe, it } from 'node:test';
+import { apiAs as api, createAgent, injectMessage, logIn, registerByApi, twoBrowsers } from './browser.mjs';
 
 const phone = `1777${String(Date.now() % 1_000_000).padStart(6, '0')}`;
 const CUSTOMER = 'Tara Team';
@@ -21,16 +21,7 @@ async function openConversation(context, account, phoneNumberId) {
 }
 
 describe('team inbox', () => {
-  let first;
-  let second;
-  before(async () => {
-    first = await startBrowser();
-    second = await startBrowser();
-  });
-  after(async () => {
-    await first.close();
-    await second.close();
-  });
+  const browsers = twoBrowsers();
 
   it('takes, takes over by sending, notes, resolves and reopens on a customer message', async () => {
     const { tokens: owner } = await registerByApi();
@@ -39,8 +30,8 @@ describe('team inbox', () => {
     await injectMessage(owner, phone, CUSTOMER, { text: 'Can someone help me?' });
     const { phoneNumberId } = await api(owner, 'GET', '/api/config');
 
-    const a = await openConversation(first.context, kim, phoneNumberId);
-    const b = await openConversation(second.context, lou, phoneNumberId);
+    const a = await openConversation(browsers.first.context, kim, phoneNumberId);
+    const b = await openConversation(browsers.second.context, lou, phoneNumberId);
 
     // Each sees the other there.
     await a.page.getByRole('status', { name: 'Teammates in this conversation' }).filter({ hasText: 'Lou Agent is viewing' }).waitFor();
@@ -110,7 +101,7 @@ describe('team inbox', () => {
 
   it('lets the owner choose round robin and a claim timeout', async () => {
     const { account } = await registerByApi();
-    const page = await first.context.newPage();
+    const page = await browsers.first.context.newPage();
     await logIn(page, account);
     await page.goto('/edit-profile');
     const section = page.getByRole('region', { name: 'Team assignment' });

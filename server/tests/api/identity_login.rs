@@ -81,12 +81,23 @@ async fn login_raw(app: &TestApp, identifier: &str, password: &str) -> (u16, Opt
     )
 }
 
+/// Test settings whose sign-in throttle allows `per_account` failures of one account and
+/// `per_address` of one client address.
+async fn throttled(
+    backend: Backend,
+    per_account: u32,
+    per_address: u32,
+) -> (parley_server::config::Settings, tempfile::TempDir) {
+    let (mut settings, dir) = test_settings(backend).await;
+    settings.auth.max_failed_logins_per_account = per_account;
+    settings.auth.max_failed_logins_per_address = per_address;
+    (settings, dir)
+}
+
 both_backends!(
     repeated_failed_logins_lock_the_account_with_429_and_retry_after,
     |backend| async move {
-        let (mut settings, dir) = test_settings(backend).await;
-        settings.auth.max_failed_logins_per_account = 3;
-        settings.auth.max_failed_logins_per_address = 100;
+        let (mut settings, dir) = throttled(backend, 3, 100).await;
         settings.auth.lockout_secs = 120;
         let app = spawn_with(settings, dir).await;
         app.register("heidi").await;
@@ -118,9 +129,7 @@ both_backends!(
 both_backends!(
     failures_by_username_and_by_email_count_against_the_same_account,
     |backend| async move {
-        let (mut settings, dir) = test_settings(backend).await;
-        settings.auth.max_failed_logins_per_account = 3;
-        settings.auth.max_failed_logins_per_address = 100;
+        let (settings, dir) = throttled(backend, 3, 100).await;
         let app = spawn_with(settings, dir).await;
         app.register("judy").await;
         for identifier in ["judy", "judy@example.com", "JUDY"] {
@@ -136,9 +145,7 @@ both_backends!(
 both_backends!(
     a_success_clears_the_accounts_earlier_failures,
     |backend| async move {
-        let (mut settings, dir) = test_settings(backend).await;
-        settings.auth.max_failed_logins_per_account = 3;
-        settings.auth.max_failed_logins_per_address = 100;
+        let (settings, dir) = throttled(backend, 3, 100).await;
         let app = spawn_with(settings, dir).await;
         app.register("kate").await;
         for _ in 0..2 {
@@ -155,9 +162,7 @@ both_backends!(
 both_backends!(
     repeated_failed_logins_from_one_address_lock_that_address,
     |backend| async move {
-        let (mut settings, dir) = test_settings(backend).await;
-        settings.auth.max_failed_logins_per_account = 100;
-        settings.auth.max_failed_logins_per_address = 3;
+        let (settings, dir) = throttled(backend, 100, 3).await;
         let app = spawn_with(settings, dir).await;
         app.register("leo").await;
         for name in ["ghost1", "ghost2", "ghost3"] {
@@ -176,9 +181,7 @@ both_backends!(
 both_backends!(
     behind_a_configured_proxy_the_forwarded_address_is_throttled,
     |backend| async move {
-        let (mut settings, dir) = test_settings(backend).await;
-        settings.auth.max_failed_logins_per_account = 100;
-        settings.auth.max_failed_logins_per_address = 3;
+        let (mut settings, dir) = throttled(backend, 100, 3).await;
         settings.auth.client_address_header = "X-Forwarded-For".into();
         let app = spawn_with(settings, dir).await;
         app.register("lena").await;
@@ -207,9 +210,7 @@ both_backends!(
 both_backends!(
     a_sign_in_under_a_name_of_any_length_is_refused_and_counted_not_a_server_error,
     |backend| async move {
-        let (mut settings, dir) = test_settings(backend).await;
-        settings.auth.max_failed_logins_per_account = 2;
-        settings.auth.max_failed_logins_per_address = 100;
+        let (settings, dir) = throttled(backend, 2, 100).await;
         let app = spawn_with(settings, dir).await;
         let name = |seed| unrepeated_letters(4000, seed);
         for _ in 0..2 {

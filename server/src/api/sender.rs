@@ -85,6 +85,15 @@ pub async fn send_template_message(
         ("recipients_json", &form.recipients_json),
         ("take_over", &form.take_over),
     ])?;
+    let bulk = match field(&form.send_mode).as_deref() {
+        None | Some("single") => false,
+        Some("bulk") => true,
+        Some(_) => {
+            return Err(ApiError::Unprocessable(
+                "send_mode must be single or bulk".into(),
+            ));
+        }
+    };
     let name = field(&form.template_name)
         .ok_or_else(|| ApiError::Unprocessable("template_name is required".into()))?;
     let language = field(&form.language_code)
@@ -99,7 +108,7 @@ pub async fn send_template_message(
             "components_json is not a JSON array".into(),
         ));
     }
-    let recipients = if field(&form.send_mode).as_deref() == Some("bulk") {
+    let recipients = if bulk {
         Recipients::Many(bulk_recipients(&form)?)
     } else {
         let to = field(&form.to).ok_or_else(|| ApiError::Unprocessable("to is required".into()))?;

@@ -264,3 +264,30 @@ both_backends!(
         assert_eq!(status, 404);
     }
 );
+
+both_backends!(
+    a_send_mode_other_than_single_or_bulk_is_refused,
+    |backend| async move {
+        let app = quick_review(backend).await;
+        let biz = app.business("modesender").await;
+        app.approved_template(&biz, "order_update").await;
+        for mode in ["BULK", "batch", "singles"] {
+            let (status, body) = app
+                .send_template(
+                    &biz.session.access,
+                    vec![
+                        ("send_mode", mode.into()),
+                        ("template_name", "order_update".into()),
+                        ("language_code", "en_US".into()),
+                        ("components_json", components().to_string()),
+                        ("to", "4915112345678".into()),
+                    ],
+                )
+                .await;
+            assert_eq!(status, 422, "{mode}: {body}");
+            assert_eq!(body["code"], "validation_failed");
+            assert_eq!(body["detail"], "send_mode must be single or bulk");
+        }
+        assert!(app.sandbox_sent(&biz).await.is_empty(), "nothing was sent");
+    }
+);

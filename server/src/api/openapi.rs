@@ -24,6 +24,7 @@ use utoipa::{Modify, OpenApi};
         crate::api::health::alive,
         crate::api::health::report,
         crate::auth::handlers::protected_route,
+        crate::auth::handlers::identity_protected_route,
         crate::auth::profile::get_user,
         crate::auth::profile::update_user,
         crate::auth::profile::toggle_language,

@@ -36,6 +36,10 @@ pub fn identity_routes(cfg: &mut web::ServiceConfig) {
         .route("/auth/refresh", web::post().to(handlers::refresh))
         .route("/auth/logout", web::post().to(handlers::logout))
         .route("/auth/logout-all", web::post().to(handlers::logout_all))
+        .route(
+            "/auth/protected-route",
+            web::get().to(handlers::identity_protected_route),
+        )
         .route("/auth/google", web::get().to(google_sign_in::start))
         .route(
             "/auth/google/callback",

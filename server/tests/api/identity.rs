@@ -128,6 +128,11 @@ both_backends!(
         let session = session_of(&body);
         let (status, body) = app.get("/api/auth/protected-route", &session.access).await;
         assert_eq!((status, body), (200, json!({"role": "admin"})));
+        // The identity service's base answers the same check.
+        let (status, body) = app
+            .get("/identity/auth/protected-route", &session.access)
+            .await;
+        assert_eq!((status, body), (200, json!({"role": "admin"})));
         let (status, body) = refresh(&app, &session.refresh).await;
         assert_eq!(status, 200, "{body}");
     }

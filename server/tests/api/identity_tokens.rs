@@ -113,6 +113,7 @@ both_backends!(
         );
         for path in [
             "/api/auth/protected-route",
+            "/identity/auth/protected-route",
             "/api/users/profile",
             "/identity/users/profile",
             "/identity/users/agents",

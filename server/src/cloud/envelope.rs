@@ -247,6 +247,10 @@ pub struct Status {
     /// The customer's BSUID: names the conversation when `recipient_id` is absent.
     #[serde(default, deserialize_with = "lenient::string")]
     pub recipient_user_id: Option<String>,
+    /// `group` for a receipt of a message sent to a WhatsApp group (`recipient_id` is then the
+    /// group's id); absent otherwise.
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub recipient_type: Option<String>,
     #[serde(default, deserialize_with = "lenient::or_default")]
     pub conversation: Option<Conversation>,
     #[serde(default, deserialize_with = "lenient::or_default")]

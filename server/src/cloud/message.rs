@@ -26,6 +26,8 @@ pub struct Message {
     pub referral: Option<Referral>,
     /// Problems Meta reports next to the content (an `unsupported` message's 131051, …).
     pub errors: Vec<Value>,
+    /// The WhatsApp group it was written in (Groups API); `None` for a message to the business.
+    pub group_id: Option<String>,
     /// What was sent.
     pub kind: Kind,
 }
@@ -145,6 +147,7 @@ impl<'de> Deserialize<'de> for Message {
             context,
             referral: head.referral,
             errors: head.errors,
+            group_id: head.group_id,
             kind,
         })
     }
@@ -169,6 +172,8 @@ struct Head {
     referral: Option<Referral>,
     #[serde(default, deserialize_with = "lenient::items")]
     errors: Vec<Value>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    group_id: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -274,6 +279,9 @@ pub struct CallPermission {
     /// `user_action` or `automatic`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_source: Option<String>,
+    /// True when the customer allowed calls for good ("Always allow": no expiration then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_permanent: Option<Value>,
 }
 
 /// An edit: the message it changes and the message as it reads now.

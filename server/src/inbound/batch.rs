@@ -1,6 +1,8 @@
-//! What one webhook POST carries, read item by item into a batch: an item that names no customer
-//! is logged and skipped, never failing the rest. Each message, edit, deletion and echo keeps the
-//! customer as the delivery names them (`Sighting`) until the store says which customer that is.
+//! What one webhook POST carries, read item by item into a batch: a message or echo that names no
+//! customer, or that belongs to a WhatsApp group, is logged and skipped, never failing the rest
+//! (a receipt that names no customer still finds its message by id). Each message, edit, deletion
+//! and echo keeps the customer as the delivery names them (`Sighting`) until the store says which
+//! customer that is.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -71,9 +73,9 @@ impl Batch {
     }
 
     /// Adds the messages, edits, deletions and receipts of a `messages` change for
-    /// `business_id`. An item that names no customer (its sender is neither a phone number nor a
-    /// BSUID) is logged and skipped; the rest of the batch is kept. The change's own errors are
-    /// logged.
+    /// `business_id`. A message that names no customer (its sender is neither a phone number nor
+    /// a BSUID), or that was written in a WhatsApp group, is logged and skipped; the rest of the
+    /// batch is kept. The change's own errors are logged.
     pub fn add_messages(&mut self, business_id: &str, value: MessagesValue) {
         // Errors about the change as a whole (Meta's, with no secret in them) are the
         // operator's to see; the change's messages and receipts are still taken.
@@ -81,6 +83,9 @@ impl Batch {
             tracing::warn!(business_id, %error, "webhook change reported an error of its own");
         }
         for message in value.messages {
+            if in_a_group(&message) {
+                continue;
+            }
             let Some((sighting, contact)) = message.sender(&value.contacts) else {
                 tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message whose sender is neither a phone number nor a BSUID skipped");
                 continue;
@@ -117,12 +122,16 @@ impl Batch {
             });
         }
         for status in value.statuses {
+            // A receipt of a message to a group is the group's; Parley sends to none.
+            if status.recipient_type.as_deref() == Some("group") {
+                tracing::debug!(id = ?status.id, "receipt of a group message not acted on");
+                continue;
+            }
             let recipient = (status.recipient_id.as_deref())
                 .and_then(CustomerKey::from_phone)
                 .or_else(|| CustomerKey::from_user_id(status.recipient_user_id.as_deref()?));
-            let (Some(id), Some(state), Some(recipient)) = (status.id, status.status, recipient)
-            else {
-                tracing::warn!("webhook status without id, status or recipient skipped");
+            let (Some(id), Some(state)) = (status.id, status.status) else {
+                tracing::warn!("webhook status without id or status skipped");
                 continue;
             };
             // The customer as the receipt names them: its BSUID, and the username of the
@@ -132,7 +141,7 @@ impl Batch {
                 .map(CustomerKey::into_string);
             let named = |c: &&Contact| {
                 let phone = c.wa_id.as_deref().and_then(CustomerKey::from_phone);
-                (phone.is_some() && phone.as_ref() == Some(&recipient))
+                (phone.is_some() && phone == recipient)
                     || (user_id.is_some() && c.user_id == user_id)
             };
             let username =
@@ -148,7 +157,12 @@ impl Batch {
                     username,
                 },
             };
-            let key = conversation(business_id, recipient.as_str());
+            // One that names no customer (neither a phone nor a BSUID) is still about one
+            // message of the business: its conversation is found by the message's id.
+            let key = conversation(
+                business_id,
+                recipient.as_ref().map_or("", CustomerKey::as_str),
+            );
             self.statuses.push((key, update));
         }
     }
@@ -159,6 +173,9 @@ impl Batch {
     /// rather than costing the rest of the delivery.
     pub fn add_echoes(&mut self, business_id: &str, value: EchoesValue) {
         for echo in value.message_echoes {
+            if in_a_group(&echo.message) {
+                continue;
+            }
             let sighting = Sighting {
                 phone: echo.to.as_deref().and_then(CustomerKey::from_phone),
                 user_id: echo
@@ -339,6 +356,16 @@ impl Moved {
             |old: &Option<CustomerKey>| old.as_ref().is_some_and(|old| old.as_str() == key.phone);
         key.business_id == self.business_id && (from(&self.phone) || from(&self.user_id))
     }
+}
+
+/// Whether `message` was written in a WhatsApp group (`group_id`): the group's, not a word
+/// between the business and one customer, so it is kept out of the sender's chat (logged).
+fn in_a_group(message: &Message) -> bool {
+    let Some(group) = &message.group_id else {
+        return false;
+    };
+    tracing::info!(id = ?message.id, group = %group, "webhook message of a WhatsApp group not kept");
+    true
 }
 
 fn conversation(business_id: &str, key: &str) -> ConversationKey {

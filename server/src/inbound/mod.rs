@@ -100,6 +100,18 @@ impl Intake<'_> {
             self.settle(&mut echo.key, &echo.sighting).await?;
             Moved::follow_all(&moves, &mut echo.key, &echo.sighting);
         }
+        // A receipt that names no customer goes to the conversation of its message; one whose
+        // message is not recorded yet is kept by the business until it is, whichever actor
+        // takes it.
+        for (key, update) in &mut batch.statuses {
+            if key.phone.is_empty()
+                && let Some(phone) = (self.store)
+                    .conversation_of_message(&key.business_id, &update.message_id)
+                    .await?
+            {
+                key.phone = phone;
+            }
+        }
         let messages = batch.messages.into_iter().map(|arrival| async move {
             let new = self
                 .conversations

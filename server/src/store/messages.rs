@@ -314,6 +314,21 @@ impl Store {
         Ok(row.map(|(id,)| id))
     }
 
+    /// The customer key of the conversation that holds the message `message_id`, if any.
+    pub async fn conversation_of_message(
+        &self,
+        business_id: &str,
+        message_id: &str,
+    ) -> StoreResult<Option<String>> {
+        let row: Option<(String,)> =
+            sqlx::query_as("SELECT phone FROM messages WHERE business_id = $1 AND message_id = $2")
+                .bind(business_id)
+                .bind(message_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|(phone,)| phone))
+    }
+
     /// Up to `limit` messages before `before_ms`, oldest first, and whether older ones exist.
     pub async fn messages_page(
         &self,

@@ -58,3 +58,26 @@ both_backends!(
         assert_eq!(content("wamid.after"), json!({"text": "still here"}));
     }
 );
+
+both_backends!(
+    a_call_permission_given_for_good_is_kept_with_is_permanent,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("calls_allowed").await;
+        let always = answer(
+            "wamid.always",
+            json!({"type": "call_permission_reply", "call_permission_reply": {
+                "response": "accept", "is_permanent": true, "response_source": "user_action"}}),
+        );
+        let body = inbound(&biz.phone_number_id, CUSTOMER, "Sheena", vec![always]);
+        let (status, answer) = app.webhook(&body, &biz.app_secret).await;
+        assert_eq!(status, 200, "{answer}");
+
+        let stored = history(&app, &biz, CUSTOMER).await;
+        assert_eq!(
+            stored[0]["content"],
+            json!({"text": null, "interactive": {"type": "call_permission_reply",
+                   "response": "accept", "is_permanent": true, "response_source": "user_action"}})
+        );
+    }
+);

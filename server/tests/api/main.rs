@@ -27,6 +27,7 @@ mod given_names;
 mod google;
 mod google_browser;
 mod google_mobile;
+mod group_messages;
 mod helpers;
 mod history_row;
 mod identity;

@@ -143,3 +143,66 @@ both_backends!(
         assert_eq!(out.expect("the echo")["status"], "delivered", "{page}");
     }
 );
+
+both_backends!(
+    a_receipt_that_names_no_customer_finds_its_message_by_id,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("receipt_unnamed").await;
+        let pnid = biz.phone_number_id.clone();
+        let hello = text(PHONE, "wamid.in", "Hi");
+        deliver(&app, &biz, &inbound(&pnid, PHONE, "Sheena", vec![hello])).await;
+        write_from_the_app(&app, &biz, "wamid.out").await;
+        write_from_the_app(&app, &biz, "wamid.out2").await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+
+        // Neither `recipient_id` nor `recipient_user_id`; a `recipient_id` that is no customer's;
+        // and one for a message recorded after it.
+        let read = json!({"id": "wamid.out", "status": "read", "timestamp": "1763700100"});
+        let undeliverable = json!({"code": 131026, "title": "Message undeliverable"});
+        let failed = json!({"id": "wamid.out2", "status": "failed", "timestamp": "1763700100",
+            "recipient_id": "not a customer", "errors": [undeliverable]});
+        let early = json!({"id": "wamid.out3", "status": "delivered", "timestamp": "1763700100"});
+        deliver(&app, &biz, &receipts(&pnid, vec![read, failed, early])).await;
+        let frames = ws.frames_until("message_status_update", 2).await;
+        let mut changed: Vec<(&Value, &Value, &Value)> = (frames.iter())
+            .filter(|f| f["event"] == "message_status_update")
+            .map(|f| {
+                (
+                    &f["data"]["message_id"],
+                    &f["data"]["status"],
+                    &f["data"]["phone_number"],
+                )
+            })
+            .collect();
+        changed.sort_by_key(|(id, _, _)| id.as_str());
+        assert_eq!(
+            changed,
+            vec![
+                (&json!("wamid.out"), &json!("read"), &json!(PHONE)),
+                (&json!("wamid.out2"), &json!("failed"), &json!(PHONE)),
+            ]
+        );
+        write_from_the_app(&app, &biz, "wamid.out3").await;
+
+        let (status, page) = app
+            .get(&format!("/api/conversation/{PHONE}"), &biz.session.access)
+            .await;
+        assert_eq!(status, 200, "{page}");
+        let stored: Vec<(&Value, &Value, &Value)> = (page["messages"].as_array())
+            .expect("messages")
+            .iter()
+            .map(|m| (&m["message_id"], &m["status"], &m["error"]["code"]))
+            .collect();
+        assert_eq!(
+            stored,
+            vec![
+                (&json!("wamid.in"), &json!("received"), &Value::Null),
+                (&json!("wamid.out"), &json!("read"), &Value::Null),
+                (&json!("wamid.out2"), &json!("failed"), &json!(131026)),
+                (&json!("wamid.out3"), &json!("delivered"), &Value::Null),
+            ]
+        );
+    }
+);

@@ -1,5 +1,5 @@
 // The /edit-profile page against the real server: the owner saves the profile (then the inbox at
-// /whatsapp) and manages agents, and an agent signs in, sees neither the credentials nor the agent
+// /dashboard) and manages agents, and an agent signs in, sees neither the credentials nor the agent
 // controls, and goes back to the inbox.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -20,14 +20,14 @@ describe('profile and agents', () => {
     await page.getByRole('menuitem', { name: 'Edit profile' }).click();
     await page.waitForURL('**/edit-profile');
 
-    // The profile: names and a credential, saved; the page then goes to the inbox after 2 s.
+    // The profile: names and a credential, saved; the page then goes to /dashboard (the inbox) after 2 s.
     const profile = page.getByRole('region', { name: 'Your profile' });
     await profile.getByLabel('First name').fill('Annabel');
     await profile.getByLabel('App ID').fill('app-4242');
     await profile.getByRole('button', { name: 'Save profile' }).click();
     await page.getByRole('status').filter({ hasText: 'Profile updated successfully.' }).waitFor();
     assert.match(page.url(), /\/edit-profile$/);
-    await page.waitForURL('**/whatsapp', { timeout: 5000 });
+    await page.waitForURL('**/dashboard', { timeout: 5000 });
     await page.getByRole('button', { name: 'Settings' }).waitFor();
 
     await page.goto('/edit-profile');
@@ -78,9 +78,9 @@ describe('profile and agents', () => {
     assert.equal(await page.getByRole('region', { name: 'Agents' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Create agent' }).count(), 0);
     assert.equal(await page.getByLabel('Phone number ID').count(), 0);
-    // Back to the inbox, at the address the app gives it.
+    // Back to the inbox, at the spec's /dashboard.
     await page.getByRole('link', { name: /Back to the inbox/ }).click();
-    await page.waitForURL('**/whatsapp');
+    await page.waitForURL('**/dashboard');
     await page.getByRole('button', { name: 'Settings' }).waitFor();
     await page.close();
   });

@@ -33,7 +33,7 @@ function renderPage(routes: Parameters<typeof fakeServer>[0]) {
 const body = (requests: RecordedRequest[], method: string, path: string) => requests.find((r) => r.method === method && r.path === path)?.body;
 
 describe('edit profile page', () => {
-  it('saves the profile, toasts, and goes to the inbox at /whatsapp after 2 seconds', async () => {
+  it('saves the profile, toasts, and goes to /dashboard after 2 seconds', async () => {
     const { requests, toast } = renderPage({
       'GET /identity/users/profile': () => json(OWNER_PROFILE),
       'GET /identity/users/agents': () => json([]),
@@ -49,7 +49,7 @@ describe('edit profile page', () => {
     await waitFor(() => expect(toast).toHaveBeenCalledWith('Profile updated successfully.', 'success'));
     expect(body(requests, 'PATCH', '/identity/users/profile')).toMatchObject({ firstName: 'Ada M', appSecret: 'new-secret', phoneNumberId: '1065' });
     expect(screen.queryByTestId('where')).toBeNull();
-    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/whatsapp'), { timeout: 3000 });
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/dashboard'), { timeout: 3000 });
   });
 
   it("shows the server's detail when the save is refused, else updateFailed", async () => {
@@ -152,7 +152,7 @@ describe('edit profile page', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Edit profile');
     expect(screen.queryByRole('form', { name: 'Add an agent' })).toBeNull();
     expect(requests.some((request) => request.path === '/identity/users/agents')).toBe(false);
-    expect(screen.getByRole('link', { name: /Back to the inbox/ })).toHaveAttribute('href', '/whatsapp');
+    expect(screen.getByRole('link', { name: /Back to the inbox/ })).toHaveAttribute('href', '/dashboard');
   });
 
   it('lets the owner choose round robin assignment and a claim timeout', async () => {

@@ -28,7 +28,7 @@ export function EditProfilePage() {
   return (
     <main className="edit-profile">
       <header className="page-header">
-        <Link to="/whatsapp"><span className="icon-mirror" aria-hidden="true">←</span> {t('profile.back')}</Link>
+        <Link to="/dashboard"><span className="icon-mirror" aria-hidden="true">←</span> {t('profile.back')}</Link>
         {/* An agent has no agents section: its page is named as the settings menu names it. */}
         <h1>{t(isOwner ? 'profile.title' : 'settings.editProfile')}</h1>
       </header>

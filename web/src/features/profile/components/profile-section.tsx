@@ -9,8 +9,8 @@ import { CREDENTIAL_FIELDS, profileFormFrom, profilePatch, SECRET_FIELDS, type P
 import { SecretInput } from './secret-input';
 
 /**
- * After a successful save the page goes to the inbox after this long (spec section 4). The spec's
- * /dashboard is no route of the app (it showed the inbox under that address): /whatsapp is.
+ * After a successful save the page goes to /dashboard after this long (spec section 4): the inbox,
+ * as every path without a screen of its own shows it.
  */
 export const REDIRECT_AFTER_SAVE_MS = 2000;
 
@@ -25,7 +25,7 @@ export function ProfileSection({ profile, isOwner }: { profile: Profile; isOwner
 
   useEffect(() => {
     if (!saved) return;
-    const timer = window.setTimeout(() => navigate('/whatsapp'), REDIRECT_AFTER_SAVE_MS);
+    const timer = window.setTimeout(() => navigate('/dashboard'), REDIRECT_AFTER_SAVE_MS);
     return () => window.clearTimeout(timer);
   }, [saved, navigate]);
 

@@ -328,3 +328,28 @@ both_backends!(
         );
     }
 );
+
+both_backends!(
+    a_sender_whose_profile_writes_their_number_otherwise_keeps_its_name,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("ninth_digit").await;
+        // Meta: a user's phone number (`from`) and WhatsApp id (`wa_id`) may not match, as a
+        // Brazilian mobile's with and without its ninth digit.
+        let (from, wa_id) = ("5511987654321", "551187654321");
+        let hello = message(from, "wamid.oi", "text", json!({"body": "oi"}));
+        deliver(
+            &app,
+            &biz,
+            &inbound(&biz.phone_number_id, wa_id, "João", vec![hello]),
+        )
+        .await;
+
+        let listed = rows(&app, &biz.session.access, "status=all").await;
+        let named: Vec<(&Value, &Value)> = (listed.iter())
+            .map(|r| (&r["phone_number"], &r["name"]))
+            .collect();
+        assert_eq!(named, vec![(&json!(from), &json!("João"))]);
+        assert_eq!(history(&app, &biz, from).await[0]["sender_name"], "João");
+    }
+);

@@ -94,6 +94,8 @@ export interface CallPermissionReply {
   /** Unix seconds. */
   expiration_timestamp?: number | string;
   response_source?: string;
+  /** True when the customer allowed calls for good (no expiration then). */
+  is_permanent?: boolean;
 }
 
 /** A contact card the customer shared, as WhatsApp sends it. */

@@ -8,7 +8,7 @@ function expiryOf(reply: CallPermissionReply): Date | null {
   return reply.expiration_timestamp !== undefined && Number.isFinite(seconds) ? new Date(seconds * 1000) : null;
 }
 
-/** The customer's answer to a request to call them, with how long a granted permission lasts. */
+/** The customer's answer to a request to call them, with how long a granted permission lasts (for good, or until when). */
 export function CallPermissionCard({ reply }: { reply: CallPermissionReply }) {
   const { t } = useTranslation();
   const granted = reply.response === 'accept';
@@ -18,7 +18,10 @@ export function CallPermissionCard({ reply }: { reply: CallPermissionReply }) {
       <strong className={granted ? 'card-title' : 'card-title declined'}>
         {t(granted ? 'message.callPermissionGranted' : 'message.callPermissionDeclined')}
       </strong>
-      {granted && expiry && <span className="muted">{t('message.callPermissionUntil', { time: formatDateTime(expiry) })}</span>}
+      {granted && reply.is_permanent === true && <span className="muted">{t('message.callPermissionAlways')}</span>}
+      {granted && reply.is_permanent !== true && expiry && (
+        <span className="muted">{t('message.callPermissionUntil', { time: formatDateTime(expiry) })}</span>
+      )}
     </div>
   );
 }

@@ -67,6 +67,12 @@ describe('cards for the newer kinds', () => {
     expect(screen.getByText(/^Until \d\d\/\d\d\/2027 \d\d:\d\d$/)).toBeInTheDocument();
   });
 
+  it('says a call permission given for good is always allowed', () => {
+    show(message('interactive', { text: null, interactive: { type: 'call_permission_reply', response: 'accept', is_permanent: true } } as unknown as Message['content']));
+    expect(screen.getByText('Call permission granted')).toBeInTheDocument();
+    expect(screen.getByText('Always allowed')).toBeInTheDocument();
+  });
+
   it('says when a call permission was declined', () => {
     show(message('interactive', { interactive: { type: 'call_permission_reply', response: 'reject' } }));
     expect(screen.getByText('Call permission declined')).toBeInTheDocument();

@@ -6,9 +6,10 @@
 //! batch waited for the other's fsync. A batch commits without waiting for the flush, which
 //! releases the rows at once, then waits for a tiny durable write of its own whose flush covers
 //! the batch's commit (the WAL is flushed in order), before any write is answered or any event
-//! published. Meanwhile the other node's batch runs, and the two flushes can be one.
+//! published. Meanwhile the other node's batch runs, and the two flushes can be one; so does
+//! this node's next batch (`ingest::durable`).
 
-use sqlx::AnyConnection;
+use sqlx::pool::PoolConnection;
 
 use super::{Backend, Store};
 
@@ -22,15 +23,29 @@ impl Store {
         }
     }
 
-    /// After such a commit, on the same connection: answers once the commit is durable. A
+    /// Answers once every batch committed before the call is durable: on Postgres a
     /// transactional message in the WAL (read by no one) commits with the session's
-    /// `synchronous_commit`, so it returns once the WAL is flushed past it.
-    pub(super) async fn flushed(&self, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
-        if self.backend == Backend::Postgres {
-            sqlx::query("SELECT pg_logical_emit_message(true, 'parley', '')::text")
-                .execute(conn)
-                .await?;
+    /// `synchronous_commit`, so it returns once the WAL is flushed past it, and past every
+    /// commit before it (a SQLite commit is durable when it returns). `conn` is the connection
+    /// kept for it: taken when first needed, closed after an error.
+    pub(super) async fn flushed(
+        &self,
+        conn: &mut Option<PoolConnection<sqlx::Any>>,
+    ) -> Result<(), sqlx::Error> {
+        if self.backend == Backend::Sqlite {
+            return Ok(());
         }
-        Ok(())
+        let mut kept = match conn.take() {
+            Some(kept) => kept,
+            None => self.pool.acquire().await?,
+        };
+        let marked = sqlx::query("SELECT pg_logical_emit_message(true, 'parley', '')::text")
+            .execute(&mut *kept)
+            .await;
+        match marked {
+            Ok(_) => *conn = Some(kept),
+            Err(_) => kept.close_on_drop(),
+        }
+        marked.map(drop)
     }
 }

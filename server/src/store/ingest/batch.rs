@@ -82,7 +82,6 @@ impl Store {
         }
         let events = number_by_business(&mut tx, items, drafts).await?;
         tx.commit().await?;
-        self.flushed(conn).await?;
         // A message is new when it was stored; any other write when it has events.
         Ok(events
             .into_iter()

@@ -11,9 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use futures_util::FutureExt;
-use parley_actors::conversation::{
-    Amended, Amendment, ConversationKey, InboundMessage, StatusUpdate,
-};
+use parley_actors::conversation::{Amendment, ConversationKey, InboundMessage, StatusUpdate};
 use parley_actors::events::Event;
 use parley_actors::hub::EventBus;
 use tokio::sync::{mpsc, oneshot};
@@ -26,7 +24,10 @@ use crate::metrics;
 
 mod batch;
 mod contacts;
+mod durable;
 mod threads;
+
+use durable::{FollowUps, Outlet, Unflushed};
 
 /// Most writes in one transaction: bounds how long one commit holds the write lock.
 const MAX_BATCH: usize = 512;
@@ -143,17 +144,25 @@ pub(super) struct Writer {
     files: mpsc::UnboundedSender<Media>,
 }
 
-/// Commits batches until the runtime stops (the store it holds keeps the queue open).
+/// Commits batches until the runtime stops (the store it holds keeps the queue open); each
+/// committed batch goes on to wait for its flush (`durable`) while the next one is written.
 pub(super) async fn run(store: Store, writer: Writer) {
     let Writer {
         mut waiting,
         wrote,
         files,
     } = writer;
+    let (durable, committed) = mpsc::unbounded_channel();
+    let follow_ups = FollowUps { wrote, files };
+    tokio::spawn(durable::answer_when_durable(
+        store.clone(),
+        committed,
+        follow_ups,
+    ));
     let mut conn = Connection::default();
     let mut batch = Vec::new();
     while waiting.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        let (items, outlets): (Vec<_>, Vec<_>) = batch
+        let (items, outlets): (Vec<_>, Vec<Outlet>) = batch
             .drain(..)
             .map(|p: Pending| ((p.key, p.write), (p.bus, p.answer)))
             .unzip();
@@ -161,31 +170,28 @@ pub(super) async fn run(store: Store, writer: Writer) {
         match conn.write(&store, &items).await {
             Ok(written) => {
                 metrics::batch_committed(items.len(), taken.elapsed());
-                let (buses, answers): (Vec<_>, Vec<_>) = outlets.into_iter().unzip();
-                let (events, changed): (Vec<_>, Vec<bool>) = written.into_iter().unzip();
-                publish_together(buses.into_iter().zip(events));
-                let new = items.iter().zip(&changed).filter(|(_, changed)| **changed);
-                follow_up(&wrote, new.map(|(item, _)| item));
-                hand_over_media(&files, &items);
-                for (answer, changed) in answers.into_iter().zip(changed) {
-                    let _ = answer.send(Ok(changed));
-                }
+                let _ = durable.send(Unflushed {
+                    items,
+                    outlets,
+                    written,
+                });
             }
             // One bad write must not fail the others: each is retried in its own transaction.
             Err(err) if items.len() > 1 => {
                 tracing::warn!(error = %err, size = items.len(), "batch not committed, retrying its writes one by one");
-                for ((bus, answer), item) in outlets.into_iter().zip(&items) {
-                    let result = conn
-                        .write(&store, std::slice::from_ref(item))
-                        .await
-                        .map(|mut written| publish(&*bus, written.pop().unwrap_or_default()));
-                    if let Ok(true) = result {
-                        follow_up(&wrote, [item]);
+                for (item, (bus, answer)) in items.into_iter().zip(outlets) {
+                    match conn.write(&store, std::slice::from_ref(&item)).await {
+                        Ok(written) => {
+                            let _ = durable.send(Unflushed {
+                                items: vec![item],
+                                outlets: vec![(bus, answer)],
+                                written,
+                            });
+                        }
+                        Err(err) => {
+                            let _ = answer.send(Err(err));
+                        }
                     }
-                    if result.is_ok() {
-                        hand_over_media(&files, std::slice::from_ref(item));
-                    }
-                    let _ = answer.send(result);
                 }
             }
             Err(err) => {
@@ -242,72 +248,5 @@ impl Connection {
             broken.close_on_drop();
         }
         written
-    }
-}
-
-/// Hands the conversations of the new customer messages among `written` to the team's
-/// follow-up (nothing when there are none, or when nobody follows up). A notice about the
-/// customer is nothing they wrote: it reopens and assigns nothing.
-fn follow_up<'a>(
-    wrote: &mpsc::UnboundedSender<Committed>,
-    written: impl IntoIterator<Item = &'a (ConversationKey, Write)>,
-) {
-    let keys: Vec<ConversationKey> = written
-        .into_iter()
-        .filter(|(_, write)| matches!(write, Write::Inbound(message) if !message.is_notice()))
-        .map(|(key, _)| key.clone())
-        .collect();
-    if !keys.is_empty() {
-        let _ = wrote.send((keys, super::now_ms()));
-    }
-}
-
-/// Hands the files that the messages, echoes and edits among `written` carry to the task that
-/// keeps them (nothing when there are none): a file an edit puts in a message is kept as the
-/// message's own was.
-fn hand_over_media(files: &mpsc::UnboundedSender<Media>, written: &[(ConversationKey, Write)]) {
-    let media: Media = written
-        .iter()
-        .filter_map(|(key, write)| {
-            let (kind, content) = match write {
-                Write::Inbound(message) | Write::Echo(message) => (&message.kind, &message.content),
-                Write::Amend(change) => match &change.now {
-                    Amended::Edited { kind, content } => (kind, content),
-                    Amended::Revoked { .. } | Amended::Reacted { .. } => return None,
-                },
-                Write::Status(_) => return None,
-            };
-            // The stored shape of a file message: `{<kind>: {media_id, …}, …}`.
-            let id = (content.get(kind)?.get("media_id")?.as_str()).filter(|id| !id.is_empty())?;
-            Some((key.business_id.clone(), id.to_string()))
-        })
-        .collect();
-    if !media.is_empty() {
-        let _ = files.send(media);
-    }
-}
-
-/// Publishes one write's committed events; answers whether the write was new.
-fn publish(bus: &dyn EventBus, (events, new): (Vec<Event>, bool)) -> bool {
-    bus.publish(events);
-    new
-}
-
-/// Publishes a batch's events in item order, handing each bus the events of consecutive items
-/// at once (all of them, in practice: one commit's events reach each session in one message).
-fn publish_together(items: impl IntoIterator<Item = (Arc<dyn EventBus>, Vec<Event>)>) {
-    let mut run: Option<(Arc<dyn EventBus>, Vec<Event>)> = None;
-    for (bus, events) in items {
-        match &mut run {
-            Some((current, pending)) if Arc::ptr_eq(current, &bus) => pending.extend(events),
-            _ => {
-                if let Some((done, pending)) = run.replace((bus, events)) {
-                    done.publish(pending);
-                }
-            }
-        }
-    }
-    if let Some((bus, events)) = run {
-        bus.publish(events);
     }
 }

@@ -176,3 +176,52 @@ both_backends!(
         assert_eq!(response.bytes().await.expect("body").as_ref(), PNG);
     }
 );
+
+both_backends!(
+    a_flagged_or_reinstated_template_stays_sendable,
+    |backend| async move {
+        let app = quick_review(backend).await;
+        let biz = app.business("tpl_quality").await;
+        let mut ws = WsClient::connect(&app, &biz.session.access).await;
+        ws.subscribe("notifications/all").await;
+        let (status, body) = app
+            .create_template(&biz.session.access, &greeting("order_update"))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let id: u64 = (body["result"]["id"].as_str())
+            .and_then(|id| id.parse().ok())
+            .expect("template id");
+        assert_eq!(
+            decisions(&mut ws, &["order_update"]).await,
+            [json!("APPROVED")]
+        );
+        let (_, profile) = app
+            .get("/identity/users/profile", &biz.session.access)
+            .await;
+        let waba = profile["whatsappBusinessAccountID"].as_str().expect("waba");
+
+        // Meta's quality events, in the order a template may live them: each status told is
+        // the one the template is left in.
+        let mut told = Vec::new();
+        for event in ["FLAGGED", "PAUSED", "REINSTATED", "LOCKED"] {
+            let update = json!({"object": "whatsapp_business_account", "entry": [{"id": waba,
+                "time": 1763700000, "changes": [{"field": "message_template_status_update",
+                "value": {"event": event, "message_template_id": id,
+                    "message_template_name": "order_update", "message_template_language": "en_US",
+                    "reason": null, "message_template_category": "UTILITY",
+                    "other_info": {"title": "FIRST_PAUSE", "description": "Paused"}}}]}]});
+            let (status, answer) = app.webhook(&update, &biz.app_secret).await;
+            assert_eq!(status, 200, "{answer}");
+            told.extend(decisions(&mut ws, &["order_update"]).await);
+        }
+        assert_eq!(
+            told,
+            [
+                json!("APPROVED"),
+                json!("PAUSED"),
+                json!("APPROVED"),
+                json!("APPROVED")
+            ]
+        );
+    }
+);

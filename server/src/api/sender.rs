@@ -181,17 +181,19 @@ fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<(String, BTreeMap<S
         .map_err(|_| ApiError::Unprocessable("recipients_json is not a JSON array".into()))?;
     let mut recipients = Vec::with_capacity(entries.len());
     let mut seen = std::collections::HashSet::new();
-    for entry in &entries {
-        let raw = entry
-            .as_str()
-            .map(String::from)
-            .or_else(|| entry.as_i64().map(|n| n.to_string()))
+    for (position, entry) in entries.iter().enumerate() {
+        let raw = number_text(entry)
             .or_else(|| {
                 ["phone_number", "phoneNumber", "to", "phone"]
                     .iter()
-                    .find_map(|k| entry.get(*k)?.as_str().map(String::from))
+                    .find_map(|k| number_text(entry.get(*k)?))
             })
-            .unwrap_or_default();
+            .ok_or_else(|| {
+                ApiError::Unprocessable(format!(
+                    "recipients_json: entry {} has no phone number",
+                    position + 1
+                ))
+            })?;
         let phone = CustomerKey::parse(&raw)
             .map(CustomerKey::into_string)
             .map_err(|e| ApiError::Unprocessable(format!("recipients_json: {e}")))?;
@@ -208,6 +210,16 @@ fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<(String, BTreeMap<S
         }
     }
     Ok(recipients)
+}
+
+/// A recipient's number as written in `recipients_json`: a string, or a JSON number (a
+/// spreadsheet's cell often becomes one).
+fn number_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => number.as_u64().map(|n| n.to_string()),
+        _ => None,
+    }
 }
 
 /// `GET /api/send-template/jobs/{id}`: progress, and the results so far.

@@ -175,3 +175,43 @@ both_backends!(
         assert_eq!(second_to("15550100002"), json!(" "));
     }
 );
+
+both_backends!(
+    bulk_recipients_may_be_json_numbers_and_an_entry_without_one_is_named,
+    |backend| async move {
+        let app = quick_review(backend).await;
+        let biz = app.business("bulknumbers").await;
+        let token = biz.session.access.clone();
+        app.approved_template(&biz, "order_update").await;
+        let bulk = |recipients: Value| {
+            vec![
+                ("send_mode", "bulk".to_string()),
+                ("template_name", "order_update".into()),
+                ("language_code", "en_US".into()),
+                ("components_json", components().to_string()),
+                ("recipients_json", recipients.to_string()),
+            ]
+        };
+
+        // A spreadsheet's numbers often arrive as JSON numbers, in objects too.
+        let numbers =
+            json!([15550100002_u64, {"phoneNumber": 447700900123_u64}, {"phone": "15550100003"}]);
+        let (status, body) = app.send_template(&token, bulk(numbers)).await;
+        assert_eq!(status, 202, "{body}");
+        assert_eq!(body["total"], 3);
+        let job = body["job_id"].as_str().expect("job").to_string();
+        let report = app.finished_job(&biz, &job, Duration::from_secs(30)).await;
+        for number in ["15550100002", "447700900123", "15550100003"] {
+            assert_eq!(report["results"][number]["status"], "success", "{report}");
+        }
+
+        let (status, body) = app
+            .send_template(&token, bulk(json!(["15550100002", {"name": "Omar"}])))
+            .await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(
+            body["detail"],
+            "recipients_json: entry 2 has no phone number"
+        );
+    }
+);

@@ -21,25 +21,18 @@ impl Message {
         if sighting.phone.is_none() && sighting.user_id.is_none() {
             return None;
         }
-        let matched = contacts.iter().find(|c| {
+        let profile = contacts.iter().find(|c| {
             let phone = c.wa_id.as_deref().and_then(CustomerKey::from_phone);
             let user_id = c.user_id.as_deref().and_then(CustomerKey::from_user_id);
             (phone.is_some() && phone == sighting.phone)
                 || (user_id.is_some() && user_id == sighting.user_id)
         });
-        if let Some(profile) = matched {
+        if let Some(profile) = profile {
             let phone = profile.wa_id.as_deref().and_then(CustomerKey::from_phone);
             let user_id = (profile.user_id.as_deref()).and_then(CustomerKey::from_user_id);
             sighting.phone = sighting.phone.or(phone);
             sighting.user_id = sighting.user_id.or(user_id);
         }
-        // The only profile of a delivery is its sender's even when its `wa_id` is written
-        // otherwise than `from` (Meta: a user's phone number and WhatsApp id may differ, as
-        // Brazil's with and without the ninth digit): its name is kept, not its ids.
-        let profile = matched.or(match contacts {
-            [only] => Some(only),
-            _ => None,
-        });
         if let Kind::System { system } = &self.kind {
             match system.change.as_deref() {
                 // `customer_changed_number` is the older name, with the number in `new_wa_id`.
@@ -121,23 +114,5 @@ mod tests {
             "text": {"body": "hi"}}))
         .expect("message");
         assert!(nobody.sender(&profiles).is_none());
-    }
-
-    #[test]
-    fn the_only_profile_names_a_sender_whose_phone_it_writes_otherwise() {
-        let profiles = contacts(json!([{"profile": {"name": "João"}, "wa_id": "551187654321"}]));
-        let message: Message = serde_json::from_value(json!({"from": "5511987654321",
-            "id": "wamid.1", "timestamp": "1749416383", "type": "text", "text": {"body": "oi"}}))
-        .expect("message");
-        let (sighting, profile) = message.sender(&profiles).expect("a sender");
-        assert_eq!(sighting.key(), "5511987654321");
-        assert_eq!(
-            profile.and_then(|p| p.profile.name.as_deref()),
-            Some("João")
-        );
-
-        let two = contacts(json!([{"profile": {"name": "A"}, "wa_id": "16505550001"},
-                                  {"profile": {"name": "B"}, "wa_id": "16505550002"}]));
-        assert!(message.sender(&two).expect("a sender").1.is_none());
     }
 }

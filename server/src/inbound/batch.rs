@@ -4,7 +4,7 @@
 //! and echo keeps the customer as the delivery names them (`Sighting`) until the store says which
 //! customer that is.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use parley_actors::conversation::{
@@ -82,6 +82,16 @@ impl Batch {
         for error in &value.errors {
             tracing::warn!(business_id, %error, "webhook change reported an error of its own");
         }
+        // The only profile of a change whose messages all come from one sender is theirs even
+        // when its `wa_id` is written otherwise than `from` (Meta: a user's phone number and
+        // WhatsApp id may differ, as Brazil's with and without the ninth digit).
+        let senders: HashSet<_> = (value.messages.iter())
+            .map(|m| (&m.from, &m.from_user_id))
+            .collect();
+        let only_profile = match (&value.contacts[..], senders.len()) {
+            ([only], 1) => Some(only),
+            _ => None,
+        };
         for message in value.messages {
             if in_a_group(&message) {
                 continue;
@@ -90,6 +100,8 @@ impl Batch {
                 tracing::warn!(id = ?message.id, kind = %message.type_name, "webhook message whose sender is neither a phone number nor a BSUID skipped");
                 continue;
             };
+            // Its name and username are kept, not its ids.
+            let contact = contact.or(only_profile);
             let key = conversation(business_id, sighting.key());
             // The same for a message and a change: either updates the contact the same way.
             let profile = CustomerProfile {

@@ -351,5 +351,29 @@ both_backends!(
             .collect();
         assert_eq!(named, vec![(&json!(from), &json!("João"))]);
         assert_eq!(history(&app, &biz, from).await[0]["sender_name"], "João");
+
+        // With messages from two senders, the one profile names only the one it names.
+        let messages = vec![
+            message(OTHER, "wamid.bob", "text", json!({"body": "hi"})),
+            message(
+                "4915112345678",
+                "wamid.eve",
+                "text",
+                json!({"body": "hallo"}),
+            ),
+        ];
+        deliver(
+            &app,
+            &biz,
+            &inbound(&biz.phone_number_id, OTHER, "Bob", messages),
+        )
+        .await;
+        let listed = rows(&app, &biz.session.access, "status=all").await;
+        let name_of = |phone: &str| {
+            let row = listed.iter().find(|r| r["phone_number"] == phone);
+            row.map(|r| r["name"].clone())
+        };
+        assert_eq!(name_of(OTHER), Some(json!("Bob")));
+        assert_eq!(name_of("4915112345678"), Some(json!("")));
     }
 );

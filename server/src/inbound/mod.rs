@@ -2,10 +2,12 @@
 //! item's customer is found by phone or BSUID, everything is persisted through the conversation
 //! actors, then each message seen for the first time sets off its follow-ups: a Web Push and an
 //! automated reply (`reply`, docs/AUTOMATED_REPLIES.md). The files of committed messages are
-//! kept while the provider still has them (`media`).
+//! kept while the provider still has them (`media`); items follow a customer an identity notice
+//! of the same delivery moved (`moves`).
 
 mod batch;
 mod media;
+mod moves;
 mod reply;
 
 use std::sync::Arc;
@@ -20,7 +22,8 @@ use crate::metrics;
 use crate::outbox::Outbox;
 use crate::push::Push;
 use crate::store::{self, Store};
-use batch::{Arrival, Moved};
+use batch::Arrival;
+use moves::Moved;
 
 pub use batch::{Batch, SetsOff};
 pub use media::keep_media;

@@ -111,25 +111,40 @@ pub struct ContactOrg {
     pub title: Option<String>,
 }
 
-/// The click-to-WhatsApp ad (or post) the customer tapped to start writing.
+/// The click-to-WhatsApp ad (or post) the customer tapped to start writing. Each field is read on
+/// its own (an ad id sent as a JSON number is its digits): one of an odd shape is left out, not
+/// the referral.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 pub struct Referral {
     /// The ad or post the customer saw.
+    #[serde(default, deserialize_with = "lenient::string")]
     pub source_url: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     pub source_id: Option<String>,
     /// `ad` or `post`.
+    #[serde(default, deserialize_with = "lenient::string")]
     pub source_type: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     pub headline: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
     pub body: Option<String>,
     /// `image` or `video`.
+    #[serde(default, deserialize_with = "lenient::string")]
     pub media_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub image_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub video_url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub thumbnail_url: Option<String>,
-    /// The click id, for the business's conversion reports.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The click id, for the business's conversion reports (none for an ad in WhatsApp Status).
+    #[serde(default, deserialize_with = "lenient::string")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ctwa_clid: Option<String>,
+    /// The greeting the ad showed the customer (`{text}`), as sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub welcome_message: Option<Value>,
 }

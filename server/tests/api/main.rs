@@ -1,6 +1,7 @@
 //! Integration tests: the real application on a random port, on SQLite and on Postgres.
 
 mod accounts;
+mod ad_referrals;
 mod amendments;
 mod app_contacts;
 mod auto_replies;

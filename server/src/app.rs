@@ -290,11 +290,13 @@ fn routes(
         .service(
             web::resource("/metrics")
                 .route(web::get().to(api::metrics::render))
-                .default_service(api::unrouted::served_with("GET")),
+                .route(web::head().to(api::metrics::render))
+                .default_service(api::unrouted::served_with("GET, HEAD")),
         )
         .service(
             web::scope("/api")
                 .wrap(from_fn(client_text::refuse_control_characters))
+                .wrap(from_fn(api::unrouted::answer_head_as_get))
                 .configure(api::api_routes)
                 .default_service(web::to(api::unrouted::unrouted)),
         )
@@ -303,13 +305,15 @@ fn routes(
                 .app_data(web::PayloadConfig::new(webhook::MAX_BODY))
                 .app_data(BodyLimit(webhook::MAX_BODY))
                 .route(web::get().to(webhook::verify))
+                .route(web::head().to(webhook::verify))
                 .route(web::post().to(webhook::receive))
-                .default_service(api::unrouted::served_with("GET, POST")),
+                .default_service(api::unrouted::served_with("GET, HEAD, POST")),
         )
         .service(sandbox_scope(sandbox, signed_in))
         .service(
             web::scope("/identity")
                 .wrap(from_fn(client_text::refuse_control_characters))
+                .wrap(from_fn(api::unrouted::answer_head_as_get))
                 .configure(auth::identity_routes)
                 .default_service(web::to(api::unrouted::unrouted)),
         )

@@ -1,10 +1,14 @@
 //! The answer where no route of `/api` or `/identity` takes a request: 405 with `Allow` for a
-//! path that is served with other methods, else 404. The routes are read from the OpenAPI
-//! document, which lists every one of them (a test holds it to the route table).
+//! path that is served with other methods, else 404; and HEAD answered wherever GET is
+//! (RFC 9110), as GET without its body. The routes are read from the OpenAPI document, which
+//! lists every one of them (a test holds it to the route table).
 
 use std::sync::OnceLock;
 
-use actix_web::dev::ResourceDef;
+use actix_http::body::MessageBody;
+use actix_web::dev::{ResourceDef, ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
+use actix_web::middleware::Next;
 use actix_web::{HttpRequest, HttpResponse, Route, web};
 
 use crate::api::openapi::document;
@@ -31,17 +35,34 @@ fn routes() -> &'static [(ResourceDef, Vec<&'static str>)] {
     })
 }
 
-/// The methods `path` is served with, upper-case; empty for an unknown path.
+/// Whether `path` has a route of `method` (lower-case, as the document keys it).
+fn routed(path: &str, method: &str) -> bool {
+    routes()
+        .iter()
+        .any(|(pattern, methods)| methods.contains(&method) && pattern.is_match(path))
+}
+
+/// The methods `path` is served with, upper-case (HEAD wherever GET is); empty for an unknown
+/// path.
 fn allowed(path: &str) -> Vec<String> {
     METHODS
         .into_iter()
-        .filter(|method| {
-            routes()
-                .iter()
-                .any(|(pattern, methods)| methods.contains(method) && pattern.is_match(path))
-        })
+        .filter(|method| routed(path, method) || (*method == "head" && routed(path, "get")))
         .map(str::to_ascii_uppercase)
         .collect()
+}
+
+/// Middleware of `/api` and `/identity`: a HEAD on a path served with GET and without a HEAD
+/// route of its own is answered by the GET route. The connection leaves the body out of a HEAD
+/// answer (actix-http sends only the head, with the length GET's body would have).
+pub async fn answer_head_as_get(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    if req.method() == Method::HEAD && !routed(req.path(), "head") && routed(req.path(), "get") {
+        req.head_mut().method = Method::GET;
+    }
+    next.call(req).await
 }
 
 /// The default service of `/api` and `/identity`.
@@ -74,6 +95,7 @@ mod tests {
     fn a_served_path_names_its_methods_and_an_unknown_one_none() {
         assert_eq!(allowed("/api/health"), ["GET", "HEAD"]);
         assert_eq!(allowed("/api/labels/abc"), ["PATCH", "DELETE"]);
+        assert_eq!(allowed("/api/templates"), ["GET", "HEAD"]);
         assert_eq!(allowed("/identity/auth/login"), ["POST"]);
         assert!(allowed("/api/nothing-here").is_empty());
         assert!(allowed("/api/labels/abc/more").is_empty());

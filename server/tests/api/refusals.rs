@@ -162,11 +162,11 @@ both_backends!(
         let app = spawn_app(backend).await;
         for (method, path, allow) in [
             ("POST", "/api/health", "GET, HEAD"),
-            ("DELETE", "/api/users", "GET"),
+            ("DELETE", "/api/users", "GET, HEAD"),
             ("GET", "/api/labels/any-id", "PATCH, DELETE"),
             ("PUT", "/identity/auth/login", "POST"),
-            ("PUT", "/webhook", "GET, POST"),
-            ("POST", "/metrics", "GET"),
+            ("PUT", "/webhook", "GET, HEAD, POST"),
+            ("POST", "/metrics", "GET, HEAD"),
         ] {
             let verb = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
             let response = app
@@ -189,5 +189,28 @@ both_backends!(
             .await;
         assert_eq!(status, 404, "{body}");
         refusal(&body, "not_found");
+    }
+);
+
+both_backends!(
+    a_head_request_is_answered_wherever_get_is_without_a_body,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let token = app.register("headfirst").await.access;
+        let signed_in = format!("Authorization: Bearer {token}\r\nConnection: close");
+        for path in [
+            "/api/config",
+            "/api/users",
+            "/identity/users/profile",
+            "/api/recipients/sample",
+        ] {
+            let (status, body) = app.head_only(&format!("HEAD {path}"), &signed_in).await;
+            assert_eq!(status, 200, "HEAD {path}: {body}");
+            assert_eq!(body, Value::String(String::new()), "HEAD {path}");
+        }
+        // As GET would be: refused without a token, and still without a body.
+        let (status, body) = app.head_only("HEAD /api/config", "Connection: close").await;
+        assert_eq!(status, 401, "{body}");
+        assert_eq!(body, Value::String(String::new()));
     }
 );

@@ -104,6 +104,10 @@ fn accepted(id: &str, media_url: &Option<String>) -> HttpResponse {
 /// key until the provider's id replaces it, and Postgres indexes keys of at most about 2.7 KB.
 const CLIENT_ID_MAX: usize = 128;
 
+/// The kinds of message `send-message` sends; another `message_type` is refused, not sent as
+/// a text.
+const MESSAGE_TYPES: [&str; 5] = ["text", "image", "video", "audio", "document"];
+
 /// `POST /api/send-message` (multipart). Idempotent on `message_id`: a retry answers what the
 /// first call did, and never sends twice.
 #[utoipa::path(
@@ -135,6 +139,14 @@ pub async fn send_message(
     if text_of(&form.message_id).is_some_and(|id| id.chars().count() > CLIENT_ID_MAX) {
         return Err(ApiError::Unprocessable(format!(
             "message_id must be at most {CLIENT_ID_MAX} characters"
+        )));
+    }
+    if let Some(kind) = text_of(&form.message_type)
+        && !MESSAGE_TYPES.contains(&kind.as_str())
+    {
+        return Err(ApiError::Unprocessable(format!(
+            "message_type must be one of {}, not {kind:?}",
+            MESSAGE_TYPES.join(", ")
         )));
     }
     let to = text_of(&form.to)

@@ -243,22 +243,27 @@ both_backends!(
             .send_text(&biz.session.access, CUSTOMER, "c-closed-2", "hi")
             .await;
         assert_eq!(status, 422);
-        assert!(app.sandbox_sent(&biz).await.is_empty());
-        let (_, history) = app
-            .get(
-                &format!("/api/conversation/{CUSTOMER}"),
-                &biz.session.access,
-            )
-            .await;
-        assert!(
-            history["messages"]
-                .as_array()
-                .expect("m")
-                .iter()
-                .all(|m| m["direction"] == "incoming")
-        );
+        nothing_sent(&app, &biz).await;
     }
 );
+
+/// Nothing reached the sandbox, and the conversation holds no outgoing message.
+async fn nothing_sent(app: &TestApp, biz: &Business) {
+    assert!(app.sandbox_sent(biz).await.is_empty());
+    let (_, history) = app
+        .get(
+            &format!("/api/conversation/{CUSTOMER}"),
+            &biz.session.access,
+        )
+        .await;
+    assert!(
+        history["messages"]
+            .as_array()
+            .expect("m")
+            .iter()
+            .all(|m| m["direction"] == "incoming")
+    );
+}
 
 both_backends!(
     the_outbox_meets_the_sandbox_rate_limit_without_losing_a_message,
@@ -422,5 +427,28 @@ both_backends!(
             .map(|m| m["timestamp"].as_str().expect("time"))
             .collect();
         assert!(times.windows(2).all(|pair| pair[0] < pair[1]), "{times:?}");
+    }
+);
+
+both_backends!(
+    a_message_of_an_unknown_type_is_refused_naming_the_types_and_nothing_is_sent,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("banana").await;
+        open_window(&app, &biz, CUSTOMER).await;
+        let form = reqwest::multipart::Form::new()
+            .text("to", CUSTOMER)
+            .text("message_id", "fruit-1")
+            .text("message_type", "banana")
+            .text("text", "Not a kind of message");
+        let (status, body) = app.send_form(&biz.session.access, form).await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(body["code"], "validation_failed", "{body}");
+        assert_eq!(
+            body["detail"],
+            "message_type must be one of text, image, video, audio, document, not \"banana\"",
+        );
+        assert_eq!(body["message"], body["detail"]);
+        nothing_sent(&app, &biz).await;
     }
 );

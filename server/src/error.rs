@@ -50,6 +50,10 @@ pub struct ErrorBody {
     /// Which provider id another business holds, with `account_taken`.
     #[serde(skip_serializing_if = "Option::is_none")]
     field: Option<&'static str>,
+    /// More than `detail` says, where there is more: the provider's `error_data.details`, or
+    /// what in a field was wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    details: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -104,6 +108,12 @@ pub enum ApiError {
     BadGateway(String),
     #[error("Internal server error")]
     Internal(#[from] anyhow::Error),
+    /// A refusal with more to say than its text; answered as `error` is, with `details`.
+    #[error("{error}")]
+    Detailed {
+        error: Box<ApiError>,
+        details: String,
+    },
 }
 
 impl ApiError {
@@ -131,6 +141,7 @@ impl ApiError {
             ApiError::Unavailable(_) => "unavailable",
             ApiError::BadGateway(_) => "provider_error",
             ApiError::Internal(_) => "internal",
+            ApiError::Detailed { error, .. } => error.code(),
         }
     }
 }
@@ -199,7 +210,14 @@ impl From<ControlCharacter> for ApiError {
 impl From<Refusal> for ApiError {
     fn from(err: Refusal) -> Self {
         match err {
-            Refusal::Rejected(text) => ApiError::Unprocessable(text),
+            Refusal::Rejected {
+                text,
+                details: Some(details),
+            } => ApiError::Detailed {
+                error: Box::new(ApiError::Unprocessable(text)),
+                details,
+            },
+            Refusal::Rejected { text, .. } => ApiError::Unprocessable(text),
             Refusal::Unreachable(text) => ApiError::BadGateway(text),
         }
     }
@@ -339,6 +357,7 @@ impl ResponseError for ApiError {
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Detailed { error, .. } => error.status_code(),
         }
     }
 
@@ -364,6 +383,10 @@ impl ResponseError for ApiError {
             },
             field: match self {
                 ApiError::AccountTaken(account) => Some(account.field()),
+                _ => None,
+            },
+            details: match self {
+                ApiError::Detailed { details, .. } => Some(details.clone()),
                 _ => None,
             },
         })

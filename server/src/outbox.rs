@@ -40,12 +40,29 @@ pub enum Delivery {
 /// Why a message was refused for good, in words for the agent.
 #[derive(Debug, thiserror::Error)]
 pub enum Refusal {
-    /// The provider refused the message, for a reason the agent can act on.
-    #[error("{0}")]
-    Rejected(String),
+    /// The provider refused the message, for a reason the agent can act on; `details` is what
+    /// the provider said beyond that (its `error_data.details`).
+    #[error("{text}")]
+    Rejected {
+        text: String,
+        details: Option<String>,
+    },
     /// The provider could not be reached or is not set up.
     #[error("{0}")]
     Unreachable(String),
+}
+
+impl Refusal {
+    /// The refusal in one line: its text, then the provider's details.
+    pub fn in_full(&self) -> String {
+        match self {
+            Refusal::Rejected {
+                text,
+                details: Some(details),
+            } => format!("{text}: {details}"),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// A refusal the agent sees, from the provider's error.
@@ -54,7 +71,10 @@ pub(crate) fn refusal(err: &ProviderError) -> Refusal {
         ProviderError::Unauthorized(_)
         | ProviderError::NotConfigured
         | ProviderError::Network(_) => Refusal::Unreachable(err.to_string()),
-        _ => Refusal::Rejected(err.to_string()),
+        _ => Refusal::Rejected {
+            text: err.to_string(),
+            details: err.details().map(String::from),
+        },
     }
 }
 
@@ -140,6 +160,7 @@ impl Outbox {
         let gone = |why: String| ProviderError::Rejected {
             code: 0,
             message: why,
+            details: None,
         };
         let (Some(local_id), Some(pointer)) = (
             upload.get("media_id").and_then(Value::as_str),
@@ -303,11 +324,20 @@ impl Outbox {
                 status,
                 error,
             } => Ok(match status.as_str() {
-                "failed" => Delivery::Refused(Refusal::Rejected(
-                    error
-                        .and_then(|e| e.get("title").and_then(Value::as_str).map(String::from))
-                        .unwrap_or_else(|| "The message could not be sent".into()),
-                )),
+                "failed" => {
+                    let said = |pointer: &str| {
+                        let error = error.as_ref()?;
+                        error
+                            .pointer(pointer)
+                            .and_then(Value::as_str)
+                            .map(String::from)
+                    };
+                    Delivery::Refused(Refusal::Rejected {
+                        text: said("/title")
+                            .unwrap_or_else(|| "The message could not be sent".into()),
+                        details: said("/error_data/details"),
+                    })
+                }
                 "sending" | "pending" => Delivery::Queued {
                     id: message_id,
                     reason: "the first attempt is still under way".into(),

@@ -100,7 +100,7 @@ pub async fn send_template_message(
         .ok_or_else(|| ApiError::Unprocessable("language_code is required".into()))?;
     let components: Value = match field(&form.components_json) {
         Some(raw) => serde_json::from_str(&raw)
-            .map_err(|_| ApiError::Unprocessable("components_json is not a JSON array".into()))?,
+            .map_err(|e| unreadable("components_json is not a JSON array", &e))?,
         None => json!([]),
     };
     if !components.is_array() {
@@ -178,7 +178,7 @@ fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<(String, BTreeMap<S
         ApiError::Unprocessable("recipients_json is required for bulk sending".into())
     })?;
     let entries: Vec<Value> = serde_json::from_str(&raw)
-        .map_err(|_| ApiError::Unprocessable("recipients_json is not a JSON array".into()))?;
+        .map_err(|e| unreadable("recipients_json is not a JSON array", &e))?;
     let mut recipients = Vec::with_capacity(entries.len());
     let mut seen = std::collections::HashSet::new();
     for (position, entry) in entries.iter().enumerate() {
@@ -210,6 +210,14 @@ fn bulk_recipients(form: &SendTemplateForm) -> ApiResult<Vec<(String, BTreeMap<S
         }
     }
     Ok(recipients)
+}
+
+/// 422 for a JSON field that does not read as it should, the parser's words as its details.
+fn unreadable(text: &str, err: &serde_json::Error) -> ApiError {
+    ApiError::Detailed {
+        error: Box::new(ApiError::Unprocessable(text.into())),
+        details: err.to_string(),
+    }
 }
 
 /// A recipient's number as written in `recipients_json`: a string, or a JSON number (a

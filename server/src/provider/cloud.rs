@@ -105,6 +105,7 @@ impl Provider for CloudClient {
             let part = part.map_err(|e| ProviderError::Rejected {
                 code: 0,
                 message: format!("bad media type: {e}"),
+                details: None,
             })?;
             let form = multipart::Form::new()
                 .text("messaging_product", "whatsapp")

@@ -54,12 +54,22 @@ pub enum ProviderError {
     WindowClosed(String),
     #[error("Payment problem with the WhatsApp account ({PAYMENT}): {0}")]
     Payment(String),
+    /// `details` is the Graph error's `error_data.details` when it says more than `message`.
     #[error("The recipient cannot receive this message ({code}): {message}")]
-    InvalidRecipient { code: i64, message: String },
+    InvalidRecipient {
+        code: i64,
+        message: String,
+        details: Option<String>,
+    },
     #[error("The provider refused the access token: {0}")]
     Unauthorized(String),
+    /// `details` is the Graph error's `error_data.details` when it says more than `message`.
     #[error("The provider refused the request ({code}): {message}")]
-    Rejected { code: i64, message: String },
+    Rejected {
+        code: i64,
+        message: String,
+        details: Option<String>,
+    },
     #[error("The business profile has no phoneNumberId or access token")]
     NotConfigured,
 }
@@ -72,21 +82,35 @@ impl ProviderError {
             code,
             error_data,
         } = body.error;
-        let message = error_data
-            .details
-            .or(message)
-            .unwrap_or_else(|| "no details".into());
+        // A refusal the agent can act on keeps Meta's message and its details apart; the others
+        // read best as the details alone.
+        let (summary, details) = match (message, error_data.details) {
+            (Some(message), Some(details)) if message != details => (message, Some(details)),
+            (message, details) => (
+                details.or(message).unwrap_or_else(|| "no details".into()),
+                None,
+            ),
+        };
+        let message = details.clone().unwrap_or_else(|| summary.clone());
         match code {
             RATE_LIMIT | 131056 | 4 | 80007 => ProviderError::RateLimited(message),
             WINDOW_CLOSED => ProviderError::WindowClosed(message),
             PAYMENT => ProviderError::Payment(message),
             UNDELIVERABLE | 131030 | 131049 | 131051 | 100 if status != 401 => {
-                ProviderError::InvalidRecipient { code, message }
+                ProviderError::InvalidRecipient {
+                    code,
+                    message: summary,
+                    details,
+                }
             }
             190 => ProviderError::Unauthorized(message),
             _ if status == 401 => ProviderError::Unauthorized(message),
             _ if status >= 500 => ProviderError::Network(format!("HTTP {status}: {message}")),
-            _ => ProviderError::Rejected { code, message },
+            _ => ProviderError::Rejected {
+                code,
+                message: summary,
+                details,
+            },
         }
     }
 
@@ -112,9 +136,23 @@ impl ProviderError {
         }
     }
 
-    /// The error as stored on a failed message and pushed to agents.
+    /// What the provider said beyond the error's text (its `error_data.details`).
+    pub fn details(&self) -> Option<&str> {
+        match self {
+            ProviderError::InvalidRecipient { details, .. }
+            | ProviderError::Rejected { details, .. } => details.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The error as stored on a failed message and pushed to agents; the details where a status
+    /// webhook's error has them (`error_data.details`).
     pub fn to_json(&self) -> Value {
-        serde_json::json!({"code": self.code(), "title": self.to_string()})
+        let mut json = serde_json::json!({"code": self.code(), "title": self.to_string()});
+        if let Some(details) = self.details() {
+            json["error_data"] = serde_json::json!({ "details": details });
+        }
+        json
     }
 }
 

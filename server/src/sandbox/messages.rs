@@ -12,6 +12,7 @@ use super::identity::{Addressee, Customer};
 use super::{Sandbox, wamid};
 use crate::error::ApiResult;
 use crate::store::{Business, now_ms};
+use crate::templates::rules::variables;
 
 /// Accepted sends remembered per number, for the inspection endpoint.
 const SENT_LOG_LEN: usize = 10_000;
@@ -124,6 +125,33 @@ fn receipt_contact(status: &str, customer: &Customer) -> Option<Value> {
     Some(contact)
 }
 
+/// When a template send gives its body another number of parameters than the approved body has
+/// variables, Meta's `error_data.details` for it (code 132000).
+fn parameter_mismatch(template: &Value, body: &Value) -> Option<String> {
+    let components = template["components"].as_array()?;
+    let text = components
+        .iter()
+        .find(|c| c["type"] == "BODY")?
+        .get("text")?
+        .as_str()?;
+    let mut expected = variables(text);
+    expected.sort();
+    expected.dedup();
+    let given = body
+        .pointer("/template/components")
+        .and_then(Value::as_array)
+        .and_then(|sent| sent.iter().find(|c| c["type"] == "body"))
+        .and_then(|c| c["parameters"].as_array())
+        .map_or(0, Vec::len);
+    (given != expected.len()).then(|| {
+        format!(
+            "body: number of localizable_params ({given}) does not match the expected number of \
+             params ({})",
+            expected.len()
+        )
+    })
+}
+
 /// Why the Cloud API would refuse this send, as its error answer.
 async fn refusal(
     sandbox: &Sandbox,
@@ -166,6 +194,14 @@ async fn refusal(
                 132001,
                 "(#132001) Template name does not exist in the translation",
                 &format!("template name ({name}) does not exist in {language} or is not approved"),
+            )));
+        }
+        if let Some(details) = parameter_mismatch(&template, body) {
+            return Ok(Some(graph_error(
+                400,
+                132000,
+                "(#132000) Number of parameters does not match the expected number of params",
+                &details,
             )));
         }
         if matches!(to, Addressee::User(_)) && template["category"] == "AUTHENTICATION" {

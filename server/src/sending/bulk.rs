@@ -210,7 +210,7 @@ impl Sending {
     ) -> Result<(String, Option<String>, Option<String>), SendError> {
         match delivery {
             Delivery::Accepted(id) => Ok(("success".into(), Some(id), None)),
-            Delivery::Refused(err) => Ok(("error".into(), None, Some(err.to_string()))),
+            Delivery::Refused(err) => Ok(("error".into(), None, Some(err.in_full()))),
             Delivery::Queued { .. } => {
                 // The outbox owns the retries; the job waits for their end so its result is final.
                 loop {

@@ -49,7 +49,10 @@ pub async fn sync_templates(
 fn refusal(err: ProviderError) -> CatalogError {
     match err {
         ProviderError::Rejected { .. } | ProviderError::InvalidRecipient { .. } => {
-            CatalogError::Rejected(err.to_string())
+            CatalogError::Rejected(match err.details() {
+                Some(details) => format!("{err}: {details}"),
+                None => err.to_string(),
+            })
         }
         other => CatalogError::Unreachable(other.to_string()),
     }

@@ -89,6 +89,7 @@ mod team_races;
 mod team_settings;
 mod template_delete;
 mod template_flow;
+mod template_refusals;
 mod template_rules;
 mod template_upkeep;
 mod web_app;

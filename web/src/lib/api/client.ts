@@ -46,6 +46,13 @@ export function detailOf(error: unknown, fallback: string): string {
   return refusalText(error.detail, error.code, [error.detail, error.serverMessage]) ?? fallback;
 }
 
+/** The refusal's `details`, where the server has more to say than its `detail` (the provider's own words). */
+export function detailsOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const details = error.body.details;
+  return typeof details === 'string' && details.trim() ? details : undefined;
+}
+
 export interface RequestOptions {
   method?: string;
   /** Sent as JSON. */

@@ -145,7 +145,34 @@ describe('sender page', () => {
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Template' }), 'order_update (en_US)');
     await user.type(screen.getByLabelText('Phone number'), '1001234567');
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Send failed: Template order_update (en_US) is PAUSED');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Send failed: Template order_update (en_US) is PAUSED');
+    expect(alert).not.toHaveTextContent('Details:');
+  });
+
+  it("adds the server's details to a send failure", async () => {
+    fakeServer({
+      ...setupRoutes,
+      'POST /api/send-template': () =>
+        json(
+          {
+            detail: 'The provider refused the request (132000): (#132000) Number of parameters does not match the expected number of params',
+            message: 'x',
+            code: 'validation_failed',
+            details: 'body: number of localizable_params (0) does not match the expected number of params (1)',
+          },
+          422,
+        ),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Template' }), 'order_update (en_US)');
+    await user.type(screen.getByLabelText('Phone number'), '1001234567');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Send failed: The provider refused the request (132000): (#132000) Number of parameters does not match the expected number of params' +
+        ' Details: body: number of localizable_params (0) does not match the expected number of params (1)',
+    );
   });
 
   it('sends to the numbers of a file and reports the job from its live progress', async () => {

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useFocusFirstInvalid } from '../../../components/use-focus-first-invalid';
-import { detailOf } from '../../../lib/api/client';
+import { detailOf, detailsOf } from '../../../lib/api/client';
 import type { BulkSendProgressEvent } from '../../../lib/realtime/events';
 import { sendTemplate, type BulkAccepted, type BulkRecipient, type TemplateSend } from '../api/sender-api';
 import { useBulkJob } from '../hooks/use-bulk-job';
@@ -99,7 +99,9 @@ export function SenderPage() {
       if (send.mode === 'single') setStatus({ type: 'success', text: t('sender.sent') });
       else job.follow((answer as BulkAccepted).job_id);
     } catch (error) {
-      setStatus({ type: 'error', text: t('sender.sendFailed', { message: detailOf(error, t('sender.unknownError')) }) });
+      const details = detailsOf(error);
+      const failed = t('sender.sendFailed', { message: detailOf(error, t('sender.unknownError')) });
+      setStatus({ type: 'error', text: details ? failed + t('sender.sendFailedDetails', { details }) : failed });
     } finally {
       setSending(false);
     }

@@ -2,7 +2,7 @@
 //! the WhatsApp Business app), and either side's reactions (`reactions`): the stored message
 //! changes in place (no new message), and a `message_updated` event carries it as it is now. A
 //! change that came before its message waits in `early_amendments` and is applied here once the
-//! message is stored.
+//! message is stored. A deleted message the business has not read leaves the unread counts.
 
 use parley_actors::conversation::{Amended, Amendment, ConversationKey};
 use parley_actors::events::{
@@ -21,6 +21,7 @@ use super::messages::{MessageJson, MessageRow, message_columns, preview};
 use super::profiles::update_by_profile;
 use super::reactions::react;
 use super::search_index::reindex_message;
+use super::unread::uncount_deleted;
 
 /// What a message keeps through an edit, which replaces only what it reads as: the quote, the
 /// reactions, the ad it came from, and the mark of a message sent from the WhatsApp Business app.
@@ -87,6 +88,7 @@ async fn change_message(
         return Ok(Vec::new());
     }
     let at = amendment.timestamp_ms;
+    let mut uncounted = None;
     let content = match &amendment.now {
         Amended::Edited { kind, content } => {
             let (kind, content) = kept_through_edit(&row.kind, &row.content, kind, content);
@@ -105,6 +107,11 @@ async fn change_message(
         Amended::Revoked { content } => {
             row.content = content.to_string();
             row.revoked_at = Some(at);
+            // A deleted message the business has not read no longer counts as unread.
+            if row.direction == "incoming" && row.is_read == 0 {
+                row.is_read = 1;
+                uncounted = uncount_deleted(conn, key, pnid).await?;
+            }
             content.clone()
         }
         Amended::Reacted { emoji } => {
@@ -116,13 +123,14 @@ async fn change_message(
         }
     };
     sqlx::query(
-        "UPDATE messages SET kind = $1, content = $2, edited_at = $3, revoked_at = $4 \
-         WHERE business_id = $5 AND message_id = $6",
+        "UPDATE messages SET kind = $1, content = $2, edited_at = $3, revoked_at = $4, \
+         is_read = $5 WHERE business_id = $6 AND message_id = $7",
     )
     .bind(&row.kind)
     .bind(&row.content)
     .bind(row.edited_at)
     .bind(row.revoked_at)
+    .bind(row.is_read)
     .bind(&key.business_id)
     .bind(&row.message_id)
     .execute(&mut *conn)
@@ -141,7 +149,9 @@ async fn change_message(
     .bind(row.sent_at)
     .execute(&mut *conn)
     .await?;
-    Ok(vec![updated_event(key, pnid, &row)])
+    let mut drafts = vec![updated_event(key, pnid, &row)];
+    drafts.extend(uncounted);
+    Ok(drafts)
 }
 
 impl Store {

@@ -1,5 +1,5 @@
 //! Unread counts: each business's total (kept in one row, moved with each contact's count) and
-//! marking a conversation read.
+//! marking a conversation read; a deleted unread message no longer counts.
 
 use parley_actors::conversation::ConversationKey;
 use parley_actors::events::{Event, NOTIFICATION, NOTIFICATIONS, conversation_channel, event_data};
@@ -69,6 +69,47 @@ pub(super) async fn add_unread(
     Ok(())
 }
 
+/// Takes a deleted unread message out of its conversation's count and the business's total, in
+/// the transaction that deleted it, and answers the `notification` that tells the sessions the
+/// counts as they are now (as marking a conversation read does).
+pub(super) async fn uncount_deleted(
+    conn: &mut AnyConnection,
+    key: &ConversationKey,
+    pnid: &str,
+) -> Result<Option<Draft>, sqlx::Error> {
+    let contact: Option<(String, i64)> = sqlx::query_as(
+        "UPDATE contacts SET unread_count = unread_count - 1 \
+         WHERE business_id = $1 AND phone = $2 AND unread_count > 0 \
+         RETURNING name, unread_count",
+    )
+    .bind(&key.business_id)
+    .bind(&key.phone)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((name, unread)) = contact else {
+        return Ok(None);
+    };
+    add_unread(conn, &key.business_id, -1).await?;
+    let (_, total) = number_and_unread(conn, &key.business_id).await?;
+    Ok(Some(counts_draft(pnid, &key.phone, &name, unread, total)))
+}
+
+/// The `notification` that carries a conversation's unread count and the business's total after
+/// they dropped (no preview: the list's row keeps its own).
+fn counts_draft(pnid: &str, phone: &str, name: &str, unread: i64, total: i64) -> Draft {
+    Draft {
+        channels: vec![NOTIFICATIONS.into()],
+        name: NOTIFICATION,
+        data: event_data(&json!({
+            "conversation_id": conversation_channel(pnid, phone),
+            "phone_number": phone,
+            "name": name,
+            "unread_count": unread,
+            "total_unread": total,
+        })),
+    }
+}
+
 impl Store {
     pub(super) async fn set_read(
         &self,
@@ -103,18 +144,7 @@ impl Store {
             .await?;
         add_unread(&mut tx, &key.business_id, -unread).await?;
         let (pnid, total) = number_and_unread(&mut tx, &key.business_id).await?;
-        let conversation_id = conversation_channel(&pnid, &key.phone);
-        let drafts = vec![Draft {
-            channels: vec![NOTIFICATIONS.into()],
-            name: NOTIFICATION,
-            data: event_data(&json!({
-                "conversation_id": conversation_id,
-                "phone_number": key.phone,
-                "name": name,
-                "unread_count": 0,
-                "total_unread": total,
-            })),
-        }];
+        let drafts = vec![counts_draft(&pnid, &key.phone, &name, 0, total)];
         let events = append_events(&mut tx, &key.business_id, drafts).await?;
         tx.commit().await?;
         Ok((changed, events))

@@ -193,3 +193,48 @@ both_backends!(
         assert_eq!(plain, json!({"text": "Is this one in red?"}));
     }
 );
+
+both_backends!(
+    a_deleted_unread_message_leaves_the_unread_counts_and_the_sessions_are_told,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("deleted_unread").await;
+        let token = &biz.session.access;
+        let originals = ["wamid.u1", "wamid.u2"].map(|id| text(CUSTOMER, id, "Open today?"));
+        deliver(&app, &biz, originals.to_vec()).await;
+        let mut ws = WsClient::connect(&app, token).await;
+        ws.subscribe("notifications/all").await;
+
+        let revoke = |id: &str, original: &str| {
+            json!({"from": CUSTOMER, "id": id, "timestamp": FIRST, "type": "revoke",
+                   "revoke": {"original_message_id": original}})
+        };
+        deliver(&app, &biz, vec![revoke("wamid.del1", "wamid.u1")]).await;
+        let frame = ws.next_frame().await;
+        assert_eq!(frame["event"], "message_updated", "{frame}");
+        let frame = ws.next_frame().await;
+        assert_eq!(frame["event"], "notification", "{frame}");
+        assert_eq!(frame["data"]["unread_count"], 1, "{frame}");
+        assert_eq!(frame["data"]["total_unread"], 1, "{frame}");
+        let (_, page) = app.get("/api/users", token).await;
+        assert_eq!(page["data"]["total_unread"], 1, "{page}");
+        assert_eq!(page["data"]["users"][0]["unread_count"], 1, "{page}");
+
+        // A redelivered deletion counts nothing twice; one of a read message leaves the counts.
+        deliver(&app, &biz, vec![revoke("wamid.del1", "wamid.u1")]).await;
+        let read = format!("/api/conversation/{CUSTOMER}/mark-as-read");
+        let (status, _) = app.post(&read, json!({}), Some(token)).await;
+        assert_eq!(status, 200);
+        let frame = ws.next_frame().await;
+        assert_eq!(frame["data"]["total_unread"], 0, "{frame}");
+        deliver(&app, &biz, vec![revoke("wamid.del2", "wamid.u2")]).await;
+        let frame = ws.next_frame().await;
+        assert_eq!(frame["event"], "message_updated", "{frame}");
+        let next = text(CUSTOMER, "wamid.u3", "Hello?");
+        deliver(&app, &biz, vec![next]).await;
+        let frames = ws.frames_until("notification", 1).await;
+        let last = frames.last().expect("a notification");
+        assert_eq!(last["data"]["unread_count"], 1, "{last}");
+        assert_eq!(last["data"]["total_unread"], 1, "{last}");
+    }
+);

@@ -53,12 +53,19 @@ describe('live chat list updates', () => {
     expect(next.items[0]).toMatchObject({ unread_count: 0, last_message_content: { text: 'hello' }, last_message_timestamp: '2026-01-01T10:00:00Z' });
   });
 
-  it('leaves a read conversation where it stands: a read mark names no message, so it is no reason to move up', () => {
-    const read = { event: 'notification', data: { conversation_id: 'pn_3', phone_number: '3', name: 'Cora', unread_count: 0, total_unread: 1 } } as const;
-    const next = applyListEvent(state([row('1', 1), row('2'), row('3', 2)]), read, ALL);
+  // A read mark leaves nothing unread; a customer's deletion of an unread message only lowers the
+  // count. Neither names a message, so neither is a reason to move up or to bring a row in.
+  it.each([
+    ['a read mark', 0],
+    ['a deleted unread message', 1],
+  ])('leaves a conversation where it stands on %s', (_, unread) => {
+    const counts = { event: 'notification', data: { conversation_id: 'pn_3', phone_number: '3', name: 'Cora', unread_count: unread, total_unread: 1 } } as const;
+    const next = applyListEvent(state([row('1', 1), row('2'), row('3', 2)]), counts, ALL);
     expect(next.items.map((item) => item.phone_number)).toEqual(['1', '2', '3']);
-    expect(next.items[2]).toMatchObject({ unread_count: 0 });
+    expect(next.items[2]).toMatchObject({ unread_count: unread });
     expect(next.totalUnread).toBe(1);
+    const elsewhere = { ...counts, data: { ...counts.data, phone_number: '9', conversation_id: 'pn_9' } };
+    expect(applyListEvent(state([row('1')]), elsewhere, ALL).items).toHaveLength(1);
   });
 
   it('drops a deleted conversation and takes the unread total left', () => {
@@ -122,7 +129,15 @@ describe('live chat list updates', () => {
   });
 
   it('moves a username customer (no phone, BSUID key) on a notification by its conversation id', () => {
-    const data = { conversation_id: 'pn_US.134', phone_number: null, name: 'Sheena', preview: 'hi', unread_count: 1, total_unread: 1 };
+    const data = {
+      conversation_id: 'pn_US.134',
+      phone_number: null,
+      name: 'Sheena',
+      preview: 'hi',
+      unread_count: 1,
+      total_unread: 1,
+      last_message_timestamp: '2026-01-01T10:00:00Z',
+    };
     const next = applyListEvent(state([row('1'), bsuidRow('US.134')]), { event: 'notification', data }, ALL);
     expect(next.items[0]).toMatchObject({ user_id: 'US.134', phone_number: null, name: 'Sheena', unread_count: 1 });
     expect(next.items).toHaveLength(2);

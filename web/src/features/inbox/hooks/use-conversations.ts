@@ -107,13 +107,15 @@ export function applyListEvent(state: ConversationsState, event: RealtimeEvent, 
     case 'notification': {
       const data = event.data;
       const key = customerKey(data);
-      // A read mark (no unread left) of a conversation the list does not hold brings none in: it
-      // is one opened from elsewhere (a link, a search hit), whose status may keep it out.
-      const arrives = data.unread_count > 0 && !hasKey(state.items, key) && takesNewConversations(view);
+      // Only a message (it has a time) brings in a conversation the list does not hold: a read
+      // mark or a deleted unread message is of one opened from elsewhere (a link, a search hit)
+      // or kept out by its status.
+      const message = Boolean(data.last_message_timestamp);
+      const arrives = message && data.unread_count > 0 && !hasKey(state.items, key) && takesNewConversations(view);
       const items = arrives ? [newRow(key, data.conversation_id, data.name), ...state.items] : state.items;
-      // A message moves the row up; a read mark (nothing unread, no message time) leaves it where
-      // it stands, so a row someone opens does not jump to the top of everyone's list.
-      const place = data.unread_count === 0 && !data.last_message_timestamp ? updateInPlace : moveToTop;
+      // A message moves the row up; a count that only dropped (a read mark, a deleted unread
+      // message: no message time) leaves it where it stands, so no row jumps to the top.
+      const place = message ? moveToTop : updateInPlace;
       return {
         ...state,
         totalUnread: data.total_unread,

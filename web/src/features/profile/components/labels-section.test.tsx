@@ -85,4 +85,24 @@ describe('labels section', () => {
     expect(name).toHaveAttribute('aria-invalid', 'false');
     expect(within(form).queryByText('A label named vip already exists')).toBeNull();
   });
+
+  it('takes a name of 50 characters as the server counts them, emoji included, and no more', async () => {
+    // 30 emoji are 60 UTF-16 units: a limit counted in units would cut the name at 25.
+    const fire = '\u{1F525}'.repeat(30);
+    const { requests } = renderSection({
+      'GET /api/labels': () => json({ labels: [VIP] }),
+      'POST /api/labels': () => json({ id: 'l2', name: fire, color: '#1d76db' }, 201),
+    });
+    const section = await screen.findByRole('region', { name: 'Labels' });
+    const name = within(section).getByLabelText('Label name');
+    await userEvent.type(name, fire);
+    expect(name).toHaveValue(fire);
+    await userEvent.click(within(section).getByRole('button', { name: 'Add label' }));
+    await waitFor(() => expect(sent(requests, 'POST', '/api/labels')).toEqual([{ name: fire, color: '#1d76db' }]));
+
+    const item = await within(section).findByRole('form', { name: 'VIP' });
+    const rename = within(item).getByLabelText('Name of VIP');
+    await userEvent.type(rename, 'x'.repeat(60));
+    expect([...(rename as HTMLInputElement).value]).toHaveLength(50);
+  });
 });

@@ -10,6 +10,17 @@ import '../labels.css';
 
 /** The colour a new label starts with. */
 const NEW_LABEL_COLOR = '#1d76db';
+/** The longest name the server takes, in characters (code points). */
+const NAME_MAX = 50;
+
+/**
+ * The typed name cut at `NAME_MAX` characters as the server counts them: an input's `maxLength`
+ * counts UTF-16 units, so it would cut a name of emoji at half the length.
+ */
+function clipName(typed: string): string {
+  const characters = [...typed];
+  return characters.length > NAME_MAX ? characters.slice(0, NAME_MAX).join('') : typed;
+}
 
 /** The owner's labels: add one, and rename, recolour or delete each. */
 export function LabelsSection() {
@@ -65,13 +76,12 @@ export function LabelsSection() {
           <input
             id={nameId}
             value={name}
-            maxLength={50}
             required
             aria-invalid={Boolean(nameProblem)}
             aria-describedby={nameProblem ? `${nameId}-error` : undefined}
             onChange={(event) => {
               setNameProblem('');
-              setName(event.target.value);
+              setName(clipName(event.target.value));
             }}
           />
         </label>
@@ -133,7 +143,7 @@ function LabelItem({ label, saving, onSave, onDelete }: ItemProps) {
         }}
       >
         <LabelChip label={{ ...label, name: name.trim() || label.name, color }} />
-        <input aria-label={t('labels.nameOf', { name: label.name })} value={name} maxLength={50} required onChange={(event) => setName(event.target.value)} />
+        <input aria-label={t('labels.nameOf', { name: label.name })} value={name} required onChange={(event) => setName(clipName(event.target.value))} />
         <input type="color" aria-label={t('labels.colorOf', { name: label.name })} value={color} onChange={(event) => setColor(event.target.value)} />
         <div className="label-item-actions">
           <button type="submit" disabled={saving || !changed || !name.trim()}>

@@ -39,6 +39,10 @@ describe('bulk send with per-recipient variables', () => {
     assert.equal(await download.getAttribute('download'), 'greetings-skipped.csv');
     const skippedCsv = decodeURIComponent((await download.getAttribute('href')).replace(/^data:text\/csv;charset=utf-8,/, ''));
     assert.equal(skippedCsv, 'row,value,reason,variable\n4,not a number,invalid_number,\n');
+    await form.getByRole('listitem').filter({ hasText: 'Row 4: not a number (not a valid number)' }).waitFor();
+    // The listed row wraps within a phone's width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
 
     await form.getByRole('button', { name: 'Send Message' }).click();
     await page.getByRole('status').filter({ hasText: 'Bulk send complete. Success: 2, Errors: 0' }).waitFor({ timeout: BULK_TIMEOUT_MS });

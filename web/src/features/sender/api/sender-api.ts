@@ -59,12 +59,22 @@ export function getJob(jobId: string): Promise<BulkSendProgressEvent> {
 
 export type SkipReason = 'invalid_number' | 'duplicate' | 'missing_variable';
 
-/** The rows of a recipient file that give no recipient, counted by reason, and as a CSV file. */
+/** One row of a recipient file that gives no recipient: its number (from 1, as a spreadsheet shows it), its cell, and why. */
+export interface SkippedRow {
+  row: number;
+  value: string;
+  reason: SkipReason;
+  /** The empty variable column, for `missing_variable`. */
+  variable?: string | null;
+}
+
+/** The rows of a recipient file that give no recipient, counted by reason, listed, and as a CSV file. */
 export interface SkippedRows {
   count: number;
   invalid_number: number;
   duplicate: number;
   missing_variable: number;
+  rows?: SkippedRow[];
   csv: string;
 }
 

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeServer, json } from '../../../testing/fake-server';
 import { renderWithApp } from '../../../testing/render';
@@ -65,7 +65,17 @@ describe('recipient file', () => {
           count: 1,
           numbers: ['447700900123'],
           variables: { '447700900123': { '1': 'Omar', header_1: 'Hi' } },
-          skipped: { count: 2, invalid_number: 1, duplicate: 0, missing_variable: 1, csv },
+          skipped: {
+            count: 2,
+            invalid_number: 1,
+            duplicate: 0,
+            missing_variable: 1,
+            rows: [
+              { row: 3, value: '12', reason: 'invalid_number', variable: null },
+              { row: 4, value: '+201001234567', reason: 'missing_variable', variable: '1' },
+            ],
+            csv,
+          },
         }),
     });
     const { recipients, input } = renderUpload(['header_1', '1']);
@@ -75,9 +85,39 @@ describe('recipient file', () => {
     const link = screen.getByRole('link', { name: 'Download the skipped rows (CSV)' });
     expect(summary).toContainElement(link);
     expect(link).toHaveAttribute('download', 'vars-skipped.csv');
+    const rows = within(screen.getByRole('list')).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'Row 3: 12 (not a valid number)',
+      'Row 4: +201001234567 (no value for 1)',
+    ]);
     expect(decodeURIComponent(link.getAttribute('href') ?? '')).toBe(`data:text/csv;charset=utf-8,${csv}`);
     expect((requests[0]?.body as FormData | undefined)?.get('variables')).toBe('header_1,1');
     expect(recipients.at(-1)).toEqual([{ phone_number: '447700900123', variables: { '1': 'Omar', header_1: 'Hi' } }]);
+  });
+
+  it('lists the first five skipped rows and counts the others', async () => {
+    const rows = [2, 3, 4, 5, 6, 7, 8].map((row) => ({ row, value: '447700900123', reason: 'duplicate', variable: null }));
+    fakeServer({
+      'POST /api/recipients/parse': () =>
+        json({
+          fileName: 'repeats.csv',
+          count: 1,
+          numbers: ['447700900123'],
+          variables: {},
+          skipped: { count: 7, invalid_number: 0, duplicate: 7, missing_variable: 0, rows, csv: 'row,value,reason,variable\n' },
+        }),
+    });
+    const { input } = renderUpload([]);
+    await userEvent.upload(input, file('repeats.csv'));
+    const items = within(await screen.findByRole('list')).getAllByRole('listitem');
+    expect(items.map((row) => row.textContent)).toEqual([
+      'Row 2: 447700900123 (repeats an earlier row)',
+      'Row 3: 447700900123 (repeats an earlier row)',
+      'Row 4: 447700900123 (repeats an earlier row)',
+      'Row 5: 447700900123 (repeats an earlier row)',
+      'Row 6: 447700900123 (repeats an earlier row)',
+      '…and 2 more, in the download',
+    ]);
   });
 
   it.each([

@@ -69,4 +69,19 @@ describe('label picker', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Labels' }));
     expect(await screen.findByRole('link', { name: 'Create labels' })).toHaveAttribute('href', '/edit-profile');
   });
+
+  it('works from the keyboard: Escape from a label closes the list and gives the focus back to the button', async () => {
+    signInAs('u1', 'agent');
+    renderPicker(conversation([VIP]), {});
+    const button = screen.getByRole('button', { name: 'Labels' });
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    const list = await screen.findByRole('group', { name: 'Labels of this conversation' });
+    await within(list).findByRole('checkbox', { name: 'VIP' });
+    await userEvent.tab();
+    expect(within(list).getByRole('checkbox', { name: 'billing' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'Labels of this conversation' })).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+  });
 });

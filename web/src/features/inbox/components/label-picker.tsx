@@ -25,7 +25,13 @@ export function LabelPicker({ conversation, onChanged }: Props) {
   const [labels, setBusinessLabels] = useState<Label[] | null>(null);
   const [busy, setBusy] = useState(false);
   const root = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
+  const button = useRef<HTMLButtonElement>(null);
+  // A label ticked from the keyboard holds the focus: closing the list hands it back to the
+  // button, where it would otherwise fall to the page's start.
+  const close = useCallback(() => {
+    if (root.current?.contains(document.activeElement)) button.current?.focus();
+    setOpen(false);
+  }, []);
   useDismiss(open, root, close);
   const carried = conversation.labels ?? [];
 
@@ -56,7 +62,7 @@ export function LabelPicker({ conversation, onChanged }: Props) {
 
   return (
     <div className="menu label-picker" ref={root}>
-      <button type="button" aria-haspopup="true" aria-expanded={open} onClick={toggleOpen}>
+      <button ref={button} type="button" aria-haspopup="true" aria-expanded={open} onClick={toggleOpen}>
         {t('labels.button')}
       </button>
       {open && (

@@ -36,6 +36,7 @@
 //! - `templates`: template form rules, header media checks, recipient files for bulk sends
 //! - `replies`: the automated reply form's rules and the reply-choosing engine
 //! - `outbox`: durable delivery of outgoing messages, provider media
+//! - `refusal`: why a send was refused for good, in words for the agent (with the provider's details)
 //! - `answer_journal`: the provider's answers to sends, journaled before the store records them
 //! - `send_line`: the outbox's sends, made and answered on a thread of their own
 //! - `media`: file type sniffing from the bytes, the Cloud API's limits, storage
@@ -75,6 +76,7 @@ pub mod plain_text;
 pub mod provider;
 pub mod push;
 pub mod rate;
+pub mod refusal;
 pub mod replies;
 pub mod reports;
 pub mod sandbox;

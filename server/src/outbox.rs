@@ -19,6 +19,7 @@ use crate::media::{MediaError, store_file};
 use crate::metrics;
 use crate::provider::{Credentials, Provider, ProviderError};
 use crate::rate::TokenBuckets;
+use crate::refusal::{Refusal, refusal};
 use crate::send_line::SendLine;
 use crate::store::{self, MediaFile, OutboxItem, Store, now_ms};
 
@@ -35,47 +36,6 @@ pub enum Delivery {
     Queued { id: String, reason: String },
     /// Refused for good, with what to tell the agent.
     Refused(Refusal),
-}
-
-/// Why a message was refused for good, in words for the agent.
-#[derive(Debug, thiserror::Error)]
-pub enum Refusal {
-    /// The provider refused the message, for a reason the agent can act on; `details` is what
-    /// the provider said beyond that (its `error_data.details`).
-    #[error("{text}")]
-    Rejected {
-        text: String,
-        details: Option<String>,
-    },
-    /// The provider could not be reached or is not set up.
-    #[error("{0}")]
-    Unreachable(String),
-}
-
-impl Refusal {
-    /// The refusal in one line: its text, then the provider's details.
-    pub fn in_full(&self) -> String {
-        match self {
-            Refusal::Rejected {
-                text,
-                details: Some(details),
-            } => format!("{text}: {details}"),
-            other => other.to_string(),
-        }
-    }
-}
-
-/// A refusal the agent sees, from the provider's error.
-pub(crate) fn refusal(err: &ProviderError) -> Refusal {
-    match err {
-        ProviderError::Unauthorized(_)
-        | ProviderError::NotConfigured
-        | ProviderError::Network(_) => Refusal::Unreachable(err.to_string()),
-        _ => Refusal::Rejected {
-            text: err.to_string(),
-            details: err.details().map(String::from),
-        },
-    }
 }
 
 /// Why the outbox could not do what was asked.

@@ -23,8 +23,9 @@ pub use template::{Recipients, TemplateRequest, TemplateSent, rendered};
 pub use upload::Upload;
 
 use crate::media::MediaError;
-use crate::outbox::{Delivery, Outbox, OutboxError, Refusal};
+use crate::outbox::{Delivery, Outbox, OutboxError};
 use crate::provider::Provider;
+use crate::refusal::Refusal;
 use crate::store::{self, Business, Store};
 
 /// Why a send was not made.

@@ -6,8 +6,8 @@ use serde_json::json;
 
 use super::{SendError, Sending};
 use crate::customer::{CustomerKey, address};
-use crate::outbox::refusal;
 use crate::provider::Credentials;
+use crate::refusal::refusal;
 
 /// How long an emoji may be: one emoji, possibly with modifiers and joiners.
 const EMOJI_MAX: usize = 16;

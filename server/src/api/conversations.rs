@@ -26,11 +26,11 @@ pub struct ListQuery {
     limit: Option<i64>,
     /// A number's digits, or words of a name (at most 12; more → 422).
     search_query: Option<String>,
-    /// `me`, `unassigned` or `all` (default).
+    /// `me`, `unassigned` or `all` (default, also when empty).
     assignee: Option<String>,
-    /// A status or `all`; default `open`.
+    /// A status or `all`; default `open` (also when empty).
     status: Option<String>,
-    /// Only conversations that carry this label.
+    /// Only conversations that carry this label (empty: all).
     label: Option<String>,
 }
 
@@ -54,10 +54,12 @@ pub async fn list_conversations(
     if let Err(refusal @ QueryError::TooManyWords) = Query::parse(search) {
         return Err(ApiError::Unprocessable(format!("search_query {refusal}")));
     }
+    // An empty filter is its default, as an empty `label` is.
+    let assignee = query.assignee.as_deref().filter(|a| !a.is_empty());
     let filter = ListFilter {
         typed: search.to_string(),
         status: status_filter(query.status.as_deref())?,
-        assignee: match query.assignee.as_deref().unwrap_or("all") {
+        assignee: match assignee.unwrap_or("all") {
             "all" => AssigneeFilter::All,
             "unassigned" => AssigneeFilter::Unassigned,
             "me" => AssigneeFilter::User(auth.user_id.clone()),

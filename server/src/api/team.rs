@@ -233,9 +233,10 @@ pub async fn list_members(state: web::Data<AppState>, auth: Auth) -> ApiResult<H
     Ok(HttpResponse::Ok().json(members))
 }
 
-/// The list's `status` parameter: one status (default `open`), or `None` for `all`.
+/// The list's `status` parameter: one status (default `open`, also for an empty value, as the
+/// list's other filters take one), or `None` for `all`.
 pub fn status_filter(raw: Option<&str>) -> ApiResult<Option<String>> {
-    match raw.unwrap_or("open") {
+    match raw.filter(|status| !status.is_empty()).unwrap_or("open") {
         "all" => Ok(None),
         status if crate::team::STATUSES.contains(&status) => Ok(Some(status.to_string())),
         _ => Err(ApiError::Unprocessable(

@@ -50,6 +50,7 @@ mod labels_races;
 mod limits;
 mod list_anywhere;
 mod list_common_names;
+mod list_filters;
 mod list_search;
 mod live;
 mod media_links;

@@ -12,7 +12,7 @@ use crate::media::{self, MediaError};
 use crate::multipart::Part;
 use crate::search_text::caseless_key;
 use crate::store::{self, CannedMedia, CannedReply, MediaFile, Store};
-use crate::visible::hidden_refusal;
+use crate::visible::{hidden_refusal, shows_nothing};
 
 /// Longest shortcut, in characters.
 pub const SHORTCUT_MAX: usize = 32;
@@ -143,12 +143,18 @@ impl From<store::Error> for CannedError {
 }
 
 /// A shortcut as stored: trimmed, one word of at most `SHORTCUT_MAX` characters, in the
-/// composed form (NFC) so that shortcuts which look the same are the same, and with no character
-/// that only hides.
+/// composed form (NFC) so that shortcuts which look the same are the same, with a character that
+/// shows (not only accents) and none that only hides. It does not start with `/`: the composer's
+/// `/` opens the replies and the shortcut follows it (a shortcut `/hi` would need `//hi`).
 pub fn shortcut(raw: &str) -> Result<String, CannedError> {
     let shortcut: String = raw.trim().nfc().collect();
-    if shortcut.is_empty() {
+    if shows_nothing(&shortcut) {
         return Err(CannedError::Invalid("shortcut is required".into()));
+    }
+    if shortcut.starts_with('/') {
+        return Err(CannedError::Invalid(
+            "shortcut must not start with / (the composer's / is typed before it)".into(),
+        ));
     }
     if shortcut.chars().any(char::is_whitespace) {
         return Err(CannedError::Invalid(

@@ -44,6 +44,15 @@ pub fn hidden_refusal(field: &str, text: &str) -> Option<String> {
         .then(|| format!("{field} must not contain invisible or direction-changing characters"))
 }
 
+/// True when `text` has no character that shows by itself: only spaces, characters that only
+/// hide, and combining marks (an accent with no letter to sit on, `"\u{301}"`). A name or a
+/// shortcut of these reads as empty.
+pub fn shows_nothing(text: &str) -> bool {
+    use unicode_normalization::char::is_combining_mark;
+    text.chars()
+        .all(|c| c.is_whitespace() || is_hidden(c) || is_combining_mark(c))
+}
+
 /// A name the provider sends (a customer's WhatsApp profile name), made fit to show as one:
 /// control characters and characters that only hide dropped, trimmed, cut at `NAME_MAX`
 /// characters; `None` when nothing is left.
@@ -71,5 +80,12 @@ mod tests {
         let long = provider_name(&format!("{} tail", "ب".repeat(NAME_MAX - 1))).expect("cut");
         assert_eq!(long, "ب".repeat(NAME_MAX - 1));
         assert_eq!(provider_name("\u{200B}\u{FEFF} "), None);
+    }
+
+    #[test]
+    fn accents_without_a_letter_show_nothing() {
+        assert!(shows_nothing(" \u{301}\u{308}\u{200B}"));
+        assert!(!shows_nothing("e\u{301}"));
+        assert!(!shows_nothing("\u{1F469}"));
     }
 }

@@ -6,18 +6,18 @@ use unicode_normalization::UnicodeNormalization;
 
 use super::{Member, Team, TeamError};
 use crate::store::{ContactRow, Label};
-use crate::visible::hidden_refusal;
+use crate::visible::{hidden_refusal, shows_nothing};
 
 /// The longest label name, in characters.
 pub const MAX_LABEL_NAME: usize = 50;
 
 /// A label's name: trimmed, each run of spaces, tabs or line breaks inside read as one space (a
 /// chip shows one line), 1–50 characters, in the composed form (NFC) so that names which look
-/// the same are the same, and with no character that only hides.
+/// the same are the same, with a character that shows (not only accents) and none that only hides.
 pub fn label_name(raw: &str) -> Result<String, TeamError> {
     let words: Vec<&str> = raw.split_whitespace().collect();
     let name: String = words.join(" ").nfc().collect();
-    if name.is_empty() {
+    if shows_nothing(&name) {
         return Err(TeamError::Invalid("name is required".into()));
     }
     if let Some(refusal) = hidden_refusal("name", &name) {

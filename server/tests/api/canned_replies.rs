@@ -169,6 +169,8 @@ both_backends!(
             (json!({"shortcut": "  ", "text": "blank"}), "shortcut"),
             (json!({"shortcut": "two words", "text": "x"}), "shortcut"),
             (json!({"shortcut": "a".repeat(33), "text": "x"}), "shortcut"),
+            (json!({"shortcut": "/hello", "text": "x"}), "shortcut"),
+            (json!({"shortcut": "\u{301}", "text": "x"}), "shortcut"),
             (json!({"shortcut": "ok"}), "text"),
             (json!({"shortcut": "ok", "text": " \n "}), "text"),
             (json!({"shortcut": "ok", "text": "a".repeat(4097)}), "text"),
@@ -180,7 +182,15 @@ both_backends!(
             assert!(detail.starts_with(field), "{body} → {answer}");
         }
         let longest = json!({"shortcut": "a".repeat(32), "text": "ش".repeat(4096)});
-        assert_eq!(create(&app, &owner.access, longest).await.0, 201);
+        let (status, made) = create(&app, &owner.access, longest).await;
+        assert_eq!(status, 201, "{made}");
+        // The composer's `/` comes before a shortcut, never in it: refused on an edit too, with
+        // a message that says so.
+        let id = made["id"].as_str().expect("id");
+        let (status, answer) = edit(&app, &owner.access, id, json!({"shortcut": "/a"})).await;
+        assert_refused(status, &answer, 422, "validation_failed");
+        let detail = answer["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("must not start with /"), "{answer}");
         assert_eq!(shortcuts(&app, &owner.access, PATH).await.len(), 1);
     }
 );

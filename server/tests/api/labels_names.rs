@@ -76,6 +76,18 @@ both_backends!(
             )
             .await;
         assert_eq!(status, 422, "{answer}");
+        // A name of combining accents only shows no letter: refused as an empty one is.
+        let blank = json!({"name": " ", "color": "#000000"});
+        let (_, empty) = app.post("/api/labels", blank, Some(&owner)).await;
+        for name in ["\u{301}", " \u{301}\u{308} \u{301}"] {
+            let body = json!({"name": name, "color": "#000000"});
+            let created = app.post("/api/labels", body.clone(), Some(&owner)).await;
+            assert_eq!(created, (422, empty.clone()), "{name:?}");
+            let renamed = app
+                .patch(&format!("/api/labels/{billing}"), body, &owner)
+                .await;
+            assert_eq!(renamed, (422, empty.clone()), "{name:?}");
+        }
         assert_eq!(
             label_names(&app, &owner).await,
             ["Billing", "Stra\u{df}e", "VIP"]

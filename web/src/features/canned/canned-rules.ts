@@ -20,6 +20,8 @@ export function checkCanned({ shortcut, text }: CannedReplyFields): CannedProble
   const problems: CannedProblems = {};
   const trimmed = shortcut.trim();
   if (!trimmed) problems.shortcut = 'canned.errors.shortcutRequired';
+  // The composer's `/` comes before the shortcut: `/hi` would have to be typed `//hi`.
+  else if (trimmed.startsWith('/')) problems.shortcut = 'canned.errors.shortcutSlash';
   else if (/\s/.test(trimmed)) problems.shortcut = 'canned.errors.shortcutSpaces';
   else if (length(trimmed) > SHORTCUT_MAX) problems.shortcut = 'canned.errors.shortcutLong';
   if (!text.trim()) problems.text = 'canned.errors.textRequired';

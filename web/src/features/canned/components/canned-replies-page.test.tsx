@@ -41,6 +41,11 @@ describe('canned replies page', () => {
     expect(screen.getByText('The shortcut must be one word, without spaces.')).toBeInTheDocument();
     expect(screen.getByText('Enter the text.')).toBeInTheDocument();
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    await userEvent.clear(screen.getByLabelText('Shortcut'));
+    await userEvent.type(screen.getByLabelText('Shortcut'), '/hours');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByText('Leave out the /: it is typed before the shortcut in a conversation.')).toBeInTheDocument();
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 
     await userEvent.clear(screen.getByLabelText('Shortcut'));
     await userEvent.type(screen.getByLabelText('Shortcut'), 'hours');

@@ -62,9 +62,19 @@ describe('labels section', () => {
 
     realtime.emit({ event: 'labels_changed', data: { labels: [{ ...VIP, name: 'Platinum' }] } });
     const renamed = await screen.findByRole('form', { name: 'Platinum' });
+    // Deleting asks first: cancelled, nothing is sent; confirmed, the label goes.
     await userEvent.click(within(renamed).getByRole('button', { name: 'Delete Platinum' }));
+    const asked = await screen.findByRole('dialog', { name: 'Delete label' });
+    expect(asked).toHaveTextContent('Delete the label Platinum? It is taken off every conversation that carries it.');
+    await userEvent.click(within(asked).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(sent(requests, 'DELETE', '/api/labels/l1')).toHaveLength(0);
+    await userEvent.click(within(renamed).getByRole('button', { name: 'Delete Platinum' }));
+    const again = await screen.findByRole('dialog', { name: 'Delete label' });
+    await userEvent.click(within(again).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(toast).toHaveBeenCalledWith('Label deleted.', 'success'));
     expect(sent(requests, 'DELETE', '/api/labels/l1')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it("shows why the server refused a new label's name under the name, until it changes", async () => {

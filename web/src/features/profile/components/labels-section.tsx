@@ -4,6 +4,7 @@ import { LabelChip } from '../../../components/label-chip';
 import { ApiError, messageOf } from '../../../lib/api/client';
 import type { Label } from '../../../lib/api/types';
 import { useLabels } from '../../../lib/labels/use-labels';
+import { ConfirmDeleteModal } from '../../../components/confirm-delete-modal';
 import { useToast } from '../../../lib/toast/toast-context';
 import { createLabel, deleteLabel, updateLabel } from '../api/labels-api';
 import '../labels.css';
@@ -32,6 +33,8 @@ export function LabelsSection() {
   const [saving, setSaving] = useState(false);
   /** Why the server refused the new label's name (taken, too long), shown under it until it changes. */
   const [nameProblem, setNameProblem] = useState('');
+  /** The label whose deletion waits for the owner's confirmation. */
+  const [deleting, setDeleting] = useState<Label | null>(null);
   const nameId = useId();
 
   /**
@@ -110,10 +113,23 @@ export function LabelsSection() {
               label={label}
               saving={saving}
               onSave={(change) => void run(() => updateLabel(label.id, change), 'labels.updated')}
-              onDelete={() => void run(() => deleteLabel(label.id), 'labels.deleted')}
+              onDelete={() => setDeleting(label)}
             />
           ))}
         </ul>
+      )}
+      {deleting && (
+        <ConfirmDeleteModal
+          title={t('labels.deleteTitle')}
+          message={t('labels.deleteConfirm', { name: deleting.name })}
+          deleteLabel={t('labels.delete')}
+          deletingLabel={t('labels.deleting')}
+          onCancel={() => setDeleting(null)}
+          onConfirm={async () => {
+            await run(() => deleteLabel(deleting.id), 'labels.deleted');
+            setDeleting(null);
+          }}
+        />
       )}
     </section>
   );

@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use actix_http::body::MessageBody;
+use actix_http::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{ResourceDef, ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
 use actix_web::middleware::Next;
@@ -54,15 +54,21 @@ fn allowed(path: &str) -> Vec<String> {
 
 /// Middleware of `/api` and `/identity`: a HEAD on a path served with GET and without a HEAD
 /// route of its own is answered by the GET route. The connection leaves the body out of a HEAD
-/// answer (actix-http sends only the head, with the length GET's body would have).
+/// answer (actix-http sends only the head, with the length GET's body would have); a stream
+/// (an event stream never ends) is dropped, so the answer ends with its head.
 pub async fn answer_head_as_get(
     mut req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    if req.method() == Method::HEAD && !routed(req.path(), "head") && routed(req.path(), "get") {
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let head = req.method() == Method::HEAD;
+    if head && !routed(req.path(), "head") && routed(req.path(), "get") {
         req.head_mut().method = Method::GET;
     }
-    next.call(req).await
+    let response = next.call(req).await?;
+    Ok(response.map_body(|_, body| match body.size() {
+        BodySize::Stream if head => BoxBody::new(()),
+        _ => body.boxed(),
+    }))
 }
 
 /// The default service of `/api` and `/identity`.

@@ -208,6 +208,11 @@ both_backends!(
             assert_eq!(status, 200, "HEAD {path}: {body}");
             assert_eq!(body, Value::String(String::new()), "HEAD {path}");
         }
+        // A stream's HEAD ends with its head: no events are waited for.
+        let stream = format!("HEAD /api/events/stream/notifications/all?token={token}");
+        let (status, body) = app.head_only(&stream, "Connection: close").await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body, Value::String(String::new()));
         // As GET would be: refused without a token, and still without a body.
         let (status, body) = app.head_only("HEAD /api/config", "Connection: close").await;
         assert_eq!(status, 401, "{body}");

@@ -171,15 +171,19 @@ impl Store {
             }
             CannedMedia::Remove => Some(None),
         };
+        // The key is made again only for a new shortcut: a reply whose key was set aside when
+        // keys were folded again (`caseless_keys`) keeps it through an edit that sends it as is.
         let sql = match media_id {
             None => {
                 "UPDATE canned_replies SET shortcut = COALESCE($3, shortcut), \
-                 shortcut_key = COALESCE($4, shortcut_key), body = COALESCE($5, body), \
+                 shortcut_key = CASE WHEN shortcut = $3 THEN shortcut_key \
+                 ELSE COALESCE($4, shortcut_key) END, body = COALESCE($5, body), \
                  updated_at = $6 WHERE business_id = $1 AND id = $2"
             }
             Some(_) => {
                 "UPDATE canned_replies SET shortcut = COALESCE($3, shortcut), \
-                 shortcut_key = COALESCE($4, shortcut_key), body = COALESCE($5, body), \
+                 shortcut_key = CASE WHEN shortcut = $3 THEN shortcut_key \
+                 ELSE COALESCE($4, shortcut_key) END, body = COALESCE($5, body), \
                  updated_at = $6, media_id = $7 WHERE business_id = $1 AND id = $2"
             }
         };

@@ -148,8 +148,11 @@ impl Store {
             tx.commit().await?;
             return Ok((before, Vec::new()));
         }
+        // The key is made again only for a new name: a label whose key was set aside when keys
+        // were folded again (`caseless_keys`) keeps it through a recolour.
         sqlx::query(
-            "UPDATE labels SET name = $1, name_key = $2, color = $3 \
+            "UPDATE labels SET name = $1, \
+             name_key = CASE WHEN name = $1 THEN name_key ELSE $2 END, color = $3 \
              WHERE business_id = $4 AND id = $5",
         )
         .bind(name)

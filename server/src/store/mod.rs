@@ -38,6 +38,7 @@
 //! - `team_settings`: the business's assignment mode and claim timeout
 //! - `canned`: canned replies, the ready texts agents insert by shortcut
 //! - `labels`: the business's labels, and the labels of the list's rows
+//! - `caseless_keys`: label names' and shortcuts' unique keys folded again at start
 //! - `labelled`: a conversation's labels set, and a label deleted from every conversation
 //! - `search_index`: search documents kept in step with messages, notes and contacts
 //! - `search_backfill`: the one-time passes over older history (indexing it, folding it again)
@@ -55,6 +56,7 @@
 mod amend;
 mod businesses;
 mod canned;
+mod caseless_keys;
 mod contact_import;
 mod contact_list;
 mod contacts;
@@ -293,7 +295,8 @@ impl Store {
     }
 
     /// Applies the migrations, then what the shared SQL cannot say: this backend's full-text
-    /// search index (and, once, indexing the history stored before it).
+    /// search index (and, once, indexing the history stored before it), and the unique keys of
+    /// label names and shortcuts folded by today's rules.
     pub async fn migrate(&self) -> anyhow::Result<()> {
         MIGRATIONS
             .run(&self.pool)
@@ -301,7 +304,10 @@ impl Store {
             .context("Failed to apply migrations")?;
         self.prepare_search()
             .await
-            .context("Failed to prepare the search index")
+            .context("Failed to prepare the search index")?;
+        self.refold_keys()
+            .await
+            .context("Failed to fold label names and canned-reply shortcuts again")
     }
 
     pub fn backend(&self) -> Backend {

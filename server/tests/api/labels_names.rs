@@ -1,11 +1,14 @@
 //! Label names: unique in the business whatever their case, Unicode form or spacing, visible,
-//! and the fields' rules.
+//! and the fields' rules; keys stored by an older folding rule (labels' and canned replies'
+//! shortcuts) are folded again at start.
 
 use serde_json::json;
 
 use crate::both_backends;
 use crate::helpers::*;
 use crate::labels::label_names;
+use crate::live::store_of;
+use crate::search_upkeep::database;
 
 both_backends!(
     names_are_unique_per_business_whatever_the_case_and_bad_fields_answer_422,
@@ -172,5 +175,88 @@ both_backends!(
             assert_eq!(got, status, "{name:?}: {answer}");
         }
         assert_eq!(label_names(&app, &owner).await, ["Billing", "Call back"]);
+    }
+);
+
+both_backends!(
+    keys_of_an_older_folding_rule_are_folded_again_at_start_and_rows_that_meet_both_stay,
+    |backend| async move {
+        let app = spawn_app(backend).await;
+        let biz = app.business("label_refold").await;
+        let owner = biz.session.access.clone();
+        // Stored before full case folding: `ß` was kept, so "STRASSE" got in beside "Straße".
+        let first = app.label(&owner, "Stra\u{df}e", "#000000").await;
+        let mass = app.label(&owner, "Ma\u{df}", "#000000").await;
+        let reply = json!({"shortcut": "gru\u{df}", "text": "Hallo"});
+        let (status, made) = app.post("/api/canned-replies", reply, Some(&owner)).await;
+        assert_eq!(status, 201, "{made}");
+        let reply = made["id"].as_str().expect("id").to_string();
+        let pool = database(&app).await;
+        for (sql, id) in [
+            (
+                "UPDATE labels SET name_key = 'stra\u{df}e' WHERE id = $1",
+                first,
+            ),
+            (
+                "UPDATE labels SET name_key = 'ma\u{df}' WHERE id = $1",
+                mass,
+            ),
+            (
+                "UPDATE canned_replies SET shortcut_key = 'gru\u{df}' WHERE id = $1",
+                reply,
+            ),
+        ] {
+            let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(id)
+                .execute(&pool);
+            assert_eq!(done.await.expect("older key").rows_affected(), 1);
+        }
+        let second = app.label(&owner, "STRASSE", "#000000").await;
+        let later = json!({"shortcut": "GRUSS", "text": "Hi"});
+        let (status, later) = app.post("/api/canned-replies", later, Some(&owner)).await;
+        assert_eq!(status, 201, "{later}");
+
+        let (store, _) = store_of(&app, &biz).await;
+        store.migrate().await.expect("keys folded again");
+        store.migrate().await.expect("and again, changing nothing");
+        let taken = |path: &'static str, body: serde_json::Value| {
+            let (app, owner) = (&app, &owner);
+            async move {
+                let (status, answer) = app.post(path, body.clone(), Some(owner)).await;
+                assert_eq!(status, 409, "{body} → {answer}");
+            }
+        };
+        taken("/api/labels", json!({"name": "MASS", "color": "#000000"})).await;
+        taken(
+            "/api/labels",
+            json!({"name": "strasse", "color": "#000000"}),
+        )
+        .await;
+        taken(
+            "/api/canned-replies",
+            json!({"shortcut": "GRUSS", "text": "x"}),
+        )
+        .await;
+        // The later of the two that now meet stays listed and usable: it can be recoloured and
+        // renamed, and the first keeps the name's key.
+        let mut names = label_names(&app, &owner).await;
+        names.sort();
+        assert_eq!(names, ["Ma\u{df}", "STRASSE", "Stra\u{df}e"]);
+        let path = format!("/api/labels/{second}");
+        let (status, body) = app.patch(&path, json!({"color": "#FFFFFF"}), &owner).await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = app.patch(&path, json!({"name": "Street"}), &owner).await;
+        assert_eq!(status, 200, "{body}");
+        taken(
+            "/api/labels",
+            json!({"name": "STRASSE", "color": "#000000"}),
+        )
+        .await;
+        let path = format!("/api/canned-replies/{}", later["id"].as_str().expect("id"));
+        let edit = json!({"shortcut": "GRUSS", "text": "Hello"});
+        let (status, body) = app
+            .call(reqwest::Method::PATCH, &path, Some(edit), Some(&owner))
+            .await;
+        assert_eq!(status, 200, "{body}");
     }
 );

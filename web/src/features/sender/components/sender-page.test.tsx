@@ -135,6 +135,21 @@ describe('sender page', () => {
     expect(requests.some((r) => r.path === '/api/send-template')).toBe(false);
   });
 
+  it('says a send the provider has not taken yet is queued, not sent', async () => {
+    fakeServer({
+      ...setupRoutes,
+      'POST /api/send-template': () =>
+        json({ status: 'queued', detail: 'Stored; the provider has not accepted it yet (rate limit). It will be retried.', response: { messages: [{ id: 'c-1' }] } }, 202),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Template' }), 'order_update (en_US)');
+    await user.type(screen.getByLabelText('Phone number'), '1001234567');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Queued: WhatsApp has not accepted the message yet; it will be retried.')).toBeInTheDocument();
+    expect(screen.queryByText('Message sent successfully')).not.toBeInTheDocument();
+  });
+
   it('shows the server detail when a send fails', async () => {
     fakeServer({
       ...setupRoutes,

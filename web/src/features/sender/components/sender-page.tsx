@@ -96,7 +96,9 @@ export function SenderPage() {
     setUploadPercent(0);
     try {
       const answer = await sendTemplate(send, uploaded);
-      if (send.mode === 'single') setStatus({ type: 'success', text: t('sender.sent') });
+      // 202 `queued`: stored, the provider has not taken it yet; the outbox retries it.
+      const queued = (answer as { status?: string } | null)?.status === 'queued';
+      if (send.mode === 'single') setStatus({ type: 'success', text: t(queued ? 'sender.queued' : 'sender.sent') });
       else job.follow((answer as BulkAccepted).job_id);
     } catch (error) {
       const details = detailsOf(error);

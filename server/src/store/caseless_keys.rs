@@ -1,5 +1,6 @@
 //! The keys that make label names and canned-reply shortcuts unique in their business, folded
-//! again at start by today's rules (`caseless_key`): a key stored by an older rule (lower case
+//! again by today's rules (`caseless_key`), once, at the first start that has this pass: a key
+//! stored by an older rule (lower case
 //! only, where `Straße` stayed `straße`) would let `STRASSE` in beside it. Two rows whose keys now
 //! fold alike both stay: the one stored first keeps the key, and the other's key gets a line break
 //! and its id after it, which no name or shortcut folds to (a name's line breaks are read as
@@ -13,6 +14,9 @@ use sqlx::{AnyConnection, AssertSqlSafe};
 use super::Store;
 use crate::search_text::caseless_key;
 
+/// The one-time pass's name in `search_backfills`.
+const PASS: &str = "caseless_keys";
+
 /// Each keyed table: its name, the column as typed, and its key column.
 const KEYED: [(&str, &str, &str); 2] = [
     ("labels", "name", "name_key"),
@@ -23,14 +27,18 @@ const KEYED: [(&str, &str, &str); 2] = [
 type KeyedRow = (String, String, String, String, i64);
 
 impl Store {
-    /// Folds every stored key again, rewriting those that change, in one transaction per table.
+    /// Folds every stored key again, rewriting those that change, in one transaction per table;
+    /// once (a one-time pass of `search_backfill`): keys stored since are folded by today's rules.
     pub(super) async fn refold_keys(&self) -> Result<(), sqlx::Error> {
+        if !self.backfill_pending(PASS).await? {
+            return Ok(());
+        }
         for (table, text, key) in KEYED {
             let mut tx = self.begin_write().await?;
             refold_table(&mut tx, table, text, key).await?;
             tx.commit().await?;
         }
-        Ok(())
+        self.backfill_done(PASS).await
     }
 }
 

@@ -1,6 +1,7 @@
 //! The one-time passes of search over what was stored before: indexing the history kept before
 //! search existed, and folding again the documents indexed by older folding rules. Each runs at
-//! start until it is recorded as done in `search_backfills`.
+//! start until it is recorded as done in `search_backfills`, as does folding the label names' and
+//! shortcuts' keys again (`caseless_keys`).
 
 use sqlx::{AnyConnection, AssertSqlSafe};
 
@@ -14,31 +15,32 @@ impl Store {
     /// Creates this backend's full-text indexes and indexes what was stored before them, once.
     pub(super) async fn prepare_search(&self) -> Result<(), sqlx::Error> {
         self.prepare_full_text().await?;
-        let done: Option<(String,)> =
-            sqlx::query_as("SELECT name FROM search_backfills WHERE name = 'history'")
-                .fetch_optional(&self.pool)
-                .await?;
-        if done.is_none() {
+        if self.backfill_pending("history").await? {
             self.backfill_messages().await?;
             self.backfill_contacts().await?;
             self.backfill_done("history").await?;
             // What was just indexed is folded by today's rules.
             self.backfill_done(FOLDING).await?;
         }
-        let refolded: Option<(String,)> =
-            sqlx::query_as("SELECT name FROM search_backfills WHERE name = $1")
-                .bind(FOLDING)
-                .fetch_optional(&self.pool)
-                .await?;
-        if refolded.is_none() {
+        if self.backfill_pending(FOLDING).await? {
             self.refold_documents().await?;
             self.backfill_done(FOLDING).await?;
         }
         Ok(())
     }
 
+    /// Whether the one-time pass `name` is still to run.
+    pub(super) async fn backfill_pending(&self, name: &str) -> Result<bool, sqlx::Error> {
+        let done: Option<(String,)> =
+            sqlx::query_as("SELECT name FROM search_backfills WHERE name = $1")
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(done.is_none())
+    }
+
     /// Notes that the one-time pass `name` is done.
-    async fn backfill_done(&self, name: &str) -> Result<(), sqlx::Error> {
+    pub(super) async fn backfill_done(&self, name: &str) -> Result<(), sqlx::Error> {
         sqlx::query(
             "INSERT INTO search_backfills (name, finished_at) VALUES ($1, $2) \
              ON CONFLICT DO NOTHING",

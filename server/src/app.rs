@@ -164,6 +164,7 @@ impl Application {
             jwt_secret.as_bytes(),
             settings.auth.access_token_ttl_secs,
             settings.auth.refresh_token_ttl_secs,
+            settings.auth.refresh_reuse_grace_secs,
         );
         let sandbox = sandbox_on.then(|| {
             Arc::new(Sandbox::new(

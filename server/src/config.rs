@@ -152,6 +152,9 @@ impl fmt::Debug for DatabaseSettings {
 pub struct AuthSettings {
     pub access_token_ttl_secs: u64,
     pub refresh_token_ttl_secs: u64,
+    /// A spent refresh token presented again this soon after its use gets a new pair instead
+    /// of ending its family (a lost answer retried, two tabs refreshing at once); 0 disables.
+    pub refresh_reuse_grace_secs: u64,
     pub max_failed_logins_per_account: u32,
     pub max_failed_logins_per_address: u32,
     /// Registrations allowed per client address inside `failed_login_window_secs`.
@@ -172,6 +175,7 @@ impl fmt::Debug for AuthSettings {
         f.debug_struct("AuthSettings")
             .field("access_token_ttl_secs", &self.access_token_ttl_secs)
             .field("refresh_token_ttl_secs", &self.refresh_token_ttl_secs)
+            .field("refresh_reuse_grace_secs", &self.refresh_reuse_grace_secs)
             .field("lockout_secs", &self.lockout_secs)
             .field("client_address_header", &self.client_address_header)
             .field("jwt_secret", &"[redacted]")

@@ -40,10 +40,17 @@ pub struct TokenIssuer {
     validation: Validation,
     access_ttl_secs: u64,
     refresh_ttl_secs: u64,
+    /// How long a spent refresh token may be presented again without ending its family.
+    refresh_reuse_grace_ms: i64,
 }
 
 impl TokenIssuer {
-    pub fn new(secret: &[u8], access_ttl_secs: u64, refresh_ttl_secs: u64) -> TokenIssuer {
+    pub fn new(
+        secret: &[u8],
+        access_ttl_secs: u64,
+        refresh_ttl_secs: u64,
+        refresh_reuse_grace_secs: u64,
+    ) -> TokenIssuer {
         let mut validation = Validation::new(Algorithm::HS256);
         // Expiry is exact: the client refreshes on the 403 and expects no grace period.
         validation.leeway = 0;
@@ -53,6 +60,9 @@ impl TokenIssuer {
             validation,
             access_ttl_secs,
             refresh_ttl_secs,
+            refresh_reuse_grace_ms: i64::try_from(refresh_reuse_grace_secs)
+                .unwrap_or(i64::MAX)
+                .saturating_mul(1000),
         }
     }
 
@@ -108,14 +118,18 @@ impl TokenIssuer {
         })
     }
 
-    /// Rotates a refresh token into a new pair; reuse of a spent one revokes its family.
+    /// Rotates a refresh token into a new pair of its family. A spent one presented again
+    /// inside the reuse grace gets another pair; after it, the reuse revokes the family.
     pub async fn refresh(
         &self,
         store: &Store,
         refresh_token: &str,
     ) -> AuthResult<(User, TokenPair)> {
         match store
-            .spend_refresh_token(&hash_refresh_token(refresh_token))
+            .spend_refresh_token(
+                &hash_refresh_token(refresh_token),
+                self.refresh_reuse_grace_ms,
+            )
             .await?
         {
             RefreshOutcome::Rotated { user_id, family_id } => {

@@ -4,7 +4,7 @@ use super::{Store, now_ms};
 /// What presenting a refresh token led to.
 #[derive(Debug, PartialEq, Eq)]
 pub enum RefreshOutcome {
-    /// The token was current; it is now spent and its family may continue.
+    /// The token was current, or spent inside the reuse grace; its family continues.
     Rotated { user_id: String, family_id: String },
     /// The token had been rotated already: its whole family is now revoked.
     Reused,
@@ -34,39 +34,48 @@ impl Store {
         Ok(())
     }
 
-    /// Spends a refresh token. A second use of the same token revokes its family, so a stolen
-    /// token stops working for thief and owner alike.
-    pub async fn spend_refresh_token(&self, token_hash: &str) -> StoreResult<RefreshOutcome> {
-        let row: Option<(String, String, i64, Option<i64>, i64)> = sqlx::query_as(
-            "SELECT user_id, family_id, expires_at, used_at, revoked FROM refresh_tokens \
-             WHERE token_hash = $1",
+    /// Spends a refresh token. Presented again less than `grace_ms` after its first use (an
+    /// answer lost on the network and retried, two tabs refreshing at once) it spends again into
+    /// the same family. Later, a second use revokes its family, so a stolen token stops working
+    /// for thief and owner alike.
+    pub async fn spend_refresh_token(
+        &self,
+        token_hash: &str,
+        grace_ms: i64,
+    ) -> StoreResult<RefreshOutcome> {
+        let now = now_ms();
+        // One conditional statement decides, so concurrent presentations on any node each see
+        // either a current token or one spent inside the grace; the first use's time is kept so
+        // retries cannot stretch the window.
+        let spent: Option<(String, String)> = sqlx::query_as(
+            "UPDATE refresh_tokens SET used_at = COALESCE(used_at, $1) \
+             WHERE token_hash = $2 AND revoked = 0 AND expires_at > $3 \
+             AND (used_at IS NULL OR used_at > $4) \
+             RETURNING user_id, family_id",
+        )
+        .bind(now)
+        .bind(token_hash)
+        .bind(now)
+        .bind(now - grace_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        if let Some((user_id, family_id)) = spent {
+            return Ok(RefreshOutcome::Rotated { user_id, family_id });
+        }
+        let row: Option<(String, i64, i64)> = sqlx::query_as(
+            "SELECT family_id, expires_at, revoked FROM refresh_tokens WHERE token_hash = $1",
         )
         .bind(token_hash)
         .fetch_optional(&self.pool)
         .await?;
-        let Some((user_id, family_id, expires_at, used_at, revoked)) = row else {
-            return Ok(RefreshOutcome::Invalid);
-        };
-        if revoked != 0 || expires_at <= now_ms() {
-            return Ok(RefreshOutcome::Invalid);
+        match row {
+            Some((family_id, expires_at, 0)) if expires_at > now => {
+                // Unrevoked, unexpired and still refused: it was spent longer than the grace ago.
+                self.revoke_family(&family_id).await?;
+                Ok(RefreshOutcome::Reused)
+            }
+            _ => Ok(RefreshOutcome::Invalid),
         }
-        if used_at.is_some() {
-            self.revoke_family(&family_id).await?;
-            return Ok(RefreshOutcome::Reused);
-        }
-        // Conditional update: of two concurrent uses only one wins, the other is a reuse.
-        let spent = sqlx::query(
-            "UPDATE refresh_tokens SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL",
-        )
-        .bind(now_ms())
-        .bind(token_hash)
-        .execute(&self.pool)
-        .await?;
-        if spent.rows_affected() == 0 {
-            self.revoke_family(&family_id).await?;
-            return Ok(RefreshOutcome::Reused);
-        }
-        Ok(RefreshOutcome::Rotated { user_id, family_id })
     }
 
     /// Logout: revokes the family of the presented token (this sign-in, not others).

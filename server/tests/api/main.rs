@@ -66,6 +66,7 @@ mod push_web;
 mod quotes;
 mod receipt_ids;
 mod recipients;
+mod refresh_reuse;
 mod refusals;
 mod replies;
 mod replies_limits;
